@@ -1,0 +1,78 @@
+import { existsSync } from 'node:fs';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import type { Config } from './config.js';
+import { openDatabase, type Database } from './db/index.js';
+import type { AppContext } from './context.js';
+import { FliptError, GrpcCode, codeForStatus } from './flipt/errors.js';
+import { namespaceRoutes } from './flipt/routes/namespaces.js';
+
+export interface BuildOptions {
+  /** An already open database; when absent the app opens (and later closes) `config.db.url`. */
+  database?: Database;
+  /** Fastify's logger; off unless asked for. */
+  logger?: boolean;
+}
+
+/** 1 MiB: Flipt's request size limit, answered with 413 beyond it. */
+export const BODY_LIMIT = 1024 * 1024;
+
+/**
+ * Builds the Fastify app: the Flipt v1 API, the survey client API and the built console and widget.
+ * Tests drive it with `app.inject()`; `ensign serve` calls `listen()` on it.
+ */
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const database = options.database ?? (await openDatabase(config.db.url));
+  const app = Fastify({
+    logger: options.logger ? { level: config.log.level } : false,
+    bodyLimit: BODY_LIMIT,
+    routerOptions: { ignoreTrailingSlash: true },
+    return503OnClosing: true,
+  });
+  if (!options.database) app.addHook('onClose', () => database.close());
+
+  const context: AppContext = { config, database };
+
+  acceptAnyContentTypeAsJson(app);
+  app.setErrorHandler(answerInFliptShape);
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send({ code: GrpcCode.NotFound, message: 'Not Found', details: [] });
+  });
+
+  app.get('/health', async () => ({ status: 'SERVING' }));
+  await app.register(async (api) => namespaceRoutes(api, context));
+
+  if (existsSync(config.paths.console)) {
+    await app.register(fastifyStatic, { root: config.paths.console, prefix: '/', wildcard: false, index: 'index.html' });
+  }
+  return app;
+}
+
+/**
+ * Flipt's gateway decodes every body as JSON whatever its Content-Type (the Node SDK sends none),
+ * and accepts an empty body. Area plugins that need other types (multipart) register them in their scope.
+ */
+function acceptAnyContentTypeAsJson(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
+    const text = (body as string).trim();
+    if (text === '') return done(null, {});
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new FliptError(GrpcCode.InvalidArgument, 'invalid JSON body: the request body is not valid JSON'), undefined);
+    }
+  });
+}
+
+function answerInFliptShape(error: FastifyError | FliptError, request: { log: FastifyInstance['log'] }, reply: any) {
+  if (error instanceof FliptError) {
+    if (error.code === GrpcCode.Unauthenticated) reply.header('www-authenticate', error.message);
+    return reply.code(error.httpStatus).send(error.toJSON());
+  }
+  const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
+  if (status >= 500) request.log.error(error);
+  const message =
+    status === 413 ? `request body is too large (the limit is ${BODY_LIMIT} bytes)` : status >= 500 ? 'internal error' : error.message;
+  return reply.code(status).send({ code: codeForStatus(status), message, details: [] });
+}

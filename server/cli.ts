@@ -1,0 +1,118 @@
+import { parseArgs } from 'node:util';
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig, type FlagSettings } from './config.js';
+import { DatabaseOpenError, migrate, openDatabase } from './db/index.js';
+
+const USAGE = `Usage: ensign [command] [options]
+
+Commands:
+  serve              run the server (default)
+  migrate            apply pending database migrations and exit
+
+Options:
+  --port N           port to listen on (PORT, default 8080)
+  --host ADDR        address to listen on (HOST, default 0.0.0.0)
+  --db URL           file:PATH or postgres://... (DATABASE_URL, default file:./data/ensign.db)
+  --config FILE      YAML configuration file in Flipt's config.yml layout (ENSIGN_CONFIG)
+  --storage TYPE     database or local (ENSIGN_STORAGE_TYPE)
+  --storage-path DIR folder of features.yml files for local storage (ENSIGN_STORAGE_PATH)
+  --surveys FILE     YAML file that seeds survey environments (ENSIGN_SURVEYS_FILE)
+  --log-level LEVEL  debug, info, warn or error (LOG_LEVEL)
+  -h, --help         show this help`;
+
+const OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  db: { type: 'string' },
+  config: { type: 'string' },
+  storage: { type: 'string' },
+  'storage-path': { type: 'string' },
+  surveys: { type: 'string' },
+  'log-level': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+
+function flagSettings(values: Values): FlagSettings {
+  return {
+    port: values.port,
+    host: values.host,
+    db: values.db,
+    config: values.config,
+    storage: values.storage,
+    storagePath: values['storage-path'],
+    surveys: values.surveys,
+    logLevel: values['log-level'],
+  };
+}
+
+async function serve(flags: FlagSettings): Promise<void> {
+  const config = loadConfig(flags);
+  const app = await buildApp(config, { logger: true });
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info(`${signal} received: finishing in-flight requests`);
+    // Keep-alive connections that go idle after their last response are closed at once, so the
+    // process does not wait out the keep-alive timeout.
+    setInterval(() => app.server.closeIdleConnections(), 50).unref();
+    app.close().then(
+      () => process.exit(0),
+      (error) => {
+        console.error(`ensign: shutdown failed: ${error instanceof Error ? error.message : error}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  await app.listen({ port: config.server.port, host: config.server.host });
+}
+
+async function runMigrations(flags: FlagSettings): Promise<void> {
+  const config = loadConfig(flags);
+  const database = await openDatabase(config.db.url, { migrate: false });
+  try {
+    const applied = await migrate(database);
+    console.log(applied.length ? `applied ${applied.length} migration(s): ${applied.join(', ')}` : 'database is up to date');
+  } finally {
+    await database.close();
+  }
+}
+
+export async function main(argv: string[]): Promise<void> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    fail(`${(error as Error).message}\n\n${USAGE}`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const [command = 'serve'] = positionals;
+  const flags = flagSettings(values);
+  try {
+    switch (command) {
+      case 'serve':
+        return await serve(flags);
+      case 'migrate':
+        return await runMigrations(flags);
+      default:
+        fail(`unknown command "${command}"\n\n${USAGE}`);
+    }
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof DatabaseOpenError) fail(error.message);
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') fail(`port is already in use: ${(error as Error).message}`);
+    throw error;
+  }
+}
+
+function fail(message: string): never {
+  console.error(`ensign: ${message}`);
+  process.exit(1);
+}

@@ -1,0 +1,377 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import * as v from 'valibot';
+
+/**
+ * Ensign's configuration. The file follows Flipt v1's `config.yml` for every section the two share,
+ * so a Flipt user can bring theirs; Ensign's own settings live in extra sections (`surveys`).
+ * Precedence for each setting: command-line flag, then environment variable, then file, then default.
+ */
+
+const str = v.string();
+const bool = v.boolean();
+const num = v.number();
+const strList = v.array(v.string());
+const opt = v.optional;
+/** A Flipt duration: a number of nanoseconds or a Go duration string such as `24h` or `10m`. */
+const duration = v.union([v.string(), v.number()]);
+
+const oidcProvider = v.strictObject({
+  issuer_url: opt(str),
+  client_id: opt(str),
+  client_secret: opt(str),
+  redirect_address: opt(str),
+  scopes: opt(strList),
+  use_pkce: opt(bool),
+  nonce: opt(str),
+});
+
+const cleanup = v.strictObject({ interval: opt(duration), grace_period: opt(duration) });
+
+const authenticationSection = v.strictObject({
+  required: opt(bool),
+  exclude: opt(
+    v.strictObject({ management: opt(bool), metadata: opt(bool), evaluation: opt(bool), ofrep: opt(bool) }),
+  ),
+  session: opt(
+    v.strictObject({
+      domain: opt(str),
+      secure: opt(bool),
+      token_lifetime: opt(duration),
+      state_lifetime: opt(duration),
+      csrf: opt(v.strictObject({ key: opt(str), trusted_origins: opt(strList) })),
+    }),
+  ),
+  methods: opt(
+    v.strictObject({
+      token: opt(
+        v.strictObject({
+          enabled: opt(bool),
+          cleanup: opt(cleanup),
+          bootstrap: opt(v.strictObject({ token: opt(str), expiration: opt(duration) })),
+        }),
+      ),
+      oidc: opt(
+        v.strictObject({
+          enabled: opt(bool),
+          cleanup: opt(cleanup),
+          providers: opt(v.record(v.string(), oidcProvider)),
+          email_matches: opt(strList),
+        }),
+      ),
+      github: opt(
+        v.strictObject({
+          enabled: opt(bool),
+          cleanup: opt(cleanup),
+          client_id: opt(str),
+          client_secret: opt(str),
+          redirect_address: opt(str),
+          scopes: opt(strList),
+          server_url: opt(str),
+          api_url: opt(str),
+          allowed_organizations: opt(strList),
+          allowed_teams: opt(v.record(v.string(), strList)),
+        }),
+      ),
+      jwt: opt(
+        v.strictObject({
+          enabled: opt(bool),
+          jwks_url: opt(str),
+          public_key_file: opt(str),
+          validate_claims: opt(
+            v.strictObject({ issuer: opt(str), subject: opt(str), audiences: opt(strList) }),
+          ),
+        }),
+      ),
+      kubernetes: opt(v.record(v.string(), v.unknown())),
+      cloud: opt(v.record(v.string(), v.unknown())),
+    }),
+  ),
+});
+
+export type AuthenticationFileConfig = v.InferOutput<typeof authenticationSection>;
+
+/** Flipt sections Ensign does not use: accepted so a Flipt file loads, otherwise ignored. */
+const ignoredSection = opt(v.unknown());
+
+const fileSchema = v.strictObject({
+  version: opt(str),
+  server: opt(
+    v.strictObject({
+      protocol: opt(str),
+      host: opt(str),
+      http_port: opt(num),
+      https_port: opt(num),
+      grpc_port: opt(num),
+      cert_file: opt(str),
+      cert_key: opt(str),
+    }),
+  ),
+  db: opt(
+    v.strictObject({
+      url: opt(str),
+      max_idle_conn: opt(num),
+      max_open_conn: opt(num),
+      conn_max_lifetime: opt(duration),
+      prepared_statements_enabled: opt(bool),
+    }),
+  ),
+  storage: opt(
+    v.strictObject({
+      type: opt(v.picklist(['database', 'local'], 'must be "database" or "local"')),
+      read_only: opt(bool),
+      local: opt(v.strictObject({ path: opt(str) })),
+    }),
+  ),
+  authentication: opt(authenticationSection),
+  ui: opt(
+    v.strictObject({
+      enabled: opt(bool),
+      default_theme: opt(v.picklist(['system', 'light', 'dark'], 'must be "system", "light" or "dark"')),
+      topbar: opt(v.strictObject({ color: opt(str), label: opt(str) })),
+      banner: opt(v.strictObject({ text: opt(str), link: opt(str), link_text: opt(str) })),
+      survey_environment: opt(str),
+    }),
+  ),
+  analytics: opt(
+    v.strictObject({
+      enabled: opt(bool),
+      buffer: opt(v.strictObject({ flush_period: opt(duration), capacity: opt(num) })),
+      storage: ignoredSection,
+    }),
+  ),
+  cors: opt(
+    v.strictObject({ enabled: opt(bool), allowed_origins: opt(strList), allowed_headers: opt(strList) }),
+  ),
+  log: opt(
+    v.strictObject({
+      level: opt(v.picklist(['debug', 'info', 'warn', 'error'], 'must be debug, info, warn or error')),
+      encoding: opt(v.picklist(['console', 'json'], 'must be "console" or "json"')),
+      file: opt(str),
+      grpc_level: opt(str),
+      keys: ignoredSection,
+    }),
+  ),
+  surveys: opt(
+    v.strictObject({
+      enabled: opt(bool),
+      seed_file: opt(str),
+      demo: opt(bool),
+      upload_dir: opt(str),
+      signing_secret: opt(str),
+    }),
+  ),
+  audit: ignoredSection,
+  authorization: ignoredSection,
+  cache: ignoredSection,
+  cloud: ignoredSection,
+  diagnostics: ignoredSection,
+  experimental: ignoredSection,
+  meta: ignoredSection,
+  metrics: ignoredSection,
+  tracing: ignoredSection,
+});
+
+export type FileConfig = v.InferOutput<typeof fileSchema>;
+
+export type Theme = 'system' | 'light' | 'dark';
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+/** The resolved configuration the server runs with. */
+export interface Config {
+  server: { host: string; port: number };
+  db: { url: string };
+  storage: { type: 'database' | 'local'; readOnly?: boolean; localPath?: string };
+  authentication: AuthenticationFileConfig;
+  ui: {
+    defaultTheme: Theme;
+    topbar: { color: string; label: string };
+    banner?: { text: string; link?: string; linkText?: string };
+    surveyEnvironmentId?: string;
+  };
+  analytics: { enabled: boolean; flushIntervalMs: number };
+  cors: { enabled: boolean; allowedOrigins: string[] };
+  log: { level: LogLevel; encoding: 'console' | 'json' };
+  surveys: { enabled: boolean; seedFile?: string; demo: boolean; uploadDir: string; signingSecret?: string };
+  /** Where the built console and widget files are served from. */
+  paths: { console: string; widget: string };
+}
+
+/** A configuration problem, worded as one line that names the key or flag. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export const DEFAULT_DB_URL = 'file:./data/ensign.db';
+
+export function defaultConfig(): Config {
+  return {
+    server: { host: '0.0.0.0', port: 8080 },
+    db: { url: DEFAULT_DB_URL },
+    storage: { type: 'database' },
+    authentication: {},
+    ui: { defaultTheme: 'system', topbar: { color: '', label: '' } },
+    analytics: { enabled: true, flushIntervalMs: 2000 },
+    cors: { enabled: false, allowedOrigins: ['*'] },
+    log: { level: 'info', encoding: 'console' },
+    surveys: { enabled: true, demo: true, uploadDir: './data/uploads' },
+    paths: { console: resolve('dist/console'), widget: resolve('dist/widget') },
+  };
+}
+
+/** Parses and validates a config file's text. Throws a ConfigError naming the first bad key. */
+export function parseConfigFile(text: string, fileName = 'config'): FileConfig {
+  let raw: unknown;
+  try {
+    raw = parseYaml(text) ?? {};
+  } catch (error) {
+    throw new ConfigError(`${fileName}: invalid YAML: ${(error as Error).message.split('\n')[0]}`);
+  }
+  const result = v.safeParse(fileSchema, raw, { abortEarly: true });
+  if (result.success) return result.output;
+  const issue = result.issues[0];
+  const path = (issue.path ?? []).map((item) => String(item.key)).join('.');
+  if (issue.type === 'strict_object' || issue.expected === 'never') {
+    return failUnknownKey(fileName, path);
+  }
+  const received = issue.received ? ` (got ${issue.received})` : '';
+  const expected = issue.message.startsWith('must') ? issue.message : `must be ${describe(issue.expected)}`;
+  throw new ConfigError(`${fileName}: ${path || '(root)'} ${expected}${received}`);
+}
+
+function failUnknownKey(fileName: string, path: string): never {
+  throw new ConfigError(`${fileName}: unknown key "${path}"`);
+}
+
+function describe(expected: string | null): string {
+  if (!expected) return 'valid';
+  if (expected === 'Object') return 'a mapping';
+  if (expected === 'Array') return 'a list';
+  return `a ${expected.replace(/\|/g, ' or ').replace(/"/g, '')}`;
+}
+
+/** Command-line settings; undefined means "not given". */
+export interface FlagSettings {
+  port?: string;
+  host?: string;
+  db?: string;
+  config?: string;
+  storage?: string;
+  storagePath?: string;
+  surveys?: string;
+  logLevel?: string;
+}
+
+/** Environment variables Ensign reads, and the setting each one stands for. */
+export const ENVIRONMENT_VARIABLES = {
+  PORT: 'server.http_port',
+  HOST: 'server.host',
+  DATABASE_URL: 'db.url',
+  ENSIGN_CONFIG: 'the config file path',
+  ENSIGN_STORAGE_TYPE: 'storage.type',
+  ENSIGN_STORAGE_PATH: 'storage.local.path',
+  ENSIGN_SURVEYS_FILE: 'surveys.seed_file',
+  LOG_LEVEL: 'log.level',
+} as const;
+
+/** Resolves the configuration: flag, then environment, then file, then default. */
+export function loadConfig(flags: FlagSettings = {}, env: NodeJS.ProcessEnv = process.env): Config {
+  const configPath = flags.config ?? env.ENSIGN_CONFIG;
+  const file: FileConfig = configPath ? readConfigFile(configPath) : {};
+  const config = defaultConfig();
+
+  const pick = <T>(flag: T | undefined, envValue: T | undefined, fileValue: T | undefined): T | undefined =>
+    flag ?? envValue ?? fileValue;
+
+  const port = pick(flags.port, env.PORT, file.server?.http_port?.toString());
+  if (port !== undefined) config.server.port = parsePort(port, flags.port !== undefined ? '--port' : 'PORT');
+  config.server.host = pick(flags.host, env.HOST, file.server?.host) ?? config.server.host;
+  config.db.url = pick(flags.db, env.DATABASE_URL, file.db?.url) ?? config.db.url;
+
+  const storageType = pick(flags.storage, env.ENSIGN_STORAGE_TYPE, file.storage?.type);
+  if (storageType !== undefined) {
+    if (storageType !== 'database' && storageType !== 'local') {
+      throw new ConfigError(`storage type must be "database" or "local" (got "${storageType}")`);
+    }
+    config.storage.type = storageType;
+  }
+  if (file.storage?.read_only !== undefined) config.storage.readOnly = file.storage.read_only;
+  const storagePath = pick(flags.storagePath, env.ENSIGN_STORAGE_PATH, file.storage?.local?.path);
+  if (storagePath !== undefined) config.storage.localPath = resolve(storagePath);
+  if (config.storage.type === 'local' && !config.storage.localPath) {
+    throw new ConfigError('storage.local.path is required when storage.type is "local" (or pass --storage-path)');
+  }
+
+  config.authentication = file.authentication ?? {};
+
+  if (file.ui?.default_theme) config.ui.defaultTheme = file.ui.default_theme;
+  config.ui.topbar = { color: file.ui?.topbar?.color ?? '', label: file.ui?.topbar?.label ?? '' };
+  if (file.ui?.banner?.text) {
+    config.ui.banner = { text: file.ui.banner.text, link: file.ui.banner.link, linkText: file.ui.banner.link_text };
+  }
+  if (file.ui?.survey_environment) config.ui.surveyEnvironmentId = file.ui.survey_environment;
+
+  if (file.analytics?.enabled !== undefined) config.analytics.enabled = file.analytics.enabled;
+  if (file.analytics?.buffer?.flush_period !== undefined) {
+    config.analytics.flushIntervalMs = parseDurationMs(file.analytics.buffer.flush_period, 'analytics.buffer.flush_period');
+  }
+
+  if (file.cors?.enabled !== undefined) config.cors.enabled = file.cors.enabled;
+  if (file.cors?.allowed_origins) config.cors.allowedOrigins = file.cors.allowed_origins;
+
+  const level = pick(flags.logLevel, env.LOG_LEVEL, file.log?.level);
+  if (level !== undefined) {
+    if (!['debug', 'info', 'warn', 'error'].includes(level)) {
+      throw new ConfigError(`log level must be debug, info, warn or error (got "${level}")`);
+    }
+    config.log.level = level as LogLevel;
+  }
+  if (file.log?.encoding) config.log.encoding = file.log.encoding;
+
+  const surveys = file.surveys ?? {};
+  if (surveys.enabled !== undefined) config.surveys.enabled = surveys.enabled;
+  if (surveys.demo !== undefined) config.surveys.demo = surveys.demo;
+  if (surveys.upload_dir) config.surveys.uploadDir = resolve(surveys.upload_dir);
+  if (surveys.signing_secret) config.surveys.signingSecret = surveys.signing_secret;
+  const seedFile = pick(flags.surveys, env.ENSIGN_SURVEYS_FILE, surveys.seed_file);
+  if (seedFile !== undefined) config.surveys.seedFile = resolve(seedFile);
+
+  return config;
+}
+
+function readConfigFile(path: string): FileConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`cannot read config file ${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+  }
+  return parseConfigFile(text, path);
+}
+
+function parsePort(value: string, source: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new ConfigError(`${source} must be a port number from 0 to 65535 (got "${value}")`);
+  }
+  return port;
+}
+
+const DURATION_UNITS_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** Parses a Flipt duration (Go syntax such as `1h30m`, or integer nanoseconds) into milliseconds. */
+export function parseDurationMs(value: string | number, key: string): number {
+  if (typeof value === 'number') return value / 1e6;
+  const pattern = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g;
+  let total = 0;
+  let consumed = 0;
+  for (const match of value.matchAll(pattern)) {
+    total += Number(match[1]) * DURATION_UNITS_MS[match[2]];
+    consumed += match[0].length;
+  }
+  if (consumed === 0 || consumed !== value.length) {
+    throw new ConfigError(`${key} must be a duration such as "30s", "10m" or "24h" (got "${value}")`);
+  }
+  return total;
+}

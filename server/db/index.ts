@@ -1,0 +1,131 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { Kysely, Migrator, PostgresDialect, sql, type Transaction } from 'kysely';
+import { createClient, type Client } from '@libsql/client';
+import { LibsqlDialect } from '@libsql/kysely-libsql';
+import pg from 'pg';
+import type { Database as Tables } from './schema.js';
+import type { Dialect } from './codec.js';
+import { migrationsFor } from './migrations/index.js';
+
+export type { Dialect } from './codec.js';
+
+// @libsql/kysely-libsql types its client with the older @libsql/client it depends on; the newer
+// client we pass (it pools connections and takes a busy timeout) has the same runtime interface.
+type DialectClient = Extract<ConstructorParameters<typeof LibsqlDialect>[0], { client: unknown }>['client'];
+
+/** An open database: the Kysely handle, which dialect it speaks, and how to close it. */
+export interface Database {
+  readonly db: Kysely<Tables>;
+  readonly dialect: Dialect;
+  readonly url: string;
+  /** The PostgreSQL pool, for LISTEN/NOTIFY; undefined on SQLite. */
+  readonly pgPool?: pg.Pool;
+  transaction<T>(work: (trx: Transaction<Tables>) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** A failure to open or reach the database, with a one-line message fit for a terminal. */
+export class DatabaseOpenError extends Error {
+  override name = 'DatabaseOpenError';
+}
+
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//.test(url);
+}
+
+/** Opens (and, unless told otherwise, migrates) the database at `url`: `file:PATH` or `postgres://...`. */
+export async function openDatabase(url: string, options: { migrate?: boolean } = {}): Promise<Database> {
+  const database = isPostgresUrl(url) ? await openPostgres(url) : await openSqlite(url);
+  if (options.migrate !== false) {
+    try {
+      await migrate(database);
+    } catch (error) {
+      await database.close();
+      throw error;
+    }
+  }
+  return database;
+}
+
+async function openSqlite(url: string): Promise<Database> {
+  if (!url.startsWith('file:')) {
+    throw new DatabaseOpenError(`unsupported database url "${url}": use file:PATH or postgres://...`);
+  }
+  const path = url.slice('file:'.length);
+  if (path === '' || path === ':memory:') {
+    throw new DatabaseOpenError('in-memory SQLite is not supported: every connection would see its own empty database');
+  }
+  let client: Client;
+  try {
+    mkdirSync(dirname(resolve(path)), { recursive: true });
+    client = createClient({ url, timeout: 5000, concurrency: 8 } as Parameters<typeof createClient>[0]);
+    await client.execute('PRAGMA journal_mode = WAL');
+    await client.execute('PRAGMA synchronous = NORMAL');
+    await client.execute('PRAGMA foreign_keys = ON');
+  } catch (error) {
+    throw new DatabaseOpenError(`cannot open database ${url}: ${oneLine(error)}`);
+  }
+  const db = new Kysely<Tables>({ dialect: new LibsqlDialect({ client: client as unknown as DialectClient }) });
+  return {
+    db,
+    dialect: 'sqlite',
+    url,
+    // foreign_keys is a per-connection setting, so every transaction switches it on again.
+    transaction: (work) =>
+      db.transaction().execute(async (trx) => {
+        await sql`PRAGMA foreign_keys = ON`.execute(trx);
+        return work(trx);
+      }),
+    close: async () => {
+      await db.destroy();
+      client.close();
+    },
+  };
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
+  pool.on('error', () => {
+    // An idle client lost its connection; the pool replaces it on the next checkout.
+  });
+  try {
+    const client = await pool.connect();
+    client.release();
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw new DatabaseOpenError(`cannot reach database ${redact(url)}: ${oneLine(error)}`);
+  }
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    dialect: 'postgres',
+    url,
+    pgPool: pool,
+    transaction: (work) => db.transaction().execute(work),
+    close: () => db.destroy(),
+  };
+}
+
+/** Runs every pending migration; throws a DatabaseOpenError naming the one that failed. */
+export async function migrate(database: Database): Promise<string[]> {
+  const migrator = new Migrator({
+    db: database.db,
+    provider: { getMigrations: async () => migrationsFor(database.dialect) },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new DatabaseOpenError(`migration ${failed} failed: ${oneLine(error)}`);
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+function oneLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n')[0] || 'unknown error';
+}
+
+function redact(url: string): string {
+  return url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
+}

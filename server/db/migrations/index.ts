@@ -1,0 +1,27 @@
+import type { Kysely, Migration } from 'kysely';
+import type { Dialect } from '../codec.js';
+import * as namespaces from './0001_namespaces.js';
+
+export interface MigrationContext {
+  dialect: Dialect;
+}
+
+interface MigrationModule {
+  up(db: Kysely<any>, context: MigrationContext): Promise<void>;
+}
+
+/**
+ * Every migration, in the order they run. Names sort in that order, because
+ * Kysely's migrator checks the names it has already applied against it.
+ * Each area appends its own module here.
+ */
+const modules: Record<string, MigrationModule> = {
+  '0001_namespaces': namespaces,
+};
+
+export function migrationsFor(dialect: Dialect): Record<string, Migration> {
+  const context = { dialect };
+  return Object.fromEntries(
+    Object.entries(modules).map(([name, module]) => [name, { up: (db: Kysely<any>) => module.up(db, context) }]),
+  );
+}

@@ -1,0 +1,39 @@
+import http from 'node:http';
+import { expect, startServer, test } from './fixtures.js';
+
+test('the console lists the Default namespace it fetched from the server', async ({ page, server }) => {
+  await page.goto(server.url);
+  await expect(page.getByRole('navigation', { name: 'Namespaces' }).getByText('Default')).toBeVisible();
+});
+
+test('serve shuts down cleanly on SIGTERM after finishing in-flight requests', async () => {
+  const server = await startServer();
+  // A request whose body is still arriving when the signal comes: in flight, not idle.
+  const request = http.request(`${server.url}/api/v1/namespaces`, { method: 'POST', headers: { 'content-type': 'application/json' } });
+  const answered = new Promise<{ status?: number; body: string }>((resolve, reject) => {
+    request.on('response', (response) => {
+      let body = '';
+      response.on('data', (chunk) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode, body }));
+    });
+    request.on('error', reject);
+  });
+  request.write('{"key": "in-flight",');
+  await new Promise((r) => setTimeout(r, 300));
+  const exited = server.stop('SIGTERM');
+  await new Promise((r) => setTimeout(r, 300));
+  expect(server.process.exitCode).toBeNull();
+  const started = Date.now();
+  request.end(' "name": "In flight"}');
+  const { status, body } = await answered;
+  expect(status).toBeLessThan(500);
+  expect(typeof JSON.parse(body)).toBe('object');
+  expect(await exited).toBe(0);
+  expect(Date.now() - started).toBeLessThan(3000);
+});
+
+test('serve refuses to start with a one-line error when the database cannot be reached', async () => {
+  await expect(startServer(['--db', 'postgres://nobody@127.0.0.1:1/none'])).rejects.toThrow(
+    /server exited with 1:\nensign: cannot reach database postgres:\/\/nobody@127\.0\.0\.1:1\/none: connect ECONNREFUSED 127\.0\.0\.1:1\n$/,
+  );
+});

@@ -1,0 +1,26 @@
+// `npm test`: every layer in turn (unit and server with vitest, then the build, then end-to-end in
+// Chromium). Stops at the first layer that fails and exits non-zero.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+if (!existsSync(chromium)) {
+  console.error(`Chromium not found at ${chromium}: install it with "sudo apt-get install -y chromium" (or set CHROMIUM_PATH).`);
+  process.exit(1);
+}
+
+const steps = [
+  ['unit and server tests', 'npx', ['vitest', 'run']],
+  ['build', 'npm', ['run', 'build']],
+  ['end-to-end tests', 'npx', ['playwright', 'test']],
+];
+
+for (const [name, command, args] of steps) {
+  console.log(`\n=== ${name}: ${command} ${args.join(' ')}`);
+  const result = spawnSync(command, args, { stdio: 'inherit' });
+  if (result.status !== 0) {
+    console.error(`\n${name} failed (exit ${result.status ?? result.signal}).`);
+    process.exit(result.status || 1);
+  }
+}
+console.log('\nall test layers passed');

@@ -1,0 +1,91 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, parseConfigFile, parseDurationMs, DEFAULT_DB_URL } from '../../server/config.js';
+
+function configFile(text: string): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'ensign-config-')), 'config.yml');
+  writeFileSync(path, text);
+  return path;
+}
+
+describe('configuration', () => {
+  it('has the documented defaults', () => {
+    const config = loadConfig({}, {});
+    expect(config.server).toEqual({ host: '0.0.0.0', port: 8080 });
+    expect(config.db.url).toBe(DEFAULT_DB_URL);
+    expect(config.storage.type).toBe('database');
+    expect(config.ui.defaultTheme).toBe('system');
+  });
+
+  it('takes a flag over the environment, the environment over the file, the file over the default', () => {
+    const file = configFile('server:\n  http_port: 9001\n  host: 127.0.0.2\ndb:\n  url: file:/tmp/from-file.db\n');
+    const fromFile = loadConfig({ config: file }, {});
+    expect(fromFile.server).toEqual({ host: '127.0.0.2', port: 9001 });
+    expect(fromFile.db.url).toBe('file:/tmp/from-file.db');
+
+    const fromEnv = loadConfig({ config: file }, { PORT: '9002', DATABASE_URL: 'postgres://x/y' });
+    expect(fromEnv.server.port).toBe(9002);
+    expect(fromEnv.db.url).toBe('postgres://x/y');
+    expect(fromEnv.server.host).toBe('127.0.0.2');
+
+    const fromFlag = loadConfig({ config: file, port: '9003', host: '::1' }, { PORT: '9002' });
+    expect(fromFlag.server).toEqual({ host: '::1', port: 9003 });
+  });
+
+  it('reads the config file path from ENSIGN_CONFIG', () => {
+    const file = configFile('ui:\n  default_theme: dark\n  topbar:\n    label: Staging\n');
+    const config = loadConfig({}, { ENSIGN_CONFIG: file });
+    expect(config.ui.defaultTheme).toBe('dark');
+    expect(config.ui.topbar).toEqual({ color: '', label: 'Staging' });
+  });
+
+  it('accepts a Flipt config.yml with sections Ensign ignores', () => {
+    const parsed = parseConfigFile(
+      [
+        'log:\n  level: warn\n  encoding: json',
+        'cache:\n  enabled: true\n  backend: memory',
+        'tracing:\n  enabled: false',
+        'authentication:\n  required: true\n  session:\n    domain: localhost\n  methods:\n    token:\n      enabled: true',
+        'storage:\n  type: local\n  local:\n    path: /tmp/features',
+      ].join('\n'),
+    );
+    expect(parsed.log?.level).toBe('warn');
+    expect(parsed.authentication?.methods?.token?.enabled).toBe(true);
+    expect(parsed.storage?.local?.path).toBe('/tmp/features');
+  });
+
+  it('names an unknown key in one line', () => {
+    expect(() => parseConfigFile('server:\n  htp_port: 1\n', 'config.yml')).toThrow(
+      new ConfigError('config.yml: unknown key "server.htp_port"'),
+    );
+    expect(() => parseConfigFile('nonsense: 1\n', 'config.yml')).toThrow('config.yml: unknown key "nonsense"');
+  });
+
+  it('names a key of the wrong type in one line', () => {
+    expect(() => parseConfigFile('server:\n  http_port: abc\n', 'c.yml')).toThrow(/^c\.yml: server\.http_port must be a number \(got "abc"\)$/);
+    expect(() => parseConfigFile('ui:\n  default_theme: pink\n', 'c.yml')).toThrow(/^c\.yml: ui\.default_theme must be "system", "light" or "dark"/);
+    expect(() => parseConfigFile('authentication:\n  required: maybe\n', 'c.yml')).toThrow(/^c\.yml: authentication\.required must be a boolean/);
+  });
+
+  it('reports invalid YAML and a missing file', () => {
+    expect(() => parseConfigFile('server: [\n', 'c.yml')).toThrow(/^c\.yml: invalid YAML/);
+    expect(() => loadConfig({ config: '/no/such/file.yml' }, {})).toThrow('cannot read config file /no/such/file.yml: ENOENT');
+  });
+
+  it('rejects a bad port and local storage without a path', () => {
+    expect(() => loadConfig({ port: '70000' }, {})).toThrow('--port must be a port number from 0 to 65535 (got "70000")');
+    expect(() => loadConfig({}, { PORT: 'x' })).toThrow('PORT must be a port number');
+    expect(() => loadConfig({ storage: 'local' }, {})).toThrow(/storage\.local\.path is required/);
+    expect(() => loadConfig({ storage: 'git' }, {})).toThrow('storage type must be "database" or "local" (got "git")');
+  });
+
+  it('parses Go durations', () => {
+    expect(parseDurationMs('24h', 'k')).toBe(86_400_000);
+    expect(parseDurationMs('1h30m', 'k')).toBe(5_400_000);
+    expect(parseDurationMs('250ms', 'k')).toBe(250);
+    expect(parseDurationMs(2_000_000_000, 'k')).toBe(2000);
+    expect(() => parseDurationMs('soon', 'session.token_lifetime')).toThrow(/^session\.token_lifetime must be a duration/);
+  });
+});

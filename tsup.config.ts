@@ -1,0 +1,67 @@
+import { execSync } from 'node:child_process';
+import { defineConfig } from 'tsup';
+
+function gitCommit(): string {
+  try {
+    return execSync('git rev-parse HEAD', { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+  } catch {
+    return '';
+  }
+}
+
+const build = {
+  __ENSIGN_COMMIT__: JSON.stringify(gitCommit()),
+  __ENSIGN_BUILD_DATE__: JSON.stringify(new Date().toISOString().replace(/\.\d+Z$/, 'Z')),
+};
+
+export default defineConfig([
+  // The server and command line: dist/cli.js (`bin: ensign`).
+  {
+    entry: { cli: 'server/main.ts' },
+    outDir: 'dist',
+    format: ['esm'],
+    platform: 'node',
+    target: 'node20',
+    clean: false,
+    sourcemap: true,
+    splitting: false,
+    define: build,
+  },
+  // The survey loader: an IIFE that defines window.formbricks, and an ESM module.
+  {
+    entry: { formbricks: 'widget/core/global.ts' },
+    outDir: 'dist/widget',
+    format: ['iife'],
+    platform: 'browser',
+    target: 'es2019',
+    minify: true,
+    clean: false,
+    outExtension: () => ({ js: '.js' }),
+  },
+  {
+    entry: { formbricks: 'widget/core/index.ts' },
+    outDir: 'dist/widget',
+    format: ['esm'],
+    platform: 'browser',
+    target: 'es2019',
+    minify: true,
+    clean: false,
+    outExtension: () => ({ js: '.mjs' }),
+  },
+  // The survey renderer: an IIFE that defines window.formbricksSurveys, Preact bundled in.
+  {
+    entry: { surveys: 'widget/render/global.ts' },
+    outDir: 'dist/widget',
+    format: ['iife'],
+    platform: 'browser',
+    target: 'es2019',
+    minify: true,
+    clean: false,
+    noExternal: [/.*/],
+    esbuildOptions(options) {
+      options.jsx = 'automatic';
+      options.jsxImportSource = 'preact';
+    },
+    outExtension: () => ({ js: '.js' }),
+  },
+]);

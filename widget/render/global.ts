@@ -1,0 +1,4 @@
+import { renderSurveyModal } from './index.js';
+
+// The IIFE build defines window.formbricksSurveys, as the @formbricks/surveys UMD build does.
+(window as unknown as { formbricksSurveys: unknown }).formbricksSurveys = { renderSurveyModal };
