@@ -4,6 +4,7 @@ import fastifyStatic from '@fastify/static';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/index.js';
 import type { AppContext } from './context.js';
+import { ChangeFeed } from './changes.js';
 import { FliptError, GrpcCode, codeForStatus } from './flipt/errors.js';
 import { namespaceRoutes } from './flipt/routes/namespaces.js';
 
@@ -31,7 +32,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   if (!options.database) app.addHook('onClose', () => database.close());
 
-  const context: AppContext = { config, database };
+  const context: AppContext = { config, database, changes: new ChangeFeed() };
 
   acceptAnyContentTypeAsJson(app);
   app.setErrorHandler(answerInFliptShape);

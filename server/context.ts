@@ -1,8 +1,11 @@
 import type { Config } from './config.js';
 import type { Database } from './db/index.js';
+import type { ChangeFeed } from './changes.js';
 
 /** What every route module is given: the resolved configuration and the open database. */
 export interface AppContext {
   config: Config;
   database: Database;
+  /** Writes publish the namespace they changed; caches subscribe. */
+  changes: ChangeFeed;
 }

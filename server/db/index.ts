@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { Kysely, Migrator, PostgresDialect, sql, type Transaction } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, type Transaction } from 'kysely';
 import { createClient, type Client } from '@libsql/client';
 import { LibsqlDialect } from '@libsql/kysely-libsql';
 import pg from 'pg';
@@ -62,7 +62,6 @@ async function openSqlite(url: string): Promise<Database> {
     client = createClient({ url, timeout: 5000, concurrency: 8 } as Parameters<typeof createClient>[0]);
     await client.execute('PRAGMA journal_mode = WAL');
     await client.execute('PRAGMA synchronous = NORMAL');
-    await client.execute('PRAGMA foreign_keys = ON');
   } catch (error) {
     throw new DatabaseOpenError(`cannot open database ${url}: ${oneLine(error)}`);
   }
@@ -71,12 +70,8 @@ async function openSqlite(url: string): Promise<Database> {
     db,
     dialect: 'sqlite',
     url,
-    // foreign_keys is a per-connection setting, so every transaction switches it on again.
-    transaction: (work) =>
-      db.transaction().execute(async (trx) => {
-        await sql`PRAGMA foreign_keys = ON`.execute(trx);
-        return work(trx);
-      }),
+    // libSQL opens every pooled connection with foreign keys enforced.
+    transaction: (work) => db.transaction().execute(work),
     close: async () => {
       await db.destroy();
       client.close();

@@ -1,6 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 import type { Dialect } from '../codec.js';
 import * as namespaces from './0001_namespaces.js';
+import * as flipt from './0002_flipt.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -17,6 +18,7 @@ interface MigrationModule {
  */
 const modules: Record<string, MigrationModule> = {
   '0001_namespaces': namespaces,
+  '0002_flipt': flipt,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
