@@ -7,6 +7,7 @@ import type { AppContext } from './context.js';
 import { ChangeFeed } from './changes.js';
 import { FliptError, GrpcCode, codeForStatus } from './flipt/errors.js';
 import { namespaceRoutes } from './flipt/routes/namespaces.js';
+import { metaRoutes } from './flipt/routes/meta.js';
 
 export interface BuildOptions {
   /** An already open database; when absent the app opens (and later closes) `config.db.url`. */
@@ -42,6 +43,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   app.get('/health', async () => ({ status: 'SERVING' }));
   await app.register(async (api) => namespaceRoutes(api, context));
+  await app.register(async (api) => metaRoutes(api, context));
 
   if (existsSync(config.paths.console)) {
     await app.register(fastifyStatic, { root: config.paths.console, prefix: '/', wildcard: false, index: 'index.html' });

@@ -1,0 +1,111 @@
+import type { FastifyInstance } from 'fastify';
+import packageJson from '../../../package.json' with { type: 'json' };
+import type { AppContext } from '../../context.js';
+import type { AuthenticationFileConfig, Config } from '../../config.js';
+
+// Defined by tsup at build time; absent when the sources run directly (vitest).
+declare const __ENSIGN_COMMIT__: string | undefined;
+declare const __ENSIGN_BUILD_DATE__: string | undefined;
+
+const commit = typeof __ENSIGN_COMMIT__ === 'string' ? __ENSIGN_COMMIT__ : '';
+const buildDate = typeof __ENSIGN_BUILD_DATE__ === 'string' ? __ENSIGN_BUILD_DATE__ : '';
+
+/** Go's names for the platforms, as Flipt reports them. */
+const GO_OS: Partial<Record<NodeJS.Platform, string>> = { win32: 'windows' };
+const GO_ARCH: Record<string, string> = { x64: 'amd64', ia32: '386', arm64: 'arm64', arm: 'arm' };
+
+export interface MetaInfo {
+  version: string;
+  commit?: string;
+  buildDate?: string;
+  updateAvailable: boolean;
+  isRelease: boolean;
+  os: string;
+  arch: string;
+}
+
+/** Flipt's build info: string fields are omitted when empty; the booleans are always present. */
+export function metaInfo(): MetaInfo {
+  const version = `v${packageJson.version}`;
+  return {
+    version,
+    ...(commit && { commit }),
+    ...(buildDate && { buildDate }),
+    updateAvailable: false,
+    // A pre-release (`v1.2.0-rc.1`) is not a release, as Flipt decides for its own tags.
+    isRelease: !version.includes('-'),
+    os: GO_OS[process.platform] ?? process.platform,
+    arch: GO_ARCH[process.arch] ?? process.arch,
+  };
+}
+
+const MS_TO_NS = 1_000_000;
+const AUTH_METHODS = ['token', 'oidc', 'github', 'kubernetes', 'jwt', 'cloud'] as const;
+
+/**
+ * The configuration as Flipt's `/meta/config` shows it: every section key present, durations as
+ * integer nanoseconds, never a secret. `ui.banner` and `ui.surveyEnvironment` are Ensign's own.
+ */
+export function metaConfig(config: Config): Record<string, unknown> {
+  const ui: Record<string, unknown> = {
+    defaultTheme: config.ui.defaultTheme,
+    topbar: { color: config.ui.topbar.color, label: config.ui.topbar.label },
+  };
+  if (config.ui.banner) {
+    const { text, link, linkText } = config.ui.banner;
+    ui.banner = { text, ...(link && { link }), ...(linkText && { linkText }) };
+  }
+  if (config.ui.surveyEnvironmentId) ui.surveyEnvironment = config.ui.surveyEnvironmentId;
+  // Local storage is always read-only; otherwise `readOnly` only appears when the file sets it.
+  const readOnly = config.storage.type === 'local' ? true : config.storage.readOnly;
+
+  return {
+    audit: {},
+    authentication: authenticationSection(config.authentication),
+    authorization: {},
+    cache: {},
+    cloud: {},
+    cors: { enabled: config.cors.enabled, allowedOrigins: config.cors.allowedOrigins },
+    db: {},
+    diagnostics: {},
+    experimental: {},
+    log: { level: config.log.level.toUpperCase(), encoding: config.log.encoding },
+    meta: {},
+    analytics: {
+      storage: { clickhouse: config.analytics.enabled ? { enabled: true } : {} },
+      buffer: { flushPeriod: Math.round(config.analytics.flushIntervalMs * MS_TO_NS) },
+    },
+    server: { protocol: 'http', host: config.server.host, httpPort: config.server.port },
+    storage: { type: config.storage.type, ...(readOnly !== undefined && { readOnly }) },
+    metrics: {},
+    tracing: {},
+    ui,
+  };
+}
+
+function authenticationSection(auth: AuthenticationFileConfig): Record<string, unknown> {
+  const exclude = Object.fromEntries(Object.entries(auth.exclude ?? {}).filter(([, value]) => value === true));
+  const session = auth.session ?? {};
+  const methods = Object.fromEntries(
+    AUTH_METHODS.map((name) => {
+      const method = auth.methods?.[name] as { enabled?: unknown } | undefined;
+      return [name, { enabled: method?.enabled === true }];
+    }),
+  );
+  return {
+    required: auth.required === true,
+    exclude,
+    session: {
+      ...(session.domain && { domain: session.domain }),
+      ...(session.secure && { secure: true }),
+      csrf: {},
+    },
+    methods,
+  };
+}
+
+export async function metaRoutes(app: FastifyInstance, { config }: AppContext): Promise<void> {
+  const info = metaInfo();
+  app.get('/meta/info', async () => info);
+  app.get('/meta/config', async () => metaConfig(config));
+}
