@@ -1,12 +1,14 @@
 import { existsSync } from 'node:fs';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import fastifyCookie from '@fastify/cookie';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/index.js';
 import type { AppContext } from './context.js';
 import { ChangeFeed } from './changes.js';
 import { FliptError, GrpcCode, codeForStatus } from './flipt/errors.js';
 import { namespaceRoutes } from './flipt/routes/namespaces.js';
+import { installAuth } from './auth/index.js';
 import { metaRoutes } from './flipt/routes/meta.js';
 
 export interface BuildOptions {
@@ -40,6 +42,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.setNotFoundHandler((request, reply) => {
     reply.code(404).send({ code: GrpcCode.NotFound, message: 'Not Found', details: [] });
   });
+
+  await app.register(fastifyCookie);
+  // Before every route, so that its hooks guard them all.
+  await installAuth(app, context);
 
   app.get('/health', async () => ({ status: 'SERVING' }));
   await app.register(async (api) => namespaceRoutes(api, context));

@@ -107,6 +107,15 @@ export interface RolloutSegmentReferencesTable {
   segment_key: string;
 }
 
+export interface AuthenticationsTable extends Timestamps {
+  id: string;
+  method: string;
+  hashed_client_token: string;
+  /** JSON object of strings. */
+  metadata: string;
+  expires_at: string | null;
+}
+
 export interface Database {
   namespaces: NamespacesTable;
   flags: FlagsTable;
@@ -120,4 +129,5 @@ export interface Database {
   rollout_thresholds: RolloutThresholdsTable;
   rollout_segments: RolloutSegmentsTable;
   rollout_segment_references: RolloutSegmentReferencesTable;
+  authentications: AuthenticationsTable;
 }

@@ -2,6 +2,7 @@ import type { Kysely, Migration } from 'kysely';
 import type { Dialect } from '../codec.js';
 import * as namespaces from './0001_namespaces.js';
 import * as flipt from './0002_flipt.js';
+import * as auth from './0004_auth.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -19,6 +20,7 @@ interface MigrationModule {
 const modules: Record<string, MigrationModule> = {
   '0001_namespaces': namespaces,
   '0002_flipt': flipt,
+  '0004_auth': auth,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

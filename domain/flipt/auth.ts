@@ -1,0 +1,71 @@
+/**
+ * Flipt v1 authentication wire types (`flipt.auth` protos as the REST gateway emits them).
+ * Shared by the server's `/auth/v1` routes and the console.
+ */
+export type AuthMethod =
+  | 'METHOD_NONE'
+  | 'METHOD_TOKEN'
+  | 'METHOD_OIDC'
+  | 'METHOD_KUBERNETES'
+  | 'METHOD_GITHUB'
+  | 'METHOD_JWT'
+  | 'METHOD_CLOUD';
+
+export const AUTH_METHODS: readonly AuthMethod[] = [
+  'METHOD_NONE',
+  'METHOD_TOKEN',
+  'METHOD_OIDC',
+  'METHOD_KUBERNETES',
+  'METHOD_GITHUB',
+  'METHOD_JWT',
+  'METHOD_CLOUD',
+];
+
+export interface Authentication {
+  id: string;
+  method: AuthMethod;
+  expiresAt: string | null;
+  createdAt: string | null;
+  updatedAt: string | null;
+  metadata: Record<string, string>;
+}
+
+export interface MethodInfo {
+  method: AuthMethod;
+  enabled: boolean;
+  sessionCompatible: boolean;
+  metadata: Record<string, unknown> | null;
+}
+
+export interface ListAuthenticationMethodsResponse {
+  methods: MethodInfo[];
+}
+
+export interface ListAuthenticationsResponse {
+  authentications: Authentication[];
+  nextPageToken: string;
+}
+
+export interface CreateTokenRequest {
+  name: string;
+  description?: string;
+  expiresAt?: string;
+  namespaceKey?: string;
+  metadata?: Record<string, string>;
+}
+
+export interface CreateTokenResponse {
+  clientToken: string;
+  authentication: Authentication;
+}
+
+/** Metadata keys Flipt writes on authentications. */
+export const AuthMetadata = {
+  tokenName: 'io.flipt.auth.token.name',
+  tokenDescription: 'io.flipt.auth.token.description',
+  tokenNamespace: 'io.flipt.auth.token.namespace',
+  oidcEmail: 'io.flipt.auth.oidc.email',
+  email: 'io.flipt.auth.email',
+  name: 'io.flipt.auth.name',
+  picture: 'io.flipt.auth.picture',
+} as const;

@@ -1,0 +1,141 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AuthMetadata, type Authentication } from '../../domain/flipt/auth.js';
+import { DEFAULT_NAMESPACE } from '../../domain/flipt/types.js';
+import { unauthenticated } from '../flipt/errors.js';
+import { JwtError, verifyJwt } from './jwt.js';
+import type { AuthRuntime } from './runtime.js';
+import { isExpired } from './store.js';
+import { clearSessionCookies, SESSION_COOKIE } from './cookies.js';
+
+/**
+ * Which requirement guards a path when `authentication.required` is on. Flipt protects its API
+ * mounts only; everything else the server answers (health, the console and widget files, the survey
+ * APIs with their own keys) is public.
+ */
+export type Protection = 'public' | 'management' | 'evaluation' | 'always';
+
+export function protectionOf(method: string, path: string): Protection {
+  if (path === '/health') return 'public';
+  if (path === '/auth/v1/method' && (method === 'GET' || method === 'HEAD')) return 'public';
+  if (/^\/auth\/v1\/method\/(oidc\/[^/]+|github)\/(authorize|callback)$/.test(path)) return 'public';
+  if (/^\/api\/v1\/(client|management)(\/|$)/.test(path)) return 'public';
+  if (/^\/api\/v1(\/|$)/.test(path)) return 'management';
+  if (/^\/internal\/v1\/analytics(\/|$)/.test(path)) return 'management';
+  if (/^\/(evaluate\/v1|internal\/v1\/evaluation\/snapshot)(\/|$)/.test(path)) return 'evaluation';
+  if (/^\/(auth\/v1|internal\/v1|meta|ofrep\/v1)(\/|$)/.test(path)) return 'always';
+  return 'public';
+}
+
+function pathOf(request: FastifyRequest): string {
+  const path = request.url.split('?')[0];
+  return path.length > 1 ? path.replace(/\/+$/, '') : path;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The caller's authentication, set when `authentication.required` is on and the route is guarded. */
+    authentication?: Authentication;
+  }
+}
+
+/** onRequest: resolves the caller's credential on guarded routes, or answers 401. */
+export async function enforceAuthentication(runtime: AuthRuntime, request: FastifyRequest, reply: FastifyReply) {
+  const { settings } = runtime;
+  if (!settings.required || request.routeOptions.url === undefined) return;
+  const path = pathOf(request);
+  const protection = protectionOf(request.method, path);
+  if (protection === 'public') return;
+  if (protection === 'management' && settings.exclude.management) return;
+  if (protection === 'evaluation' && settings.exclude.evaluation) return;
+  try {
+    request.authentication = await authenticate(runtime, request);
+  } catch (error) {
+    if (path.startsWith('/auth/v1/') && request.cookies[SESSION_COOKIE] !== undefined) clearSessionCookies(reply, settings);
+    throw error;
+  }
+}
+
+/** Credentials in Flipt's order: the Authorization header (Bearer or JWT), else the session cookie. */
+async function authenticate(runtime: AuthRuntime, request: FastifyRequest): Promise<Authentication> {
+  const header = request.headers.authorization;
+  if (header !== undefined) {
+    if (header.startsWith('Bearer ')) return byClientToken(runtime, header.slice('Bearer '.length));
+    if (header.startsWith('JWT ') && runtime.jwtKeys) return byJwt(runtime, header.slice('JWT '.length));
+    throw unauthenticated();
+  }
+  const cookie = request.cookies[SESSION_COOKIE];
+  if (cookie) return byClientToken(runtime, cookie);
+  throw unauthenticated();
+}
+
+async function byClientToken(runtime: AuthRuntime, clientToken: string): Promise<Authentication> {
+  const authentication = await runtime.store.byClientToken(clientToken);
+  if (!authentication || isExpired(authentication)) throw unauthenticated();
+  const email = authentication.metadata[AuthMetadata.oidcEmail];
+  const patterns = runtime.settings.oidc.emailMatches;
+  if (authentication.method === 'METHOD_OIDC' && patterns.length > 0) {
+    if (email === undefined || !patterns.some((pattern) => pattern.test(email))) throw unauthenticated();
+  }
+  return authentication;
+}
+
+/** JWT authentications are not stored: Flipt synthesises one from the claims on every request. */
+async function byJwt(runtime: AuthRuntime, token: string): Promise<Authentication> {
+  const { jwt } = runtime.settings;
+  let claims: Record<string, unknown>;
+  try {
+    claims = await verifyJwt(token, runtime.jwtKeys!, { issuer: jwt.issuer, audiences: jwt.audiences });
+  } catch (error) {
+    if (error instanceof JwtError) throw unauthenticated();
+    throw error;
+  }
+  return { id: '', method: 'METHOD_JWT', expiresAt: null, createdAt: null, updatedAt: null, metadata: jwtMetadata(claims) };
+}
+
+export function jwtMetadata(claims: Record<string, unknown>): Record<string, string> {
+  const metadata: Record<string, string> = {};
+  for (const [name, value] of Object.entries(claims)) {
+    if (name.startsWith('io.flipt.auth') && typeof value === 'string') metadata[name] = value;
+  }
+  if (typeof claims.iss === 'string') metadata['io.flipt.auth.jwt.issuer'] = claims.iss;
+  const user = claims.user;
+  if (user && typeof user === 'object') {
+    const fields: [string, string][] = [['email', 'email'], ['sub', 'sub'], ['image', 'picture'], ['name', 'name'], ['role', 'role']];
+    for (const [claim, key] of fields) {
+      const value = (user as Record<string, unknown>)[claim];
+      if (typeof value === 'string') metadata[`io.flipt.auth.jwt.${key}`] = value;
+    }
+  }
+  return metadata;
+}
+
+/**
+ * preHandler: a namespace-scoped token may only reach the management and evaluation routes of its
+ * own namespace (the snapshot route too, as Flipt does since v1.55).
+ */
+export async function enforceNamespaceScope(request: FastifyRequest) {
+  const scope = request.authentication?.metadata[AuthMetadata.tokenNamespace];
+  if (scope === undefined) return;
+  const namespaces = requestNamespaces(request);
+  if (!namespaces || namespaces.length === 0 || namespaces.some((ns) => ns !== scope)) throw unauthenticated();
+}
+
+/** The namespaces a request acts on, or undefined when it is not a namespaced request. */
+function requestNamespaces(request: FastifyRequest): string[] | undefined {
+  const path = pathOf(request);
+  const body = (request.body ?? {}) as Record<string, unknown>;
+  const bodyNamespace = (value: unknown) => (typeof value === 'string' && value !== '' ? value : DEFAULT_NAMESPACE);
+  const namespaced = /^\/api\/v1\/namespaces\/([^/]+)\/./.exec(path);
+  if (namespaced) return [decodeURIComponent(namespaced[1])];
+  if (/^\/api\/v1\/(flags|segments)(\/|$)/.test(path)) return [DEFAULT_NAMESPACE];
+  if (/^\/evaluate\/v1\/[^/]+$/.test(path) || path === '/api/v1/evaluate' || path === '/api/v1/batch-evaluate') {
+    // A batch names a namespace per request; every one must be the token's.
+    if (Array.isArray(body.requests)) {
+      return (body.requests as Record<string, unknown>[]).map((item) => bodyNamespace(item?.namespaceKey ?? item?.namespace_key));
+    }
+    return [bodyNamespace(body.namespaceKey ?? body.namespace_key)];
+  }
+  const snapshot = /^\/internal\/v1\/evaluation\/snapshot\/namespace\/([^/]+)$/.exec(path);
+  if (snapshot) return [decodeURIComponent(snapshot[1])];
+  return undefined;
+}

@@ -1,0 +1,67 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.js';
+import { resolveAuthSettings } from './settings.js';
+import { AuthStore, timestampIn } from './store.js';
+import { jwksKeySource, pemKeySource } from './jwt.js';
+import type { AuthRuntime } from './runtime.js';
+import { enforceAuthentication, enforceNamespaceScope } from './enforce.js';
+import { authRoutes } from './routes.js';
+import { Csrf } from './csrf.js';
+import { sessionRoutes } from './session.js';
+
+const BOOTSTRAP_METADATA = {
+  'io.flipt.auth.token.name': 'initial_bootstrap_token',
+  'io.flipt.auth.token.description': 'Initial token created when bootstrapping authentication',
+};
+
+/**
+ * Installs authentication on the root instance, before any route is registered so its hooks guard
+ * every route: CSRF, enforcement of `authentication.required`, namespace-scoped tokens, and the
+ * `/auth/v1` routes. Needs @fastify/cookie registered first.
+ */
+export async function installAuth(app: FastifyInstance, context: AppContext): Promise<void> {
+  const settings = resolveAuthSettings(context.config.authentication);
+  const { jwt } = settings;
+  const runtime: AuthRuntime = {
+    settings,
+    store: new AuthStore(context.database),
+    jwtKeys: !jwt.enabled ? undefined : jwt.jwksUrl ? jwksKeySource(jwt.jwksUrl) : pemKeySource(jwt.publicKeyPem!),
+  };
+  if (settings.token.enabled) await bootstrapToken(app, runtime);
+
+  app.decorateRequest('authentication', undefined);
+  const { csrfKey } = settings.session;
+  if (csrfKey) {
+    const csrf = new Csrf(csrfKey);
+    app.addHook('onRequest', async (request, reply) => {
+      if (!csrf.allows(request)) return reply.code(403).type('text/plain; charset=utf-8').send('Forbidden - CSRF token invalid\n');
+    });
+    app.addHook('onSend', async (request, reply) => {
+      if (/^\/meta(\/|$)/.test(request.url)) csrf.issue(request, reply);
+    });
+  }
+  app.addHook('onRequest', (request, reply) => enforceAuthentication(runtime, request, reply));
+  app.addHook('preHandler', enforceNamespaceScope);
+
+  await app.register(async (scope) => {
+    await authRoutes(scope, runtime);
+    await sessionRoutes(scope, runtime);
+  });
+}
+
+/**
+ * Flipt's bootstrap: when no static token exists yet, create one (the configured token, if any) and
+ * print it, so a fresh install with `required: true` can be reached at all.
+ */
+async function bootstrapToken(app: FastifyInstance, runtime: AuthRuntime): Promise<void> {
+  const existing = await runtime.store.list({ method: 'METHOD_TOKEN', limit: 1, offset: 0 });
+  if (existing.authentications.length > 0) return;
+  const { token, expirationMs } = runtime.settings.token.bootstrap;
+  const { clientToken } = await runtime.store.create({
+    method: 'METHOD_TOKEN',
+    metadata: BOOTSTRAP_METADATA,
+    clientToken: token,
+    expiresAt: expirationMs === undefined ? undefined : timestampIn(expirationMs),
+  });
+  if (!token) app.log.info({ client_token: clientToken }, 'access token created');
+}

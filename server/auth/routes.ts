@@ -1,0 +1,144 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  AUTH_METHODS,
+  AuthMetadata,
+  type AuthMethod,
+  type Authentication,
+  type CreateTokenResponse,
+  type ListAuthenticationMethodsResponse,
+  type ListAuthenticationsResponse,
+  type MethodInfo,
+} from '../../domain/flipt/auth.js';
+import { invalid, invalidField, notFound, unauthenticated } from '../flipt/errors.js';
+import { nowTimestamp } from '../db/codec.js';
+import type { AuthRuntime } from './runtime.js';
+import { clearSessionCookies } from './cookies.js';
+import { storedTimestamp } from './store.js';
+
+const DEFAULT_PAGE_SIZE = 25;
+const MAX_PAGE_SIZE = 100;
+
+/** The path prefix a reverse proxy mounts Ensign under, as Flipt reads it. */
+export function forwardedPrefix(request: FastifyRequest): string {
+  const prefix = request.headers['x-forwarded-prefix'];
+  return typeof prefix === 'string' ? prefix.replace(/\/$/, '') : '';
+}
+
+/** `/auth/v1`: the method list, the caller's own authentication, token management. */
+export async function authRoutes(app: FastifyInstance, runtime: AuthRuntime): Promise<void> {
+  const { settings, store } = runtime;
+
+  app.get('/auth/v1/method', async (request): Promise<ListAuthenticationMethodsResponse> => {
+    const prefix = forwardedPrefix(request);
+    const urls = (base: string) => ({ authorize_url: `${prefix}${base}/authorize`, callback_url: `${prefix}${base}/callback` });
+    const info = (method: AuthMethod, enabled: boolean, sessionCompatible: boolean, metadata: MethodInfo['metadata'] = null) => ({
+      method,
+      enabled,
+      sessionCompatible,
+      metadata,
+    });
+    const providers = Object.fromEntries(
+      Object.keys(settings.oidc.providers).map((name) => [name, urls(`/auth/v1/method/oidc/${name}`)]),
+    );
+    return {
+      methods: [
+        info('METHOD_TOKEN', settings.token.enabled, false),
+        info('METHOD_GITHUB', settings.github.enabled, true, settings.github.enabled ? urls('/auth/v1/method/github') : null),
+        info('METHOD_OIDC', settings.oidc.enabled, true, settings.oidc.enabled ? { providers } : null),
+        info('METHOD_KUBERNETES', false, false),
+        info('METHOD_JWT', settings.jwt.enabled, false),
+        info('METHOD_CLOUD', false, true),
+      ],
+    };
+  });
+
+  /** The caller's identity exists only when enforcement put it there, so with auth off this is 401, as in Flipt. */
+  const self = (request: FastifyRequest): Authentication => {
+    if (!request.authentication) throw unauthenticated();
+    return request.authentication;
+  };
+
+  app.get('/auth/v1/self', async (request) => self(request));
+
+  app.put('/auth/v1/self/expire', async (request, reply) => {
+    const authentication = self(request);
+    const { expiresAt } = request.query as { expiresAt?: string };
+    let at = nowTimestamp();
+    if (expiresAt !== undefined && expiresAt !== '') {
+      at = storedTimestamp(expiresAt) ?? failTimestamp('expiresAt');
+    }
+    // A JWT authentication is not stored: there is nothing to expire but the cookies.
+    if (authentication.id !== '') await store.expire(authentication.id, at);
+    clearSessionCookies(reply, settings);
+    return {};
+  });
+
+  app.get('/auth/v1/tokens', async (request): Promise<ListAuthenticationsResponse> => {
+    const query = request.query as { method?: string; limit?: string; pageToken?: string };
+    const method = parseMethod(query.method);
+    const limit = query.limit === undefined || query.limit === '' ? 0 : parseNumber(query.limit, 'limit');
+    const pageSize = limit === 0 ? DEFAULT_PAGE_SIZE : Math.min(limit, MAX_PAGE_SIZE);
+    let offset = 0;
+    if (query.pageToken !== undefined && query.pageToken !== '') {
+      if (!/^\d+$/.test(query.pageToken)) throw invalid(`pageToken is not valid: "${query.pageToken}"`);
+      offset = Number(query.pageToken);
+    }
+    const page = await store.list({ method, limit: pageSize, offset });
+    return { authentications: page.authentications, nextPageToken: page.hasMore ? String(offset + pageSize) : '' };
+  });
+
+  app.get('/auth/v1/tokens/:id', async (request) => {
+    const { id } = request.params as { id: string };
+    const authentication = await store.byId(id);
+    if (!authentication) throw notFound(`authentication "${id}"`);
+    return authentication;
+  });
+
+  app.delete('/auth/v1/tokens/:id', async (request) => {
+    const { id } = request.params as { id: string };
+    await store.delete(id);
+    return {};
+  });
+
+  if (settings.token.enabled) {
+    app.post('/auth/v1/method/token', async (request): Promise<CreateTokenResponse> => {
+      const body = (request.body ?? {}) as Record<string, unknown>;
+      const text = (field: string, value: unknown): string => {
+        if (value === undefined || value === null) return '';
+        if (typeof value !== 'string') throw invalidField(field, 'must be a string');
+        return value;
+      };
+      const name = text('name', body.name);
+      if (name.trim() === '') throw invalidField('name', 'must not be empty');
+      const description = text('description', body.description);
+      const namespaceKey = text('namespaceKey', body.namespaceKey ?? body.namespace_key);
+      const expiresAtText = text('expiresAt', body.expiresAt ?? body.expires_at);
+      const expiresAt = expiresAtText === '' ? undefined : (storedTimestamp(expiresAtText) ?? failTimestamp('expiresAt'));
+      const metadata: Record<string, string> = {};
+      if (body.metadata !== undefined && body.metadata !== null) {
+        if (typeof body.metadata !== 'object' || Array.isArray(body.metadata)) throw invalidField('metadata', 'must be an object');
+        for (const [key, value] of Object.entries(body.metadata)) metadata[key] = text(`metadata.${key}`, value);
+      }
+      metadata[AuthMetadata.tokenName] = name;
+      if (description !== '') metadata[AuthMetadata.tokenDescription] = description;
+      if (namespaceKey !== '') metadata[AuthMetadata.tokenNamespace] = namespaceKey;
+      return store.create({ method: 'METHOD_TOKEN', metadata, expiresAt });
+    });
+  }
+}
+
+function failTimestamp(field: string): never {
+  throw invalidField(field, 'must be an RFC 3339 timestamp such as 2030-01-02T15:04:05Z');
+}
+
+function parseNumber(value: string, field: string): number {
+  if (!/^\d+$/.test(value)) throw invalidField(field, 'must be a non-negative integer');
+  return Number(value);
+}
+
+function parseMethod(value: string | undefined): AuthMethod | undefined {
+  if (value === undefined || value === '' || value === 'METHOD_NONE' || value === '0') return undefined;
+  const method = /^\d+$/.test(value) ? AUTH_METHODS[Number(value)] : AUTH_METHODS.find((name) => name === value);
+  if (!method) throw invalidField('method', `must be one of ${AUTH_METHODS.join(', ')}`);
+  return method;
+}

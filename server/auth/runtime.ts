@@ -1,0 +1,10 @@
+import type { AuthSettings } from './settings.js';
+import type { AuthStore } from './store.js';
+import type { KeySource } from './jwt.js';
+
+/** What the auth hooks and routes share: the resolved settings, the store, the JWT keys when enabled. */
+export interface AuthRuntime {
+  settings: AuthSettings;
+  store: AuthStore;
+  jwtKeys?: KeySource;
+}

@@ -1,0 +1,219 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AuthMethod } from '../../domain/flipt/auth.js';
+import { FliptError, GrpcCode, notFound } from '../flipt/errors.js';
+import type { AuthRuntime } from './runtime.js';
+import { setSessionCookie, STATE_COOKIE } from './cookies.js';
+import { forwardedPrefix } from './routes.js';
+import { timestampIn } from './store.js';
+import { jwksKeySource, JwtError, verifyJwt, type Claims, type KeySource } from './jwt.js';
+
+/**
+ * Browser sessions: OIDC providers and GitHub. `authorize` wraps the caller's state with a random
+ * security token kept in the state cookie and answers `{authorizeUrl}`; `callback` checks the state,
+ * trades the code for the user's identity, stores a session authentication, sets the session cookie
+ * and redirects to the console.
+ */
+export async function sessionRoutes(app: FastifyInstance, runtime: AuthRuntime): Promise<void> {
+  const { settings } = runtime;
+  if (settings.oidc.enabled) {
+    const discovery = new Map<string, Promise<OidcProvider>>();
+    const providerFor = (name: string): Promise<OidcProvider> => {
+      const config = settings.oidc.providers[name];
+      if (!config) throw notFound(`oidc provider "${name}"`);
+      let provider = discovery.get(name);
+      if (!provider) {
+        provider = discover(config.issuerUrl);
+        discovery.set(name, provider);
+        // A failed discovery (provider down at the time) is retried on the next login.
+        provider.catch(() => discovery.delete(name));
+      }
+      return provider;
+    };
+
+    app.get('/auth/v1/method/oidc/:provider/authorize', async (request, reply) => {
+      const name = (request.params as { provider: string }).provider;
+      const config = settings.oidc.providers[name];
+      const provider = await providerFor(name);
+      const verifier = config.usePkce ? randomBytes(32).toString('base64url') : undefined;
+      const state = beginLogin(request, reply, runtime, `/auth/v1/method/oidc/${name}/callback`, verifier);
+      const url = new URL(provider.authorization_endpoint);
+      url.search = new URLSearchParams({
+        response_type: 'code',
+        client_id: config.clientId,
+        redirect_uri: `${config.redirectAddress}/auth/v1/method/oidc/${name}/callback`,
+        scope: ['openid', ...config.scopes.filter((scope) => scope !== 'openid')].join(' '),
+        state,
+        ...(verifier && { code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256' }),
+      }).toString();
+      return { authorizeUrl: url.toString() };
+    });
+
+    app.get('/auth/v1/method/oidc/:provider/callback', async (request, reply) => {
+      const name = (request.params as { provider: string }).provider;
+      const config = settings.oidc.providers[name];
+      const provider = await providerFor(name);
+      const { code, verifier } = finishLogin(request);
+      const tokens = await postForm<{ id_token?: string; access_token?: string }>(
+        provider.token_endpoint,
+        {
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: `${config.redirectAddress}/auth/v1/method/oidc/${name}/callback`,
+          ...(verifier && { code_verifier: verifier }),
+        },
+        { authorization: `Basic ${Buffer.from(`${encodeURIComponent(config.clientId)}:${encodeURIComponent(config.clientSecret)}`).toString('base64')}` },
+      );
+      if (!tokens.id_token) throw loginFailed('the provider returned no ID token');
+      let claims: Claims;
+      try {
+        claims = await verifyJwt(tokens.id_token, provider.keys, { issuer: provider.issuer, audiences: [config.clientId] });
+      } catch (error) {
+        if (error instanceof JwtError) throw loginFailed(`the ID token is not valid: ${error.message}`);
+        throw error;
+      }
+      if (provider.userinfo_endpoint && tokens.access_token) {
+        const info = await getJson<Claims>(provider.userinfo_endpoint, tokens.access_token);
+        if (info.sub === claims.sub) claims = { ...claims, ...definedOnly(info) };
+      }
+      const metadata: Record<string, string> = { 'io.flipt.auth.oidc.provider': name };
+      for (const claim of ['email', 'email_verified', 'name', 'profile', 'picture', 'sub', 'preferred_username']) {
+        const value = claims[claim];
+        if (typeof value === 'string' || typeof value === 'boolean') metadata[`io.flipt.auth.oidc.${claim}`] = String(value);
+      }
+      addGenericMetadata(metadata, claims.email, claims.name, claims.picture);
+      await startSession(request, reply, runtime, 'METHOD_OIDC', metadata);
+    });
+  }
+
+  if (settings.github.enabled) {
+    const github = settings.github;
+    const redirectUri = `${github.redirectAddress}/auth/v1/method/github/callback`;
+
+    app.get('/auth/v1/method/github/authorize', async (request, reply) => {
+      const state = beginLogin(request, reply, runtime, '/auth/v1/method/github/callback');
+      const scopes = new Set(['user:email', ...github.scopes]);
+      if (github.allowedOrganizations.length > 0) scopes.add('read:org');
+      const url = new URL(`${github.serverUrl}/login/oauth/authorize`);
+      url.search = new URLSearchParams({ client_id: github.clientId, redirect_uri: redirectUri, scope: [...scopes].join(' '), state }).toString();
+      return { authorizeUrl: url.toString() };
+    });
+
+    app.get('/auth/v1/method/github/callback', async (request, reply) => {
+      const { code } = finishLogin(request);
+      const token = await postForm<{ access_token?: string; error_description?: string }>(
+        `${github.serverUrl}/login/oauth/access_token`,
+        { client_id: github.clientId, client_secret: github.clientSecret, code, redirect_uri: redirectUri },
+      );
+      if (!token.access_token) throw loginFailed(`GitHub refused the code${token.error_description ? `: ${token.error_description}` : ''}`);
+      const user = await getJson<{ login?: string; id?: number; name?: string | null; email?: string | null; avatar_url?: string }>(
+        `${github.apiUrl}/user`,
+        token.access_token,
+      );
+      if (github.allowedOrganizations.length > 0) {
+        const orgs = await getJson<{ login: string }[]>(`${github.apiUrl}/user/orgs`, token.access_token);
+        if (!orgs.some((org) => github.allowedOrganizations.includes(org.login))) {
+          throw loginFailed('the user is not a member of an allowed organization');
+        }
+      }
+      const metadata: Record<string, string> = {};
+      const put = (key: string, value: unknown) => {
+        if (value !== undefined && value !== null && value !== '') metadata[`io.flipt.auth.github.${key}`] = String(value);
+      };
+      put('email', user.email);
+      put('name', user.name);
+      put('picture', user.avatar_url);
+      put('sub', user.id);
+      put('preferred_username', user.login);
+      addGenericMetadata(metadata, user.email, user.name, user.avatar_url);
+      await startSession(request, reply, runtime, 'METHOD_GITHUB', metadata);
+    });
+  }
+}
+
+interface OidcProvider {
+  issuer: string;
+  authorization_endpoint: string;
+  token_endpoint: string;
+  userinfo_endpoint?: string;
+  jwks_uri: string;
+  keys: KeySource;
+}
+
+async function discover(issuerUrl: string): Promise<OidcProvider> {
+  const document = await getJson<Omit<OidcProvider, 'keys'>>(`${issuerUrl}/.well-known/openid-configuration`);
+  if (document.issuer.replace(/\/$/, '') !== issuerUrl) {
+    throw new FliptError(GrpcCode.Internal, `the OIDC provider at ${issuerUrl} names another issuer (${document.issuer})`);
+  }
+  return { ...document, keys: jwksKeySource(document.jwks_uri) };
+}
+
+const loginFailed = (reason: string) => new FliptError(GrpcCode.Unauthenticated, `login failed: ${reason}`);
+
+/** Starts a login: the state sent to the provider, and the security token in the state cookie. */
+function beginLogin(request: FastifyRequest, reply: FastifyReply, runtime: AuthRuntime, callbackPath: string, verifier?: string): string {
+  const { session } = runtime.settings;
+  const securityToken = randomBytes(32).toString('base64url');
+  const originalState = (request.query as { state?: string }).state ?? '';
+  reply.setCookie(STATE_COOKIE, verifier ? `${securityToken}.${verifier}` : securityToken, {
+    path: `${forwardedPrefix(request)}${callbackPath}`,
+    domain: session.cookieDomain,
+    secure: session.secure,
+    httpOnly: true,
+    sameSite: 'lax',
+    maxAge: Math.floor(session.stateLifetimeMs / 1000),
+  });
+  return Buffer.from(JSON.stringify({ security_token: securityToken, original_state: originalState })).toString('base64url');
+}
+
+/** Checks the callback's state against the state cookie; returns the code and the PKCE verifier. */
+function finishLogin(request: FastifyRequest): { code: string; verifier?: string } {
+  const query = request.query as { code?: string; state?: string; error?: string; error_description?: string };
+  if (query.error) throw loginFailed(query.error_description || query.error);
+  const [securityToken, verifier] = (request.cookies[STATE_COOKIE] ?? '').split('.');
+  let sent: unknown;
+  try {
+    sent = JSON.parse(Buffer.from(query.state ?? '', 'base64url').toString('utf8'));
+  } catch {
+    sent = undefined;
+  }
+  const sentToken = (sent as { security_token?: unknown } | undefined)?.security_token;
+  if (!securityToken || sentToken !== securityToken) throw loginFailed('unexpected state parameter');
+  if (!query.code) throw loginFailed('the provider sent no code');
+  return { code: query.code, verifier };
+}
+
+async function startSession(request: FastifyRequest, reply: FastifyReply, runtime: AuthRuntime, method: AuthMethod, metadata: Record<string, string>) {
+  const { tokenLifetimeMs } = runtime.settings.session;
+  const expiresAt = timestampIn(tokenLifetimeMs);
+  const { clientToken } = await runtime.store.create({ method, metadata, expiresAt });
+  setSessionCookie(reply, runtime.settings, clientToken, new Date(Date.parse(expiresAt)));
+  return reply.redirect(`${forwardedPrefix(request)}/`, 302);
+}
+
+function addGenericMetadata(metadata: Record<string, string>, email: unknown, name: unknown, picture: unknown) {
+  if (typeof email === 'string' && email) metadata['io.flipt.auth.email'] = email;
+  if (typeof name === 'string' && name) metadata['io.flipt.auth.name'] = name;
+  if (typeof picture === 'string' && picture) metadata['io.flipt.auth.picture'] = picture;
+}
+
+function definedOnly(claims: Claims): Claims {
+  return Object.fromEntries(Object.entries(claims).filter(([, value]) => value !== undefined && value !== null));
+}
+
+async function getJson<T>(url: string, bearer?: string): Promise<T> {
+  const response = await fetch(url, { headers: { accept: 'application/json', ...(bearer && { authorization: `Bearer ${bearer}` }) } });
+  if (!response.ok) throw loginFailed(`${url} answered HTTP ${response.status}`);
+  return (await response.json()) as T;
+}
+
+async function postForm<T>(url: string, form: Record<string, string>, headers: Record<string, string> = {}): Promise<T> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(form).toString(),
+  });
+  const body = (await response.json().catch(() => ({}))) as T & { error?: string; error_description?: string };
+  if (!response.ok) throw loginFailed(`${url} answered HTTP ${response.status}${body.error ? ` (${body.error_description || body.error})` : ''}`);
+  return body;
+}

@@ -1,0 +1,167 @@
+import { readFileSync } from 'node:fs';
+import { ConfigError, parseDurationMs, type AuthenticationFileConfig } from '../config.js';
+
+/** The `authentication` section resolved with Flipt v1's defaults. */
+export interface AuthSettings {
+  required: boolean;
+  exclude: { management: boolean; evaluation: boolean };
+  session: {
+    /** The cookie domain without scheme or port; undefined for host-only cookies (localhost, IP addresses). */
+    cookieDomain?: string;
+    secure: boolean;
+    tokenLifetimeMs: number;
+    stateLifetimeMs: number;
+    csrfKey?: string;
+  };
+  token: { enabled: boolean; bootstrap: { token?: string; expirationMs?: number } };
+  oidc: { enabled: boolean; providers: Record<string, OidcProviderSettings>; emailMatches: RegExp[] };
+  github: GithubSettings;
+  jwt: JwtSettings;
+}
+
+export interface OidcProviderSettings {
+  issuerUrl: string;
+  clientId: string;
+  clientSecret: string;
+  redirectAddress: string;
+  scopes: string[];
+  usePkce: boolean;
+}
+
+export interface GithubSettings {
+  enabled: boolean;
+  clientId: string;
+  clientSecret: string;
+  redirectAddress: string;
+  scopes: string[];
+  serverUrl: string;
+  apiUrl: string;
+  allowedOrganizations: string[];
+}
+
+export interface JwtSettings {
+  enabled: boolean;
+  jwksUrl?: string;
+  /** PEM text of the public key file, read at start-up. */
+  publicKeyPem?: string;
+  issuer?: string;
+  audiences: string[];
+}
+
+const DAY_MS = 24 * 3_600_000;
+
+/** Resolves and checks the section; throws a ConfigError naming the key at fault. */
+export function resolveAuthSettings(file: AuthenticationFileConfig): AuthSettings {
+  const key = (path: string) => `authentication.${path}`;
+  const duration = (value: string | number | undefined, path: string, fallback: number) =>
+    value === undefined ? fallback : parseDurationMs(value, key(path));
+  const methods = file.methods ?? {};
+  const session = file.session ?? {};
+
+  const providers: Record<string, OidcProviderSettings> = {};
+  for (const [name, provider] of Object.entries(methods.oidc?.providers ?? {})) {
+    const need = (value: string | undefined, field: string) => {
+      if (methods.oidc?.enabled && !value) throw new ConfigError(`${key(`methods.oidc.providers.${name}.${field}`)} is required`);
+      return value ?? '';
+    };
+    providers[name] = {
+      issuerUrl: need(provider.issuer_url, 'issuer_url').replace(/\/$/, ''),
+      clientId: need(provider.client_id, 'client_id'),
+      clientSecret: need(provider.client_secret, 'client_secret'),
+      redirectAddress: need(provider.redirect_address, 'redirect_address').replace(/\/$/, ''),
+      scopes: provider.scopes ?? [],
+      usePkce: provider.use_pkce ?? false,
+    };
+  }
+
+  const github = methods.github ?? {};
+  if (github.enabled) {
+    for (const field of ['client_id', 'client_secret', 'redirect_address'] as const) {
+      if (!github[field]) throw new ConfigError(`${key(`methods.github.${field}`)} is required`);
+    }
+  }
+
+  const jwt = methods.jwt ?? {};
+  if (jwt.enabled && !jwt.jwks_url && !jwt.public_key_file) {
+    throw new ConfigError(`${key('methods.jwt')} needs one of jwks_url or public_key_file`);
+  }
+  if (jwt.jwks_url && jwt.public_key_file) {
+    throw new ConfigError(`${key('methods.jwt')}: set only one of jwks_url and public_key_file`);
+  }
+
+  const sessionMethodEnabled = Boolean(methods.oidc?.enabled || github.enabled);
+  if (sessionMethodEnabled && !session.domain) {
+    throw new ConfigError(`${key('session.domain')} is required when a session method (oidc, github) is enabled`);
+  }
+
+  return {
+    required: file.required ?? false,
+    exclude: { management: file.exclude?.management ?? false, evaluation: file.exclude?.evaluation ?? false },
+    session: {
+      cookieDomain: cookieDomain(session.domain),
+      secure: session.secure ?? false,
+      tokenLifetimeMs: duration(session.token_lifetime, 'session.token_lifetime', DAY_MS),
+      stateLifetimeMs: duration(session.state_lifetime, 'session.state_lifetime', 10 * 60_000),
+      csrfKey: session.csrf?.key || undefined,
+    },
+    token: {
+      enabled: methods.token?.enabled ?? false,
+      bootstrap: {
+        token: methods.token?.bootstrap?.token || undefined,
+        expirationMs:
+          methods.token?.bootstrap?.expiration === undefined
+            ? undefined
+            : parseDurationMs(methods.token.bootstrap.expiration, key('methods.token.bootstrap.expiration')),
+      },
+    },
+    oidc: {
+      enabled: methods.oidc?.enabled ?? false,
+      providers,
+      emailMatches: (methods.oidc?.email_matches ?? []).map((pattern, index) => {
+        try {
+          return new RegExp(pattern);
+        } catch {
+          throw new ConfigError(`${key(`methods.oidc.email_matches.${index}`)} is not a valid regular expression`);
+        }
+      }),
+    },
+    github: {
+      enabled: github.enabled ?? false,
+      clientId: github.client_id ?? '',
+      clientSecret: github.client_secret ?? '',
+      redirectAddress: (github.redirect_address ?? '').replace(/\/$/, ''),
+      scopes: github.scopes ?? [],
+      serverUrl: (github.server_url ?? 'https://github.com').replace(/\/$/, ''),
+      apiUrl: (github.api_url ?? 'https://api.github.com').replace(/\/$/, ''),
+      allowedOrganizations: github.allowed_organizations ?? [],
+    },
+    jwt: {
+      enabled: jwt.enabled ?? false,
+      jwksUrl: jwt.jwks_url,
+      publicKeyPem: jwt.enabled && jwt.public_key_file ? readKeyFile(jwt.public_key_file) : undefined,
+      issuer: jwt.validate_claims?.issuer,
+      audiences: jwt.validate_claims?.audiences ?? [],
+    },
+  };
+}
+
+function readKeyFile(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(
+      `authentication.methods.jwt.public_key_file: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
+    );
+  }
+}
+
+/**
+ * Flipt's session domain may be written with a scheme or port; cookies want a bare host. Browsers
+ * refuse `Domain=localhost` and IP addresses, so those become host-only cookies.
+ */
+function cookieDomain(domain: string | undefined): string | undefined {
+  if (!domain) return undefined;
+  const host = domain.replace(/^[a-z]+:\/\//i, '').replace(/\/.*$/, '').replace(/:\d+$/, '');
+  if (host === 'localhost' || /^[\d.]+$/.test(host) || host.includes(':')) return undefined;
+  return host;
+}

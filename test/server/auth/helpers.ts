@@ -1,0 +1,52 @@
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { buildApp } from '../../../server/app.js';
+import { defaultConfig, type AuthenticationFileConfig, type Config } from '../../../server/config.js';
+import type { Dialect } from '../../../server/db/index.js';
+import { createTestDatabase, type TestDatabase } from '../support.js';
+
+export interface AuthTestApp {
+  app: FastifyInstance;
+  config: Config;
+  database: TestDatabase;
+  close(): Promise<void>;
+}
+
+/**
+ * The app with the given `authentication` section; `extend` may add probe routes before the app is
+ * ready, so tests need not depend on routes other areas own.
+ */
+export async function startAuthApp(
+  dialect: Dialect,
+  authentication: AuthenticationFileConfig,
+  extend?: (app: FastifyInstance) => void,
+): Promise<AuthTestApp> {
+  const database = await createTestDatabase(dialect);
+  const config = defaultConfig();
+  config.db.url = database.url;
+  config.authentication = authentication;
+  const app = await buildApp(config);
+  app.get(PROBE, async (request) => ({ namespaceKey: (request.params as { namespaceKey: string }).namespaceKey }));
+  app.post('/evaluate/v1/probe', async () => ({ ok: true }));
+  extend?.(app);
+  await app.ready();
+  return {
+    app,
+    config,
+    database,
+    close: async () => {
+      await app.close();
+      await database.drop();
+    },
+  };
+}
+
+/** Probe routes in the management and evaluation mounts, owned by these tests. */
+const PROBE = '/api/v1/namespaces/:namespaceKey/probe';
+export const MANAGEMENT_PROBE = '/api/v1/namespaces/default/probe';
+
+export const UNAUTHENTICATED = { code: 16, message: 'request was not authenticated', details: [] };
+
+/** `inject` with a bearer token. */
+export function asToken(app: FastifyInstance, token: string, options: InjectOptions) {
+  return app.inject({ ...options, headers: { ...options.headers, authorization: `Bearer ${token}` } });
+}
