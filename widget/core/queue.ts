@@ -1,0 +1,33 @@
+import { handle, hasHandler } from './log.js';
+
+let initialized = false;
+export const setInitialized = (on: boolean): void => {
+  initialized = on;
+};
+export const isInitialized = (): boolean => initialized;
+
+const pending: Array<() => Promise<unknown>> = [];
+let running: Promise<void> | undefined;
+
+/**
+ * The command queue: runs commands one at a time; whatever a command throws goes to the global error
+ * handler. The returned promise resolves once the queue has drained and never rejects.
+ */
+export const q = <A extends unknown[]>(checkInit: boolean, command: (...args: A) => unknown, ...args: A): Promise<void> => {
+  pending.push(async () => {
+    if (checkInit && !(initialized && hasHandler())) {
+      throw { code: 'not_initialized', message: 'Formbricks not initialized. Call initialize() first.' };
+    }
+    await command(...args);
+  });
+  return (running ||= (async () => {
+    while (pending.length) {
+      try {
+        await pending.shift()!();
+      } catch (e) {
+        handle(e);
+      }
+    }
+    running = undefined;
+  })());
+};

@@ -1,0 +1,130 @@
+import type { TResponseUpdate } from '../../domain/surveys/types.js';
+import { client } from './api.js';
+import { error } from './log.js';
+import { read, write } from './store.js';
+
+/** One survey run: where its responses go, the ids learnt so far and the updates not yet sent. */
+export interface Run {
+  id: string;
+  apiHost: string;
+  environmentId: string;
+  surveyId: string;
+  userId: string | null;
+  displayId?: string;
+  responseId?: string;
+  queue: TResponseUpdate[];
+}
+
+/** Beyond @formbricks/js: runs with unsent updates survive a reload under this key. */
+export const QUEUE_KEY = 'formbricks-js-responses';
+const ATTEMPTS = 2;
+const PAUSE = 1000;
+
+let live: Run | null = null;
+let onFailed: () => void = () => {};
+let onFinished: () => void = () => {};
+let busy = false;
+let again = false;
+
+const stored = (): Run[] => read<Run[]>(QUEUE_KEY) || [];
+
+/** Writes a run's state (dropped once nothing is left to send). */
+const persist = (run: Run): void => {
+  const runs = stored().filter((r) => r.id !== run.id);
+  if (run.queue.length) runs.push(run);
+  write(QUEUE_KEY, runs.length ? runs : null);
+};
+
+/** Starts the run of the survey now on screen; its failures and completion reach the renderer. */
+export const start = (run: Omit<Run, 'queue'>, failed: () => void, finished: () => void): void => {
+  live = { ...run, queue: [] };
+  onFailed = failed;
+  onFinished = finished;
+};
+export const stop = (): void => {
+  live = null;
+};
+
+const linkDisplay = async (run: Run): Promise<void> => {
+  const r = await client(run.apiHost, run.environmentId).display.update(run.displayId!, { responseId: run.responseId! });
+  if (!r.ok) error('Failed to update display, proceeding with the response.');
+};
+
+/** The display of the live run was created: link it now if its response already exists. */
+export const setDisplay = (displayId: string): void => {
+  if (!live) return;
+  live.displayId = displayId;
+  persist(live);
+  if (live.responseId) void linkDisplay(live);
+};
+
+export const add = (update: TResponseUpdate): void => {
+  if (!live) return;
+  live.queue.push(update);
+  persist(live);
+  void flush();
+};
+
+/** The first update creates the response, later ones update it by id. */
+const send = async (run: Run, update: TResponseUpdate): Promise<boolean> => {
+  const api = client(run.apiHost, run.environmentId);
+  if (run.responseId) return (await api.response.update({ ...update, responseId: run.responseId })).ok;
+  const r = await api.response.create({ ...update, surveyId: run.surveyId, userId: run.userId, singleUseId: null });
+  if (!r.ok || typeof r.data?.id !== 'string') {
+    error('Could not create response');
+    return false;
+  }
+  run.responseId = r.data.id;
+  // stored before anything else, so that a reload updates this response instead of creating another
+  persist(run);
+  if (run.displayId) await linkDisplay(run);
+  return true;
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Sends every unsent update, the live run first, one request at a time. Each update gets 2 attempts,
+ * 1 s apart; then the live survey shows its error (with retry) and that run waits for the next flush
+ * (a retry, a new answer, the network coming back, the 30 s tick, a reload) while other runs go on.
+ */
+export const flush = async (): Promise<void> => {
+  if (busy) {
+    again = true;
+    return;
+  }
+  busy = true;
+  try {
+    do {
+      again = false;
+      await pass();
+    } while (again);
+  } finally {
+    busy = false;
+  }
+};
+
+const pass = async (): Promise<void> => {
+  const failed: string[] = [];
+  const next = (): Run | undefined =>
+    live?.queue.length && !failed.includes(live.id)
+      ? live
+      : stored().find((r) => r.id !== live?.id && r.queue.length && !failed.includes(r.id));
+  for (let run = next(); run; run = next()) {
+    const update = run.queue[0];
+    let ok = false;
+    for (let attempt = 0; attempt < ATTEMPTS && !ok; attempt++) {
+      if (attempt) await sleep(PAUSE);
+      ok = await send(run, update);
+    }
+    if (ok) {
+      run.queue.shift();
+      persist(run);
+      if (update.finished && run === live) onFinished();
+    } else {
+      error(`Failed to send response after ${ATTEMPTS} attempts.`);
+      failed.push(run.id);
+      if (run === live) onFailed();
+    }
+  }
+};

@@ -1,0 +1,162 @@
+import type { TActionClassNoCodeConfig, TActionClassPageUrlRule, TSurvey } from '../../domain/surveys/types.js';
+import { EXIT_INTENT, SCROLL_50 } from '../../domain/surveys/types.js';
+import { client, must } from './api.js';
+import { debug, isDebug } from './log.js';
+import { q, setInitialized } from './queue.js';
+import { flush } from './responses.js';
+import { MINUTE, cfg, expired, iso, save } from './store.js';
+import { sync } from './sync.js';
+import { removeContainer, render, resetRunning } from './widget.js';
+
+/** One of the six URL rules, or undefined for any other rule. */
+export const urlMatch = (url: string, value: string, rule: TActionClassPageUrlRule): boolean | undefined =>
+  ({
+    exactMatch: url === value,
+    contains: url.includes(value),
+    startsWith: url.startsWith(value),
+    endsWith: url.endsWith(value),
+    notMatch: url !== value,
+    notContains: !url.includes(value),
+  })[rule];
+
+/** A click matches when every part given (inner HTML, each CSS selector part, URL) matches; none never does. */
+export const clickMatch = (el: Element, c: TActionClassNoCodeConfig | null | undefined): boolean => {
+  const html = c?.innerHtml?.value;
+  const css = c?.cssSelector?.value;
+  const url = c?.pageUrl;
+  if (!html && !css && !url?.value) return false;
+  if (html && el.innerHTML !== html) return false;
+  if (
+    css &&
+    !css.split(/\s*(?=[.#])/).every((part) => {
+      try {
+        return el.matches(part);
+      } catch {
+        return false;
+      }
+    })
+  )
+    return false;
+  return !url?.value || !url.rule || !!urlMatch(location.href, url.value, url.rule);
+};
+
+const shown = (s: TSurvey): boolean => {
+  const p = s.displayPercentage;
+  if (p && Math.floor(Math.random() * 100) + 1 > p) {
+    debug('Survey display skipped based on displayPercentage.');
+    return false;
+  }
+  return true;
+};
+
+export const track = async (name: string): Promise<void> => {
+  const { apiHost, environmentId, userId, state } = cfg();
+  for (const s of state.surveys) if (s.inlineTriggers?.codeConfig?.identifier === name) await render(s);
+  if (userId && name !== EXIT_INTENT && name !== SCROLL_50) {
+    debug(`Sending action "${name}" to backend`);
+    must(await client(apiHost, environmentId).action.create({ environmentId, userId, name }), `Error tracking action ${name}`);
+    if (isDebug()) await sync({ apiHost, environmentId, userId }, true);
+  }
+  debug(`Formbricks: Action "${name}" tracked`);
+  for (const s of cfg().state.surveys) {
+    if (s.triggers.includes(name) && shown(s)) return render(s);
+  }
+};
+
+const pageUrlOnly = (c: TActionClassNoCodeConfig | null | undefined) => (c?.pageUrl && !c.innerHtml && !c.cssSelector ? c.pageUrl : undefined);
+
+const matchesPage = (p: NonNullable<TActionClassNoCodeConfig['pageUrl']>): boolean => {
+  const m = urlMatch(location.href, p.value, p.rule);
+  if (m === undefined) throw { code: 'invalid_match_type', message: 'Invalid match type' };
+  return m;
+};
+
+export const checkPage = async (): Promise<void> => {
+  debug(`Checking page url: ${location.href}`);
+  const { noCodeActionClasses, surveys } = cfg().state;
+  for (const a of noCodeActionClasses) {
+    const p = pageUrlOnly(a.noCodeConfig);
+    if (p && matchesPage(p)) await track(a.name);
+  }
+  for (const s of surveys) {
+    const p = pageUrlOnly(s.inlineTriggers?.noCodeConfig);
+    if (p && matchesPage(p)) await render(s);
+  }
+};
+
+const onPage = () => q(true, checkPage);
+
+const onClick = (e: Event) =>
+  q(true, async () => {
+    const el = e.target;
+    if (!(el instanceof Element)) return;
+    const { noCodeActionClasses, surveys } = cfg().state;
+    for (const a of noCodeActionClasses) if (clickMatch(el, a.noCodeConfig)) await track(a.name);
+    for (const s of surveys) if (clickMatch(el, s.inlineTriggers?.noCodeConfig)) await render(s);
+  });
+
+const onLeave = (e: Event) => (e as MouseEvent).clientY <= 0 && q(true, track, EXIT_INTENT);
+
+let scrolled = false;
+const onScroll = () => {
+  const y = scrollY;
+  if (!y) scrolled = false;
+  if (!scrolled && y / (document.documentElement.scrollHeight - innerHeight) >= 0.5) {
+    scrolled = true;
+    q(true, track, SCROLL_50);
+  }
+};
+
+/** Every 30 s: re-sync an expired config (a failure extends it), and send responses still waiting. */
+const expiryCheck = async (): Promise<void> => {
+  void flush();
+  const c = cfg();
+  if (!expired(c)) return;
+  debug('Config has expired. Starting sync.');
+  try {
+    await sync(c);
+  } catch (e) {
+    debug(`Error during expiry check: ${JSON.stringify(e)}. Extending config and try again later.`);
+    save({ ...c, expiresAt: iso(2 * MINUTE) });
+  }
+};
+
+const PAGE_EVENTS = ['hashchange', 'popstate', 'pushstate', 'replacestate', 'load'];
+const HISTORY = ['pushState', 'replaceState'] as const;
+type Patched = History['pushState'] & { fb?: History['pushState'] };
+let interval: ReturnType<typeof setInterval> | undefined;
+
+/**
+ * Adds or removes every listener. Beyond @formbricks/js, history.pushState and replaceState are
+ * wrapped to fire the `pushstate` and `replacestate` events, so single-page apps need no
+ * registerRouteChange call; deinit restores them.
+ */
+export const listen = (on: boolean): void => {
+  const method = on ? 'addEventListener' : 'removeEventListener';
+  for (const ev of PAGE_EVENTS) window[method](ev, onPage);
+  window[method]('scroll', onScroll);
+  window[method]('online', flush);
+  document[method]('click', onClick);
+  document.body[method]('mouseleave', onLeave);
+  clearInterval(interval);
+  if (on) interval = setInterval(() => q(true, expiryCheck), 30_000);
+  for (const m of HISTORY) {
+    const current = history[m] as Patched;
+    if (on && !current.fb) {
+      const patched: Patched = function (this: History, ...args: Parameters<History['pushState']>) {
+        current.apply(this, args);
+        dispatchEvent(new Event(m.toLowerCase()));
+      };
+      patched.fb = current;
+      history[m] = patched;
+    } else if (!on && current.fb) history[m] = current.fb;
+  }
+};
+
+export const deinit = (): void => {
+  debug('Deinitializing');
+  removeContainer();
+  resetRunning();
+  listen(false);
+  setInitialized(false);
+};
