@@ -1,0 +1,173 @@
+import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dialects } from '../support.js';
+import { MANAGEMENT_PROBE, startAuthApp, UNAUTHENTICATED, type AuthTestApp } from './helpers.js';
+
+const ISSUER = 'https://issuer.example';
+const AUDIENCE = 'ensign';
+
+const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+const ed = generateKeyPairSync('ed25519');
+const stranger = generateKeyPairSync('rsa', { modulusLength: 2048 });
+
+const SIGNERS = {
+  RS256: { hash: 'sha256', key: rsa.privateKey, ecdsa: false },
+  ES256: { hash: 'sha256', key: ec.privateKey, ecdsa: true },
+  EdDSA: { hash: null, key: ed.privateKey, ecdsa: false },
+} as const;
+
+function signJwt(alg: keyof typeof SIGNERS, kid: string, claims: Record<string, unknown>, key: KeyObject = SIGNERS[alg].key): string {
+  const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const input = `${encode({ alg, typ: 'JWT', kid })}.${encode(claims)}`;
+  const signer = SIGNERS[alg];
+  const signature = sign(signer.hash, Buffer.from(input), signer.ecdsa ? { key, dsaEncoding: 'ieee-p1363' } : key);
+  return `${input}.${signature.toString('base64url')}`;
+}
+
+const now = () => Math.floor(Date.now() / 1000);
+const goodClaims = () => ({
+  iss: ISSUER,
+  aud: [AUDIENCE, 'other'],
+  exp: now() + 600,
+  iat: now(),
+  'io.flipt.auth.role': 'admin',
+  user: { email: 'ada@example.com', sub: 'ada', image: 'https://example.com/ada.png', name: 'Ada', role: 'editor' },
+});
+
+describe.each(dialects)('JWT authentication with a JWKS address on %s', (dialect) => {
+  let jwks: Server;
+  let t: AuthTestApp;
+  beforeAll(async () => {
+    const keys = [
+      { ...rsa.publicKey.export({ format: 'jwk' }), kid: 'rsa', alg: 'RS256', use: 'sig' },
+      { ...ec.publicKey.export({ format: 'jwk' }), kid: 'ec', alg: 'ES256', use: 'sig' },
+      { ...ed.publicKey.export({ format: 'jwk' }), kid: 'ed', alg: 'EdDSA', use: 'sig' },
+    ];
+    jwks = createServer((_request, response) => {
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify({ keys }));
+    });
+    await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
+    const { port } = jwks.address() as AddressInfo;
+    t = await startAuthApp(dialect, {
+      required: true,
+      methods: {
+        jwt: {
+          enabled: true,
+          jwks_url: `http://127.0.0.1:${port}/jwks.json`,
+          validate_claims: { issuer: ISSUER, audiences: [AUDIENCE] },
+        },
+      },
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    await new Promise((resolve) => jwks.close(resolve));
+  });
+
+  const withJwt = (token: string, url = MANAGEMENT_PROBE) =>
+    t.app.inject({ method: 'GET', url, headers: { authorization: `JWT ${token}` } });
+
+  it.each([
+    ['RS256', 'rsa'],
+    ['ES256', 'ec'],
+    ['EdDSA', 'ed'],
+  ] as const)('accepts a valid %s token', async (alg, kid) => {
+    const response = await withJwt(signJwt(alg, kid, goodClaims()));
+    expect(response.statusCode).toBe(200);
+  });
+
+  it('reports the claims as metadata of a synthesised METHOD_JWT authentication', async () => {
+    const response = await withJwt(signJwt('ES256', 'ec', goodClaims()), '/auth/v1/self');
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      id: '',
+      method: 'METHOD_JWT',
+      expiresAt: null,
+      createdAt: null,
+      updatedAt: null,
+      metadata: {
+        'io.flipt.auth.role': 'admin',
+        'io.flipt.auth.jwt.issuer': ISSUER,
+        'io.flipt.auth.jwt.email': 'ada@example.com',
+        'io.flipt.auth.jwt.sub': 'ada',
+        'io.flipt.auth.jwt.picture': 'https://example.com/ada.png',
+        'io.flipt.auth.jwt.name': 'Ada',
+        'io.flipt.auth.jwt.role': 'editor',
+      },
+    });
+  });
+
+  it.each([
+    ['an expired token', () => signJwt('RS256', 'rsa', { ...goodClaims(), exp: now() - 10 })],
+    ['a token not valid yet', () => signJwt('RS256', 'rsa', { ...goodClaims(), nbf: now() + 600 })],
+    ['the wrong issuer', () => signJwt('RS256', 'rsa', { ...goodClaims(), iss: 'https://evil.example' })],
+    ['the wrong audience', () => signJwt('RS256', 'rsa', { ...goodClaims(), aud: 'someone-else' })],
+    ['a signature by another key', () => signJwt('RS256', 'rsa', goodClaims(), stranger.privateKey)],
+    ['a tampered payload', () => {
+      const [header, , signature] = signJwt('EdDSA', 'ed', goodClaims()).split('.');
+      const payload = Buffer.from(JSON.stringify({ ...goodClaims(), 'io.flipt.auth.role': 'root' })).toString('base64url');
+      return `${header}.${payload}.${signature}`;
+    }],
+    ['an unknown key id', () => signJwt('RS256', 'nobody', goodClaims())],
+    ['the "none" algorithm', () => `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from(JSON.stringify(goodClaims())).toString('base64url')}.`],
+    ['garbage', () => 'not-a-jwt'],
+  ])('refuses %s with 401', async (_name, token) => {
+    const response = await withJwt(token());
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual(UNAUTHENTICATED);
+  });
+
+  it('does not accept a JWT sent as a bearer token', async () => {
+    const response = await t.app.inject({ method: 'GET', url: MANAGEMENT_PROBE, headers: { authorization: `Bearer ${signJwt('RS256', 'rsa', goodClaims())}` } });
+    expect(response.statusCode).toBe(401);
+  });
+
+  it('lists the JWT method as enabled', async () => {
+    const methods = (await t.app.inject({ method: 'GET', url: '/auth/v1/method' })).json().methods;
+    expect(methods.find((m: { method: string }) => m.method === 'METHOD_JWT')).toEqual({
+      method: 'METHOD_JWT',
+      enabled: true,
+      sessionCompatible: false,
+      metadata: null,
+    });
+  });
+});
+
+describe.each(dialects)('JWT authentication with a public key file on %s', (dialect) => {
+  let dir: string;
+  let t: AuthTestApp;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ensign-jwt-'));
+    const keyFile = join(dir, 'key.pem');
+    writeFileSync(keyFile, ec.publicKey.export({ format: 'pem', type: 'spki' }));
+    t = await startAuthApp(dialect, { required: true, methods: { jwt: { enabled: true, public_key_file: keyFile } } });
+  });
+  afterAll(async () => {
+    await t.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('accepts a token signed by the matching private key, with no issuer or audience checks configured', async () => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: MANAGEMENT_PROBE,
+      headers: { authorization: `JWT ${signJwt('ES256', 'any', { ...goodClaims(), iss: 'anyone', aud: 'anything' })}` },
+    });
+    expect(response.statusCode).toBe(200);
+  });
+
+  it('refuses a token signed by another key, and an RSA-signed token against the EC key', async () => {
+    const otherEc = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    for (const token of [signJwt('ES256', 'any', goodClaims(), otherEc.privateKey), signJwt('RS256', 'any', goodClaims())]) {
+      const response = await t.app.inject({ method: 'GET', url: MANAGEMENT_PROBE, headers: { authorization: `JWT ${token}` } });
+      expect(response.statusCode).toBe(401);
+    }
+  });
+});
