@@ -1,9 +1,110 @@
+/** @jsxImportSource preact */
 /**
  * The survey renderer: `renderSurveyModal(props)` with the props of @formbricks/surveys 1.6,
  * drawn in a Shadow DOM under #formbricks-web-container.
  */
-export interface RenderSurveyModalProps {
-  [prop: string]: unknown;
+import { render } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { RenderSurveyModalProps } from '../../domain/surveys/types.js';
+import { CSS, textColorOn } from './styles.js';
+import { call, Survey } from './Survey.js';
+
+export type { RenderSurveyModalProps };
+
+const FOCUSABLE = 'a[href],button:not([disabled]),input:not([disabled]),textarea:not([disabled]),[tabindex="0"]';
+/** After the last answer the survey stays on screen this long, then closes (unless it redirects). */
+const CLOSE_AFTER_FINISH_MS = 3000;
+
+function Modal({ props, close }: { props: RenderSurveyModalProps; close: () => void }) {
+  const { survey, placement, brandColor, highlightBorderColor } = props;
+  const center = placement === 'center';
+  const [autoClosing, setAutoClosing] = useState(Boolean(survey.autoClose));
+  const dialog = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!autoClosing) return;
+    const timer = setTimeout(close, (survey.autoClose ?? 0) * 1000);
+    return () => clearTimeout(timer);
+  }, [autoClosing]);
+
+  const onFinished = () => {
+    call(props.onFinished);
+    if (!survey.redirectUrl) setTimeout(close, CLOSE_AFTER_FINISH_MS);
+  };
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      close();
+    } else if (e.key === 'Tab' && dialog.current) {
+      const focusable = Array.from(dialog.current.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => !el.closest('[inert]'));
+      const active = (dialog.current.getRootNode() as ShadowRoot).activeElement;
+      const first = focusable[0];
+      const last = focusable[focusable.length - 1];
+      if (e.shiftKey ? active === first || !focusable.includes(active as HTMLElement) : active === last) {
+        e.preventDefault();
+        (e.shiftKey ? last : first)?.focus();
+      }
+    }
+  };
+
+  return (
+    <div
+      class={`l${center ? ' c' : ''}${center && props.darkOverlay ? ' dk' : ''}`}
+      style={{ '--b': brandColor, '--bt': textColorOn(brandColor), '--hl': highlightBorderColor ?? undefined }}
+      onMouseDown={(e) => {
+        if (center && props.clickOutside && e.target === e.currentTarget) close();
+      }}
+    >
+      <div
+        ref={dialog}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="h"
+        class={`m ${placement}${highlightBorderColor ? ' hl' : ''}`}
+        onKeyDown={onKeyDown}
+        onClick={() => setAutoClosing(false)}
+        onMouseOver={() => setAutoClosing(false)}
+      >
+        {autoClosing && survey.type === 'web' && <div class="ac" style={{ animationDuration: `${survey.autoClose}s` }} />}
+        <button type="button" class="x" aria-label="Close survey" onClick={close}>
+          ×
+        </button>
+        <Survey {...props} onFinished={onFinished} />
+        {props.isBrandingEnabled && <p class="br">Powered by Ensign</p>}
+      </div>
+    </div>
+  );
 }
 
-export function renderSurveyModal(_props: RenderSurveyModalProps): void {}
+export function renderSurveyModal(props: RenderSurveyModalProps): void {
+  try {
+    let container = document.getElementById('formbricks-web-container');
+    if (!container) {
+      container = document.createElement('div');
+      container.id = 'formbricks-web-container';
+      document.body.appendChild(container);
+    }
+    const host = document.createElement('div');
+    container.appendChild(host);
+    const shadow = host.attachShadow({ mode: 'open' });
+    const style = document.createElement('style');
+    style.textContent = CSS;
+    const mount = document.createElement('div');
+    shadow.append(style, mount);
+    const previousFocus = document.activeElement as HTMLElement | null;
+
+    let closed = false;
+    const close = () => {
+      if (closed) return;
+      closed = true;
+      render(null, mount);
+      host.remove();
+      if (previousFocus?.isConnected) previousFocus.focus();
+      call(props.onClose);
+    };
+    render(<Modal props={props} close={close} />, mount);
+  } catch (err) {
+    console.error('Ensign survey: could not render', err);
+  }
+}
