@@ -10,6 +10,7 @@ import { FliptError, GrpcCode, codeForStatus } from './flipt/errors.js';
 import { namespaceRoutes } from './flipt/routes/namespaces.js';
 import { installAuth } from './auth/index.js';
 import { metaRoutes } from './flipt/routes/meta.js';
+import { surveyPlugin } from './surveys/plugin.js';
 
 export interface BuildOptions {
   /** An already open database; when absent the app opens (and later closes) `config.db.url`. */
@@ -50,6 +51,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.get('/health', async () => ({ status: 'SERVING' }));
   await app.register(async (api) => namespaceRoutes(api, context));
   await app.register(async (api) => metaRoutes(api, context));
+  if (config.surveys.enabled) await app.register(async (surveys) => surveyPlugin(surveys, context));
 
   if (existsSync(config.paths.console)) {
     await app.register(fastifyStatic, { root: config.paths.console, prefix: '/', wildcard: false, index: 'index.html' });

@@ -194,8 +194,8 @@ export interface Config {
   cors: { enabled: boolean; allowedOrigins: string[] };
   log: { level: LogLevel; encoding: 'console' | 'json' };
   surveys: { enabled: boolean; seedFile?: string; demo: boolean; uploadDir: string; signingSecret?: string };
-  /** Where the built console and widget files are served from. */
-  paths: { console: string; widget: string };
+  /** Where the built console and widget files, and the demo host page, are served from. */
+  paths: { console: string; widget: string; demo: string };
 }
 
 /** A configuration problem, worded as one line that names the key or flag. */
@@ -216,7 +216,7 @@ export function defaultConfig(): Config {
     cors: { enabled: false, allowedOrigins: ['*'] },
     log: { level: 'info', encoding: 'console' },
     surveys: { enabled: true, demo: true, uploadDir: './data/uploads' },
-    paths: { console: resolve('dist/console'), widget: resolve('dist/widget') },
+    paths: { console: resolve('dist/console'), widget: resolve('dist/widget'), demo: resolve('public/demo') },
   };
 }
 

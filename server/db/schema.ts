@@ -107,6 +107,95 @@ export interface RolloutSegmentReferencesTable {
   segment_key: string;
 }
 
+export interface SurveyProductsTable extends Timestamps {
+  id: string;
+  name: string;
+  /** JSON object: the product's widget settings (brand colour, placement, recontact days, ...). */
+  settings: string;
+}
+
+export interface SurveyEnvironmentsTable extends Timestamps {
+  id: string;
+  product_id: string;
+  type: string;
+  widget_setup_completed: Bool;
+}
+
+export interface SurveysTable extends Timestamps {
+  id: string;
+  environment_id: string;
+  name: string;
+  /** JSON: the survey document without id, environmentId and timestamps. */
+  document: string;
+}
+
+export interface SurveyActionClassesTable extends Timestamps {
+  id: string;
+  environment_id: string;
+  name: string;
+  description: string | null;
+  type: string;
+  no_code_config: string | null;
+}
+
+export interface SurveyPeopleTable extends Timestamps {
+  id: string;
+  environment_id: string;
+  user_id: string;
+}
+
+export interface SurveyAttributesTable extends Timestamps {
+  person_id: string;
+  key: string;
+  value: string;
+}
+
+export interface SurveyActionsTable extends Timestamps {
+  id: string;
+  environment_id: string;
+  person_id: string;
+  action_class_id: string;
+}
+
+export interface SurveyDisplaysTable extends Timestamps {
+  id: string;
+  environment_id: string;
+  survey_id: string;
+  person_id: string | null;
+  response_id: string | null;
+}
+
+export interface SurveyResponsesTable extends Timestamps {
+  id: string;
+  environment_id: string;
+  survey_id: string;
+  person_id: string | null;
+  finished: Bool;
+  data: string;
+  ttc: string;
+  meta: string;
+  person_attributes: string | null;
+}
+
+export interface SurveyFilesTable {
+  id: string;
+  environment_id: string;
+  survey_id: string;
+  file_name: string;
+  file_type: string;
+  size: number;
+  created_at: string;
+}
+
+export interface SurveyApiKeysTable {
+  id: string;
+  environment_id: string;
+  /** Hex SHA-256 of the key. */
+  hashed_key: string;
+  label: string;
+  created_at: string;
+}
+
 export interface AuthenticationsTable extends Timestamps {
   id: string;
   method: string;
@@ -130,4 +219,15 @@ export interface Database {
   rollout_segments: RolloutSegmentsTable;
   rollout_segment_references: RolloutSegmentReferencesTable;
   authentications: AuthenticationsTable;
+  survey_products: SurveyProductsTable;
+  survey_environments: SurveyEnvironmentsTable;
+  surveys: SurveysTable;
+  survey_action_classes: SurveyActionClassesTable;
+  survey_people: SurveyPeopleTable;
+  survey_attributes: SurveyAttributesTable;
+  survey_actions: SurveyActionsTable;
+  survey_displays: SurveyDisplaysTable;
+  survey_responses: SurveyResponsesTable;
+  survey_files: SurveyFilesTable;
+  survey_api_keys: SurveyApiKeysTable;
 }

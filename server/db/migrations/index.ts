@@ -3,6 +3,7 @@ import type { Dialect } from '../codec.js';
 import * as namespaces from './0001_namespaces.js';
 import * as flipt from './0002_flipt.js';
 import * as auth from './0004_auth.js';
+import * as surveys from './0005_surveys.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -21,6 +22,7 @@ const modules: Record<string, MigrationModule> = {
   '0001_namespaces': namespaces,
   '0002_flipt': flipt,
   '0004_auth': auth,
+  '0005_surveys': surveys,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

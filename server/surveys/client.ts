@@ -1,0 +1,215 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import * as v from 'valibot';
+import type { TEnvironment } from '../../domain/surveys/types.js';
+import { badRequest, notFound } from './errors.js';
+import { SurveyStore } from './store.js';
+import { isPublicSurvey, surveysForVisitor } from './targeting.js';
+import { cuidString, parseInput, userIdString } from './validation.js';
+
+const environmentParams = v.object({ environmentId: cuidString });
+const syncParams = v.object({ environmentId: cuidString, userId: userIdString });
+
+const responseValue = v.union([v.string(), v.number(), v.array(v.string()), v.record(v.string(), v.string())], 'must be a string, number, list of strings or string map');
+const plainObject = <T extends v.GenericSchema>(schema: T, message: string) =>
+  v.pipe(v.custom<unknown>((input) => typeof input === 'object' && input !== null && !Array.isArray(input), message), schema);
+const responseData = plainObject(v.record(v.string(), responseValue), 'must be an object');
+const ttc = plainObject(v.record(v.string(), v.pipe(v.number('must be a number'), v.minValue(0))), 'must be an object of numbers');
+
+const responseCreateBody = v.object({
+  surveyId: cuidString,
+  userId: v.optional(v.nullable(userIdString), null),
+  singleUseId: v.optional(v.nullable(v.string()), null),
+  finished: v.boolean('must be a boolean'),
+  data: responseData,
+  ttc: v.optional(ttc),
+  meta: v.optional(v.object({ source: v.optional(v.string()), url: v.optional(v.string()) })),
+});
+const responseUpdateBody = v.object({ finished: v.boolean('must be a boolean'), data: responseData, ttc: v.optional(ttc) });
+const displayCreateBody = v.object({ surveyId: cuidString, userId: v.optional(userIdString), responseId: v.optional(cuidString) });
+const displayUpdateBody = v.object({ userId: v.optional(userIdString), responseId: v.optional(cuidString) });
+const actionBody = v.object({ userId: userIdString, name: v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty')) });
+const personCreateBody = v.object({ userId: userIdString });
+const attributesBody = v.object({
+  attributes: plainObject(v.record(v.pipe(v.string(), v.minLength(1)), v.union([v.string(), v.number()], 'must be a string or a number')), 'must be an object'),
+});
+
+/** Formbricks 1.6 client API (reference §1.2): everything the in-app widget calls, answered as `{data}`. */
+export function clientRoutes(app: FastifyInstance, store: SurveyStore): void {
+  const environmentOf = (request: FastifyRequest) => environmentOfRequest(store, request);
+  /** The first sync tells the operator the widget is installed. */
+  const markSetUp = async (environment: TEnvironment) => {
+    if (!environment.widgetSetupCompleted) await store.markWidgetSetupCompleted(environment.id);
+    return environment;
+  };
+
+  app.get('/:environmentId/in-app/sync', async (request, reply) => {
+    const environment = await markSetUp(await environmentOf(request));
+    const [surveys, actionClasses, product] = await Promise.all([
+      store.surveys(environment.id),
+      store.actionClasses(environment.id),
+      store.product(environment),
+    ]);
+    reply.header('cache-control', 'no-store');
+    return {
+      data: {
+        surveys: surveys.filter(isPublicSurvey),
+        noCodeActionClasses: actionClasses.filter((actionClass) => actionClass.type === 'noCode'),
+        product,
+        person: null,
+      },
+    };
+  });
+
+  app.get('/:environmentId/in-app/sync/:userId', async (request, reply) => {
+    const { userId } = parseInput(syncParams, request.params);
+    const environment = await markSetUp(await environmentOf(request));
+    const personId = await store.ensurePerson(environment.id, userId);
+    const [surveys, actionClasses, product, attributes, displays] = await Promise.all([
+      store.surveys(environment.id),
+      store.actionClasses(environment.id),
+      store.product(environment),
+      store.attributes(personId),
+      store.displaysOfPerson(personId),
+    ]);
+    const device = isMobile(request.headers['user-agent'] ?? '') ? 'phone' : 'desktop';
+    const data: Record<string, unknown> = {
+      surveys: surveysForVisitor(surveys, product, { userId, attributes, device, displays }),
+      noCodeActionClasses: actionClasses.filter((actionClass) => actionClass.type === 'noCode'),
+      product,
+    };
+    // Clients older than 1.6 send no version and read the person from the sync.
+    if ((request.query as Record<string, unknown>).version === undefined) data.person = { id: personId, userId, attributes };
+    reply.header('cache-control', 'no-store');
+    return { data };
+  });
+
+  app.post('/:environmentId/actions', async (request) => {
+    const environment = await environmentOf(request);
+    const body = parseInput(actionBody, request.body);
+    const personId = await store.ensurePerson(environment.id, body.userId);
+    const automatic = body.name === 'Exit Intent (Desktop)' || body.name === '50% Scroll';
+    const actionClassId = await store.ensureActionClass(environment.id, body.name, automatic ? 'automatic' : 'code');
+    await store.recordAction(environment.id, personId, actionClassId);
+    return { data: {} };
+  });
+
+  app.post('/:environmentId/displays', async (request) => {
+    const environment = await environmentOf(request);
+    const body = parseInput(displayCreateBody, request.body);
+    await surveyOf(store, environment, body.surveyId);
+    const personId = body.userId ? await store.ensurePerson(environment.id, body.userId) : null;
+    const id = await store.createDisplay(environment.id, body.surveyId, personId);
+    if (body.responseId) await store.updateDisplay(id, { responseId: await responseIdOf(store, environment, body.responseId) });
+    return { data: { id } };
+  });
+
+  app.put('/:environmentId/displays/:displayId', async (request) => {
+    const environment = await environmentOf(request);
+    const displayId = parseInput(cuidString, pickParam(request, 'displayId').displayId);
+    const display = await store.display(displayId);
+    if (!display || display.environmentId !== environment.id) throw notFound('Display', displayId);
+    const body = parseInput(displayUpdateBody, request.body);
+    await store.updateDisplay(displayId, {
+      responseId: body.responseId && (await responseIdOf(store, environment, body.responseId)),
+      personId: body.userId && (await store.ensurePerson(environment.id, body.userId)),
+    });
+    return { data: {} };
+  });
+
+  app.post('/:environmentId/responses', async (request) => {
+    const environment = await environmentOf(request);
+    const raw = request.body as Record<string, unknown> | null;
+    // Clients before 1.4 sent the user as `personId`.
+    const input = raw && typeof raw === 'object' && 'personId' in raw && !('userId' in raw) ? { ...raw, userId: raw.personId, personId: undefined } : raw;
+    const body = parseInput(responseCreateBody, input);
+    const survey = SurveyStore.required(await store.survey(body.surveyId), 'Survey', body.surveyId);
+    if (survey.environmentId !== environment.id) {
+      throw badRequest('Survey is part of another environment', { 'survey.environmentId': survey.environmentId, environmentId: environment.id });
+    }
+    const personId = body.userId ? await store.ensurePerson(environment.id, body.userId) : null;
+    const id = await store.createResponse({
+      environmentId: environment.id,
+      surveyId: survey.id,
+      personId,
+      finished: body.finished,
+      data: body.data,
+      meta: { source: body.meta?.source, url: body.meta?.url, userAgent: describeUserAgent(request.headers['user-agent'] ?? '') },
+      personAttributes: personId ? await store.attributes(personId) : null,
+    });
+    return { data: { id } };
+  });
+
+  app.put('/:environmentId/responses/:responseId', async (request) => {
+    await environmentOf(request);
+    const responseId = parseInput(cuidString, pickParam(request, 'responseId').responseId);
+    const body = parseInput(responseUpdateBody, request.body);
+    if (!(await store.updateResponse(responseId, body))) throw notFound('Response', responseId);
+    return { data: {} };
+  });
+
+  app.post('/:environmentId/people', async (request) => {
+    const environment = await environmentOf(request);
+    const body = parseInput(personCreateBody, request.body);
+    await store.ensurePerson(environment.id, body.userId);
+    return { data: { userId: body.userId } };
+  });
+
+  app.post('/:environmentId/people/:userId', async (request) => {
+    const { userId } = parseInput(syncParams, request.params);
+    const environment = await environmentOf(request);
+    const body = parseInput(attributesBody, request.body);
+    const personId = await store.ensurePerson(environment.id, userId);
+    const attributes = Object.fromEntries(Object.entries(body.attributes).map(([key, value]) => [key, String(value)]));
+    const changed = await store.updateAttributes(personId, attributes);
+    return {
+      data: changed
+        ? { changed: true, message: 'The person was successfully updated.' }
+        : { changed: false, message: 'No updates were necessary; the person is already up to date.' },
+    };
+  });
+}
+
+/** The environment named by the route's `environmentId`: 400 when it is not a cuid, 404 when unknown. */
+export async function environmentOfRequest(store: SurveyStore, request: FastifyRequest): Promise<TEnvironment> {
+  const { environmentId } = parseInput(environmentParams, pickParam(request, 'environmentId'));
+  return SurveyStore.required(await store.environment(environmentId), 'Environment', environmentId);
+}
+
+function pickParam<K extends string>(request: FastifyRequest, ...keys: K[]): Record<K, unknown> {
+  const params = request.params as Record<string, unknown>;
+  return Object.fromEntries(keys.map((key) => [key, params[key]])) as Record<K, unknown>;
+}
+
+/** The survey, if it exists in this environment; otherwise the 404 (a survey of another environment is not disclosed). */
+export async function surveyOf(store: SurveyStore, environment: TEnvironment, surveyId: string) {
+  const survey = await store.survey(surveyId);
+  if (!survey || survey.environmentId !== environment.id) throw notFound('Survey', surveyId);
+  return survey;
+}
+
+async function responseIdOf(store: SurveyStore, environment: TEnvironment, responseId: string): Promise<string> {
+  const response = await store.response(responseId);
+  if (!response || response.environmentId !== environment.id) throw notFound('Response', responseId);
+  return response.id;
+}
+
+/** Browser, operating system and device class from a User-Agent, as Formbricks records them in `meta.userAgent`. */
+function describeUserAgent(userAgent: string): { browser?: string; os?: string; device: string } {
+  const browser = [
+    ['Edg/', 'Edge'],
+    ['Firefox/', 'Firefox'],
+    ['Chrome/', 'Chrome'],
+    ['Safari/', 'Safari'],
+  ].find(([token]) => userAgent.includes(token))?.[1];
+  const os = [
+    ['Android', 'Android'],
+    ['iPhone', 'iOS'],
+    ['iPad', 'iOS'],
+    ['Windows', 'Windows'],
+    ['Mac OS', 'Mac OS'],
+    ['Linux', 'Linux'],
+  ].find(([token]) => userAgent.includes(token))?.[1];
+  return { browser, os, device: isMobile(userAgent) ? 'mobile' : 'desktop' };
+}
+
+const isMobile = (userAgent: string) => /mobile|android|iphone|ipod/i.test(userAgent);

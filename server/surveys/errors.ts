@@ -1,0 +1,37 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+
+/** Formbricks' error codes and the status each is sent with. */
+export type SurveyErrorCode = 'bad_request' | 'not_found' | 'unauthorized' | 'not_authenticated' | 'method_not_allowed' | 'internal_server_error';
+
+/** An error answered as Formbricks does: `{code, message, details}`. */
+export class SurveyApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: SurveyErrorCode,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string, details: Record<string, unknown> = {}) =>
+  new SurveyApiError(400, 'bad_request', message, details);
+
+export const notFound = (type: string, id: string) =>
+  new SurveyApiError(404, 'not_found', `${type} not found`, { resource_id: id, resource_type: type.toLowerCase() });
+
+export const unauthorized = (message: string) => new SurveyApiError(401, 'unauthorized', message);
+
+/** The error handler of the survey scope: every failure is JSON, never a bare 500 page. */
+export function answerSurveyError(error: FastifyError | SurveyApiError, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof SurveyApiError) {
+    return reply.code(error.status).send({ code: error.code, message: error.message, details: error.details });
+  }
+  const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
+  if (status >= 500) {
+    request.log.error(error);
+    return reply.code(500).send({ code: 'internal_server_error', message: 'Internal server error', details: {} });
+  }
+  return reply.code(status).send({ code: status === 404 ? 'not_found' : 'bad_request', message: error.message, details: {} });
+}

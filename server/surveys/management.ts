@@ -1,0 +1,101 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TEnvironment } from '../../domain/surveys/types.js';
+import { SurveyApiError, notFound } from './errors.js';
+import { actionClassInputSchema, parseSurveyInput } from './documents.js';
+import { SurveyStore } from './store.js';
+import { parseInput } from './validation.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    surveyEnvironment?: TEnvironment;
+  }
+}
+
+const ROW_KEYS = ['id', 'createdAt', 'updatedAt', 'environmentId'];
+
+/**
+ * The Formbricks management API subset under /api/v1/management, scoped to the environment of the
+ * `x-api-key`: me, surveys, action classes, responses and people, plus (an Ensign addition) displays.
+ */
+export function managementRoutes(app: FastifyInstance, store: SurveyStore): void {
+  app.decorateRequest('surveyEnvironment', undefined);
+  app.addHook('preHandler', async (request) => {
+    const key = request.headers['x-api-key'];
+    const environment = typeof key === 'string' && key !== '' ? await store.environmentForApiKey(key) : undefined;
+    if (!environment) {
+      throw new SurveyApiError(401, 'not_authenticated', 'Not authenticated', { 'x-Api-Key': 'Header not provided or API Key invalid' });
+    }
+    request.surveyEnvironment = environment;
+  });
+  const environmentOf = (request: FastifyRequest) => request.surveyEnvironment!;
+  const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
+  const owned = <T extends { environmentId: string }>(value: T | undefined, request: FastifyRequest, type: string): T => {
+    if (!value || value.environmentId !== environmentOf(request).id) throw notFound(type, idOf(request));
+    return value;
+  };
+
+  app.get('/me', async (request) => {
+    const environment = environmentOf(request);
+    const product = await store.product(environment);
+    return { data: { ...environment, product: { id: product.id, name: product.name } } };
+  });
+
+  app.get('/surveys', async (request) => ({ data: await store.surveys(environmentOf(request).id) }));
+  app.post('/surveys', async (request) => {
+    const { name, document } = parseSurveyInput(request.body);
+    return { data: await store.saveSurvey(environmentOf(request).id, name, document) };
+  });
+  app.get('/surveys/:id', async (request) => ({ data: owned(await store.survey(idOf(request)), request, 'Survey') }));
+  app.put('/surveys/:id', async (request) => {
+    const current = owned(await store.survey(idOf(request)), request, 'Survey');
+    const changes = request.body && typeof request.body === 'object' ? (request.body as Record<string, unknown>) : {};
+    const merged = Object.fromEntries(Object.entries({ ...current, ...changes }).filter(([key]) => !ROW_KEYS.includes(key)));
+    const { name, document } = parseSurveyInput(merged);
+    return { data: await store.saveSurvey(current.environmentId, name, document, current.id) };
+  });
+  app.delete('/surveys/:id', async (request) => {
+    const survey = owned(await store.survey(idOf(request)), request, 'Survey');
+    await store.deleteSurvey(survey.id);
+    return { data: survey };
+  });
+
+  app.get('/action-classes', async (request) => ({ data: await store.actionClasses(environmentOf(request).id) }));
+  app.post('/action-classes', async (request) => {
+    const input = parseInput(actionClassInputSchema, request.body);
+    const environmentId = environmentOf(request).id;
+    if (await store.actionClassByName(environmentId, input.name)) {
+      throw new SurveyApiError(400, 'bad_request', `An action class named "${input.name}" already exists`, { name: 'must be unique in the environment' });
+    }
+    return { data: await store.saveActionClass(environmentId, input) };
+  });
+  app.get('/action-classes/:id', async (request) => ({ data: owned(await store.actionClass(idOf(request)), request, 'ActionClass') }));
+  app.delete('/action-classes/:id', async (request) => {
+    const actionClass = owned(await store.actionClass(idOf(request)), request, 'ActionClass');
+    await store.deleteActionClass(actionClass.id);
+    return { data: actionClass };
+  });
+
+  app.get('/responses', async (request) => {
+    const { surveyId } = request.query as { surveyId?: string };
+    return { data: await store.responses(environmentOf(request).id, surveyId || undefined) };
+  });
+  app.get('/responses/:id', async (request) => ({ data: owned(await store.response(idOf(request)), request, 'Response') }));
+  app.delete('/responses/:id', async (request) => {
+    const response = owned(await store.response(idOf(request)), request, 'Response');
+    await store.deleteResponse(response.id);
+    return { data: response };
+  });
+
+  app.get('/displays', async (request) => {
+    const { surveyId } = request.query as { surveyId?: string };
+    return { data: await store.displays(environmentOf(request).id, surveyId || undefined) };
+  });
+
+  app.get('/people', async (request) => ({ data: await store.people(environmentOf(request).id) }));
+  app.get('/people/:id', async (request) => ({ data: owned(await store.person(idOf(request)), request, 'Person') }));
+  app.delete('/people/:id', async (request) => {
+    const person = owned(await store.person(idOf(request)), request, 'Person');
+    await store.deletePerson(person.id);
+    return { data: person };
+  });
+}

@@ -1,0 +1,87 @@
+import type { FastifyInstance } from 'fastify';
+import fastifyCors from '@fastify/cors';
+import fastifyStatic from '@fastify/static';
+import type { AppContext } from '../context.js';
+import { SurveyApiError, answerSurveyError, badRequest } from './errors.js';
+import { SurveyStore } from './store.js';
+import { clientRoutes } from './client.js';
+import { fileRoutes, storageRoutes } from './storage.js';
+import { managementRoutes } from './management.js';
+import { assetRoutes } from './assets.js';
+import { applySeed, applySeedFile } from './seed.js';
+import { DEMO_SEED } from './demo.js';
+
+/** What any origin may send: the client API's headers, the signed upload's and the management API key. */
+const ALLOWED_HEADERS = [
+  'Content-Type',
+  'Authorization',
+  'X-File-Name',
+  'X-File-Type',
+  'X-Survey-ID',
+  'X-Signature',
+  'X-Timestamp',
+  'X-UUID',
+  'X-Api-Key',
+];
+
+/**
+ * The survey provider: the Formbricks 1.6 client API, file storage, the management API subset, the widget
+ * files and the demo page. Seeds the demo environment and the seed file before it serves.
+ */
+export async function surveyPlugin(app: FastifyInstance, context: AppContext): Promise<void> {
+  const { config } = context;
+  const store = new SurveyStore(context.database);
+  if (config.surveys.demo) await applySeed(store, DEMO_SEED, 'demo environment');
+  if (config.surveys.seedFile) await applySeedFile(store, config.surveys.seedFile);
+
+  app.setErrorHandler(answerSurveyError);
+  // Bodies are JSON whatever the declared type (the client sends application/json; tools sometimes do not).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
+    const text = (body as string).trim();
+    if (text === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(badRequest('The request body is not valid JSON'), undefined);
+    }
+  });
+
+  const withCors = async (scope: FastifyInstance) => {
+    await scope.register(fastifyCors, {
+      origin: '*',
+      methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+      allowedHeaders: ALLOWED_HEADERS,
+      optionsSuccessStatus: 200,
+      strictPreflight: false,
+    });
+    scope.setNotFoundHandler((request, reply) => {
+      answerSurveyError(new SurveyApiError(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}`), request, reply);
+    });
+  };
+
+  await app.register(
+    async (client) => {
+      await withCors(client);
+      clientRoutes(client, store);
+      await storageRoutes(client, store, { uploadDir: config.surveys.uploadDir, signingSecret: config.surveys.signingSecret });
+    },
+    { prefix: '/api/v1/client' },
+  );
+  await app.register(
+    async (management) => {
+      await withCors(management);
+      managementRoutes(management, store);
+    },
+    { prefix: '/api/v1/management' },
+  );
+  await app.register(
+    async (files) => {
+      await withCors(files);
+      fileRoutes(files, store, config.surveys.uploadDir);
+    },
+    { prefix: '/storage' },
+  );
+  await app.register(async (assets) => assetRoutes(assets, config.paths.widget));
+  await app.register(fastifyStatic, { root: config.paths.demo, prefix: '/demo/', decorateReply: false, index: 'index.html' });
+}

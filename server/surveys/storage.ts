@@ -1,0 +1,153 @@
+import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fastifyMultipart from '@fastify/multipart';
+import * as v from 'valibot';
+import { badRequest, notFound, unauthorized } from './errors.js';
+import { SurveyStore } from './store.js';
+import { environmentOfRequest, surveyOf } from './client.js';
+import { cuidString, parseInput } from './validation.js';
+
+/** Formbricks' free-plan limit for one uploaded file. */
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+/** How long a signed upload stays valid. */
+export const SIGNATURE_TTL_MS = 5 * 60 * 1000;
+
+const uploadRequestBody = v.object({
+  surveyId: v.optional(cuidString),
+  fileName: v.optional(v.string('must be a string')),
+  fileType: v.optional(v.string('must be a string')),
+  allowedFileExtensions: v.optional(v.array(v.string())),
+});
+
+export interface StorageOptions {
+  uploadDir: string;
+  /** Key of the upload signatures; when the config has none, a random one for this process. */
+  signingSecret?: string;
+}
+
+export function signUpload(secret: string, parts: { uuid: string; fileName: string; environmentId: string; fileType: string; timestamp: number }): string {
+  const { uuid, fileName, environmentId, fileType, timestamp } = parts;
+  return createHmac('sha256', secret).update(`${uuid}:${fileName}:${environmentId}:${fileType}:${timestamp}`).digest('hex');
+}
+
+/** Keeps the original name readable but unable to leave the upload folder or break a header. */
+function safeFileName(name: string): string {
+  return name.replace(/[\\/\u0000-\u001f\u007f]/g, '_').replace(/^\.+/, '_').slice(0, 200);
+}
+
+/**
+ * Local file storage (reference §6): POST /storage hands out a signed upload for the local route,
+ * POST /storage/local checks the signature and its age and writes the file under the upload folder,
+ * GET /storage/{env}/{public|private}/{file} serves it back. Registered under /api/v1/client.
+ */
+export async function storageRoutes(app: FastifyInstance, store: SurveyStore, options: StorageOptions) {
+  const environmentOf = (request: FastifyRequest) => environmentOfRequest(store, request);
+  const secret = options.signingSecret ?? randomBytes(32).toString('hex');
+
+  app.post('/:environmentId/storage', async (request) => {
+    const environment = await environmentOf(request);
+    const body = parseInput(uploadRequestBody, request.body);
+    if (!body.surveyId) throw badRequest('surveyId ID is required', { surveyId: 'is required' });
+    if (!body.fileName) throw badRequest('fileName is required', { fileName: 'is required' });
+    if (!body.fileType) throw badRequest('contentType is required', { fileType: 'is required' });
+    await surveyOf(store, environment, body.surveyId);
+
+    const name = safeFileName(body.fileName);
+    const dot = name.lastIndexOf('.');
+    const updatedFileName = dot > 0 ? `${name.slice(0, dot)}--fid--${randomUUID()}${name.slice(dot)}` : `${name}--fid--${randomUUID()}`;
+    const uuid = randomBytes(16).toString('hex');
+    const timestamp = Date.now();
+    const signature = signUpload(secret, { uuid, fileName: updatedFileName, environmentId: environment.id, fileType: body.fileType, timestamp });
+    const origin = `${request.protocol}://${request.host}`;
+    return {
+      data: {
+        signedUrl: `${origin}/api/v1/client/${environment.id}/storage/local`,
+        signingData: { signature, timestamp, uuid },
+        updatedFileName,
+        fileUrl: `${origin}/storage/${environment.id}/private/${encodeURIComponent(updatedFileName)}`,
+      },
+    };
+  });
+
+  await app.register(async (upload) => {
+    await upload.register(fastifyMultipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20, parts: 21 } });
+
+    upload.post('/:environmentId/storage/local', async (request) => {
+      const environment = await environmentOf(request);
+      const header = (name: string) => {
+        const value = request.headers[name];
+        return typeof value === 'string' && value !== '' ? value : undefined;
+      };
+      const fileType = header('x-file-type');
+      const encodedName = header('x-file-name');
+      const surveyId = header('x-survey-id');
+      if (!fileType || !encodedName || !surveyId) {
+        throw badRequest('X-File-Type, X-File-Name and X-Survey-ID headers are required', {
+          ...(fileType ? {} : { 'X-File-Type': 'is required' }),
+          ...(encodedName ? {} : { 'X-File-Name': 'is required' }),
+          ...(surveyId ? {} : { 'X-Survey-ID': 'is required' }),
+        });
+      }
+      const signature = header('x-signature');
+      const uuid = header('x-uuid');
+      const timestamp = Number(header('x-timestamp'));
+      if (!signature || !uuid || !Number.isFinite(timestamp)) throw unauthorized('X-Signature, X-UUID and X-Timestamp headers are required');
+      await surveyOf(store, environment, parseInput(cuidString, surveyId));
+
+      let fileName: string;
+      try {
+        fileName = decodeURIComponent(encodedName);
+      } catch {
+        throw badRequest('X-File-Name is not a valid URI component');
+      }
+      const expected = Buffer.from(signUpload(secret, { uuid, fileName, environmentId: environment.id, fileType, timestamp }));
+      const given = Buffer.from(signature);
+      if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw unauthorized('Invalid signature');
+      if (Date.now() - timestamp > SIGNATURE_TTL_MS) throw unauthorized('Signature expired');
+      // The signature covers the name, and only names from safeFileName are ever signed.
+
+      if (!request.isMultipart()) throw badRequest('The upload must be multipart/form-data with a "file" field');
+      const part = await request.file({ throwFileSizeLimit: false });
+      if (!part || part.fieldname !== 'file') throw badRequest('The "file" field is missing', { file: 'is required' });
+
+      const folder = join(options.uploadDir, environment.id, 'private');
+      await mkdir(folder, { recursive: true });
+      const target = join(folder, fileName);
+      const partial = `${target}.${randomBytes(6).toString('hex')}.part`;
+      try {
+        await pipeline(part.file, createWriteStream(partial));
+        if (part.file.truncated) throw badRequest(`File size exceeds the ${MAX_UPLOAD_BYTES / 1024 / 1024} MB limit`);
+        await rename(partial, target);
+      } finally {
+        await rm(partial, { force: true });
+      }
+      const { size } = await stat(target);
+      await store.recordFile({ environmentId: environment.id, surveyId, fileName, fileType, size });
+      return { data: { message: 'File uploaded successfully' } };
+    });
+  });
+}
+
+/** GET /storage/{env}/{public|private}/{file}: files recorded by an upload, as attachments. */
+export function fileRoutes(app: FastifyInstance, store: SurveyStore, uploadDir: string) {
+  app.get('/:environmentId/:access/:fileName', async (request, reply) => {
+    const { environmentId, access, fileName } = request.params as Record<string, string>;
+    if (access !== 'private' && access !== 'public') throw notFound('File', fileName);
+    const file = await store.file(environmentId, fileName);
+    if (!file) throw notFound('File', fileName);
+    const path = join(uploadDir, environmentId, 'private', file.file_name);
+    await stat(path).catch(() => {
+      throw notFound('File', fileName);
+    });
+    reply
+      .header('content-type', file.file_type || 'application/octet-stream')
+      .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.file_name.replace(/--fid--[^.]*/, ''))}`)
+      .header('x-content-type-options', 'nosniff')
+      .header('content-length', String(file.size));
+    return reply.send(createReadStream(path));
+  });
+}

@@ -1,0 +1,111 @@
+import type { TProduct, TSurvey } from '../../domain/surveys/types.js';
+import type { DisplayRecord } from './store.js';
+
+const DAY_MS = 86_400_000;
+const daysSince = (iso: string, now: number) => Math.floor(Math.abs(now - Date.parse(iso)) / DAY_MS);
+
+/** What the in-app sync sends anyone: running web surveys without segment filters. */
+export function isPublicSurvey(survey: TSurvey): boolean {
+  return survey.status === 'inProgress' && survey.type === 'web' && (!survey.segment || survey.segment.filters.length === 0);
+}
+
+export interface Visitor {
+  userId: string;
+  attributes: Record<string, string>;
+  device: 'phone' | 'desktop';
+  /** The person's displays, newest first. */
+  displays: DisplayRecord[];
+}
+
+/**
+ * The surveys an identified user may see (reference §1.3 (2)): display option against the person's displays,
+ * then recontact days (the survey's own, else the product's), then segment filters.
+ */
+export function surveysForVisitor(surveys: TSurvey[], product: TProduct, visitor: Visitor, now = Date.now()): TSurvey[] {
+  const candidates = surveys.filter((survey) => {
+    if (survey.status !== 'inProgress' || survey.type !== 'web') return false;
+    const ofSurvey = visitor.displays.filter((display) => display.surveyId === survey.id);
+    if (survey.displayOption === 'displayOnce' && ofSurvey.length > 0) return false;
+    if (survey.displayOption === 'displayMultiple' && ofSurvey.some((display) => display.responseId !== null)) return false;
+    if (visitor.displays.length === 0) return true;
+    if (survey.recontactDays !== null) return ofSurvey.length === 0 || daysSince(ofSurvey[0].createdAt, now) >= survey.recontactDays;
+    if (product.recontactDays !== null) return daysSince(visitor.displays[0].createdAt, now) >= product.recontactDays;
+    return true;
+  });
+  if (!candidates.some((survey) => (survey.segment?.filters.length ?? 0) > 0)) return candidates;
+  return candidates.filter((survey) => !survey.segment || evaluateFilters(survey.segment.filters, visitor));
+}
+
+interface FilterItem {
+  connector?: 'and' | 'or' | null;
+  resource?: unknown;
+}
+
+interface Filter {
+  root?: { type?: string; attributeClassName?: string; personIdentifier?: string; deviceType?: string };
+  value?: string | number;
+  qualifier?: { operator?: string };
+}
+
+/**
+ * Folds the filter list left to right by each item's connector, without precedence, as Formbricks does;
+ * an empty list is false. Attribute, person (userId) and device filters are evaluated; action and nested
+ * segment filters need history this server does not keep per segment and count as not matching.
+ */
+function evaluateFilters(items: unknown[], visitor: Visitor): boolean {
+  if (items.length === 0) return false;
+  let result = false;
+  items.forEach((raw, index) => {
+    const item = raw as FilterItem;
+    const value = Array.isArray(item.resource) ? evaluateFilters(item.resource, visitor) : evaluateFilter(item.resource as Filter, visitor);
+    if (index === 0) result = value;
+    else result = item.connector === 'or' ? result || value : result && value;
+  });
+  return result;
+}
+
+function evaluateFilter(filter: Filter | undefined, visitor: Visitor): boolean {
+  const operator = filter?.qualifier?.operator ?? 'equals';
+  switch (filter?.root?.type) {
+    case 'attribute':
+      return compare(visitor.attributes[filter.root.attributeClassName ?? ''], operator, filter.value);
+    case 'person':
+      return filter.root.personIdentifier === 'userId' && compare(visitor.userId, operator, filter.value);
+    case 'device':
+      return compare(visitor.device, operator, filter.value ?? filter.root.deviceType);
+    default:
+      return false;
+  }
+}
+
+function compare(actual: string | undefined, operator: string, expected: string | number | undefined): boolean {
+  const present = actual !== undefined && actual !== '';
+  if (operator === 'isSet') return present;
+  if (operator === 'isNotSet') return !present;
+  if (!present || expected === undefined) return false;
+  const wanted = String(expected);
+  switch (operator) {
+    case 'equals':
+      return actual === wanted;
+    case 'notEquals':
+      return actual !== wanted;
+    case 'lessThan':
+      return Number(actual) < Number(expected);
+    case 'lessEqual':
+      return Number(actual) <= Number(expected);
+    case 'greaterThan':
+      return Number(actual) > Number(expected);
+    case 'greaterEqual':
+      return Number(actual) >= Number(expected);
+    case 'contains':
+      return actual.includes(wanted);
+    case 'doesNotContain':
+      return !actual.includes(wanted);
+    case 'startsWith':
+      return actual.startsWith(wanted);
+    case 'endsWith':
+      return actual.endsWith(wanted);
+    default:
+      return false;
+  }
+}

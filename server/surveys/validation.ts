@@ -1,0 +1,24 @@
+import * as v from 'valibot';
+import { badRequest } from './errors.js';
+
+/**
+ * Validates a request body or seed entry. Failures become Formbricks' 400 "Fields are missing or incorrectly
+ * formatted", with `details` mapping each failing path (dot-joined) to what is wrong with it.
+ */
+export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
+  const result = v.safeParse(schema, input);
+  if (result.success) return result.output;
+  const details: Record<string, string> = {};
+  for (const issue of result.issues) {
+    const path = (issue.path ?? []).map((item) => String(item.key)).join('.') || 'body';
+    details[path] ??= issue.message;
+  }
+  throw badRequest('Fields are missing or incorrectly formatted', details);
+}
+
+export const cuidString = v.pipe(v.string('must be a string'), v.regex(/^c[a-z0-9]{8,}$/, 'Invalid cuid'));
+export const userIdString = v.pipe(
+  v.string('must be a string'),
+  v.minLength(1, 'must not be empty'),
+  v.maxLength(255, 'must be at most 255 characters'),
+);

@@ -1,0 +1,114 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUpload } from '../../../server/surveys/storage.js';
+import { dialects } from '../support.js';
+import { CLIENT, ENV, startSurveyApp, type SurveyTestApp } from './support.js';
+
+const SURVEY = 'clensigndemosurveyallqts';
+
+function multipart(field: string, fileName: string, content: Buffer) {
+  const boundary = '----ensign-test-boundary';
+  const body = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${fileName}"\r\nContent-Type: text/plain\r\n\r\n`),
+    content,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { body, contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+describe.each(dialects)('survey file storage on %s', (dialect) => {
+  let t: SurveyTestApp;
+  beforeAll(async () => {
+    t = await startSurveyApp(dialect);
+  });
+  afterAll(() => t.close());
+
+  const requestUpload = async (fileName = 'notes.txt') => {
+    const { status, body } = await t.request('POST', `${CLIENT}/storage`, { fileName, fileType: 'text/plain', surveyId: SURVEY, allowedFileExtensions: ['plain'] });
+    expect(status).toBe(200);
+    return body.data as { signedUrl: string; fileUrl: string; updatedFileName: string; signingData: { signature: string; timestamp: number; uuid: string } };
+  };
+
+  const upload = (signed: Awaited<ReturnType<typeof requestUpload>>, content: Buffer, overrides: Record<string, string> = {}, field = 'file') => {
+    const form = multipart(field, 'notes.txt', content);
+    return t.app.inject({
+      method: 'POST',
+      url: new URL(signed.signedUrl).pathname,
+      payload: form.body,
+      headers: {
+        'content-type': form.contentType,
+        origin: 'http://shop.example',
+        'x-file-type': 'text/plain',
+        'x-file-name': encodeURIComponent(signed.updatedFileName),
+        'x-survey-id': SURVEY,
+        'x-signature': signed.signingData.signature,
+        'x-timestamp': String(signed.signingData.timestamp),
+        'x-uuid': signed.signingData.uuid,
+        ...overrides,
+      },
+    });
+  };
+
+  it('signs an upload, stores the file under the upload folder and serves it back', async () => {
+    const signed = await requestUpload('release notes.txt');
+    expect(signed.updatedFileName).toMatch(/^release notes--fid--[0-9a-f-]{36}\.txt$/);
+    expect(signed.signedUrl).toMatch(new RegExp(`/api/v1/client/${ENV}/storage/local$`));
+    expect(signed.signingData.signature).toMatch(/^[0-9a-f]{64}$/);
+    const response = await upload(signed, Buffer.from('hello file'));
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['access-control-allow-origin']).toBe('*');
+    expect(response.json()).toEqual({ data: { message: 'File uploaded successfully' } });
+    expect(readFileSync(join(t.uploadDir, ENV, 'private', signed.updatedFileName), 'utf8')).toBe('hello file');
+
+    const served = await t.app.inject({ method: 'GET', url: new URL(signed.fileUrl).pathname });
+    expect(served.statusCode).toBe(200);
+    expect(served.body).toBe('hello file');
+    expect(served.headers['content-disposition']).toContain("filename*=UTF-8''release%20notes.txt");
+    expect((await t.app.inject({ method: 'GET', url: `/storage/${ENV}/private/other.txt` })).statusCode).toBe(404);
+  });
+
+  it('names what is missing from the upload request', async () => {
+    const post = (body: object) => t.request('POST', `${CLIENT}/storage`, body);
+    expect((await post({ fileName: 'a.txt', fileType: 'text/plain' })).body.message).toBe('surveyId ID is required');
+    expect((await post({ surveyId: SURVEY, fileType: 'text/plain' })).body.message).toBe('fileName is required');
+    expect((await post({ surveyId: SURVEY, fileName: 'a.txt' })).body.message).toBe('contentType is required');
+    expect((await post({ surveyId: 'cunknownsurvey0000000000', fileName: 'a.txt', fileType: 'text/plain' })).status).toBe(404);
+  });
+
+  it('keeps the file name inside the upload folder', async () => {
+    const signed = await requestUpload('../../etc/passwd');
+    expect(signed.updatedFileName).not.toContain('/');
+    expect((await upload(signed, Buffer.from('x'))).statusCode).toBe(200);
+  });
+
+  it('refuses a forged, tampered or expired signature with 401', async () => {
+    const signed = await requestUpload();
+    const forged = await upload(signed, Buffer.from('x'), { 'x-signature': '0'.repeat(64) });
+    expect(forged.statusCode).toBe(401);
+    expect(forged.json()).toMatchObject({ code: 'unauthorized', message: 'Invalid signature' });
+    expect((await upload(signed, Buffer.from('x'), { 'x-file-type': 'image/png' })).statusCode).toBe(401);
+    expect((await upload(signed, Buffer.from('x'), { 'x-signature': '' })).statusCode).toBe(401);
+
+    const timestamp = Date.now() - 5 * 60 * 1000 - 1000;
+    const signature = signUpload('test-signing-secret', { uuid: signed.signingData.uuid, fileName: signed.updatedFileName, environmentId: ENV, fileType: 'text/plain', timestamp });
+    const expired = await upload(signed, Buffer.from('x'), { 'x-signature': signature, 'x-timestamp': String(timestamp) });
+    expect(expired.statusCode).toBe(401);
+    expect(expired.json().message).toBe('Signature expired');
+  });
+
+  it('answers 400 for missing headers, a missing file field and a file over 10 MB, and keeps nothing', async () => {
+    const signed = await requestUpload();
+    const noHeaders = await upload(signed, Buffer.from('x'), { 'x-file-type': '' });
+    expect(noHeaders.statusCode).toBe(400);
+    expect(noHeaders.json().details).toEqual({ 'X-File-Type': 'is required' });
+    const wrongField = await upload(signed, Buffer.from('x'), {}, 'document');
+    expect(wrongField.statusCode).toBe(400);
+    const big = await upload(signed, Buffer.alloc(10 * 1024 * 1024 + 1, 97));
+    expect(big.statusCode).toBe(400);
+    expect(big.json()).toMatchObject({ code: 'bad_request', message: 'File size exceeds the 10 MB limit' });
+    expect(() => readFileSync(join(t.uploadDir, ENV, 'private', signed.updatedFileName))).toThrow();
+    const exactly = await upload(signed, Buffer.alloc(10 * 1024 * 1024, 97));
+    expect(exactly.statusCode).toBe(200);
+  });
+});
