@@ -7,7 +7,8 @@ import { openDatabase, type Database } from './db/index.js';
 import type { AppContext } from './context.js';
 import { ChangeFeed } from './changes.js';
 import { FliptError, GrpcCode, codeForStatus } from './flipt/errors.js';
-import { namespaceRoutes } from './flipt/routes/namespaces.js';
+import { fliptManagementRoutes } from './flipt/routes/index.js';
+import { FliptStore } from './flipt/store/index.js';
 import { installAuth } from './auth/index.js';
 import { metaRoutes } from './flipt/routes/meta.js';
 import { surveyPlugin } from './surveys/plugin.js';
@@ -36,7 +37,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   if (!options.database) app.addHook('onClose', () => database.close());
 
-  const context: AppContext = { config, database, changes: new ChangeFeed() };
+  const changes = new ChangeFeed();
+  const flipt = new FliptStore(database, changes, { readOnly: false });
+  const context: AppContext = { config, database, changes, flipt };
 
   acceptAnyContentTypeAsJson(app);
   app.setErrorHandler(answerInFliptShape);
@@ -49,7 +52,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await installAuth(app, context);
 
   app.get('/health', async () => ({ status: 'SERVING' }));
-  await app.register(async (api) => namespaceRoutes(api, context));
+  await app.register(async (api) => fliptManagementRoutes(api, context.flipt));
   await app.register(async (api) => metaRoutes(api, context));
   if (config.surveys.enabled) await app.register(async (surveys) => surveyPlugin(surveys, context));
 

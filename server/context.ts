@@ -1,6 +1,7 @@
 import type { Config } from './config.js';
 import type { Database } from './db/index.js';
 import type { ChangeFeed } from './changes.js';
+import type { FliptStore } from './flipt/store/index.js';
 
 /** What every route module is given: the resolved configuration and the open database. */
 export interface AppContext {
@@ -8,4 +9,6 @@ export interface AppContext {
   database: Database;
   /** Writes publish the namespace they changed; caches subscribe. */
   changes: ChangeFeed;
+  /** Flipt's namespaces, flags, segments, rules and rollouts (read-only for declarative storage). */
+  flipt: FliptStore;
 }

@@ -1,11 +1,22 @@
-import type { FastifyInstance } from 'fastify';
-import type { NamespaceList } from '../../../domain/flipt/types.js';
-import type { AppContext } from '../../context.js';
-import { listNamespaces } from '../store/namespaces.js';
+import type { FastifyRequest } from 'fastify';
+import { CreateNamespaceRequest, ListRequest, UpdateNamespaceRequest } from '../../../domain/flipt/schemas.js';
+import type { FliptStore } from '../store/index.js';
+import { message, parse, type FliptRoutes } from './http.js';
 
-export async function namespaceRoutes(app: FastifyInstance, { database }: AppContext): Promise<void> {
-  app.get('/api/v1/namespaces', async (): Promise<NamespaceList> => {
-    const namespaces = await listNamespaces(database);
-    return { namespaces, nextPageToken: '', totalCount: namespaces.length };
+type Params = { namespaceKey: string };
+const keyOf = (request: FastifyRequest) => (request.params as Params).namespaceKey;
+
+export function namespaceRoutes(routes: FliptRoutes, store: FliptStore): void {
+  routes.route('GET', '/api/v1/namespaces', async (request) => store.listNamespaces(parse(ListRequest, message(request))));
+  routes.route('GET', '/api/v1/namespaces/:namespaceKey', async (request) => store.getNamespace(keyOf(request)));
+  routes.route('POST', '/api/v1/namespaces', async (request) =>
+    store.createNamespace(parse(CreateNamespaceRequest, message(request))),
+  );
+  routes.route('PUT', '/api/v1/namespaces/:namespaceKey', async (request) =>
+    store.updateNamespace(parse(UpdateNamespaceRequest, message(request, { key: keyOf(request) }))),
+  );
+  routes.route('DELETE', '/api/v1/namespaces/:namespaceKey', async (request) => {
+    await store.deleteNamespace(keyOf(request));
+    return {};
   });
 }

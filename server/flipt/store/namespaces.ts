@@ -1,8 +1,11 @@
-import type { Namespace } from '../../../domain/flipt/types.js';
-import type { Database } from '../../db/index.js';
+import type { Namespace, NamespaceList } from '../../../domain/flipt/types.js';
+import type { CreateNamespaceInput, ListInput, UpdateNamespaceInput } from '../../../domain/flipt/schemas.js';
 import type { NamespacesTable } from '../../db/schema.js';
-import { toBool } from '../../db/codec.js';
+import { fromBool, nowTimestamp, toBool } from '../../db/codec.js';
 import { formatTimestamp } from '../timestamps.js';
+import { invalid, notFound } from '../errors.js';
+import type { Executor } from './executor.js';
+import { finishPage, pageWindow } from './pagination.js';
 
 export function namespaceFromRow(row: NamespacesTable): Namespace {
   return {
@@ -15,8 +18,61 @@ export function namespaceFromRow(row: NamespacesTable): Namespace {
   };
 }
 
-/** Every namespace, oldest first (Flipt's order). */
-export async function listNamespaces({ db }: Database): Promise<Namespace[]> {
-  const rows = await db.selectFrom('namespaces').selectAll().orderBy('created_at').orderBy('key').execute();
-  return rows.map(namespaceFromRow);
+/** Namespaces oldest first (Flipt's order). */
+export async function listNamespaces({ db }: Executor, page: ListInput): Promise<NamespaceList> {
+  const window = pageWindow(page, { requireLimit: false });
+  const [rows, count] = await Promise.all([
+    db.selectFrom('namespaces').selectAll().orderBy('created_at').orderBy('key').offset(window.offset).limit(window.fetch).execute(),
+    db.selectFrom('namespaces').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  const result = finishPage(rows, window, (row) => row.key);
+  return { namespaces: result.rows.map(namespaceFromRow), nextPageToken: result.nextPageToken, totalCount: Number(count.n) };
+}
+
+export async function findNamespace({ db }: Executor, key: string): Promise<NamespacesTable | undefined> {
+  return db.selectFrom('namespaces').selectAll().where('key', '=', key).executeTakeFirst();
+}
+
+export async function getNamespace(executor: Executor, key: string): Promise<Namespace> {
+  const row = await findNamespace(executor, key);
+  if (!row) throw notFound(`namespace "${key}"`);
+  return namespaceFromRow(row);
+}
+
+/** Throws Flipt's 404 unless the namespace exists (creating flags or segments in it). */
+export async function requireNamespace(executor: Executor, key: string): Promise<void> {
+  if (!(await findNamespace(executor, key))) throw notFound(`namespace "${key}"`);
+}
+
+export async function createNamespace(executor: Executor, input: CreateNamespaceInput): Promise<Namespace> {
+  if (await findNamespace(executor, input.key)) throw invalid(`namespace "${input.key}" is not unique`);
+  const now = nowTimestamp();
+  const row: NamespacesTable = {
+    key: input.key,
+    name: input.name,
+    description: input.description,
+    protected: fromBool(executor.dialect, false),
+    created_at: now,
+    updated_at: now,
+  };
+  await executor.db.insertInto('namespaces').values(row).execute();
+  return namespaceFromRow(row);
+}
+
+export async function updateNamespace(executor: Executor, input: UpdateNamespaceInput): Promise<Namespace> {
+  const row = await findNamespace(executor, input.key);
+  if (!row) throw notFound(`namespace "${input.key}"`);
+  const changed = { name: input.name, description: input.description, updated_at: nowTimestamp() };
+  await executor.db.updateTable('namespaces').set(changed).where('key', '=', input.key).execute();
+  return namespaceFromRow({ ...row, ...changed });
+}
+
+/** Refuses protected namespaces and namespaces with flags; segments and constraints go with it. */
+export async function deleteNamespace(executor: Executor, key: string): Promise<void> {
+  const row = await findNamespace(executor, key);
+  if (!row) throw notFound(`namespace "${key}"`);
+  if (toBool(row.protected)) throw invalid(`namespace "${key}" is protected`);
+  const flag = await executor.db.selectFrom('flags').select('key').where('namespace_key', '=', key).limit(1).executeTakeFirst();
+  if (flag) throw invalid(`namespace "${key}" cannot be deleted; flags must be deleted first`);
+  await executor.db.deleteFrom('namespaces').where('key', '=', key).execute();
 }

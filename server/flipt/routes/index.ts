@@ -1,0 +1,20 @@
+import type { FastifyInstance } from 'fastify';
+import type { FliptStore } from '../store/index.js';
+import { FliptRoutes, prettyPrinting } from './http.js';
+import { namespaceRoutes } from './namespaces.js';
+import { flagRoutes } from './flags.js';
+import { segmentRoutes } from './segments.js';
+import { ruleRoutes } from './rules.js';
+import { rolloutRoutes } from './rollouts.js';
+
+/** The Flipt v1 management API (reference §2.1-§2.5), in its own plugin scope. */
+export async function fliptManagementRoutes(app: FastifyInstance, store: FliptStore): Promise<void> {
+  prettyPrinting(app);
+  const routes = new FliptRoutes(app);
+  namespaceRoutes(routes, store);
+  flagRoutes(routes, store);
+  segmentRoutes(routes, store);
+  ruleRoutes(routes, store);
+  rolloutRoutes(routes, store);
+  routes.finish();
+}

@@ -1,0 +1,254 @@
+import { randomUUID } from 'node:crypto';
+import type { Flag, FlagList, FlagType, Variant } from '../../../domain/flipt/types.js';
+import type {
+  CreateFlagInput,
+  CreateVariantInput,
+  ListInput,
+  UpdateFlagInput,
+  UpdateVariantInput,
+} from '../../../domain/flipt/schemas.js';
+import type { FlagsTable, VariantsTable } from '../../db/schema.js';
+import { fromBool, nowTimestamp, toBool } from '../../db/codec.js';
+import { formatTimestamp } from '../timestamps.js';
+import { invalid, notFound } from '../errors.js';
+import type { Executor } from './executor.js';
+import { finishPage, pageWindow } from './pagination.js';
+import { requireNamespace } from './namespaces.js';
+
+/** Beyond this many flags in a page, their variants are read namespace-wide rather than by key list. */
+const MAX_KEYS_IN_QUERY = 500;
+
+export function variantFromRow(row: VariantsTable): Variant {
+  return {
+    id: row.id,
+    flagKey: row.flag_key,
+    key: row.key,
+    name: row.name,
+    description: row.description,
+    createdAt: formatTimestamp(row.created_at),
+    updatedAt: formatTimestamp(row.updated_at),
+    attachment: row.attachment,
+    namespaceKey: row.namespace_key,
+  };
+}
+
+/**
+ * A flag as Flipt emits it: `defaultVariant` omitted when none; `metadata` omitted by Get when
+ * unset, while List always emits it (`{}` when unset).
+ */
+function flagFromRow(row: FlagsTable, variantRows: VariantsTable[], shape: 'get' | 'list'): Flag {
+  const variants = variantRows.map(variantFromRow);
+  const flag: Flag = {
+    key: row.key,
+    name: row.name,
+    description: row.description,
+    enabled: toBool(row.enabled),
+    createdAt: formatTimestamp(row.created_at),
+    updatedAt: formatTimestamp(row.updated_at),
+    variants,
+    namespaceKey: row.namespace_key,
+    type: row.type as FlagType,
+  };
+  const defaultVariant = variants.find((variant) => variant.id === row.default_variant_id);
+  if (defaultVariant) flag.defaultVariant = defaultVariant;
+  if (row.metadata !== null) flag.metadata = JSON.parse(row.metadata) as Record<string, unknown>;
+  else if (shape === 'list') flag.metadata = {};
+  return flag;
+}
+
+async function variantsOf({ db }: Executor, namespaceKey: string, flagKeys: string[]): Promise<Map<string, VariantsTable[]>> {
+  const byFlag = new Map<string, VariantsTable[]>(flagKeys.map((key) => [key, []]));
+  if (flagKeys.length === 0) return byFlag;
+  let query = db.selectFrom('variants').selectAll().where('namespace_key', '=', namespaceKey);
+  if (flagKeys.length <= MAX_KEYS_IN_QUERY) query = query.where('flag_key', 'in', flagKeys);
+  for (const row of await query.orderBy('created_at').orderBy('id').execute()) byFlag.get(row.flag_key)?.push(row);
+  return byFlag;
+}
+
+export async function listFlags(executor: Executor, namespaceKey: string, page: ListInput): Promise<FlagList> {
+  const window = pageWindow(page, { requireLimit: true });
+  const { db } = executor;
+  const [rows, count] = await Promise.all([
+    db
+      .selectFrom('flags')
+      .selectAll()
+      .where('namespace_key', '=', namespaceKey)
+      .orderBy('created_at')
+      .orderBy('key')
+      .offset(window.offset)
+      .limit(window.fetch)
+      .execute(),
+    db
+      .selectFrom('flags')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('namespace_key', '=', namespaceKey)
+      .executeTakeFirstOrThrow(),
+  ]);
+  const result = finishPage(rows, window, (row) => row.key);
+  const variants = await variantsOf(executor, namespaceKey, result.rows.map((row) => row.key));
+  return {
+    flags: result.rows.map((row) => flagFromRow(row, variants.get(row.key) ?? [], 'list')),
+    nextPageToken: result.nextPageToken,
+    totalCount: Number(count.n),
+  };
+}
+
+export async function findFlag({ db }: Executor, namespaceKey: string, key: string): Promise<FlagsTable | undefined> {
+  return db.selectFrom('flags').selectAll().where('namespace_key', '=', namespaceKey).where('key', '=', key).executeTakeFirst();
+}
+
+/** The flag's row, or Flipt's 404. */
+export async function requireFlag(executor: Executor, namespaceKey: string, key: string): Promise<FlagsTable> {
+  const row = await findFlag(executor, namespaceKey, key);
+  if (!row) throw notFound(`flag "${namespaceKey}/${key}"`);
+  return row;
+}
+
+export async function getFlag(executor: Executor, namespaceKey: string, key: string): Promise<Flag> {
+  const row = await requireFlag(executor, namespaceKey, key);
+  const variants = await variantsOf(executor, namespaceKey, [key]);
+  return flagFromRow(row, variants.get(key) ?? [], 'get');
+}
+
+/** Metadata is stored as JSON text; an empty object is the same as none. */
+function storedMetadata(metadata: Record<string, unknown>): string | null {
+  return Object.keys(metadata).length > 0 ? JSON.stringify(metadata) : null;
+}
+
+export async function createFlag(executor: Executor, input: CreateFlagInput): Promise<Flag> {
+  await requireNamespace(executor, input.namespaceKey);
+  if (await findFlag(executor, input.namespaceKey, input.key)) {
+    throw invalid(`flag "${input.namespaceKey}/${input.key}" is not unique`);
+  }
+  const now = nowTimestamp();
+  const row: FlagsTable = {
+    namespace_key: input.namespaceKey,
+    key: input.key,
+    name: input.name,
+    description: input.description,
+    enabled: fromBool(executor.dialect, input.enabled),
+    type: input.type,
+    default_variant_id: null,
+    metadata: input.metadata ? storedMetadata(input.metadata) : null,
+    created_at: now,
+    updated_at: now,
+  };
+  await executor.db.insertInto('flags').values(row).execute();
+  return flagFromRow(row, [], 'get');
+}
+
+/** Full replacement of name, description, enabled and default variant; metadata only when given. */
+export async function updateFlag(executor: Executor, input: UpdateFlagInput): Promise<Flag> {
+  const { namespaceKey, key } = input;
+  const row = await requireFlag(executor, namespaceKey, key);
+  const variants = (await variantsOf(executor, namespaceKey, [key])).get(key) ?? [];
+  if (input.defaultVariantId !== '' && !variants.some((variant) => variant.id === input.defaultVariantId)) {
+    throw invalid(`variant "${input.defaultVariantId}" not found for flag "${namespaceKey}/${key}"`);
+  }
+  const changed = {
+    name: input.name,
+    description: input.description,
+    enabled: fromBool(executor.dialect, input.enabled),
+    default_variant_id: input.defaultVariantId || null,
+    metadata: input.metadata ? storedMetadata(input.metadata) : row.metadata,
+    updated_at: nowTimestamp(),
+  };
+  await executor.db.updateTable('flags').set(changed).where('namespace_key', '=', namespaceKey).where('key', '=', key).execute();
+  return flagFromRow({ ...row, ...changed }, variants, 'get');
+}
+
+/** Idempotent; variants, rules, distributions and rollouts go with the flag (foreign keys). */
+export async function deleteFlag(executor: Executor, namespaceKey: string, key: string): Promise<void> {
+  await executor.db.deleteFrom('flags').where('namespace_key', '=', namespaceKey).where('key', '=', key).execute();
+}
+
+async function variantKeyTaken(executor: Executor, input: CreateVariantInput, exceptId?: string): Promise<boolean> {
+  let query = executor.db
+    .selectFrom('variants')
+    .select('id')
+    .where('namespace_key', '=', input.namespaceKey)
+    .where('flag_key', '=', input.flagKey)
+    .where('key', '=', input.key);
+  if (exceptId) query = query.where('id', '!=', exceptId);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
+const notUniqueVariant = (input: CreateVariantInput) =>
+  invalid(`variant "${input.key}" is not unique for flag "${input.namespaceKey}/${input.flagKey}"`);
+
+export async function createVariant(executor: Executor, input: CreateVariantInput): Promise<Variant> {
+  await requireFlag(executor, input.namespaceKey, input.flagKey);
+  if (await variantKeyTaken(executor, input)) throw notUniqueVariant(input);
+  const now = nowTimestamp();
+  const row: VariantsTable = {
+    id: randomUUID(),
+    namespace_key: input.namespaceKey,
+    flag_key: input.flagKey,
+    key: input.key,
+    name: input.name,
+    description: input.description,
+    attachment: compactJson(input.attachment),
+    created_at: now,
+    updated_at: now,
+  };
+  await executor.db.insertInto('variants').values(row).execute();
+  return variantFromRow(row);
+}
+
+export async function updateVariant(executor: Executor, input: UpdateVariantInput): Promise<Variant> {
+  const row = await executor.db
+    .selectFrom('variants')
+    .selectAll()
+    .where('id', '=', input.id)
+    .where('namespace_key', '=', input.namespaceKey)
+    .where('flag_key', '=', input.flagKey)
+    .executeTakeFirst();
+  if (!row) throw notFound(`variant "${input.key}"`);
+  if (await variantKeyTaken(executor, input, input.id)) throw notUniqueVariant(input);
+  const changed = {
+    key: input.key,
+    name: input.name,
+    description: input.description,
+    attachment: compactJson(input.attachment),
+    updated_at: nowTimestamp(),
+  };
+  await executor.db.updateTable('variants').set(changed).where('id', '=', input.id).execute();
+  return variantFromRow({ ...row, ...changed });
+}
+
+/** Idempotent; distributions using the variant go with it, and a flag defaulting to it has no default after. */
+export async function deleteVariant(executor: Executor, namespaceKey: string, flagKey: string, id: string): Promise<void> {
+  await executor.db
+    .updateTable('flags')
+    .set({ default_variant_id: null })
+    .where('namespace_key', '=', namespaceKey)
+    .where('key', '=', flagKey)
+    .where('default_variant_id', '=', id)
+    .execute();
+  await executor.db
+    .deleteFrom('variants')
+    .where('id', '=', id)
+    .where('namespace_key', '=', namespaceKey)
+    .where('flag_key', '=', flagKey)
+    .execute();
+}
+
+/** JSON text without insignificant whitespace, every other character kept as written (so big numbers survive). */
+export function compactJson(json: string): string {
+  let out = '';
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const c = json[i];
+    if (inString) {
+      out += c;
+      if (c === '\\') out += json[++i];
+      else if (c === '"') inString = false;
+    } else if (c === '"') {
+      inString = true;
+      out += c;
+    } else if (c !== ' ' && c !== '\n' && c !== '\r' && c !== '\t') {
+      out += c;
+    }
+  }
+  return out;
+}

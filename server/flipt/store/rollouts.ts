@@ -1,0 +1,184 @@
+import { randomUUID } from 'node:crypto';
+import type { Rollout, RolloutList, RolloutType, SegmentOperator } from '../../../domain/flipt/types.js';
+import type { CreateRolloutInput, ListInput, OrderRolloutsInput, UpdateRolloutInput } from '../../../domain/flipt/schemas.js';
+import type { RolloutsTable } from '../../db/schema.js';
+import { fromBool, nowTimestamp, toBool } from '../../db/codec.js';
+import { formatTimestamp } from '../timestamps.js';
+import { invalid, notFound } from '../errors.js';
+import type { Executor } from './executor.js';
+import { finishPage, pageWindow } from './pagination.js';
+import { requireFlag } from './flags.js';
+import { firstMissingSegment } from './segments.js';
+import { orderByIds, renumber } from './ranks.js';
+import { effectiveOperator, segmentReference } from './rules.js';
+
+type RolloutBody = Pick<CreateRolloutInput, 'segment' | 'threshold'>;
+
+async function rolloutsFromRows({ db }: Executor, rows: RolloutsTable[]): Promise<Rollout[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((row) => row.id);
+  const [thresholds, segments, references] = await Promise.all([
+    db.selectFrom('rollout_thresholds').selectAll().where('rollout_id', 'in', ids).execute(),
+    db.selectFrom('rollout_segments').selectAll().where('rollout_id', 'in', ids).execute(),
+    db.selectFrom('rollout_segment_references').selectAll().where('rollout_id', 'in', ids).orderBy('segment_key').execute(),
+  ]);
+  return rows.map((row) => {
+    const rollout: Rollout = {
+      id: row.id,
+      namespaceKey: row.namespace_key,
+      flagKey: row.flag_key,
+      type: row.type as RolloutType,
+      rank: row.rank,
+      description: row.description,
+      createdAt: formatTimestamp(row.created_at),
+      updatedAt: formatTimestamp(row.updated_at),
+    };
+    const threshold = thresholds.find((t) => t.rollout_id === row.id);
+    if (threshold) rollout.threshold = { percentage: Number(threshold.percentage), value: toBool(threshold.value) };
+    const segment = segments.find((s) => s.rollout_id === row.id);
+    if (segment) {
+      const keys = references.filter((r) => r.rollout_id === row.id).map((r) => r.segment_key);
+      rollout.segment = {
+        segmentKey: segmentReference(keys).segmentKey,
+        value: toBool(segment.value),
+        segmentKeys: segmentReference(keys).segmentKeys,
+        segmentOperator: segment.segment_operator as SegmentOperator,
+      };
+    }
+    return rollout;
+  });
+}
+
+export async function listRollouts(executor: Executor, namespaceKey: string, flagKey: string, page: ListInput): Promise<RolloutList> {
+  const window = pageWindow({ ...page, offset: 0 }, { requireLimit: false });
+  const { db } = executor;
+  const [rows, count] = await Promise.all([
+    db
+      .selectFrom('rollouts')
+      .selectAll()
+      .where('namespace_key', '=', namespaceKey)
+      .where('flag_key', '=', flagKey)
+      .orderBy('rank')
+      .orderBy('created_at')
+      .offset(window.offset)
+      .limit(window.fetch)
+      .execute(),
+    db
+      .selectFrom('rollouts')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('namespace_key', '=', namespaceKey)
+      .where('flag_key', '=', flagKey)
+      .executeTakeFirstOrThrow(),
+  ]);
+  const result = finishPage(rows, window, (row) => row.id);
+  return { rules: await rolloutsFromRows(executor, result.rows), nextPageToken: result.nextPageToken, totalCount: Number(count.n) };
+}
+
+async function requireRollout({ db }: Executor, namespaceKey: string, flagKey: string, id: string): Promise<RolloutsTable> {
+  const row = await db
+    .selectFrom('rollouts')
+    .selectAll()
+    .where('id', '=', id)
+    .where('namespace_key', '=', namespaceKey)
+    .where('flag_key', '=', flagKey)
+    .executeTakeFirst();
+  if (!row) throw notFound(`rollout "${namespaceKey}/${id}"`);
+  return row;
+}
+
+export async function getRollout(executor: Executor, namespaceKey: string, flagKey: string, id: string): Promise<Rollout> {
+  const [rollout] = await rolloutsFromRows(executor, [await requireRollout(executor, namespaceKey, flagKey, id)]);
+  return rollout;
+}
+
+function rolloutType(body: RolloutBody): RolloutType {
+  if (body.segment) return 'SEGMENT_ROLLOUT_TYPE';
+  if (body.threshold) return 'THRESHOLD_ROLLOUT_TYPE';
+  throw invalid('rollout rule is missing');
+}
+
+/** Writes the threshold or segment rows of a rollout (after removing any it had). */
+async function writeRolloutRule(executor: Executor, id: string, namespaceKey: string, body: RolloutBody): Promise<void> {
+  const { db, dialect } = executor;
+  await db.deleteFrom('rollout_thresholds').where('rollout_id', '=', id).execute();
+  await db.deleteFrom('rollout_segments').where('rollout_id', '=', id).execute();
+  if (body.threshold) {
+    await db
+      .insertInto('rollout_thresholds')
+      .values({ rollout_id: id, percentage: body.threshold.percentage, value: fromBool(dialect, body.threshold.value) })
+      .execute();
+    return;
+  }
+  const segment = body.segment!;
+  const missing = await firstMissingSegment(executor, namespaceKey, segment.segments);
+  if (missing !== undefined) throw notFound(`segment "${namespaceKey}/${missing}"`);
+  await db
+    .insertInto('rollout_segments')
+    .values({
+      rollout_id: id,
+      value: fromBool(dialect, segment.value),
+      segment_operator: effectiveOperator(segment.segments, segment.segmentOperator),
+    })
+    .execute();
+  await db
+    .insertInto('rollout_segment_references')
+    .values(segment.segments.map((segmentKey) => ({ rollout_id: id, namespace_key: namespaceKey, segment_key: segmentKey })))
+    .execute();
+}
+
+export async function createRollout(executor: Executor, input: CreateRolloutInput): Promise<Rollout> {
+  const { namespaceKey, flagKey } = input;
+  await requireFlag(executor, namespaceKey, flagKey);
+  const type = rolloutType(input);
+  const taken = await executor.db
+    .selectFrom('rollouts')
+    .select('id')
+    .where('namespace_key', '=', namespaceKey)
+    .where('flag_key', '=', flagKey)
+    .where('rank', '=', input.rank)
+    .executeTakeFirst();
+  if (taken) throw invalid(`rank number: ${input.rank} already exists`);
+  const now = nowTimestamp();
+  const row: RolloutsTable = {
+    id: randomUUID(),
+    namespace_key: namespaceKey,
+    flag_key: flagKey,
+    type,
+    rank: input.rank,
+    description: input.description,
+    created_at: now,
+    updated_at: now,
+  };
+  await executor.db.insertInto('rollouts').values(row).execute();
+  await writeRolloutRule(executor, row.id, namespaceKey, input);
+  const [rollout] = await rolloutsFromRows(executor, [row]);
+  return rollout;
+}
+
+/** Replaces the description and the rule body; the type and rank stay. */
+export async function updateRollout(executor: Executor, input: UpdateRolloutInput): Promise<Rollout> {
+  const { namespaceKey, flagKey, id } = input;
+  const row = await requireRollout(executor, namespaceKey, flagKey, id);
+  const type = rolloutType(input);
+  if (type !== row.type) throw invalid(`cannot change type of rollout: have "${row.type}" attempted "${type}"`);
+  const changed = { description: input.description, updated_at: nowTimestamp() };
+  await executor.db.updateTable('rollouts').set(changed).where('id', '=', id).execute();
+  await writeRolloutRule(executor, id, namespaceKey, input);
+  const [rollout] = await rolloutsFromRows(executor, [{ ...row, ...changed }]);
+  return rollout;
+}
+
+/** Idempotent; the remaining rollouts are ranked 1..n again. */
+export async function deleteRollout(executor: Executor, namespaceKey: string, flagKey: string, id: string): Promise<void> {
+  await executor.db
+    .deleteFrom('rollouts')
+    .where('id', '=', id)
+    .where('namespace_key', '=', namespaceKey)
+    .where('flag_key', '=', flagKey)
+    .execute();
+  await renumber(executor, 'rollouts', namespaceKey, flagKey);
+}
+
+export async function orderRollouts(executor: Executor, input: OrderRolloutsInput): Promise<void> {
+  await orderByIds(executor, 'rollouts', input.namespaceKey, input.flagKey, input.rolloutIds);
+}
