@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dialects } from '../support.js';
+import { startAuthApp, UNAUTHENTICATED, type AuthTestApp } from './helpers.js';
+import { signInAt, startOidcProvider, type LocalOidcProvider } from './oidc-provider.js';
+
+const APP = 'http://ensign.test';
+const CALLBACK = `${APP}/auth/v1/method/oidc/local/callback`;
+
+describe.each(dialects)('OIDC login against a local OpenID provider on %s', (dialect) => {
+  let idp: LocalOidcProvider;
+  let t: AuthTestApp;
+  let strict: AuthTestApp;
+  beforeAll(async () => {
+    idp = await startOidcProvider({ clientId: 'ensign', clientSecret: 'ensign-secret', redirectUris: [CALLBACK] });
+    const section = (emailMatches?: string[]) => ({
+      required: true,
+      session: { domain: 'ensign.test', token_lifetime: '2h' },
+      methods: {
+        oidc: {
+          enabled: true,
+          email_matches: emailMatches,
+          providers: {
+            local: { issuer_url: idp.issuer, client_id: 'ensign', client_secret: 'ensign-secret', redirect_address: APP, scopes: ['email', 'profile'] },
+          },
+        },
+      },
+    });
+    t = await startAuthApp(dialect, section());
+    strict = await startAuthApp(dialect, section(['@allowed\\.example$']));
+  });
+  afterAll(async () => {
+    await t?.close();
+    await strict?.close();
+    await idp?.close();
+  });
+
+  /** authorize → the provider's pages → callback; returns the callback's answer. */
+  const logIn = async (app: AuthTestApp, login: string) => {
+    const authorize = await app.app.inject({ method: 'GET', url: '/auth/v1/method/oidc/local/authorize?state=console' });
+    expect(authorize.statusCode).toBe(200);
+    const stateCookie = authorize.cookies.find((cookie) => cookie.name === 'flipt_client_state')!;
+    const redirect = await signInAt(authorize.json().authorizeUrl, login, CALLBACK);
+    return app.app.inject({
+      method: 'GET',
+      url: `${redirect.pathname}${redirect.search}`,
+      cookies: { flipt_client_state: stateCookie.value },
+    });
+  };
+
+  it('lists the provider with its authorize and callback addresses', async () => {
+    const methods = (await t.app.inject({ method: 'GET', url: '/auth/v1/method' })).json().methods;
+    expect(methods.find((m: { method: string }) => m.method === 'METHOD_OIDC')).toEqual({
+      method: 'METHOD_OIDC',
+      enabled: true,
+      sessionCompatible: true,
+      metadata: {
+        providers: {
+          local: { authorize_url: '/auth/v1/method/oidc/local/authorize', callback_url: '/auth/v1/method/oidc/local/callback' },
+        },
+      },
+    });
+  });
+
+  it('answers authorize with the provider URL, wrapping the caller\'s state, and sets the state cookie', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/auth/v1/method/oidc/local/authorize?state=abc' });
+    expect(response.statusCode).toBe(200);
+    const url = new URL(response.json().authorizeUrl);
+    expect(`${url.origin}${url.pathname}`).toBe(`${idp.issuer}/auth`);
+    expect(url.searchParams.get('client_id')).toBe('ensign');
+    expect(url.searchParams.get('redirect_uri')).toBe(CALLBACK);
+    expect(url.searchParams.get('scope')).toBe('openid email profile');
+    const state = JSON.parse(Buffer.from(url.searchParams.get('state')!, 'base64url').toString());
+    expect(state.original_state).toBe('abc');
+    const cookie = response.cookies.find((c) => c.name === 'flipt_client_state')!;
+    expect(cookie).toMatchObject({ value: state.security_token, path: '/auth/v1/method/oidc/local/callback', httpOnly: true, sameSite: 'Lax', maxAge: 600 });
+  });
+
+  it('signs in, sets the session cookie, redirects to the console, and the cookie authenticates', async () => {
+    const callback = await logIn(t, 'ada');
+    expect(callback.statusCode).toBe(302);
+    expect(callback.headers.location).toBe('/');
+    const session = callback.cookies.find((c) => c.name === 'flipt_client_token')!;
+    expect(session).toMatchObject({ path: '/', httpOnly: true, sameSite: 'Strict' });
+    expect(session.domain).toBe('ensign.test');
+    expect(session.value).toMatch(/^[A-Za-z0-9_-]{43}=$/);
+
+    const self = await t.app.inject({ method: 'GET', url: '/auth/v1/self', cookies: { flipt_client_token: session.value } });
+    expect(self.statusCode).toBe(200);
+    const body = self.json();
+    expect(body.method).toBe('METHOD_OIDC');
+    expect(body.metadata).toEqual({
+      'io.flipt.auth.oidc.provider': 'local',
+      'io.flipt.auth.oidc.email': 'ada@example.com',
+      'io.flipt.auth.oidc.email_verified': 'true',
+      'io.flipt.auth.oidc.name': 'Ada',
+      'io.flipt.auth.oidc.picture': 'https://avatars.example.com/ada.png',
+      'io.flipt.auth.oidc.sub': 'ada',
+      'io.flipt.auth.oidc.preferred_username': 'ada',
+      'io.flipt.auth.email': 'ada@example.com',
+      'io.flipt.auth.name': 'Ada',
+      'io.flipt.auth.picture': 'https://avatars.example.com/ada.png',
+    });
+    const lifetime = Date.parse(body.expiresAt) - Date.parse(body.createdAt);
+    expect(Math.round(lifetime / 60_000)).toBe(120);
+
+    const logout = await t.app.inject({ method: 'PUT', url: '/auth/v1/self/expire', cookies: { flipt_client_token: session.value } });
+    expect(logout.statusCode).toBe(200);
+    const after = await t.app.inject({ method: 'GET', url: '/auth/v1/self', cookies: { flipt_client_token: session.value } });
+    expect(after.statusCode).toBe(401);
+  });
+
+  it('refuses a callback whose state does not match the state cookie', async () => {
+    const authorize = await t.app.inject({ method: 'GET', url: '/auth/v1/method/oidc/local/authorize' });
+    const redirect = await signInAt(authorize.json().authorizeUrl, 'mallory', CALLBACK);
+    const response = await t.app.inject({ method: 'GET', url: `${redirect.pathname}${redirect.search}`, cookies: { flipt_client_state: 'forged' } });
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual({ code: 16, message: 'login failed: unexpected state parameter', details: [] });
+    expect(response.cookies.find((c) => c.name === 'flipt_client_token')).toBeUndefined();
+  });
+
+  it('answers an unknown provider with 404', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/auth/v1/method/oidc/nobody/authorize' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json().message).toBe('oidc provider "nobody" not found');
+  });
+
+  it('refuses sessions whose email does not match email_matches', async () => {
+    const outsider = await logIn(strict, 'eve');
+    const outsiderToken = outsider.cookies.find((c) => c.name === 'flipt_client_token')!.value;
+    const refused = await strict.app.inject({ method: 'GET', url: '/auth/v1/self', cookies: { flipt_client_token: outsiderToken } });
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json()).toEqual(UNAUTHENTICATED);
+
+    const insider = await logIn(strict, 'bob@allowed.example');
+    const insiderToken = insider.cookies.find((c) => c.name === 'flipt_client_token')!.value;
+    const allowed = await strict.app.inject({ method: 'GET', url: '/auth/v1/self', cookies: { flipt_client_token: insiderToken } });
+    expect(allowed.statusCode).toBe(200);
+    expect(allowed.json().metadata['io.flipt.auth.oidc.email']).toBe('bob@allowed.example');
+  });
+});
