@@ -21,7 +21,7 @@ export const write = (key: string, value: unknown): void => {
 };
 
 export const iso = (inMs = 0): string => new Date(Date.now() + inMs).toISOString();
-export const expired = (c: { expiresAt?: string } | null): boolean => !c || !(new Date(c.expiresAt || 0).getTime() > Date.now());
+export const expired = (c: { expiresAt?: string } | null): boolean => !c || !(new Date(c.expiresAt || 0).getTime() >= Date.now());
 
 let current: TJsConfig | null = null;
 

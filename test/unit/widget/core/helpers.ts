@@ -1,0 +1,130 @@
+import { vi } from 'vitest';
+import type { TActionClass, TProduct, TSurvey } from '../../../../domain/surveys/types.js';
+
+export const ENV = 'clsja4yzr00c1jyj8buxwmyds';
+export const HOST = 'http://api.test';
+export const BASE = `${HOST}/api/v1/client/${ENV}`;
+
+export const product = (over: Partial<TProduct> = {}): TProduct => ({
+  id: 'cprod0000000000000000000',
+  createdAt: '2024-01-01T00:00:00.000Z',
+  updatedAt: '2024-01-01T00:00:00.000Z',
+  name: 'Demo',
+  teamId: 'cteam0000000000000000000',
+  brandColor: '#64748b',
+  highlightBorderColor: null,
+  recontactDays: 7,
+  inAppSurveyBranding: true,
+  linkSurveyBranding: true,
+  placement: 'bottomRight',
+  clickOutsideClose: true,
+  darkOverlay: false,
+  environments: [],
+  ...over,
+});
+
+export const survey = (id: string, over: Partial<TSurvey> = {}): TSurvey => ({
+  id,
+  createdAt: '2024-01-01T00:00:00.000Z',
+  updatedAt: '2024-01-01T00:00:00.000Z',
+  name: `Survey ${id}`,
+  type: 'web',
+  environmentId: ENV,
+  createdBy: null,
+  status: 'inProgress',
+  displayOption: 'respondMultiple',
+  autoClose: null,
+  triggers: [],
+  inlineTriggers: null,
+  redirectUrl: null,
+  recontactDays: null,
+  welcomeCard: { enabled: false },
+  questions: [{ id: 'q1', type: 'openText', headline: 'Why?', required: true }],
+  thankYouCard: { enabled: false },
+  hiddenFields: { enabled: false },
+  delay: 0,
+  autoComplete: null,
+  closeOnDate: null,
+  productOverwrites: null,
+  styling: null,
+  surveyClosedMessage: null,
+  segment: null,
+  singleUse: null,
+  verifyEmail: null,
+  pin: null,
+  resultShareKey: null,
+  displayPercentage: null,
+  ...over,
+});
+
+export const action = (name: string, noCodeConfig: TActionClass['noCodeConfig']): TActionClass => ({
+  id: `c${name.replace(/\W/g, '').toLowerCase()}`,
+  createdAt: '2024-01-01T00:00:00.000Z',
+  updatedAt: '2024-01-01T00:00:00.000Z',
+  name,
+  description: null,
+  type: 'noCode',
+  noCodeConfig,
+  environmentId: ENV,
+});
+
+export interface Call {
+  method: string;
+  url: string;
+  body: unknown;
+  cache?: RequestCache;
+}
+
+type Handler = (call: Call) => Response | Promise<Response> | undefined;
+
+export const json = (body: unknown, status = 200): Response =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+/**
+ * A fake client API on `fetch`: `handler` answers first (return undefined to fall through), else the
+ * default answers of a healthy server with the given sync payload.
+ */
+export const fakeApi = (sync: { surveys?: TSurvey[]; noCodeActionClasses?: TActionClass[]; product?: TProduct } = {}, handler?: Handler) => {
+  const calls: Call[] = [];
+  let n = 0;
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const url = String(input);
+    const method = init.method || 'GET';
+    const body = typeof init.body === 'string' ? JSON.parse(init.body) : init.body;
+    const call: Call = { method, url, body, cache: init.cache };
+    calls.push(call);
+    const custom = await handler?.(call);
+    if (custom) return custom;
+    const path = url.replace(BASE, '');
+    if (path.startsWith('/in-app/sync')) {
+      return json({
+        data: { surveys: sync.surveys || [], noCodeActionClasses: sync.noCodeActionClasses || [], product: sync.product || product(), person: null },
+      });
+    }
+    if (method === 'POST' && (path === '/displays' || path === '/responses')) return json({ data: { id: `cid${++n}` } });
+    if (method === 'POST' && path.startsWith('/people/')) return json({ data: { changed: true } });
+    return json({ data: {} });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return { calls, fetchMock, paths: () => calls.map((c) => `${c.method} ${c.url.replace(BASE, '')}`) };
+};
+
+/** A stub of window.formbricksSurveys that records the props of every renderSurveyModal call. */
+export const fakeRenderer = () => {
+  const rendered: import('../../../../domain/surveys/types.js').RenderSurveyModalProps[] = [];
+  (window as unknown as { formbricksSurveys: unknown }).formbricksSurveys = {
+    renderSurveyModal: (props: (typeof rendered)[number]) => rendered.push(props),
+  };
+  return rendered;
+};
+
+/** A fresh copy of the loader (its module state included). */
+export const loader = async () => {
+  vi.resetModules();
+  return (await import('../../../../widget/core/index.js')).default;
+};
+
+/** Lets pending promise callbacks run (fake timers stay where they are). */
+export const settle = async (rounds = 20): Promise<void> => {
+  for (let i = 0; i < rounds; i++) await Promise.resolve();
+};
