@@ -205,6 +205,14 @@ export interface AuthenticationsTable extends Timestamps {
   expires_at: string | null;
 }
 
+/** Evaluations counted per namespace, flag and minute (Unix minutes, UTC). */
+export interface FlagEvaluationCountsTable {
+  namespace_key: string;
+  flag_key: string;
+  minute: number;
+  count: number;
+}
+
 export interface Database {
   namespaces: NamespacesTable;
   flags: FlagsTable;
@@ -230,4 +238,5 @@ export interface Database {
   survey_responses: SurveyResponsesTable;
   survey_files: SurveyFilesTable;
   survey_api_keys: SurveyApiKeysTable;
+  flag_evaluation_counts: FlagEvaluationCountsTable;
 }

@@ -2,6 +2,7 @@ import type { Kysely, Migration } from 'kysely';
 import type { Dialect } from '../codec.js';
 import * as namespaces from './0001_namespaces.js';
 import * as flipt from './0002_flipt.js';
+import * as analytics from './0003_analytics.js';
 import * as auth from './0004_auth.js';
 import * as surveys from './0005_surveys.js';
 
@@ -21,6 +22,7 @@ interface MigrationModule {
 const modules: Record<string, MigrationModule> = {
   '0001_namespaces': namespaces,
   '0002_flipt': flipt,
+  '0003_analytics': analytics,
   '0004_auth': auth,
   '0005_surveys': surveys,
 };
