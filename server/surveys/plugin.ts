@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fastifyCors from '@fastify/cors';
 import fastifyStatic from '@fastify/static';
@@ -83,5 +85,7 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
     { prefix: '/storage' },
   );
   await app.register(async (assets) => assetRoutes(assets, config.paths.widget));
-  await app.register(fastifyStatic, { root: config.paths.demo, prefix: '/demo/', decorateReply: false, index: 'index.html' });
+  await app.register(fastifyStatic, { root: config.paths.demo, prefix: '/demo/', decorateReply: false, index: false });
+  // With trailing slashes ignored, the static wildcard never sees "/demo/" itself; the page links its files absolutely.
+  app.get('/demo', async (_request, reply) => reply.type('text/html; charset=utf-8').send(await readFile(join(config.paths.demo, 'index.html'))));
 }
