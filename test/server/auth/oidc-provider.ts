@@ -44,7 +44,7 @@ export async function startOidcProvider(client: { clientId: string; clientSecret
       };
     },
   });
-  handler = provider.callback() as typeof handler;
+  handler = provider.callback();
   return {
     issuer,
     close: () => new Promise((resolve) => server.close(() => resolve())),
