@@ -31,7 +31,9 @@ import {
 
 const INT32_MAX = 2_147_483_647;
 
-const text = v.nullish(v.string('must be a string'), '');
+/** PostgreSQL text cannot hold NUL characters, so no field may carry one. */
+const string = v.pipe(v.string('must be a string'), v.excludes('\u0000', 'must not contain NUL characters'));
+const text = v.nullish(string, '');
 
 const required = (max: number) =>
   v.pipe(text, v.nonEmpty('must not be empty'), v.maxLength(max, `must be at most ${max} characters`));
@@ -85,7 +87,7 @@ function enumeration<T extends string>(names: readonly T[]) {
   );
 }
 
-const stringList = v.nullish(v.array(v.string('must be a string'), 'must be a list of strings'), []);
+const stringList = v.nullish(v.array(string, 'must be a list of strings'), []);
 
 /** Absent or null: leave unchanged (undefined); an object replaces; `{}` clears. */
 const metadata = v.nullish(

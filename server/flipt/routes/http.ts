@@ -24,6 +24,14 @@ export function message(request: FastifyRequest, extra: Record<string, string> =
   return fields;
 }
 
+/** Path parameters reach queries as they are; PostgreSQL rejects NUL characters in text. */
+function checkedParams(request: FastifyRequest): FastifyRequest {
+  for (const [name, value] of Object.entries(request.params as Record<string, string>)) {
+    if (value.includes('\u0000')) throw invalid(`invalid field ${name}: must not contain NUL characters`);
+  }
+  return request;
+}
+
 type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
 const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'];
@@ -42,7 +50,7 @@ export class FliptRoutes {
     const methods = this.methodsByPath.get(url) ?? new Set();
     methods.add(method);
     this.methodsByPath.set(url, methods);
-    this.app.route({ method, url, handler });
+    this.app.route({ method, url, handler: async (request, reply) => handler(checkedParams(request), reply) });
   }
 
   namespaced(method: HTTPMethods, path: string, handler: Handler, { legacy = true } = {}): void {

@@ -41,7 +41,7 @@ import type {
 } from '../../../domain/flipt/schemas.js';
 import type { Database } from '../../db/index.js';
 import type { ChangeFeed } from '../../changes.js';
-import { readOnly } from '../errors.js';
+import { FliptError, GrpcCode, readOnly } from '../errors.js';
 import type { Executor } from './executor.js';
 import * as namespaces from './namespaces.js';
 import * as flags from './flags.js';
@@ -192,6 +192,22 @@ type WriterMethods = {
   [K in keyof FliptWriter as FliptWriter[K] extends Write<any, any> ? (K extends keyof FliptReader ? never : K) : never]: FliptWriter[K];
 };
 
+/**
+ * Each write checks uniqueness and references before writing, so a constraint violation means a
+ * concurrent write got there first (PostgreSQL's read-committed transactions): 409, not 500.
+ */
+function conflict(error: unknown): FliptError | undefined {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  const text = typeof message === 'string' ? message : '';
+  if (code === '23505' || text.includes('UNIQUE constraint failed')) {
+    return new FliptError(GrpcCode.Aborted, 'a concurrent write created the same key; retry the request');
+  }
+  if (code === '23503' || text.includes('FOREIGN KEY constraint failed')) {
+    return new FliptError(GrpcCode.Aborted, 'a concurrent write changed what this request refers to; retry the request');
+  }
+  return undefined;
+}
+
 export interface FliptStoreOptions {
   readOnly: boolean;
 }
@@ -230,11 +246,15 @@ export class FliptStore extends FliptReader {
   async transaction<T>(work: (writer: FliptWriter) => Promise<T>): Promise<T> {
     if (this.readOnly) throw readOnly();
     let touched: Set<string> = new Set();
-    const result = await this.current.transaction(async (trx) => {
-      const writer = new FliptWriter({ db: trx, dialect: this.current.dialect });
-      touched = writer.touched;
-      return work(writer);
-    });
+    const result = await this.current
+      .transaction(async (trx) => {
+        const writer = new FliptWriter({ db: trx, dialect: this.current.dialect });
+        touched = writer.touched;
+        return work(writer);
+      })
+      .catch((error: unknown) => {
+        throw conflict(error) ?? error;
+      });
     for (const namespaceKey of touched) this.changes.publish(namespaceKey);
     return result;
   }
