@@ -1,0 +1,200 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dialects } from '../support.js';
+import { startAuthApp, type AuthTestApp } from './helpers.js';
+
+const APP = 'http://ensign.test';
+const CALLBACK = `${APP}/auth/v1/method/github/callback`;
+
+interface FakeUser {
+  login: string;
+  id: number;
+  name: string | null;
+  email: string | null;
+  avatar_url: string;
+  orgs: string[];
+}
+
+/**
+ * A stand-in for github.com and api.github.com (GitHub itself cannot be reached here): the OAuth
+ * authorize page approves at once for the user set in `signedIn`, the token endpoint trades codes,
+ * and the API answers /user and /user/orgs for the bearer of an access token.
+ */
+async function startFakeGithub(client: { id: string; secret: string }) {
+  const codes = new Map<string, FakeUser>();
+  const tokens = new Map<string, FakeUser>();
+  const requests: string[] = [];
+  const state = { signedIn: undefined as FakeUser | undefined };
+  let next = 0;
+  const server: Server = createServer(async (request, response) => {
+    const url = new URL(request.url!, 'http://github.local');
+    requests.push(`${request.method} ${url.pathname}`);
+    const json = (status: number, body: unknown) => {
+      response.writeHead(status, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(body));
+    };
+    if (url.pathname === '/login/oauth/authorize') {
+      const code = `code-${++next}`;
+      codes.set(code, state.signedIn!);
+      const back = new URL(url.searchParams.get('redirect_uri')!);
+      back.searchParams.set('code', code);
+      back.searchParams.set('state', url.searchParams.get('state')!);
+      response.writeHead(302, { location: back.href });
+      return response.end();
+    }
+    if (url.pathname === '/login/oauth/access_token' && request.method === 'POST') {
+      let text = '';
+      for await (const chunk of request) text += chunk;
+      const form = new URLSearchParams(text);
+      const user = codes.get(form.get('code') ?? '');
+      if (form.get('client_id') !== client.id || form.get('client_secret') !== client.secret || !user) {
+        return json(200, { error: 'bad_verification_code', error_description: 'The code passed is incorrect or expired.' });
+      }
+      codes.delete(form.get('code')!);
+      const token = `gho_${++next}`;
+      tokens.set(token, user);
+      return json(200, { access_token: token, token_type: 'bearer', scope: 'user:email' });
+    }
+    const user = tokens.get((request.headers.authorization ?? '').replace(/^Bearer /, ''));
+    if (!user) return json(401, { message: 'Bad credentials' });
+    if (url.pathname === '/api/user') {
+      const { orgs: _orgs, ...profile } = user;
+      return json(200, profile);
+    }
+    if (url.pathname === '/api/user/orgs') return json(200, user.orgs.map((login) => ({ login, id: 1 })));
+    json(404, { message: 'Not Found' });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { base, state, requests, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+const ADA: FakeUser = { login: 'ada', id: 42, name: 'Ada Lovelace', email: 'ada@example.com', avatar_url: 'https://avatars.example.com/ada', orgs: ['analytical'] };
+const EVE: FakeUser = { login: 'eve', id: 7, name: null, email: null, avatar_url: 'https://avatars.example.com/eve', orgs: ['elsewhere'] };
+
+describe.each(dialects)('GitHub login against a local OAuth server on %s', (dialect) => {
+  let github: Awaited<ReturnType<typeof startFakeGithub>>;
+  let t: AuthTestApp;
+  let orgOnly: AuthTestApp;
+  beforeAll(async () => {
+    github = await startFakeGithub({ id: 'gh-client', secret: 'gh-secret' });
+    const section = (allowed?: string[]) => ({
+      required: true,
+      session: { domain: 'ensign.test' },
+      methods: {
+        github: {
+          enabled: true,
+          client_id: 'gh-client',
+          client_secret: 'gh-secret',
+          redirect_address: APP,
+          server_url: github.base,
+          api_url: `${github.base}/api`,
+          allowed_organizations: allowed,
+        },
+      },
+    });
+    t = await startAuthApp(dialect, section());
+    orgOnly = await startAuthApp(dialect, section(['analytical']));
+  });
+  afterAll(async () => {
+    await t?.close();
+    await orgOnly?.close();
+    await github?.close();
+  });
+
+  /** authorize on Ensign, approve at the fake GitHub as `user`, then hand the redirect to the callback. */
+  const logIn = async (app: AuthTestApp, user: FakeUser) => {
+    const authorize = await app.app.inject({ method: 'GET', url: '/auth/v1/method/github/authorize?state=x' });
+    expect(authorize.statusCode).toBe(200);
+    github.state.signedIn = user;
+    const approved = await fetch(authorize.json().authorizeUrl, { redirect: 'manual' });
+    const redirect = new URL(approved.headers.get('location')!);
+    expect(`${redirect.origin}${redirect.pathname}`).toBe(CALLBACK);
+    const stateCookie = authorize.cookies.find((c) => c.name === 'flipt_client_state')!;
+    expect(stateCookie.path).toBe('/auth/v1/method/github/callback');
+    return app.app.inject({ method: 'GET', url: `${redirect.pathname}${redirect.search}`, cookies: { flipt_client_state: stateCookie.value } });
+  };
+
+  const selfOf = (app: AuthTestApp, callback: Awaited<ReturnType<typeof logIn>>) => {
+    const token = callback.cookies.find((c) => c.name === 'flipt_client_token')!.value;
+    return app.app.inject({ method: 'GET', url: '/auth/v1/self', cookies: { flipt_client_token: token } });
+  };
+
+  it('lists GitHub with its authorize and callback addresses, under a forwarded prefix too', async () => {
+    const methods = (await t.app.inject({ method: 'GET', url: '/auth/v1/method', headers: { 'x-forwarded-prefix': '/flags' } })).json().methods;
+    expect(methods.find((m: { method: string }) => m.method === 'METHOD_GITHUB')).toEqual({
+      method: 'METHOD_GITHUB',
+      enabled: true,
+      sessionCompatible: true,
+      metadata: { authorize_url: '/flags/auth/v1/method/github/authorize', callback_url: '/flags/auth/v1/method/github/callback' },
+    });
+  });
+
+  it('sends the user to the configured GitHub address with the client id, callback and user:email scope', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/auth/v1/method/github/authorize' });
+    const url = new URL(response.json().authorizeUrl);
+    expect(`${url.origin}${url.pathname}`).toBe(`${github.base}/login/oauth/authorize`);
+    expect(url.searchParams.get('client_id')).toBe('gh-client');
+    expect(url.searchParams.get('redirect_uri')).toBe(CALLBACK);
+    expect(url.searchParams.get('scope')).toBe('user:email');
+  });
+
+  it('signs in and maps the GitHub profile to metadata', async () => {
+    const callback = await logIn(t, ADA);
+    expect(callback.statusCode).toBe(302);
+    expect(callback.headers.location).toBe('/');
+    const self = await selfOf(t, callback);
+    expect(self.statusCode).toBe(200);
+    expect(self.json()).toMatchObject({
+      method: 'METHOD_GITHUB',
+      metadata: {
+        'io.flipt.auth.github.email': 'ada@example.com',
+        'io.flipt.auth.github.name': 'Ada Lovelace',
+        'io.flipt.auth.github.picture': 'https://avatars.example.com/ada',
+        'io.flipt.auth.github.sub': '42',
+        'io.flipt.auth.github.preferred_username': 'ada',
+        'io.flipt.auth.email': 'ada@example.com',
+        'io.flipt.auth.name': 'Ada Lovelace',
+        'io.flipt.auth.picture': 'https://avatars.example.com/ada',
+      },
+    });
+  });
+
+  it('leaves out what the profile lacks', async () => {
+    const self = await selfOf(t, await logIn(t, EVE));
+    expect(self.json().metadata).toEqual({
+      'io.flipt.auth.github.picture': 'https://avatars.example.com/eve',
+      'io.flipt.auth.github.sub': '7',
+      'io.flipt.auth.github.preferred_username': 'eve',
+      'io.flipt.auth.picture': 'https://avatars.example.com/eve',
+    });
+  });
+
+  it('admits only members of an allowed organization, and asks for read:org', async () => {
+    const authorize = await orgOnly.app.inject({ method: 'GET', url: '/auth/v1/method/github/authorize' });
+    expect(new URL(authorize.json().authorizeUrl).searchParams.get('scope')).toBe('user:email read:org');
+
+    const member = await logIn(orgOnly, ADA);
+    expect(member.statusCode).toBe(302);
+    expect((await selfOf(orgOnly, member)).statusCode).toBe(200);
+
+    const outsider = await logIn(orgOnly, EVE);
+    expect(outsider.statusCode).toBe(401);
+    expect(outsider.json().message).toBe('login failed: the user is not a member of an allowed organization');
+    expect(outsider.cookies.find((c) => c.name === 'flipt_client_token')).toBeUndefined();
+  });
+
+  it('refuses a code GitHub does not know', async () => {
+    const authorize = await t.app.inject({ method: 'GET', url: '/auth/v1/method/github/authorize' });
+    const state = new URL(authorize.json().authorizeUrl).searchParams.get('state')!;
+    const stateCookie = authorize.cookies.find((c) => c.name === 'flipt_client_state')!;
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/auth/v1/method/github/callback?code=made-up&state=${state}`,
+      cookies: { flipt_client_state: stateCookie.value },
+    });
+    expect(response.statusCode).toBe(401);
+    expect(response.json().message).toBe('login failed: GitHub refused the code: The code passed is incorrect or expired.');
+  });
+});
