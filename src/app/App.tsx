@@ -1,23 +1,28 @@
 import { QueryClientProvider } from '@tanstack/react-query';
+import { Suspense, lazy, useEffect } from 'react';
 import { Route, Router, Switch } from 'wouter';
 import { useHashLocation } from 'wouter/use-hash-location';
+import { useRefStore } from '../stores/ref';
 import { createQueryClient } from './queryClient';
 import { Layout } from './Layout';
 
 const queryClient = createQueryClient();
+const LoginPage = lazy(() => import('../features/auth/LoginPage'));
 
 export function App() {
+  // Changing the current ref clears all cached data (spec §4).
+  useEffect(() => useRefStore.subscribe((state, previous) => state.ref !== previous.ref && queryClient.clear()), []);
   return (
     <QueryClientProvider client={queryClient}>
       <Router hook={useHashLocation}>
         <Switch>
-          <Route path="/">
-            <Layout />
+          <Route path="/login">
+            <Suspense>
+              <LoginPage />
+            </Suspense>
           </Route>
           <Route>
-            <Layout>
-              <h2>Not Found</h2>
-            </Layout>
+            <Layout />
           </Route>
         </Switch>
       </Router>

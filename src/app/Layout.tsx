@@ -1,21 +1,121 @@
-import type { ReactNode } from 'react';
+import { Suspense, lazy, useEffect, useState, type ReactNode } from 'react';
+import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { useNamespaces } from '../features/namespaces/queries';
+import { useConfig, useConfigQuery } from '../features/meta/queries';
+import { useSessionCheck } from '../features/auth/session';
+import { effectiveTheme, usePreferencesStore } from '../stores/preferences';
+import { useNamespaceStore } from '../stores/namespace';
+import { useSessionStore } from '../stores/session';
+import { Sidebar } from './Sidebar';
+import { Topbar } from './Topbar';
+import { Footer } from './Footer';
+import { Banner } from './Banner';
+import { Toaster } from './Toaster';
+import { ErrorBoundary } from './ErrorPage';
+import { NotFound } from './NotFound';
+import { NamespaceContext } from './namespace';
+import { routes, type AppRoute } from './routes';
+import { PRODUCT_NAME } from './links';
 
-export function Layout({ children }: { children?: ReactNode }) {
+const CommandPalette = lazy(() => import('./CommandPalette'));
+
+function useTheme() {
+  const stored = usePreferencesStore((state) => state.theme);
+  const config = useConfigQuery();
+  const theme = effectiveTheme(stored, config.data?.ui.defaultTheme);
+  useEffect(() => {
+    document.documentElement.dataset.theme = theme;
+  }, [theme]);
+}
+
+/** Product name (or the top-bar label from the UI configuration), a separator and the namespace. */
+function useTitle(namespaceKey: string) {
+  const { ui } = useConfig();
   const namespaces = useNamespaces();
+  const name = namespaces.data?.namespaces.find((namespace) => namespace.key === namespaceKey)?.name ?? namespaceKey;
+  useEffect(() => {
+    document.title = `${ui.topbar.label || PRODUCT_NAME} · ${name}`;
+  }, [ui.topbar.label, name]);
+}
+
+function NamespacedPage({ route, params }: { route: AppRoute; params: Record<string, string | undefined> }) {
+  const current = useNamespaceStore((state) => state.current);
+  const setCurrent = useNamespaceStore((state) => state.setCurrent);
+  const namespaceKey = params.namespaceKey ?? current;
+  useEffect(() => {
+    if (namespaceKey !== current) setCurrent(namespaceKey);
+  }, [namespaceKey, current, setCurrent]);
+  const Page = route.component;
+  return (
+    <NamespaceContext.Provider value={namespaceKey}>
+      <Page params={params} />
+    </NamespaceContext.Provider>
+  );
+}
+
+function routeElements(): ReactNode[] {
+  return routes.flatMap((route) => {
+    const Page = route.component;
+    if (!route.namespaced) return [<Route key={route.path} path={route.path}>{(params) => <Page params={params} />}</Route>];
+    const prefixed = `/namespaces/:namespaceKey${route.path === '/' ? '' : route.path}`;
+    return [prefixed, route.path].map((path) => (
+      <Route key={path} path={path}>
+        {(params) => <NamespacedPage route={route} params={params} />}
+      </Route>
+    ));
+  });
+}
+
+const elements = routeElements();
+
+export function Layout() {
+  const [location] = useLocation();
+  const check = useSessionCheck();
+  const session = useSessionStore((state) => state.session);
+  const current = useNamespaceStore((state) => state.current);
+  const [paletteOpen, setPaletteOpen] = useState(false);
+  useTheme();
+  useTitle(current);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'k') {
+        event.preventDefault();
+        setPaletteOpen((open) => !open);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  if (check.isSuccess && (!session || (session.required && !session.authenticated))) return <Redirect to="/login" replace />;
+
   return (
     <div className="layout">
-      <nav className="sidebar" aria-label="Namespaces">
-        <h1 className="brand">Ensign</h1>
-        {namespaces.isPending && <p>Loading namespaces…</p>}
-        {namespaces.isError && <p role="alert">{namespaces.error.message}</p>}
-        <ul>
-          {namespaces.data?.namespaces.map((namespace) => (
-            <li key={namespace.key}>{namespace.name}</li>
-          ))}
-        </ul>
-      </nav>
-      <main className="content">{children}</main>
+      <Sidebar />
+      <div className="main">
+        <Topbar />
+        <Banner />
+        <main className="content">
+          <ErrorBoundary key={location}>
+            <Suspense fallback={<p className="muted">Loading…</p>}>
+              <Switch>
+                {elements}
+                <Route>
+                  <NotFound />
+                </Route>
+              </Switch>
+            </Suspense>
+          </ErrorBoundary>
+        </main>
+        <Footer />
+      </div>
+      {paletteOpen && (
+        <Suspense>
+          <CommandPalette onClose={() => setPaletteOpen(false)} />
+        </Suspense>
+      )}
+      <Toaster />
     </div>
   );
 }

@@ -3,7 +3,8 @@ import { expect, startServer, test } from './fixtures.js';
 
 test('the console lists the Default namespace it fetched from the server', async ({ page, server }) => {
   await page.goto(server.url);
-  await expect(page.getByRole('navigation', { name: 'Namespaces' }).getByText('Default')).toBeVisible();
+  const selector = page.getByRole('navigation', { name: 'Sidebar' }).getByRole('combobox', { name: 'Namespace' });
+  await expect(selector.locator('option:checked')).toHaveText('Default');
 });
 
 test('serve shuts down cleanly on SIGTERM after finishing in-flight requests', async () => {

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { NamespaceList } from '../../../domain/flipt/types';
-import { request } from '../../api/client';
+import { API, request } from '../../api/client';
 
 export const namespaceKeys = {
   all: ['namespaces'] as const,
@@ -10,6 +10,6 @@ export const namespaceKeys = {
 export function useNamespaces() {
   return useQuery({
     queryKey: namespaceKeys.list(),
-    queryFn: () => request<NamespaceList>('GET', '/api/v1/namespaces'),
+    queryFn: () => request<NamespaceList>('GET', `${API}/namespaces`),
   });
 }

@@ -1,0 +1,39 @@
+import { Suspense, lazy } from 'react';
+import { useConfig, useInfo } from '../features/meta/queries';
+import { useNotificationStore } from '../stores/flags';
+import { useSessionStore } from '../stores/session';
+
+const UserMenu = lazy(() => import('./UserMenu'));
+
+export function Topbar() {
+  const config = useConfig();
+  const info = useInfo();
+  const user = useSessionStore((state) => state.session?.self);
+  const unseen = useNotificationStore((state) => state.unseen);
+  const markSeen = useNotificationStore((state) => state.markSeen);
+  const { storage, ui } = config;
+  return (
+    <header className="topbar" style={ui.topbar.color ? { backgroundColor: ui.topbar.color } : undefined}>
+      {ui.topbar.label && <span className="topbar-label">{ui.topbar.label}</span>}
+      <div className="topbar-end">
+        {storage.readOnly && (
+          <span className="badge" title="Read-Only">
+            Read-Only: {storage.type}
+            {storage.type === 'git' && storage.git?.ref ? ` (${storage.git.ref})` : ''}
+          </span>
+        )}
+        {info.updateAvailable && (
+          <a className="update" href={info.latestVersionURL} target="_blank" rel="noreferrer" onClick={markSeen}>
+            {unseen && <span className="dot" aria-hidden="true" />}
+            Update available: {info.latestVersion}
+          </a>
+        )}
+        {user && (
+          <Suspense>
+            <UserMenu user={user} />
+          </Suspense>
+        )}
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,61 @@
+import { useState } from 'react';
+import { Dialog } from './Dialog';
+import { Field } from './Field';
+import { useNamespaces } from '../features/namespaces/queries';
+import { stringAsKey } from '../lib/format';
+
+interface CopyDialogProps {
+  open: boolean;
+  onClose(): void;
+  /** 'flag' or 'segment'. */
+  entity: string;
+  sourceKey: string;
+  namespaceKey: string;
+  onCopy(to: { namespaceKey: string; key?: string }): Promise<unknown>;
+}
+
+/** Copy to another namespace, with an optional new key. */
+export function CopyDialog({ open, onClose, entity, sourceKey, namespaceKey, onCopy }: CopyDialogProps) {
+  const namespaces = useNamespaces().data?.namespaces.filter((namespace) => namespace.key !== namespaceKey) ?? [];
+  const [target, setTarget] = useState(namespaces[0]?.key ?? '');
+  const [key, setKey] = useState('');
+  const [submitting, setSubmitting] = useState(false);
+  const chosen = target || namespaces[0]?.key || '';
+  return (
+    <Dialog open={open} onClose={onClose} title={`Copy ${entity[0].toUpperCase()}${entity.slice(1)}`}>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          setSubmitting(true);
+          onCopy({ namespaceKey: chosen, key: key || undefined }).finally(() => setSubmitting(false));
+        }}
+      >
+        <p>
+          Copy the {entity} <code>{sourceKey}</code> to the namespace:
+        </p>
+        <Field label="Namespace">
+          {(props) => (
+            <select {...props} value={chosen} onChange={(event) => setTarget(event.target.value)}>
+              {namespaces.map((namespace) => (
+                <option key={namespace.key} value={namespace.key}>
+                  {namespace.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="New Key (optional)">
+          {(props) => <input {...props} value={key} placeholder={sourceKey} onChange={(event) => setKey(stringAsKey(event.target.value))} />}
+        </Field>
+        <div className="form-actions">
+          <button type="button" className="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="button button-primary" disabled={!chosen || submitting}>
+            Copy
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,24 @@
+import { READ_ONLY_TITLE } from '../features/meta/queries';
+
+interface SubmitButtonProps {
+  label: string;
+  submitting: boolean;
+  /** Changed and valid. */
+  ready: boolean;
+  readOnly?: boolean;
+}
+
+/** Enabled only when the form is changed, valid, not submitting and not read-only. */
+export function SubmitButton({ label, submitting, ready, readOnly }: SubmitButtonProps) {
+  return (
+    <button
+      type="submit"
+      className="button button-primary"
+      disabled={!ready || submitting || readOnly}
+      title={readOnly ? READ_ONLY_TITLE : undefined}
+    >
+      {submitting && <span className="spinner" aria-hidden="true" />}
+      {label}
+    </button>
+  );
+}

@@ -1,0 +1,41 @@
+import { useQuery } from '@tanstack/react-query';
+import { AUTH, META, request } from '../../api/client';
+import { sessionUser, useSessionStore, type AuthMethod, type Session } from '../../stores/session';
+
+/**
+ * The session check of spec §4: if meta/info fails the session is cleared; otherwise auth/v1/self
+ * decides between authenticated (with the user) and authentication not required.
+ */
+export async function loadSession(): Promise<Session | null> {
+  const { setSession } = useSessionStore.getState();
+  try {
+    await request('GET', `${META}/info`, undefined, { meta: true, passUnauthorized: true });
+  } catch {
+    setSession(null);
+    return null;
+  }
+  let session: Session;
+  try {
+    const self = await request<{ method: AuthMethod; metadata?: Record<string, string> }>('GET', `${AUTH}/self`, undefined, {
+      passUnauthorized: true,
+    });
+    session = { required: true, authenticated: true, self: sessionUser(self) };
+  } catch {
+    session = { required: false, authenticated: false };
+  }
+  setSession(session);
+  return session;
+}
+
+export function useSessionCheck() {
+  return useQuery({ queryKey: ['session'], queryFn: loadSession, staleTime: Infinity });
+}
+
+/** Ends the session on the server, clears it, then goes to the issuer if the user has one, else /login. */
+export async function logout(): Promise<void> {
+  const issuer = useSessionStore.getState().session?.self?.issuer;
+  await request('PUT', `${AUTH}/self/expire`, {});
+  useSessionStore.getState().setSession(null);
+  if (issuer) window.location.href = issuer;
+  else window.location.hash = '#/login';
+}

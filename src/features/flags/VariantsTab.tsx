@@ -1,0 +1,117 @@
+import { useState, type FormEvent } from 'react';
+import type { Variant } from '../../../domain/flipt/types';
+import { errorMessage } from '../../api/client';
+import { ConfirmDialog, Dialog } from '../../components/Dialog';
+import { Field } from '../../components/Field';
+import { SubmitButton } from '../../components/SubmitButton';
+import { useForm } from '../../lib/form';
+import { stringAsKey, truncate } from '../../lib/format';
+import { toastError } from '../../stores/toasts';
+import { READ_ONLY_TITLE, useReadOnly } from '../meta/queries';
+import { useFlagMutations, variantValues, type VariantValues } from './queries';
+import { variantSchema } from './schemas';
+import type { FlagTabProps } from './tabs';
+
+const EMPTY_VARIANT: VariantValues = { key: '', name: '', description: '', attachment: '' };
+
+function VariantForm({ variant, onSave }: { variant?: Variant; onSave(values: VariantValues): Promise<unknown> }) {
+  const form = useForm(variant ? variantValues(variant) : EMPTY_VARIANT, variantSchema);
+  const [submitting, setSubmitting] = useState(false);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setSubmitting(true);
+    onSave(form.values).finally(() => setSubmitting(false));
+  };
+  return (
+    <form className="form" onSubmit={submit}>
+      <Field label="Key" error={form.error('key')}>
+        {(props) => <input {...props} name="key" value={form.values.key} onChange={(event) => form.set('key', stringAsKey(event.target.value))} />}
+      </Field>
+      <Field label="Name">
+        {(props) => <input {...props} name="name" value={form.values.name} onChange={(event) => form.set('name', event.target.value)} />}
+      </Field>
+      <Field label="Description">
+        {(props) => <input {...props} name="description" value={form.values.description} onChange={(event) => form.set('description', event.target.value)} />}
+      </Field>
+      <Field label="Attachment" error={form.error('attachment')}>
+        {(props) => (
+          <textarea {...props} name="attachment" rows={5} value={form.values.attachment} onChange={(event) => form.set('attachment', event.target.value)} />
+        )}
+      </Field>
+      <div className="form-actions">
+        <SubmitButton label={variant ? 'Update' : 'Create'} submitting={submitting} ready={form.dirty && form.valid} />
+      </div>
+    </form>
+  );
+}
+
+export default function VariantsTab({ namespaceKey, flag }: FlagTabProps) {
+  const readOnly = useReadOnly();
+  const mutations = useFlagMutations(namespaceKey);
+  const [editing, setEditing] = useState<Variant | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<Variant | null>(null);
+  const disabledTitle = readOnly ? READ_ONLY_TITLE : undefined;
+
+  const save = (values: VariantValues) =>
+    mutations.saveVariant
+      .mutateAsync({ flagKey: flag.key, id: editing === 'new' ? undefined : editing?.id, values })
+      .then(() => setEditing(null))
+      .catch((error) => toastError(errorMessage(error)));
+
+  return (
+    <section aria-label="Variants">
+      <header className="section-header">
+        <h2>Variants</h2>
+        <button type="button" className="button button-primary" disabled={readOnly} title={disabledTitle} onClick={() => setEditing('new')}>
+          New Variant
+        </button>
+      </header>
+      {flag.variants.length === 0 ? (
+        <p className="muted">This flag has no variants.</p>
+      ) : (
+        <table className="table">
+          <thead>
+            <tr>
+              <th scope="col">Key</th>
+              <th scope="col">Name</th>
+              <th scope="col">Description</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {flag.variants.map((variant) => (
+              <tr key={variant.id}>
+                <td>{truncate(variant.key)}</td>
+                <td>{truncate(variant.name)}</td>
+                <td>{truncate(variant.description)}</td>
+                <td className="row-actions">
+                  <button type="button" className="link-button" disabled={readOnly} title={disabledTitle} onClick={() => setEditing(variant)}>
+                    Edit<span className="visually-hidden"> {variant.key}</span>
+                  </button>
+                  <button type="button" className="link-button danger" disabled={readOnly} title={disabledTitle} onClick={() => setDeleting(variant)}>
+                    Delete<span className="visually-hidden"> {variant.key}</span>
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <Dialog open={editing !== null} onClose={() => setEditing(null)} title={editing === 'new' ? 'New Variant' : 'Edit Variant'}>
+        {editing !== null && <VariantForm variant={editing === 'new' ? undefined : editing} onSave={save} />}
+      </Dialog>
+      <ConfirmDialog
+        open={deleting !== null}
+        onClose={() => setDeleting(null)}
+        title="Delete Variant"
+        onConfirm={() =>
+          mutations.removeVariant.mutateAsync({ flagKey: flag.key, id: deleting!.id }).catch((error) => toastError(errorMessage(error)))
+        }
+      >
+        Are you sure you want to delete the variant <strong>{deleting?.key}</strong>?
+      </ConfirmDialog>
+    </section>
+  );
+}

@@ -1,0 +1,122 @@
+import { useState, type FormEvent } from 'react';
+import * as v from 'valibot';
+import type { Namespace } from '../../../domain/flipt/types';
+import { errorMessage } from '../../api/client';
+import { ConfirmDialog, Dialog } from '../../components/Dialog';
+import { Field } from '../../components/Field';
+import { SubmitButton } from '../../components/SubmitButton';
+import { useForm } from '../../lib/form';
+import { stringAsKey, truncate } from '../../lib/format';
+import { keyRule, requiredString } from '../../lib/validation';
+import { toastError } from '../../stores/toasts';
+import { useNamespaceMutations, type NamespaceValues } from './mutations';
+import { useNamespaces } from './queries';
+
+const namespaceSchema = v.object({ key: keyRule, name: requiredString });
+const EMPTY: NamespaceValues = { key: '', name: '', description: '' };
+
+function NamespaceForm({ namespace, onSave }: { namespace?: Namespace; onSave(values: NamespaceValues): Promise<unknown> }) {
+  const form = useForm(namespace ? { key: namespace.key, name: namespace.name, description: namespace.description } : EMPTY, namespaceSchema);
+  const [submitting, setSubmitting] = useState(false);
+  const { values } = form;
+  const setName = (name: string) => {
+    // The key follows the name while it is empty or still equals the transformed name.
+    const follows = !namespace && (values.key === '' || values.key === stringAsKey(values.name));
+    form.set('name', name);
+    if (follows) form.set('key', stringAsKey(name));
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setSubmitting(true);
+    onSave(values).finally(() => setSubmitting(false));
+  };
+  return (
+    <form className="form" onSubmit={submit}>
+      <Field label="Name" error={form.error('name')}>
+        {(props) => <input {...props} name="name" value={values.name} onChange={(event) => setName(event.target.value)} />}
+      </Field>
+      <Field label="Key" error={form.error('key')}>
+        {(props) => (
+          <input {...props} name="key" value={values.key} disabled={Boolean(namespace)} onChange={(event) => form.set('key', stringAsKey(event.target.value))} />
+        )}
+      </Field>
+      <Field label="Description">
+        {(props) => <input {...props} name="description" value={values.description} onChange={(event) => form.set('description', event.target.value)} />}
+      </Field>
+      <div className="form-actions">
+        <SubmitButton label={namespace ? 'Update' : 'Create'} submitting={submitting} ready={form.dirty && form.valid} />
+      </div>
+    </form>
+  );
+}
+
+export default function NamespacesTab() {
+  const namespaces = useNamespaces();
+  const mutations = useNamespaceMutations();
+  const [editing, setEditing] = useState<Namespace | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<Namespace | null>(null);
+
+  const save = (values: NamespaceValues) =>
+    (editing === 'new' ? mutations.create : mutations.update)
+      .mutateAsync(values)
+      .then(() => setEditing(null))
+      .catch((error) => toastError(errorMessage(error)));
+
+  return (
+    <section aria-label="Namespaces">
+      <header className="section-header">
+        <h2>Namespaces</h2>
+        <button type="button" className="button button-primary" onClick={() => setEditing('new')}>
+          New Namespace
+        </button>
+      </header>
+      {namespaces.isError && <p role="alert">{namespaces.error.message}</p>}
+      <table className="table">
+        <thead>
+          <tr>
+            <th scope="col">Key</th>
+            <th scope="col">Name</th>
+            <th scope="col">Description</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {namespaces.data?.namespaces.map((namespace) => (
+            <tr key={namespace.key}>
+              <td>{truncate(namespace.key)}</td>
+              <td>{truncate(namespace.name)}</td>
+              <td>{truncate(namespace.description)}</td>
+              <td className="row-actions">
+                <button type="button" className="link-button" onClick={() => setEditing(namespace)}>
+                  Edit<span className="visually-hidden"> {namespace.key}</span>
+                </button>
+                <button
+                  type="button"
+                  className="link-button danger"
+                  disabled={namespace.protected}
+                  title={namespace.protected ? 'This namespace is protected and cannot be deleted' : undefined}
+                  onClick={() => setDeleting(namespace)}
+                >
+                  Delete<span className="visually-hidden"> {namespace.key}</span>
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <Dialog open={editing !== null} onClose={() => setEditing(null)} title={editing === 'new' ? 'New Namespace' : 'Edit Namespace'}>
+        {editing !== null && <NamespaceForm namespace={editing === 'new' ? undefined : editing} onSave={save} />}
+      </Dialog>
+      <ConfirmDialog
+        open={deleting !== null}
+        onClose={() => setDeleting(null)}
+        title="Delete Namespace"
+        onConfirm={() => mutations.remove.mutateAsync(deleting!.key).catch((error) => toastError(errorMessage(error)))}
+      >
+        Are you sure you want to delete the namespace <strong>{deleting?.key}</strong>?
+      </ConfirmDialog>
+    </section>
+  );
+}

@@ -1,0 +1,12 @@
+import { Redirect } from 'wouter';
+import { useNamespaceKey } from '../../app/namespace';
+import { namespacePath } from '../../app/routes';
+import { useOnboardingStore } from '../../stores/flags';
+import OnboardingPage from './OnboardingPage';
+
+/** The index of a namespace: onboarding, or the flags once onboarding was completed. */
+export default function NamespaceIndex() {
+  const namespaceKey = useNamespaceKey();
+  const completed = useOnboardingStore((state) => state.completed);
+  return completed ? <Redirect to={namespacePath(namespaceKey, '/flags')} replace /> : <OnboardingPage />;
+}

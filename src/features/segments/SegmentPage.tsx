@@ -1,0 +1,187 @@
+import { useState } from 'react';
+import { useLocation } from 'wouter';
+import type { Constraint, Segment } from '../../../domain/flipt/types';
+import { errorMessage } from '../../api/client';
+import { useNamespaceKey } from '../../app/namespace';
+import { namespacePath } from '../../app/routes';
+import { ActionsMenu } from '../../components/ActionsMenu';
+import { CopyDialog } from '../../components/CopyDialog';
+import { ConfirmDialog, Dialog } from '../../components/Dialog';
+import { RelativeTime } from '../../components/Timestamp';
+import { ValueList } from '../../components/ValueList';
+import { truncate } from '../../lib/format';
+import { toastError, toastSuccess } from '../../stores/toasts';
+import { READ_ONLY_TITLE, useReadOnly } from '../meta/queries';
+import { useNamespaces } from '../namespaces/queries';
+import { ConstraintForm } from './ConstraintForm';
+import { LIST_OPERATORS, NO_VALUE_OPERATORS, operatorLabel, parseList, typeLabel } from './operators';
+import { useSegment, useSegmentMutations, type ConstraintValues } from './queries';
+import { SegmentForm } from './SegmentForm';
+
+function ConstraintValue({ constraint }: { constraint: Constraint }) {
+  if (NO_VALUE_OPERATORS.has(constraint.operator)) return null;
+  const list = LIST_OPERATORS.has(constraint.operator) ? parseList(constraint.value) : undefined;
+  if (!list) return <>{truncate(constraint.value)}</>;
+  return (
+    <ValueList
+      items={list}
+      render={(item, index) => (
+        <span key={index} className="chip">
+          {String(item)}
+        </span>
+      )}
+    />
+  );
+}
+
+function Constraints({ namespaceKey, segment }: { namespaceKey: string; segment: Segment }) {
+  const readOnly = useReadOnly();
+  const mutations = useSegmentMutations(namespaceKey);
+  const [editing, setEditing] = useState<Constraint | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<Constraint | null>(null);
+
+  const save = (values: ConstraintValues) => {
+    const id = editing === 'new' ? undefined : editing?.id;
+    return mutations.saveConstraint
+      .mutateAsync({ segmentKey: segment.key, id, values })
+      .then(() => {
+        setEditing(null);
+        toastSuccess(id ? 'Successfully updated constraint' : 'Successfully created constraint');
+      })
+      .catch((error) => toastError(errorMessage(error)));
+  };
+
+  return (
+    <section aria-label="Constraints">
+      <header className="section-header">
+        <h2>Constraints</h2>
+        {!readOnly && (
+          <button type="button" className="button button-primary" onClick={() => setEditing('new')}>
+            New Constraint
+          </button>
+        )}
+      </header>
+      {segment.constraints.length === 0 ? (
+        <p className="muted">This segment has no constraints.</p>
+      ) : (
+        <table className="table">
+          <thead>
+            <tr>
+              <th scope="col">Property</th>
+              <th scope="col">Type</th>
+              <th scope="col">Operator</th>
+              <th scope="col">Value</th>
+              <th scope="col">Description</th>
+              <th scope="col">
+                <span className="visually-hidden">Edit/Delete</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {segment.constraints.map((constraint) => (
+              <tr key={constraint.id}>
+                <td>{truncate(constraint.property)}</td>
+                <td>{typeLabel(constraint.type)}</td>
+                <td>{operatorLabel(constraint.type, constraint.operator)}</td>
+                <td>
+                  <ConstraintValue constraint={constraint} />
+                </td>
+                <td>{truncate(constraint.description)}</td>
+                <td className="row-actions">
+                  {!readOnly && (
+                    <>
+                      <button type="button" className="link-button" onClick={() => setEditing(constraint)}>
+                        Edit<span className="visually-hidden"> {constraint.property}</span>
+                      </button>
+                      <button type="button" className="link-button danger" onClick={() => setDeleting(constraint)}>
+                        Delete<span className="visually-hidden"> {constraint.property}</span>
+                      </button>
+                    </>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <Dialog side open={editing !== null} onClose={() => setEditing(null)} title={editing === 'new' ? 'New Constraint' : 'Edit Constraint'}>
+        {editing !== null && <ConstraintForm constraint={editing === 'new' ? undefined : editing} onSave={save} />}
+      </Dialog>
+      <ConfirmDialog
+        open={deleting !== null}
+        onClose={() => setDeleting(null)}
+        title="Delete Constraint"
+        onConfirm={() =>
+          mutations.removeConstraint.mutateAsync({ segmentKey: segment.key, id: deleting!.id }).catch((error) => toastError(errorMessage(error)))
+        }
+      >
+        Are you sure you want to delete the constraint for <strong>{deleting?.property}</strong>?
+      </ConfirmDialog>
+    </section>
+  );
+}
+
+export default function SegmentPage({ params }: { params: Record<string, string | undefined> }) {
+  const namespaceKey = useNamespaceKey();
+  const [, navigate] = useLocation();
+  const segment = useSegment(namespaceKey, params.segmentKey!);
+  const mutations = useSegmentMutations(namespaceKey);
+  const readOnly = useReadOnly();
+  const namespaceCount = useNamespaces().data?.namespaces.length ?? 0;
+  const [dialog, setDialog] = useState<'copy' | 'delete' | null>(null);
+
+  if (segment.isPending) return <p className="muted">Loading…</p>;
+  if (segment.isError) return <p role="alert">{segment.error.message}</p>;
+  const data = segment.data;
+  const disabledTitle = readOnly ? READ_ONLY_TITLE : undefined;
+
+  return (
+    <section>
+      <header className="page-header">
+        <div>
+          <h1>{data.name}</h1>
+          <p className="muted">
+            <code>{data.key}</code> · Created <RelativeTime value={data.createdAt} />
+          </p>
+        </div>
+        <ActionsMenu
+          actions={[
+            { label: 'Copy to Namespace', onSelect: () => setDialog('copy'), disabled: readOnly || namespaceCount < 2, title: disabledTitle },
+            { label: 'Delete', onSelect: () => setDialog('delete'), disabled: readOnly, title: disabledTitle, danger: true },
+          ]}
+        />
+      </header>
+      <SegmentForm key={data.updatedAt} namespaceKey={namespaceKey} segment={data} />
+      <Constraints namespaceKey={namespaceKey} segment={data} />
+      <CopyDialog
+        open={dialog === 'copy'}
+        onClose={() => setDialog(null)}
+        entity="segment"
+        sourceKey={data.key}
+        namespaceKey={namespaceKey}
+        onCopy={(to) =>
+          mutations.copy
+            .mutateAsync({ segmentKey: data.key, to: { namespaceKey: to.namespaceKey, segmentKey: to.key } })
+            .then(() => {
+              setDialog(null);
+              toastSuccess('Successfully copied segment');
+            })
+            .catch((error) => toastError(errorMessage(error)))
+        }
+      />
+      <ConfirmDialog
+        open={dialog === 'delete'}
+        onClose={() => setDialog(null)}
+        title="Delete Segment"
+        onConfirm={() =>
+          mutations.remove
+            .mutateAsync(data.key)
+            .then(() => navigate(namespacePath(namespaceKey, '/segments')))
+            .catch((error) => toastError(errorMessage(error)))
+        }
+      >
+        Are you sure you want to delete the segment <strong>{data.key}</strong>?
+      </ConfirmDialog>
+    </section>
+  );
+}

@@ -1,0 +1,61 @@
+import type { ComparisonType } from '../../../domain/flipt/types';
+
+export const CONSTRAINT_TYPES: { type: ComparisonType; label: string }[] = [
+  { type: 'STRING_COMPARISON_TYPE', label: 'String' },
+  { type: 'NUMBER_COMPARISON_TYPE', label: 'Number' },
+  { type: 'BOOLEAN_COMPARISON_TYPE', label: 'Boolean' },
+  { type: 'DATETIME_COMPARISON_TYPE', label: 'DateTime' },
+  { type: 'ENTITY_ID_COMPARISON_TYPE', label: 'Entity' },
+];
+
+const COMMON_LABELS: Record<string, string> = {
+  eq: '==',
+  neq: '!=',
+  empty: 'is empty',
+  notempty: 'is not empty',
+  prefix: 'has prefix',
+  suffix: 'has suffix',
+  isoneof: 'is one of',
+  isnotoneof: 'is not one of',
+  gt: '>',
+  gte: '>=',
+  lt: '<',
+  lte: '<=',
+  present: 'is present',
+  notpresent: 'is not present',
+  true: 'true',
+  false: 'false',
+};
+
+const DATETIME_LABELS: Record<string, string> = { gt: 'is after', gte: 'is after or at', lt: 'is before', lte: 'is before or at' };
+
+/** Operators by type (spec §3). */
+export const OPERATORS: Record<string, string[]> = {
+  STRING_COMPARISON_TYPE: ['eq', 'neq', 'empty', 'notempty', 'prefix', 'suffix', 'isoneof', 'isnotoneof'],
+  NUMBER_COMPARISON_TYPE: ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'present', 'notpresent', 'isoneof', 'isnotoneof'],
+  BOOLEAN_COMPARISON_TYPE: ['true', 'false', 'present', 'notpresent'],
+  DATETIME_COMPARISON_TYPE: ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'present', 'notpresent'],
+  ENTITY_ID_COMPARISON_TYPE: ['eq', 'neq', 'isoneof', 'isnotoneof'],
+};
+
+export const NO_VALUE_OPERATORS = new Set(['empty', 'notempty', 'present', 'notpresent', 'true', 'false']);
+export const LIST_OPERATORS = new Set(['isoneof', 'isnotoneof']);
+export const ENTITY_ID_PROPERTY = 'entityId';
+
+export function operatorLabel(type: string, operator: string): string {
+  return (type === 'DATETIME_COMPARISON_TYPE' ? DATETIME_LABELS[operator] : undefined) ?? COMMON_LABELS[operator] ?? operator;
+}
+
+export function typeLabel(type: string): string {
+  return CONSTRAINT_TYPES.find((candidate) => candidate.type === type)?.label ?? 'Unknown';
+}
+
+/** The list of an isoneof/isnotoneof value, or undefined when it is not a JSON array. */
+export function parseList(value: string): (string | number)[] | undefined {
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return Array.isArray(parsed) ? (parsed as (string | number)[]) : undefined;
+  } catch {
+    return undefined;
+  }
+}

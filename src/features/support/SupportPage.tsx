@@ -1,0 +1,14 @@
+import { LINKS } from '../../app/links';
+
+export default function SupportPage() {
+  return (
+    <section>
+      <h1>Support</h1>
+      <ul>
+        <li><a href={LINKS.documentation}>Documentation</a></li>
+        <li><a href={LINKS.community}>Community</a></li>
+        <li><a href={LINKS.feedback}>Feedback</a></li>
+      </ul>
+    </section>
+  );
+}

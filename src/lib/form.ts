@@ -1,0 +1,47 @@
+import { useState } from 'react';
+import * as v from 'valibot';
+
+export type FieldErrors<T> = Partial<Record<keyof T, string>>;
+
+/** The first message of each field that fails the schema. */
+export function validate<T extends object>(schema: v.GenericSchema<unknown, unknown>, values: T): FieldErrors<T> {
+  const result = v.safeParse(schema, values);
+  if (result.success) return {};
+  const errors: FieldErrors<T> = {};
+  for (const issue of result.issues) {
+    const key = issue.path?.[0]?.key as keyof T | undefined;
+    if (key !== undefined && errors[key] === undefined) errors[key] = issue.message;
+  }
+  return errors;
+}
+
+/**
+ * A small form hook: values, per-field errors from a valibot schema (shown once a field is
+ * touched), whether anything changed since the initial values, and whether the form is valid.
+ */
+export function useForm<T extends object>(initial: T, schema: v.GenericSchema<unknown, unknown>) {
+  const [values, setValues] = useState(initial);
+  const [touched, setTouched] = useState<Partial<Record<keyof T, boolean>>>({});
+  const errors = validate(schema, values);
+  const dirty = (Object.keys(initial) as (keyof T)[]).some((key) => !Object.is(initial[key], values[key]));
+  return {
+    values,
+    errors,
+    dirty,
+    valid: Object.keys(errors).length === 0,
+    /** The error to show for a field: only once it was touched. */
+    error: (field: keyof T) => (touched[field] ? errors[field] : undefined),
+    set<K extends keyof T>(field: K, value: T[K]) {
+      setValues((current) => ({ ...current, [field]: value }));
+      setTouched((current) => ({ ...current, [field]: true }));
+    },
+    update(change: Partial<T>) {
+      setValues((current) => ({ ...current, ...change }));
+    },
+    touch: (field: keyof T) => setTouched((current) => ({ ...current, [field]: true })),
+    reset: (next: T) => {
+      setValues(next);
+      setTouched({});
+    },
+  };
+}
