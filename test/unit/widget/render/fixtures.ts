@@ -38,7 +38,7 @@ export function makeSurvey(questions: TSurveyQuestion[], overrides: Partial<TSur
 }
 
 export function makeProps(survey: TSurvey, overrides: Partial<RenderSurveyModalProps> = {}) {
-  return {
+  const defaults = {
     survey,
     brandColor: '#334155',
     isBrandingEnabled: true,
@@ -53,6 +53,6 @@ export function makeProps(survey: TSurvey, overrides: Partial<RenderSurveyModalP
     onClose: vi.fn(async () => {}),
     onFileUpload: vi.fn(async (file: File) => `/storage/env/private/${file.name.replace('.', '--fid--1234.')}`),
     onRetry: vi.fn(),
-    ...overrides,
   } satisfies RenderSurveyModalProps;
+  return Object.assign(defaults, overrides);
 }
