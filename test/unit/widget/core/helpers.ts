@@ -118,10 +118,19 @@ export const fakeRenderer = () => {
   return rendered;
 };
 
-/** A fresh copy of the loader (its module state included). */
+const loaded: Array<{ deinit: () => Promise<void> }> = [];
+
+/** A fresh copy of the loader (its module state included), as on a new page. */
 export const loader = async () => {
   vi.resetModules();
-  return (await import('../../../../widget/core/index.js')).default;
+  const fb = (await import('../../../../widget/core/index.js')).default;
+  loaded.push(fb);
+  return fb;
+};
+
+/** Ends every page that `loader` started (their listeners stay on the shared window otherwise). */
+export const unload = async (): Promise<void> => {
+  for (const fb of loaded.splice(0)) await Promise.race([fb.deinit(), settle()]);
 };
 
 /** Lets pending promise callbacks run (fake timers stay where they are). */

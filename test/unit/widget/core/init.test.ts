@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BASE, ENV, HOST, fakeApi, fakeRenderer, json, loader, survey } from './helpers.js';
+import { BASE, ENV, HOST, fakeApi, fakeRenderer, json, loader, unload, survey } from './helpers.js';
 
 const KEY = 'formbricks-js';
 const MIN = 60_000;
@@ -16,6 +16,7 @@ beforeEach(() => {
   fakeRenderer();
 });
 afterEach(async () => {
+  await unload();
   vi.useRealTimers();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
