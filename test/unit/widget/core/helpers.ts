@@ -73,6 +73,7 @@ export interface Call {
   url: string;
   body: unknown;
   cache?: RequestCache;
+  headers?: HeadersInit;
 }
 
 type Handler = (call: Call) => Response | Promise<Response> | undefined;
@@ -91,7 +92,7 @@ export const fakeApi = (sync: { surveys?: TSurvey[]; noCodeActionClasses?: TActi
     const url = String(input);
     const method = init.method || 'GET';
     const body = typeof init.body === 'string' ? JSON.parse(init.body) : init.body;
-    const call: Call = { method, url, body, cache: init.cache };
+    const call: Call = { method, url, body, cache: init.cache, headers: init.headers };
     calls.push(call);
     const custom = await handler?.(call);
     if (custom) return custom;
