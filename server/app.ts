@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type RouteOptions } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import fastifyCookie from '@fastify/cookie';
 import type { Config } from './config.js';
@@ -18,6 +18,8 @@ export interface BuildOptions {
   database?: Database;
   /** Fastify's logger; off unless asked for. */
   logger?: boolean;
+  /** Called for every route as it is registered (the route scan test collects them). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** 1 MiB: Flipt's request size limit, answered with 413 beyond it. */
@@ -36,6 +38,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     return503OnClosing: true,
   });
   if (!options.database) app.addHook('onClose', () => database.close());
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
 
   const changes = new ChangeFeed();
   const flipt = new FliptStore(database, changes, { readOnly: false });
