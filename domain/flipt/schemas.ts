@@ -377,7 +377,9 @@ export function parseRequest<S extends v.GenericSchema>(schema: S, input: unknow
   if (result.success) return { success: true, output: result.output };
   const issue = result.issues[0];
   const path = (issue.path ?? []).map((item) => String(item.key)).join('.');
-  return { success: false, message: path ? `invalid field ${path}: ${issue.message}` : issue.message };
+  // Field rules say what the value "must" be or "contains"; cross-field rules word the whole message.
+  const fieldRule = /^(must|contains) /.test(issue.message);
+  return { success: false, message: path && fieldRule ? `invalid field ${path}: ${issue.message}` : issue.message };
 }
 
 /** snake_case names become camelCase; a camelCase name given too wins. */
