@@ -2,12 +2,21 @@ import { parseArgs } from 'node:util';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type FlagSettings } from './config.js';
 import { DatabaseOpenError, migrate, openDatabase } from './db/index.js';
+import { CommandError, exportCommand, importCommand } from './flipt/declarative/commands.js';
 
 const USAGE = `Usage: ensign [command] [options]
 
 Commands:
   serve              run the server (default)
   migrate            apply pending database migrations and exit
+  import FILE        import flags and segments from a Flipt features.yml file (one transaction)
+      --stdin            read the file from standard input instead
+      --skip-existing    keep flags and segments whose key already exists
+      --drop             remove every flag, segment and namespace first
+  export             write namespaces as Flipt features.yml (default: namespace "default")
+      --namespaces a,b   the namespaces to export
+      --all-namespaces   every namespace
+      -o, --output FILE  write to FILE instead of standard output
 
 Options:
   --port N           port to listen on (PORT, default 8080)
@@ -30,6 +39,12 @@ const OPTIONS = {
   surveys: { type: 'string' },
   'log-level': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
+  stdin: { type: 'boolean' },
+  'skip-existing': { type: 'boolean' },
+  drop: { type: 'boolean' },
+  namespaces: { type: 'string' },
+  'all-namespaces': { type: 'boolean' },
+  output: { type: 'string', short: 'o' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -102,11 +117,22 @@ export async function main(argv: string[]): Promise<void> {
         return await serve(flags);
       case 'migrate':
         return await runMigrations(flags);
+      case 'import': {
+        const options = { file: positionals[1], stdin: values.stdin, skipExisting: values['skip-existing'], drop: values.drop };
+        console.error(await importCommand(loadConfig(flags), options));
+        return;
+      }
+      case 'export': {
+        const output = values.output;
+        const text = await exportCommand(loadConfig(flags), { namespaces: values.namespaces, allNamespaces: values['all-namespaces'], output });
+        if (output === undefined) process.stdout.write(text);
+        return;
+      }
       default:
         fail(`unknown command "${command}"\n\n${USAGE}`);
     }
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof DatabaseOpenError) fail(error.message);
+    if (error instanceof ConfigError || error instanceof DatabaseOpenError || error instanceof CommandError) fail(error.message);
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') fail(`port is already in use: ${(error as Error).message}`);
     throw error;
   }

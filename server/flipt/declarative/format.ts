@@ -17,9 +17,9 @@ import {
  * model below; serialising writes the model back the way `flipt export` does (zero values omitted
  * except `enabled`, ranks implied by list order, attachments as native YAML).
  *
- * One extension: a namespace with a name or description other than its key is written as a mapping
- * `{key, name, description}` (as later Flipt versions do), so an export keeps them; a plain string
- * is read and written otherwise.
+ * One extension: a namespace (other than `default`) with a name or description other than its key
+ * is written as a mapping `{key, name, description}` (as later Flipt versions do), so an export
+ * keeps them; a plain string is read and written otherwise.
  */
 
 export const VERSIONS = ['1.0', '1.1', '1.2', '1.3'] as const;
@@ -363,7 +363,8 @@ export function serializeFeatures(documents: FeaturesDocument[]): string {
 
 function documentToYaml(document: FeaturesDocument, withVersion: boolean): Mapping {
   const { key, name, description } = document.namespace;
-  const plainNamespace = (name === undefined || name === key) && !description;
+  // Import never changes a namespace that exists, so `default` (always there) needs no name.
+  const plainNamespace = key === DEFAULT_NAMESPACE || ((name === undefined || name === key) && !description);
   const out: Mapping = {};
   if (withVersion) out.version = LATEST_VERSION;
   out.namespace = plainNamespace ? key : omitEmpty({ key, name, description });

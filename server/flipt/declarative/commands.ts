@@ -1,0 +1,100 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import type { Config } from '../../config.js';
+import { openDatabase } from '../../db/index.js';
+import { DEFAULT_NAMESPACE } from '../../../domain/flipt/types.js';
+import { FliptError } from '../errors.js';
+import { FormatError, parseFeatures, serializeFeatures } from './format.js';
+import { ImportError, importFeatures, type ImportSummary } from './import.js';
+import { exportFeatures, type NamespaceSelection } from './export.js';
+
+/** A refused `ensign import` or `ensign export`, worded as one line for the terminal. */
+export class CommandError extends Error {
+  override name = 'CommandError';
+}
+
+export interface ImportCommandOptions {
+  file?: string;
+  stdin?: boolean;
+  skipExisting?: boolean;
+  drop?: boolean;
+}
+
+/**
+ * `ensign import FILE|--stdin [--skip-existing] [--drop]`: one transaction into the configured
+ * database. Returns a one-line report of what was imported.
+ */
+export async function importCommand(config: Config, options: ImportCommandOptions): Promise<string> {
+  if (Boolean(options.stdin) === (options.file !== undefined)) {
+    throw new CommandError('import needs a file name or --stdin (exactly one of them)');
+  }
+  const source = options.stdin ? 'stdin' : options.file!;
+  const text = options.stdin ? await readStdin() : await readSource(source);
+  const documents = await expected(() => parseFeatures(text, source));
+  const database = await openDatabase(config.db.url);
+  try {
+    return report(await expected(() => importFeatures(database, documents, options)));
+  } finally {
+    await database.close();
+  }
+}
+
+function report({ flags, segments, skipped, namespaces }: ImportSummary): string {
+  const into = namespaces.length ? ` into ${namespaces.join(', ')}` : '';
+  return `imported ${flags} flag(s) and ${segments} segment(s)${into}${skipped ? `; skipped ${skipped} that already existed` : ''}`;
+}
+
+export interface ExportCommandOptions {
+  namespaces?: string;
+  allNamespaces?: boolean;
+  output?: string;
+}
+
+/** `ensign export [--namespaces a,b | --all-namespaces] [-o FILE]`; without -o the YAML is returned for stdout. */
+export async function exportCommand(config: Config, options: ExportCommandOptions): Promise<string> {
+  if (options.allNamespaces && options.namespaces !== undefined) {
+    throw new CommandError('--namespaces and --all-namespaces cannot be used together');
+  }
+  const selection: NamespaceSelection = options.allNamespaces
+    ? 'all'
+    : { keys: (options.namespaces ?? DEFAULT_NAMESPACE).split(',').map((key) => key.trim()).filter(Boolean) };
+  if (selection !== 'all' && selection.keys.length === 0) throw new CommandError('--namespaces names no namespace');
+  const database = await openDatabase(config.db.url);
+  let text: string;
+  try {
+    text = serializeFeatures(await expected(() => exportFeatures(database, selection)));
+  } finally {
+    await database.close();
+  }
+  if (options.output !== undefined) {
+    await writeFile(options.output, text).catch((error: NodeJS.ErrnoException) => {
+      throw new CommandError(`cannot write ${options.output}: ${error.code ?? error.message}`);
+    });
+  }
+  return text;
+}
+
+async function readSource(file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    throw new CommandError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Turns the errors a bad file or a refused write raise into a CommandError; anything else is a bug and stays as it is. */
+async function expected<T>(work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof FormatError || error instanceof ImportError || error instanceof FliptError) {
+      throw new CommandError(error.message);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,142 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { main } from '../../../server/cli.js';
+import { openDatabase } from '../../../server/db/index.js';
+import { parseFeatures, serializeFeatures } from '../../../server/flipt/declarative/format.js';
+import { createTestDatabase, dialects, type TestDatabase } from '../support.js';
+import { fixture, fixturePath, snapshot } from './support.js';
+
+class Exit extends Error {
+  constructor(readonly code: number | undefined) {
+    super(`exit ${code}`);
+  }
+}
+
+/** Runs `ensign ARGS` in this process; returns what it printed, or the exit code and message when it failed. */
+async function ensign(...args: string[]): Promise<{ stdout: string; stderr: string; exitCode?: number }> {
+  let stdout = '';
+  let stderr = '';
+  const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    stdout += String(chunk);
+    return true;
+  });
+  const error = vi.spyOn(console, 'error').mockImplementation((...parts: unknown[]) => {
+    stderr += `${parts.join(' ')}\n`;
+  });
+  const exit = vi.spyOn(process, 'exit').mockImplementation((code) => {
+    throw new Exit(code === undefined ? undefined : Number(code));
+  });
+  try {
+    await main(args);
+    return { stdout, stderr };
+  } catch (caught) {
+    if (caught instanceof Exit) return { stdout, stderr, exitCode: caught.code };
+    throw caught;
+  } finally {
+    write.mockRestore();
+    error.mockRestore();
+    exit.mockRestore();
+  }
+}
+
+async function stateOf(url: string): Promise<unknown> {
+  const database = await openDatabase(url);
+  try {
+    return await snapshot(database);
+  } finally {
+    await database.close();
+  }
+}
+
+describe.each(dialects)('ensign import and export on %s', (dialect) => {
+  let a: TestDatabase;
+  let b: TestDatabase;
+  let dir: string;
+  beforeEach(async () => {
+    [a, b] = await Promise.all([createTestDatabase(dialect), createTestDatabase(dialect)]);
+    dir = mkdtempSync(join(tmpdir(), 'ensign-cli-'));
+  });
+  afterEach(async () => {
+    await Promise.all([a.drop(), b.drop()]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('imports a file, exports it, and the export imports into an empty database as the same data', async () => {
+    const imported = await ensign('import', fixturePath('v1.3.yml'), '--db', a.url);
+    expect(imported.exitCode).toBeUndefined();
+    expect(imported.stderr).toBe('imported 3 flag(s) and 2 segment(s) into default, production, staging\n');
+
+    const file = join(dir, 'all.yml');
+    expect((await ensign('export', '--all-namespaces', '-o', file, '--db', a.url)).stdout).toBe('');
+    const exported = readFileSync(file, 'utf8');
+    expect(parseFeatures(exported)).toEqual(parseFeatures(fixture('v1.3.yml')));
+
+    expect((await ensign('import', file, '--db', b.url)).exitCode).toBeUndefined();
+    expect(await stateOf(b.url)).toEqual(await stateOf(a.url));
+  });
+
+  it('exports namespace "default" to standard output by default, and the namespaces asked for', async () => {
+    await ensign('import', fixturePath('v1.3.yml'), '--db', a.url);
+    const { stdout } = await ensign('export', '--db', a.url);
+    expect(parseFeatures(stdout).map((d) => d.namespace.key)).toEqual(['default']);
+    expect(stdout.startsWith('version: "1.3"\nnamespace: default\n')).toBe(true);
+    const some = await ensign('export', '--namespaces', 'staging,production', '--db', a.url);
+    expect(parseFeatures(some.stdout).map((d) => d.namespace.key)).toEqual(['staging', 'production']);
+    expect(await ensign('export', '--namespaces', 'nope', '--db', a.url)).toMatchObject({
+      exitCode: 1,
+      stderr: 'ensign: namespace "nope" not found\n',
+    });
+    expect(await ensign('export', '--namespaces', 'a', '--all-namespaces', '--db', a.url)).toMatchObject({
+      exitCode: 1,
+      stderr: 'ensign: --namespaces and --all-namespaces cannot be used together\n',
+    });
+  });
+
+  it('reads --stdin, and honours --skip-existing and --drop', async () => {
+    const stdin = vi.spyOn(process, 'stdin', 'get').mockReturnValue(Readable.from([fixture('v1.0.yml')]) as typeof process.stdin);
+    try {
+      expect((await ensign('import', '--stdin', '--db', a.url)).stderr).toBe('imported 2 flag(s) and 2 segment(s) into default\n');
+    } finally {
+      stdin.mockRestore();
+    }
+    const again = await ensign('import', fixturePath('v1.0.yml'), '--skip-existing', '--db', a.url);
+    expect(again.stderr).toBe('imported 0 flag(s) and 0 segment(s) into default; skipped 4 that already existed\n');
+
+    await ensign('import', fixturePath('v1.3.yml'), '--db', b.url);
+    expect((await ensign('import', fixturePath('v1.0.yml'), '--drop', '--db', b.url)).exitCode).toBeUndefined();
+    expect(await stateOf(b.url)).toEqual(await stateOf(a.url));
+  });
+
+  it('names the problem in one line and changes nothing when the import fails', async () => {
+    await ensign('import', fixturePath('v1.0.yml'), '--db', a.url);
+    const before = await stateOf(a.url);
+    const broken = join(dir, 'broken.yml');
+    writeFileSync(broken, 'flags:\n  - key: x\n    name: X\n    variants: [{key: a}]\n    rules:\n      - segment: missing\n');
+    expect(await ensign('import', broken, '--db', a.url)).toMatchObject({
+      exitCode: 1,
+      stderr: 'ensign: namespace "default", flag "x", rules[0]: flag "default/x" or segment "default/missing" not found\n',
+    });
+    writeFileSync(broken, 'flags: [\n');
+    const badYaml = await ensign('import', broken, '--db', a.url);
+    expect(badYaml.exitCode).toBe(1);
+    expect(badYaml.stderr).toMatch(new RegExp(`^ensign: ${broken}: document 1: invalid YAML: [^\\n]+\\n$`));
+    expect(await ensign('import', join(dir, 'absent.yml'), '--db', a.url)).toMatchObject({
+      exitCode: 1,
+      stderr: `ensign: cannot read ${join(dir, 'absent.yml')}: ENOENT\n`,
+    });
+    expect(await ensign('import', '--db', a.url)).toMatchObject({
+      exitCode: 1,
+      stderr: 'ensign: import needs a file name or --stdin (exactly one of them)\n',
+    });
+    expect(await stateOf(a.url)).toEqual(before);
+  });
+
+  it('writes a file that serialises the same documents it read', async () => {
+    await ensign('import', fixturePath('v1.2.yml'), '--db', a.url);
+    const { stdout } = await ensign('export', '--db', a.url);
+    expect(stdout).toBe(serializeFeatures(parseFeatures(fixture('v1.2.yml'))));
+  });
+});

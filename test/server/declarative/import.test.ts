@@ -1,0 +1,173 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestDatabase, dialects, type TestDatabase } from '../support.js';
+import { openDatabase, type Database } from '../../../server/db/index.js';
+import { parseFeatures, serializeFeatures } from '../../../server/flipt/declarative/format.js';
+import { ImportError, importFeatures } from '../../../server/flipt/declarative/import.js';
+import { exportFeatures } from '../../../server/flipt/declarative/export.js';
+import { ChangeFeed } from '../../../server/changes.js';
+import type { Executor } from '../../../server/flipt/store/executor.js';
+import { getFlag } from '../../../server/flipt/store/flags.js';
+import { fixture, snapshot } from './support.js';
+
+const FIXTURES = ['v1.0.yml', 'v1.1.yml', 'v1.2.yml', 'v1.3.yml'];
+
+interface Open {
+  database: Database;
+  executor: Executor;
+  close(): Promise<void>;
+}
+
+async function open(dialect: Database['dialect']): Promise<Open> {
+  const test: TestDatabase = await createTestDatabase(dialect);
+  const database = await openDatabase(test.url);
+  return {
+    database,
+    executor: database,
+    close: async () => {
+      await database.close();
+      await test.drop();
+    },
+  };
+}
+
+const importText = (database: Database, text: string, options = {}) => importFeatures(database, parseFeatures(text, 'test'), options);
+
+async function failure(promise: Promise<unknown>): Promise<Error> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(ImportError);
+  expect((error as Error).message).not.toContain('\n');
+  return error as Error;
+}
+
+describe.each(dialects)('import and export on %s', (dialect) => {
+  let a: Open;
+  let b: Open;
+  beforeEach(async () => {
+    [a, b] = await Promise.all([open(dialect), open(dialect)]);
+  });
+  afterEach(async () => {
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it.each(FIXTURES)('%s: export then import into an empty database reproduces the same data', async (name) => {
+    await importText(a.database, fixture(name));
+    const exported = serializeFeatures(await exportFeatures(a.executor, 'all'));
+    await importText(b.database, exported);
+    const original = await snapshot(a.executor);
+    expect(await snapshot(b.executor)).toEqual(original);
+    expect(serializeFeatures(await exportFeatures(b.executor, 'all'))).toBe(exported);
+  });
+
+  it('stores what the file says: attachments, default variant, metadata, multi-segment rules and rollouts', async () => {
+    await importText(a.database, fixture('v1.3.yml'));
+    await importText(a.database, fixture('v1.2.yml'), { skipExisting: true });
+    const pricing = await getFlag(a.executor, 'default', 'pricing');
+    expect(pricing.metadata).toEqual({ owner: 'growth', ticket: 123, experimental: true, ratio: 0.5 });
+    expect(pricing.defaultVariant?.key).toBe('yearly');
+    expect(pricing.variants[0].attachment).toBe('{"prices":{"basic":10,"pro":25},"currency":"EUR","tags":["a","b c",null]}');
+    const production = (await snapshot(a.executor) as Record<string, { namespace: unknown }>).production;
+    expect(production.namespace).toEqual({ key: 'production', name: 'Production', description: 'Live traffic', protected: false });
+    const state = (await snapshot(a.executor)) as Record<string, { rules: Record<string, unknown>; rollouts: Record<string, unknown> }>;
+    expect(state.default.rules.search).toEqual([
+      {
+        flagKey: 'search',
+        segmentKey: '',
+        distributions: [{ variantId: 'search/v2', rollout: 100 }],
+        rank: 1,
+        namespaceKey: 'default',
+        segmentKeys: ['internal', 'mobile'],
+        segmentOperator: 'AND_SEGMENT_OPERATOR',
+      },
+      expect.objectContaining({ rank: 2, segmentOperator: 'OR_SEGMENT_OPERATOR' }),
+    ]);
+    expect(state.default.rollouts['dark-mode']).toEqual([
+      expect.objectContaining({
+        type: 'SEGMENT_ROLLOUT_TYPE',
+        rank: 1,
+        segment: { segmentKey: '', segmentKeys: ['internal', 'mobile'], segmentOperator: 'AND_SEGMENT_OPERATOR', value: true },
+      }),
+      expect.objectContaining({ rank: 2, segment: expect.objectContaining({ segmentOperator: 'OR_SEGMENT_OPERATOR', value: false }) }),
+    ]);
+  });
+
+  it('exports only the namespaces asked for, in the order given', async () => {
+    await importText(a.database, fixture('v1.3.yml'));
+    const documents = await exportFeatures(a.executor, { keys: ['staging', 'production'] });
+    expect(documents.map((d) => d.namespace.key)).toEqual(['staging', 'production']);
+    await expect(exportFeatures(a.executor, { keys: ['nope'] })).rejects.toThrow('namespace "nope" not found');
+  });
+
+  it('refuses a rule over an unknown segment and leaves the database as it was', async () => {
+    await importText(a.database, fixture('v1.0.yml'));
+    const before = await snapshot(a.executor);
+    const source = `
+flags:
+  - {key: fresh, name: Fresh, enabled: true, variants: [{key: a}]}
+  - key: another
+    name: Another
+    variants: [{key: a}]
+    rules:
+      - segment: nope
+        distributions: [{variant: a, rollout: 100}]
+`;
+    const error = await failure(importText(a.database, source));
+    expect(error.message).toBe('namespace "default", flag "another", rules[0]: flag "default/another" or segment "default/nope" not found');
+    expect(await snapshot(a.executor)).toEqual(before);
+  });
+
+  it('refuses what the API would refuse (a bad constraint, a duplicate key) and changes nothing', async () => {
+    const before = await snapshot(a.executor);
+    const badConstraint = `
+namespace: fresh
+segments:
+  - key: s
+    name: S
+    constraints: [{type: NUMBER_COMPARISON_TYPE, property: age, operator: prefix, value: "1"}]
+`;
+    expect((await failure(importText(a.database, badConstraint))).message).toBe(
+      'namespace "fresh", segment "s", constraints[0] (property "age"): constraint operator "prefix" is not valid for type number',
+    );
+    expect((await failure(importText(a.database, 'flags:\n  - {key: "bad key", name: B}\n'))).message).toBe(
+      'namespace "default", flag "bad key": invalid field key: contains invalid characters',
+    );
+    expect(await snapshot(a.executor)).toEqual(before);
+
+    await importText(a.database, fixture('v1.0.yml'));
+    const imported = await snapshot(a.executor);
+    expect((await failure(importText(a.database, fixture('v1.0.yml')))).message).toBe(
+      'namespace "default", flag "color": flag "default/color" is not unique',
+    );
+    expect(await snapshot(a.executor)).toEqual(imported);
+  });
+
+  it('--skip-existing keeps existing flags and segments and adds the new ones', async () => {
+    await importText(a.database, fixture('v1.0.yml'));
+    const source = `
+flags:
+  - {key: color, name: Renamed, enabled: false}
+  - {key: added, name: Added, enabled: true}
+segments:
+  - {key: everyone, name: Renamed}
+  - {key: newcomers, name: Newcomers}
+`;
+    const summary = await importText(a.database, source, { skipExisting: true });
+    expect(summary).toEqual({ namespaces: ['default'], flags: 1, segments: 1, skipped: 2 });
+    const state = (await snapshot(a.executor)) as Record<string, { flags: { key: string; name: string }[]; segments: { key: string; name: string }[] }>;
+    expect(state.default.flags.map((f) => [f.key, f.name])).toEqual([['color', 'Color'], ['disabled-flag', 'Disabled flag'], ['added', 'Added']]);
+    expect(state.default.segments.map((s) => [s.key, s.name])).toEqual([['beta-users', 'Beta users'], ['everyone', 'Everyone'], ['newcomers', 'Newcomers']]);
+  });
+
+  it('--drop replaces everything, other namespaces included, and publishes every namespace it touched', async () => {
+    await importText(a.database, fixture('v1.3.yml'));
+    const changes = new ChangeFeed();
+    const published: string[] = [];
+    changes.subscribe((namespace) => published.push(namespace));
+    await importFeatures(a.database, parseFeatures(fixture('v1.0.yml')), { drop: true }, changes);
+    expect(published.sort()).toEqual(['default', 'production', 'staging']);
+    await importText(b.database, fixture('v1.0.yml'));
+    expect(await snapshot(a.executor)).toEqual(await snapshot(b.executor));
+  });
+});
