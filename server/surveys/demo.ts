@@ -5,10 +5,8 @@ export const DEMO_ENVIRONMENT_ID = 'clensigndemoenvironment0';
 export const DEMO_PRODUCT_ID = 'clensigndemoproduct00000';
 export const DEMO_API_KEY = 'ensign-demo-api-key-0000';
 
-const picture = (label: string, colour: string) =>
-  `data:image/svg+xml,${encodeURIComponent(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="160" height="120"><rect width="160" height="120" fill="${colour}"/><text x="80" y="66" font-family="sans-serif" font-size="20" text-anchor="middle" fill="#fff">${label}</text></svg>`,
-  )}`;
+/** Served by the demo page's folder; a root-relative address, so it works on any host page that serves /demo/ too. */
+const picture = (name: string) => `/demo/pictures/${name}.svg`;
 
 const common = { status: 'inProgress', type: 'web', displayOption: 'respondMultiple', recontactDays: 0 } as const;
 
@@ -98,9 +96,9 @@ export const DEMO_SEED: SeedInput = {
               required: true,
               allowMulti: true,
               choices: [
-                { id: 'teal', imageUrl: picture('Teal', '#0f766e') },
-                { id: 'plum', imageUrl: picture('Plum', '#7e22ce') },
-                { id: 'amber', imageUrl: picture('Amber', '#b45309') },
+                { id: 'teal', imageUrl: picture('teal') },
+                { id: 'plum', imageUrl: picture('plum') },
+                { id: 'amber', imageUrl: picture('amber') },
               ],
             },
             { id: 'when', type: 'date', headline: 'When did you start?', required: false, format: 'y-M-d' },

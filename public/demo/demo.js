@@ -1,0 +1,216 @@
+// The QA host page: it loads the survey loader from the server the way a customer's site does, offers a
+// control for every way a survey can be triggered, and logs what the widget does. Query parameters:
+// apiHost, environmentId, userId, loader (script URL), renderer (script URL preloaded as
+// window.formbricksSurveys), rendererUrl (passed to init), apiKey (for the responses link), formbricksDebug.
+(function () {
+  'use strict';
+  var DEMO_ENVIRONMENT_ID = 'clensigndemoenvironment0';
+  var DEMO_API_KEY = 'ensign-demo-api-key-0000';
+  var params = new URLSearchParams(location.search);
+  var apiHost = (params.get('apiHost') || location.origin).replace(/\/+$/, '');
+  var environmentId = params.get('environmentId') || DEMO_ENVIRONMENT_ID;
+  var userId = params.get('userId') || undefined;
+  var loaderUrl = params.get('loader') || apiHost + '/js/formbricks.js';
+  var debugOn = params.get('formbricksDebug') === 'true';
+  var pending = [];
+
+  function log(message, kind) {
+    var list = document.getElementById('log');
+    if (!list) return pending.push([message, kind]);
+    var item = document.createElement('li');
+    item.textContent = new Date().toISOString().slice(11, 23) + '  ' + message;
+    if (kind) item.className = kind;
+    list.appendChild(item);
+    list.scrollTop = list.scrollHeight;
+  }
+
+  // Requests to the survey server, as the widget makes them.
+  var realFetch = window.fetch.bind(window);
+  window.fetch = function (input, init) {
+    var url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    var method = (init && init.method) || (input && input.method) || 'GET';
+    var ours = url.indexOf(apiHost) === 0 || url.charAt(0) === '/';
+    if (ours) log('→ ' + method + ' ' + url.replace(apiHost, ''));
+    return realFetch(input, init).then(
+      function (response) {
+        if (ours) log('← ' + response.status + ' ' + method + ' ' + url.replace(apiHost, ''), response.ok ? '' : 'error');
+        return response;
+      },
+      function (error) {
+        if (ours) log('✗ ' + method + ' ' + url.replace(apiHost, '') + ': ' + error, 'error');
+        throw error;
+      },
+    );
+  };
+
+  // The widget's own console output (debug lines appear with the debug toggle on).
+  ['log', 'warn', 'error'].forEach(function (level) {
+    var original = console[level].bind(console);
+    console[level] = function () {
+      original.apply(null, arguments);
+      var text = Array.prototype.map
+        .call(arguments, function (part) {
+          return typeof part === 'string' ? part : JSON.stringify(part);
+        })
+        .join(' ');
+      if (text.indexOf('Formbricks') !== -1) log(text.replace(/^🧱 Formbricks - /, ''), level === 'log' ? '' : 'error');
+    };
+  });
+
+  function loadScript(src) {
+    return new Promise(function (resolve, reject) {
+      var script = document.createElement('script');
+      script.src = src;
+      script.async = true;
+      script.onload = resolve;
+      script.onerror = function () {
+        reject(new Error('could not load ' + src));
+      };
+      document.head.appendChild(script);
+    });
+  }
+
+  var renderer = params.get('renderer');
+  var ready = (renderer ? loadScript(renderer).then(function () { log('renderer preloaded from ' + renderer); }) : Promise.resolve())
+    .then(function () {
+      return loadScript(loaderUrl);
+    })
+    .then(function () {
+      log('loader loaded from ' + loaderUrl);
+      var config = { environmentId: environmentId, apiHost: apiHost, errorHandler: function (error) { log('error: ' + JSON.stringify(error), 'error'); } };
+      if (userId) config.userId = userId;
+      if (params.get('rendererUrl')) config.rendererUrl = params.get('rendererUrl');
+      return window.formbricks.init(config);
+    })
+    .then(function () {
+      log('init done for environment ' + environmentId + (userId ? ' as ' + userId : ' (anonymous)'));
+    })
+    .catch(function (error) {
+      log(String(error), 'error');
+    });
+  window.ensignDemo = { ready: ready, log: log };
+
+  function call(name, args) {
+    log('formbricks.' + name + '(' + args.map(function (a) { return JSON.stringify(a); }).join(', ') + ')');
+    return ready.then(function () {
+      return window.formbricks[name].apply(window.formbricks, args);
+    });
+  }
+
+  function reloadWith(changes) {
+    var next = new URLSearchParams(location.search);
+    Object.keys(changes).forEach(function (key) {
+      if (changes[key] === null) next.delete(key);
+      else next.set(key, changes[key]);
+    });
+    var query = next.toString();
+    location.href = location.pathname + (query ? '?' + query : '');
+  }
+
+  function on(id, handler) {
+    document.getElementById(id).addEventListener('click', handler);
+  }
+
+  function onSubmit(id, handler) {
+    document.getElementById(id).addEventListener('submit', function (event) {
+      event.preventDefault();
+      handler(new FormData(event.target));
+    });
+  }
+
+  function navigate(url) {
+    history.pushState({}, '', url);
+    log('pushState ' + url);
+    // @formbricks/js does not see pushState; ours does, and a second check is harmless.
+    call('registerRouteChange', []);
+  }
+
+  document.addEventListener('DOMContentLoaded', function () {
+    pending.splice(0).forEach(function (entry) {
+      log(entry[0], entry[1]);
+    });
+    document.getElementById('connection').textContent = 'Environment ' + environmentId + ' on ' + apiHost;
+    document.getElementById('visitor').textContent = userId || 'anonymous';
+    if (userId) document.getElementById('user-id').value = userId;
+    document.getElementById('toggle-debug').textContent = 'Debug: ' + (debugOn ? 'on' : 'off');
+    var responses = document.getElementById('responses-link');
+    responses.href = '/demo/responses.html?' + new URLSearchParams({ apiHost: apiHost, apiKey: params.get('apiKey') || DEMO_API_KEY }).toString();
+
+    onSubmit('identify-form', function (data) {
+      reloadWith({ userId: String(data.get('userId')) });
+    });
+    on('anonymous', function () {
+      reloadWith({ userId: null });
+    });
+    onSubmit('attribute-form', function (data) {
+      call('setAttribute', [String(data.get('key')), String(data.get('value'))]);
+    });
+    onSubmit('email-form', function (data) {
+      call('setEmail', [String(data.get('email'))]);
+    });
+    onSubmit('track-form', function (data) {
+      call('track', [String(data.get('name'))]);
+    });
+    on('track-code-action', function () {
+      call('track', ['Code Action']);
+    });
+    on('hash-pricing', function () {
+      location.hash = 'pricing';
+      log('hash changed to #pricing');
+    });
+    on('push-pricing', function () {
+      navigate(location.pathname + '?' + new URLSearchParams(Object.assign(Object.fromEntries(params), { page: 'pricing' })).toString() + '#pricing');
+    });
+    on('push-home', function () {
+      navigate(location.pathname + location.search.replace(/[?&]page=pricing/, ''));
+    });
+    on('scroll-down', function () {
+      window.scrollTo(0, document.documentElement.scrollHeight);
+      log('scrolled to the bottom');
+    });
+    on('scroll-top', function () {
+      window.scrollTo(0, 0);
+      log('scrolled to the top');
+    });
+    on('exit-intent', function () {
+      document.body.dispatchEvent(new MouseEvent('mouseleave', { clientY: -1, bubbles: false }));
+      log('mouse left the page at the top');
+    });
+    on('reset', function () {
+      call('reset', []);
+    });
+    on('logout', function () {
+      call('logout', []);
+    });
+    on('clear-storage', function () {
+      localStorage.removeItem('formbricks-js');
+      log('cleared formbricks-js from local storage');
+      location.reload();
+    });
+    on('toggle-debug', function () {
+      reloadWith({ formbricksDebug: debugOn ? null : 'true' });
+    });
+    on('clear-log', function () {
+      document.getElementById('log').textContent = '';
+    });
+    document.querySelector('.feedback-button').addEventListener('click', function () {
+      log('clicked .feedback-button');
+    });
+
+    // Surveys appearing and closing, as seen in the page.
+    var surveyOpen = false;
+    new MutationObserver(function (records) {
+      records.forEach(function (record) {
+        Array.prototype.forEach.call(record.addedNodes, function (node) {
+          if (node.id === 'formbricks-web-container') log('survey container added');
+        });
+      });
+      var container = document.getElementById('formbricks-web-container');
+      var open = !!(container && container.childElementCount);
+      if (open !== surveyOpen) {
+        surveyOpen = open;
+        log(open ? 'a survey is showing' : 'no survey is showing');
+      }
+    }).observe(document.body, { childList: true, subtree: true });
+  });
+})();

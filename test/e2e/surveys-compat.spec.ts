@@ -1,0 +1,70 @@
+import { test, expect, startServer, type RunningServer } from './fixtures.js';
+import { hostPageUrl, management, responsesOf, startHostSite, survey, type HostSite } from './surveys-support.js';
+
+const ENVIRONMENT = 'ce2eenvironment000000001';
+const SURVEY = 'ce2equicksurvey000000001';
+const KEY = 'e2e-management-key-0001';
+
+let server: RunningServer;
+let site: HostSite;
+test.beforeAll(async () => {
+  server = await startServer(['--surveys', 'test/e2e/surveys-seed.yml']);
+  site = await startHostSite();
+});
+test.afterAll(async () => {
+  await site?.close();
+  await server?.stop();
+});
+
+async function trackQuickAction(page: import('@playwright/test').Page) {
+  await expect(page.locator('#log')).toContainText('init done');
+  await page.getByLabel('Action name').fill('Quick action');
+  await page.getByRole('button', { name: 'Track action' }).click();
+}
+
+test('the real @formbricks/js 1.6.5 drives our renderer against our server, across origins', async ({ page }) => {
+  await page.goto(
+    hostPageUrl(site, server.url, {
+      environmentId: ENVIRONMENT,
+      userId: 'compat-user',
+      loader: `${site.origin}/vendor/formbricks-js.umd.js`,
+      renderer: `${server.url}/api/js?module=surveys&format=umd`,
+    }),
+  );
+  await trackQuickAction(page);
+  const dialog = survey(page);
+  await expect(dialog.getByText('Are you happy with the shop?')).toBeVisible();
+  await dialog.getByText('Yes, very').click();
+  await dialog.getByRole('button', { name: 'Next' }).click();
+  await dialog.getByRole('textbox').fill('Great prices');
+  await dialog.getByRole('button', { name: 'Finish' }).click();
+  await expect(dialog.getByText('Thanks for the feedback')).toBeVisible();
+
+  const [response] = await responsesOf(server.url, SURVEY, KEY);
+  expect(response.data).toMatchObject({ happy: 'Yes, very', why: 'Great prices' });
+  expect(response.person).toMatchObject({ userId: 'compat-user' });
+  expect(Object.keys(response.ttc)).toEqual(expect.arrayContaining(['happy', 'why', '_total']));
+  const displays = await management<any[]>(server.url, `/displays?surveyId=${SURVEY}`, KEY);
+  expect(displays).toEqual([expect.objectContaining({ responseId: response.id })]);
+  const actions = await management<any[]>(server.url, '/action-classes', KEY);
+  expect(actions.map((a) => a.name)).toEqual(expect.arrayContaining(['New Session', 'Quick action']));
+});
+
+test('our loader drives the real @formbricks/surveys 1.6.3 renderer', async ({ page }) => {
+  const before = (await management<any[]>(server.url, `/responses?surveyId=${SURVEY}`, KEY)).length;
+  await page.goto(hostPageUrl(site, server.url, { environmentId: ENVIRONMENT, rendererUrl: `${site.origin}/vendor/formbricks-surveys.umd.js` }));
+  await trackQuickAction(page);
+  // The 1.6 renderer mounts its own container under <body>, outside the loader's.
+  const container = page.locator('body');
+  await expect(container.getByText('Are you happy with the shop?')).toBeVisible();
+  await container.getByText('Not really').click();
+  await container.getByRole('button', { name: 'Next' }).click();
+  await container.getByPlaceholder('Your answer').fill('Too slow');
+  await container.getByRole('button', { name: 'Finish' }).click();
+  await expect(container.getByText('Thanks for the feedback')).toBeVisible();
+
+  await expect.poll(async () => (await management<any[]>(server.url, `/responses?surveyId=${SURVEY}`, KEY)).length).toBe(before + 1);
+  const [latest] = await responsesOf(server.url, SURVEY, KEY);
+  expect(latest.data).toMatchObject({ happy: 'Not really', why: 'Too slow' });
+  expect(latest.person).toBeNull();
+});

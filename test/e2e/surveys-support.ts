@@ -1,0 +1,64 @@
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { extname, join, resolve } from 'node:path';
+import type { Page } from '@playwright/test';
+import { expect, freePort } from './fixtures.js';
+
+/** Files a customer's site would host itself: the demo page, and the real Formbricks 1.6 bundles. */
+const ROUTES: Record<string, string> = {
+  '/vendor/formbricks-js.umd.js': 'node_modules/@formbricks/js/dist/index.umd.js',
+  '/vendor/formbricks-surveys.umd.js': 'node_modules/@formbricks/surveys/dist/index.umd.js',
+};
+const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'application/javascript', '.css': 'text/css', '.svg': 'image/svg+xml' };
+
+export interface HostSite {
+  origin: string;
+  close(): Promise<void>;
+}
+
+/** A static site on its own port, so the page and the survey server are different origins and CORS is real. */
+export async function startHostSite(): Promise<HostSite> {
+  const port = await freePort();
+  const server: Server = createServer((request, response) => {
+    const path = new URL(request.url ?? '/', 'http://host').pathname;
+    const file = ROUTES[path] ?? (path.startsWith('/demo/') ? join('public', path === '/demo/' ? '/demo/index.html' : path) : undefined);
+    const full = file && resolve(file);
+    if (!full || !existsSync(full) || !statSync(full).isFile()) {
+      response.writeHead(404).end('not found');
+      return;
+    }
+    response.writeHead(200, { 'content-type': TYPES[extname(full)] ?? 'application/octet-stream' });
+    createReadStream(full).pipe(response);
+  });
+  await new Promise<void>((done) => server.listen(port, 'localhost', done));
+  return {
+    origin: `http://localhost:${port}`,
+    close: () => new Promise((done) => server.close(() => done())),
+  };
+}
+
+/** The demo page on the host site, pointed at the survey server. */
+export function hostPageUrl(site: HostSite, apiHost: string, params: Record<string, string> = {}): string {
+  return `${site.origin}/demo/?${new URLSearchParams({ apiHost, ...params }).toString()}`;
+}
+
+export async function management<T = any>(apiHost: string, path: string, apiKey = 'ensign-demo-api-key-0000'): Promise<T> {
+  const response = await fetch(`${apiHost}/api/v1/management${path}`, { headers: { 'x-api-key': apiKey } });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { data: T }).data;
+}
+
+/** Waits until the server has the survey's responses in the wanted state (the widget sends them in the background). */
+export async function responsesOf(apiHost: string, surveyId: string, apiKey?: string, finished = true) {
+  let responses: any[] = [];
+  await expect
+    .poll(async () => {
+      responses = await management<any[]>(apiHost, `/responses?surveyId=${surveyId}`, apiKey);
+      return responses.length > 0 && responses.every((response) => response.finished === finished);
+    })
+    .toBe(true);
+  return responses;
+}
+
+/** The survey dialog our renderer draws in its Shadow DOM (Playwright's locators pierce open shadow roots). */
+export const survey = (page: Page) => page.locator('#formbricks-web-container [role="dialog"]');
