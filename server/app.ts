@@ -12,6 +12,7 @@ import { FliptStore } from './flipt/store/index.js';
 import { installAuth } from './auth/index.js';
 import { metaRoutes } from './flipt/routes/meta.js';
 import { surveyPlugin } from './surveys/plugin.js';
+import { evaluationPlugin } from './evaluation/index.js';
 
 export interface BuildOptions {
   /** An already open database; when absent the app opens (and later closes) `config.db.url`. */
@@ -57,6 +58,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.get('/health', async () => ({ status: 'SERVING' }));
   await app.register(async (api) => fliptManagementRoutes(api, context.flipt));
   await app.register(async (api) => metaRoutes(api, context));
+  await app.register(async (api) => evaluationPlugin(api, context));
   if (config.surveys.enabled) await app.register(async (surveys) => surveyPlugin(surveys, context));
 
   if (existsSync(config.paths.console)) {

@@ -1,20 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+
 /**
  * The change feed: every committed write to a namespace's flags or segments is published here, so
  * whoever caches derived state (the evaluation snapshots) can drop it. `publish` is called by the
  * storage layer after the transaction commits; listeners run synchronously.
- * With PostgreSQL, the evaluation area relays changes between server instances (LISTEN/NOTIFY).
+ * With PostgreSQL, `relayThroughPostgres` also sends each change to the other server instances on
+ * the same database (LISTEN/NOTIFY) and publishes theirs here.
  */
 export type ChangeListener = (namespaceKey: string) => void;
 
+/** Published instead of a key when any namespace may have changed (the relay lost its connection). */
+export const ALL_NAMESPACES = '*';
+
+const CHANNEL = 'ensign_changes';
+const RECONNECT_DELAY_MS = 500;
+
 export class ChangeFeed {
   private readonly listeners = new Set<ChangeListener>();
+  private notify?: (namespaceKey: string) => void;
 
   publish(namespaceKey: string): void {
-    for (const listener of this.listeners) listener(namespaceKey);
+    this.deliver(namespaceKey);
+    this.notify?.(namespaceKey);
   }
 
   subscribe(listener: ChangeListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Relays changes between every instance that runs this on the same PostgreSQL database. A
+   * dedicated connection LISTENs; when it drops, it reconnects and publishes ALL_NAMESPACES since
+   * changes may have been missed meanwhile. Resolves once listening; the returned function stops.
+   */
+  async relayThroughPostgres(url: string, pool: pg.Pool): Promise<() => Promise<void>> {
+    const origin = randomUUID();
+    let client: pg.Client | undefined;
+    let stopped = false;
+    let retry: NodeJS.Timeout | undefined;
+
+    const connect = async (): Promise<void> => {
+      const next = new pg.Client({ connectionString: url });
+      next.on('notification', (message) => {
+        const payload = message.payload ?? '';
+        const space = payload.indexOf(' ');
+        if (space < 0 || payload.slice(0, space) === origin) return;
+        this.deliver(payload.slice(space + 1));
+      });
+      next.on('error', () => reconnect(next));
+      next.on('end', () => reconnect(next));
+      await next.connect();
+      await next.query(`LISTEN ${CHANNEL}`);
+      client = next;
+    };
+    const reconnect = (failed: pg.Client) => {
+      if (stopped || client !== failed || retry) return;
+      client = undefined;
+      failed.end().catch(() => undefined);
+      const attempt = () => {
+        retry = undefined;
+        if (stopped) return;
+        connect().then(
+          () => this.deliver(ALL_NAMESPACES),
+          () => (retry = setTimeout(attempt, RECONNECT_DELAY_MS)),
+        );
+      };
+      retry = setTimeout(attempt, RECONNECT_DELAY_MS);
+    };
+
+    await connect();
+    this.notify = (namespaceKey) => {
+      pool.query('SELECT pg_notify($1, $2)', [CHANNEL, `${origin} ${namespaceKey}`]).catch(() => undefined);
+    };
+    return async () => {
+      stopped = true;
+      this.notify = undefined;
+      clearTimeout(retry);
+      await client?.end().catch(() => undefined);
+    };
+  }
+
+  private deliver(namespaceKey: string): void {
+    for (const listener of this.listeners) listener(namespaceKey);
   }
 }

@@ -1,0 +1,142 @@
+import { compileSnapshot, type CompiledNamespace, type SnapshotDocument } from '../../domain/evaluation/index.js';
+import { ALL_NAMESPACES, type ChangeFeed } from '../changes.js';
+import type { LoadedNamespace } from './loader.js';
+
+/** A namespace ready to serve: the compiled engine input and the snapshot document, serialised on demand. */
+export class NamespaceSnapshot {
+  readonly compiled: CompiledNamespace;
+  private readonly serialised = new Map<SnapshotGate, string>();
+
+  constructor(readonly loaded: LoadedNamespace) {
+    this.compiled = compileSnapshot(loaded.document);
+  }
+
+  get exists(): boolean {
+    return this.loaded.exists;
+  }
+
+  get etag(): string {
+    return this.loaded.etag;
+  }
+
+  /** The document's JSON as a client of the given gate may see it (reference §8.1). */
+  json(gate: SnapshotGate): string {
+    let text = this.serialised.get(gate);
+    if (text === undefined) {
+      text = JSON.stringify(gateDocument(this.loaded.document, gate));
+      this.serialised.set(gate, text);
+    }
+    return text;
+  }
+}
+
+/**
+ * What a client's `X-Flipt-Accept-Server-Version` lets it see: before 1.38.0 ENTITY_ID constraints
+ * travel as UNKNOWN, before 1.47.0 flags carry no default variant.
+ */
+export type SnapshotGate = 'current' | 'no-default-variant' | 'no-entity-id';
+
+function gateDocument(document: SnapshotDocument, gate: SnapshotGate): SnapshotDocument {
+  if (gate === 'current') return document;
+  return {
+    namespace: document.namespace,
+    flags: document.flags.map(({ defaultVariant, ...flag }) => {
+      if (gate === 'no-default-variant') return flag;
+      const hide = <T extends { segments: SnapshotDocument['flags'][number]['rules'][number]['segments'] }>(owner: T): T => ({
+        ...owner,
+        segments: owner.segments.map((segment) => ({
+          ...segment,
+          constraints: segment.constraints.map((c) =>
+            c.type === 'ENTITY_ID_CONSTRAINT_COMPARISON_TYPE' ? { ...c, type: 'UNKNOWN_CONSTRAINT_COMPARISON_TYPE' as const } : c,
+          ),
+        })),
+      });
+      return {
+        ...flag,
+        rules: flag.rules.map(hide),
+        rollouts: flag.rollouts.map((r) => (r.segment ? { ...r, segment: hide(r.segment) } : r)),
+      };
+    }),
+  };
+}
+
+interface Entry {
+  /** Bumped by every change: a load started under an older generation is not kept. */
+  generation: number;
+  snapshot?: NamespaceSnapshot;
+  pending?: Promise<NamespaceSnapshot>;
+}
+
+/** At most this many namespaces that do not exist are remembered (requests can name any key). */
+const MAX_MISSING = 1000;
+
+/**
+ * The per-namespace snapshots. A change to a namespace drops its snapshot and reloads it at once,
+ * so requests find it in memory again; requests that arrive meanwhile wait for the reload and never
+ * see the data from before the change.
+ */
+export class SnapshotCache {
+  private readonly entries = new Map<string, Entry>();
+  private missing = 0;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly load: (namespaceKey: string) => Promise<LoadedNamespace>,
+    changes: ChangeFeed,
+  ) {
+    this.unsubscribe = changes.subscribe((namespaceKey) => {
+      if (namespaceKey === ALL_NAMESPACES) for (const key of [...this.entries.keys()]) this.invalidate(key);
+      else this.invalidate(namespaceKey);
+    });
+  }
+
+  /** The snapshot, synchronously when it is in memory. */
+  get(namespaceKey: string): NamespaceSnapshot | Promise<NamespaceSnapshot> {
+    let entry = this.entries.get(namespaceKey);
+    if (entry?.snapshot) return entry.snapshot;
+    if (!entry) {
+      entry = { generation: 0 };
+      this.entries.set(namespaceKey, entry);
+    }
+    return entry.pending ?? this.reload(namespaceKey, entry);
+  }
+
+  close(): void {
+    this.unsubscribe();
+    this.entries.clear();
+  }
+
+  private invalidate(namespaceKey: string): void {
+    const entry = this.entries.get(namespaceKey);
+    if (!entry) return;
+    entry.generation++;
+    if (entry.snapshot && !entry.snapshot.exists) this.missing--;
+    entry.snapshot = undefined;
+    entry.pending = undefined;
+    // Errors surface to the next request, which retries.
+    this.reload(namespaceKey, entry).catch(() => undefined);
+  }
+
+  private reload(namespaceKey: string, entry: Entry): Promise<NamespaceSnapshot> {
+    const generation = entry.generation;
+    const pending: Promise<NamespaceSnapshot> = this.load(namespaceKey).then(
+      (loaded) => {
+        if (entry.generation !== generation || this.entries.get(namespaceKey) !== entry) return this.get(namespaceKey);
+        const snapshot = new NamespaceSnapshot(loaded);
+        entry.pending = undefined;
+        if (!snapshot.exists && this.missing >= MAX_MISSING) this.entries.delete(namespaceKey);
+        else {
+          entry.snapshot = snapshot;
+          if (!snapshot.exists) this.missing++;
+        }
+        return snapshot;
+      },
+      (error: unknown) => {
+        if (entry.pending === pending) entry.pending = undefined;
+        throw error;
+      },
+    );
+    entry.pending = pending;
+    return pending;
+  }
+}

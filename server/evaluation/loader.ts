@@ -1,0 +1,180 @@
+import { createHash } from 'node:crypto';
+import type { Database } from '../db/index.js';
+import { toBool } from '../db/codec.js';
+import { formatTimestamp } from '../flipt/timestamps.js';
+import type { FlagType, RolloutType, SegmentOperator } from '../../domain/flipt/types.js';
+import {
+  snapshotComparisonType,
+  snapshotMatchType,
+  type SnapshotDocument,
+  type SnapshotFlag,
+  type SnapshotRule,
+  type SnapshotRollout,
+  type SnapshotSegment,
+} from '../../domain/evaluation/index.js';
+
+/** A namespace's evaluation data as read from the database, in the document shape of reference §8.2. */
+export interface LoadedNamespace {
+  exists: boolean;
+  document: SnapshotDocument;
+  /**
+   * SHA-1 (hex) over every stored row of the namespace: it changes with every write, and every
+   * server instance on the same database computes the same value (Flipt hashes a modification time).
+   */
+  etag: string;
+}
+
+/** Reads one namespace's flags, segments, rules and rollouts in one consistent read transaction. */
+export async function loadNamespace(database: Database, namespaceKey: string): Promise<LoadedNamespace> {
+  const read = database.db.transaction();
+  const rows = await (database.dialect === 'postgres' ? read.setIsolationLevel('repeatable read') : read).execute(async (trx) => {
+    const ns = namespaceKey;
+    const namespace = await trx.selectFrom('namespaces').selectAll().where('key', '=', ns).executeTakeFirst();
+    const flags = await trx.selectFrom('flags').selectAll().where('namespace_key', '=', ns).orderBy('created_at').orderBy('key').execute();
+    const variants = await trx.selectFrom('variants').selectAll().where('namespace_key', '=', ns).orderBy('created_at').orderBy('id').execute();
+    const segments = await trx.selectFrom('segments').selectAll().where('namespace_key', '=', ns).orderBy('created_at').orderBy('key').execute();
+    const constraints = await trx.selectFrom('constraints').selectAll().where('namespace_key', '=', ns).orderBy('created_at').orderBy('id').execute();
+    const rules = await trx.selectFrom('rules').selectAll().where('namespace_key', '=', ns).orderBy('rank').orderBy('created_at').orderBy('id').execute();
+    const ruleSegments = await trx
+      .selectFrom('rule_segments')
+      .innerJoin('rules', 'rules.id', 'rule_segments.rule_id')
+      .select(['rule_segments.rule_id', 'rule_segments.segment_key'])
+      .where('rules.namespace_key', '=', ns)
+      .orderBy('rule_segments.rule_id')
+      .orderBy('rule_segments.segment_key')
+      .execute();
+    const distributions = await trx
+      .selectFrom('distributions')
+      .innerJoin('rules', 'rules.id', 'distributions.rule_id')
+      .selectAll('distributions')
+      .where('rules.namespace_key', '=', ns)
+      .orderBy('distributions.created_at')
+      .orderBy('distributions.id')
+      .execute();
+    const rollouts = await trx.selectFrom('rollouts').selectAll().where('namespace_key', '=', ns).orderBy('rank').orderBy('created_at').orderBy('id').execute();
+    const thresholds = await trx
+      .selectFrom('rollout_thresholds')
+      .innerJoin('rollouts', 'rollouts.id', 'rollout_thresholds.rollout_id')
+      .selectAll('rollout_thresholds')
+      .where('rollouts.namespace_key', '=', ns)
+      .orderBy('rollout_thresholds.rollout_id')
+      .execute();
+    const rolloutSegments = await trx
+      .selectFrom('rollout_segments')
+      .innerJoin('rollouts', 'rollouts.id', 'rollout_segments.rollout_id')
+      .selectAll('rollout_segments')
+      .where('rollouts.namespace_key', '=', ns)
+      .orderBy('rollout_segments.rollout_id')
+      .execute();
+    const rolloutReferences = await trx
+      .selectFrom('rollout_segment_references')
+      .innerJoin('rollouts', 'rollouts.id', 'rollout_segment_references.rollout_id')
+      .select(['rollout_segment_references.rollout_id', 'rollout_segment_references.segment_key'])
+      .where('rollouts.namespace_key', '=', ns)
+      .orderBy('rollout_segment_references.rollout_id')
+      .orderBy('rollout_segment_references.segment_key')
+      .execute();
+    return { namespace, flags, variants, segments, constraints, rules, ruleSegments, distributions, rollouts, thresholds, rolloutSegments, rolloutReferences };
+  });
+
+  const etag = createHash('sha1').update(JSON.stringify(rows)).digest('hex');
+  const document: SnapshotDocument = { namespace: { key: namespaceKey }, flags: [] };
+  if (!rows.namespace) return { exists: false, document, etag };
+
+  const constraintsBySegment = groupBy(rows.constraints, (c) => c.segment_key);
+  const segments = new Map<string, SnapshotSegment>();
+  for (const segment of rows.segments) {
+    segments.set(segment.key, {
+      key: segment.key,
+      name: '',
+      description: '',
+      matchType: snapshotMatchType(segment.match_type),
+      createdAt: null,
+      updatedAt: null,
+      constraints: (constraintsBySegment.get(segment.key) ?? []).map((c) => ({
+        id: c.id,
+        type: snapshotComparisonType(c.type),
+        property: c.property,
+        operator: c.operator,
+        value: c.value,
+      })),
+    });
+  }
+  const segmentsOf = (keys: { segment_key: string }[]) =>
+    keys.map((k) => segments.get(k.segment_key)).filter((s): s is SnapshotSegment => s !== undefined);
+
+  const variants = new Map(rows.variants.map((v) => [v.id, v]));
+  const ruleSegments = groupBy(rows.ruleSegments, (r) => r.rule_id);
+  const distributionsByRule = groupBy(rows.distributions, (d) => d.rule_id);
+  const rulesByFlag = new Map<string, SnapshotRule[]>();
+  for (const rule of rows.rules) {
+    const ruleSegmentList = segmentsOf(ruleSegments.get(rule.id) ?? []);
+    if (ruleSegmentList.length === 0) continue;
+    const list = rulesByFlag.get(rule.flag_key) ?? [];
+    rulesByFlag.set(rule.flag_key, list);
+    list.push({
+      id: rule.id,
+      segments: ruleSegmentList,
+      rank: rule.rank,
+      segmentOperator: rule.segment_operator as SegmentOperator,
+      distributions: (distributionsByRule.get(rule.id) ?? []).flatMap((d) => {
+        const variant = variants.get(d.variant_id);
+        if (!variant) return [];
+        return [{ id: '', ruleId: '', variantId: d.variant_id, variantKey: variant.key, variantAttachment: variant.attachment, rollout: d.rollout }];
+      }),
+    });
+  }
+
+  const thresholds = new Map(rows.thresholds.map((t) => [t.rollout_id, t]));
+  const rolloutSegments = new Map(rows.rolloutSegments.map((s) => [s.rollout_id, s]));
+  const references = groupBy(rows.rolloutReferences, (r) => r.rollout_id);
+  const rolloutsByFlag = new Map<string, SnapshotRollout[]>();
+  for (const rollout of rows.rollouts) {
+    const threshold = thresholds.get(rollout.id);
+    const segment = rolloutSegments.get(rollout.id);
+    const entry: SnapshotRollout = { type: rollout.type as RolloutType, rank: rollout.rank };
+    if (threshold) entry.threshold = { percentage: threshold.percentage, value: toBool(threshold.value) };
+    else if (segment) {
+      entry.segment = {
+        value: toBool(segment.value),
+        segmentOperator: segment.segment_operator as SegmentOperator,
+        segments: segmentsOf(references.get(rollout.id) ?? []),
+      };
+    } else continue;
+    const list = rolloutsByFlag.get(rollout.flag_key) ?? [];
+    rolloutsByFlag.set(rollout.flag_key, list);
+    list.push(entry);
+  }
+
+  for (const flag of rows.flags) {
+    const type = flag.type as FlagType;
+    const entry: SnapshotFlag = {
+      key: flag.key,
+      name: flag.name,
+      description: flag.description,
+      enabled: toBool(flag.enabled),
+      type,
+      createdAt: formatTimestamp(flag.created_at),
+      updatedAt: formatTimestamp(flag.updated_at),
+      rules: type === 'VARIANT_FLAG_TYPE' ? (rulesByFlag.get(flag.key) ?? []) : [],
+      rollouts: type === 'BOOLEAN_FLAG_TYPE' ? (rolloutsByFlag.get(flag.key) ?? []) : [],
+    };
+    const defaultVariant = flag.default_variant_id ? variants.get(flag.default_variant_id) : undefined;
+    if (type === 'VARIANT_FLAG_TYPE' && defaultVariant) {
+      entry.defaultVariant = { id: defaultVariant.id, key: defaultVariant.key, attachment: defaultVariant.attachment };
+    }
+    document.flags.push(entry);
+  }
+  return { exists: true, document, etag };
+}
+
+function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
+}
