@@ -1,0 +1,166 @@
+import type { Page } from '@playwright/test';
+import { test, expect, startServer, type RunningServer } from './fixtures.js';
+import { hostPageUrl, management, responsesOf, startHostSite, survey, type HostSite } from './surveys-support.js';
+
+// Our loader with our renderer on a host page of another origin, against the demo environment.
+const WELCOME = 'clensigndemosurveywelcom';
+const ALL_TYPES = 'clensigndemosurveyallqts';
+const PRICING = 'clensigndemosurveypricin';
+const CLICK = 'clensigndemosurveyclicks';
+const EXIT = 'clensigndemosurveyexitin';
+const SCROLL = 'clensigndemosurveyscroll';
+
+let server: RunningServer;
+let site: HostSite;
+test.beforeAll(async () => {
+  server = await startServer();
+  site = await startHostSite();
+});
+test.afterAll(async () => {
+  await site?.close();
+  await server?.stop();
+});
+
+/** Every fresh visitor first gets the New Session survey; these tests close it to try another trigger. */
+async function openPageAndCloseWelcome(page: Page) {
+  await page.goto(hostPageUrl(site, server.url));
+  await expect(survey(page).getByText('Welcome to the Ensign demo')).toBeVisible();
+  await survey(page).getByRole('button', { name: 'Close survey' }).click();
+  await expect(survey(page)).toHaveCount(0);
+}
+
+async function finishSurvey(page: Page) {
+  await survey(page).getByRole('button', { name: 'Finish' }).click();
+  await expect(survey(page).getByText('Thank you!')).toBeVisible();
+}
+
+test('New Session: the demo page shows the welcome survey with no set-up, and its answers are stored', async ({ page }) => {
+  await page.goto(`${server.url}/demo/`);
+  const dialog = survey(page);
+  await expect(dialog.getByText('Welcome to the Ensign demo')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Start' }).click();
+  await dialog.getByRole('button', { name: '4 of 5' }).click();
+  await dialog.getByRole('textbox').fill('More coffee');
+  await finishSurvey(page);
+
+  const [response] = await responsesOf(server.url, WELCOME);
+  expect(response.data).toMatchObject({ mood: 4, wish: 'More coffee' });
+  const displays = await management<any[]>(server.url, `/displays?surveyId=${WELCOME}`);
+  expect(displays).toContainEqual(expect.objectContaining({ responseId: response.id }));
+  await expect(page.locator('#log')).toContainText('POST /api/v1/client/clensigndemoenvironment0/responses');
+});
+
+test('a named action shows every question type; logic jumps, the upload and every value are stored', async ({ page }) => {
+  await openPageAndCloseWelcome(page);
+  await page.getByRole('button', { name: 'Code Action (every question type)' }).click();
+  const dialog = survey(page);
+  const next = () => dialog.getByRole('button', { name: 'Next' }).click();
+
+  await dialog.getByText('Developer').click();
+  await next();
+  await dialog.getByText('Feature flags').click();
+  await dialog.getByText('Other', { exact: true }).click();
+  await dialog.getByRole('textbox', { name: 'Other' }).fill('Docs');
+  await next();
+  await dialog.getByRole('textbox').fill('Ada');
+  await next();
+  await expect(dialog.getByText('Your email, Ada?')).toBeVisible();
+  await dialog.getByRole('textbox').fill('ada@example.com');
+  await next();
+  // 5 is below 7: the logic jumps over the two rating questions.
+  await dialog.getByRole('button', { name: '5', exact: true }).click();
+  await expect(dialog.getByText('What should we improve?')).toBeVisible();
+  await dialog.getByRole('textbox').fill('More speed');
+  await next();
+  await dialog.getByRole('button', { name: 'Open' }).click();
+  await dialog.getByText('I agree').click();
+  await next();
+  await dialog.getByRole('checkbox', { name: 'Picture 1' }).check();
+  await dialog.getByRole('checkbox', { name: 'Picture 3' }).check();
+  await next();
+  await dialog.locator('input[type="date"]').fill('2024-05-17');
+  await next();
+  await dialog.locator('input[type="file"]').setInputFiles({ name: 'shot.png', mimeType: 'image/png', buffer: Buffer.from('not really a png') });
+  await expect(dialog.getByText('shot.png')).toBeVisible();
+  await next();
+  await expect(dialog.getByText('Book a call with us')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Finish' }).click();
+  await expect(dialog.getByText('All question types answered')).toBeVisible();
+
+  const [response] = await responsesOf(server.url, ALL_TYPES);
+  expect(response.data).toMatchObject({
+    role: 'Developer',
+    features: ['Feature flags', 'Docs'],
+    name: 'Ada',
+    email: 'ada@example.com',
+    recommend: 5,
+    improve: 'More speed',
+    docs: 'clicked',
+    terms: 'accepted',
+    colour: ['teal', 'amber'],
+    when: '2024-05-17',
+  });
+  expect(response.data).not.toHaveProperty('stars');
+  expect(response.data).not.toHaveProperty('points');
+  expect(response.ttc._total).toBeGreaterThan(0);
+  const [fileUrl] = response.data.screenshot;
+  expect(fileUrl).toMatch(new RegExp(`^${server.url}/storage/clensigndemoenvironment0/private/shot--fid--`));
+  expect(await (await fetch(fileUrl)).text()).toBe('not really a png');
+  const displays = await management<any[]>(server.url, `/displays?surveyId=${ALL_TYPES}`);
+  expect(displays).toEqual([expect.objectContaining({ responseId: response.id })]);
+});
+
+test('a logic jump to the end finishes the survey at once', async ({ page }) => {
+  await openPageAndCloseWelcome(page);
+  await page.getByLabel('Action name').fill('Code Action');
+  await page.getByRole('button', { name: 'Track action' }).click();
+  await survey(page).getByText('Skip to the end').click();
+  await survey(page).getByRole('button', { name: 'Next' }).click();
+  await expect(survey(page).getByText('All question types answered')).toBeVisible();
+  await expect
+    .poll(async () => (await management<any[]>(server.url, `/responses?surveyId=${ALL_TYPES}`)).some((r) => r.finished && r.data.role === 'Skip to the end'))
+    .toBe(true);
+});
+
+test('page URL: a hash change and a pushState to the pricing page show its survey', async ({ page }) => {
+  await openPageAndCloseWelcome(page);
+  await page.getByRole('button', { name: 'Hash change to #pricing' }).click();
+  await expect(survey(page).getByText('Is the pricing clear?')).toBeVisible();
+  await survey(page).getByText('Yes', { exact: true }).click();
+  await finishSurvey(page);
+  const [response] = await responsesOf(server.url, PRICING);
+  expect(response.data).toEqual({ price: 'Yes' });
+
+  await survey(page).getByRole('button', { name: 'Close survey' }).click();
+  await page.getByRole('button', { name: 'pushState back home' }).click();
+  await page.getByRole('button', { name: 'pushState to ?page=pricing#pricing' }).click();
+  await expect(survey(page).getByText('Is the pricing clear?')).toBeVisible();
+  await expect.poll(async () => (await management<any[]>(server.url, `/displays?surveyId=${PRICING}`)).length).toBe(2);
+});
+
+test('click: the element the action class matches shows its survey', async ({ page }) => {
+  await openPageAndCloseWelcome(page);
+  await page.getByRole('button', { name: 'Give feedback' }).click();
+  await survey(page).getByRole('textbox').fill('Lovely widget');
+  await finishSurvey(page);
+  const [response] = await responsesOf(server.url, CLICK);
+  expect(response.data).toMatchObject({ feedback: 'Lovely widget' });
+});
+
+test('exit intent: the mouse leaving the page shows its survey', async ({ page }) => {
+  await openPageAndCloseWelcome(page);
+  await page.getByRole('button', { name: 'Exit intent (mouse leaves the page)' }).click();
+  await survey(page).getByRole('textbox').fill('Just browsing');
+  await finishSurvey(page);
+  const [response] = await responsesOf(server.url, EXIT);
+  expect(response.data).toMatchObject({ leaving: 'Just browsing' });
+});
+
+test('50% scroll: scrolling past the middle shows its survey', async ({ page }) => {
+  await openPageAndCloseWelcome(page);
+  await page.getByRole('button', { name: 'Scroll past 50%' }).click();
+  await survey(page).getByRole('button', { name: '3', exact: true }).click();
+  await expect(survey(page).getByText('Thank you!')).toBeVisible();
+  const [response] = await responsesOf(server.url, SCROLL);
+  expect(response.data).toEqual({ useful: 3 });
+});
