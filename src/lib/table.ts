@@ -39,6 +39,7 @@ export function useTable<T, C extends keyof T & string>(items: T[], searchFields
     },
     sort,
     toggleSort(column: C) {
+      setPage(0);
       setSort((previous) => ({
         column,
         direction: previous.column === column && previous.direction === 'asc' ? 'desc' : 'asc',

@@ -1,9 +1,59 @@
-/** Placeholder: sign-in arrives with the authentication issue. */
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Redirect } from 'wouter';
+import type { ListAuthenticationMethodsResponse } from '../../../domain/flipt/auth';
+import { AUTH, errorMessage, request } from '../../api/client';
+import { useSessionStore } from '../../stores/session';
+import { loginProviders, type LoginProvider } from './methods';
+
+/**
+ * Sign-in: one button per enabled session method. A button asks the server for the provider's
+ * authorize address (which also sets the login state cookie) and leaves for it.
+ */
 export default function LoginPage() {
+  const authenticated = useSessionStore((state) => state.session?.authenticated ?? false);
+  const methods = useQuery({
+    queryKey: ['auth', 'methods'],
+    queryFn: () => request<ListAuthenticationMethodsResponse>('GET', `${AUTH}/method`),
+  });
+  const [error, setError] = useState<string>();
+  const [leaving, setLeaving] = useState<string>();
+
+  if (authenticated) return <Redirect to="/" replace />;
+
+  const signIn = async (provider: LoginProvider) => {
+    setError(undefined);
+    setLeaving(provider.name);
+    try {
+      const { authorizeUrl } = await request<{ authorizeUrl: string }>('GET', provider.authorizeUrl, undefined, { passUnauthorized: true });
+      window.location.href = authorizeUrl;
+    } catch (failure) {
+      setLeaving(undefined);
+      setError(errorMessage(failure));
+    }
+  };
+
+  const providers = methods.data ? loginProviders(methods.data.methods) : [];
   return (
     <main className="login">
       <h1>Login</h1>
-      <p className="muted">Sign-in is not available yet.</p>
+      {methods.isError && <p role="alert">{errorMessage(methods.error)}</p>}
+      {methods.isSuccess && providers.length === 0 && (
+        <p className="muted">No login method is enabled on this server. Use an API token with the API instead.</p>
+      )}
+      {providers.length > 0 && (
+        <ul className="login-providers">
+          {providers.map((provider) => (
+            <li key={provider.name}>
+              <button type="button" className="button" disabled={leaving !== undefined} onClick={() => signIn(provider)}>
+                {leaving === provider.name && <span className="spinner" aria-hidden="true" />}
+                Login with {provider.label}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {error && <p role="alert" className="field-error">{error}</p>}
     </main>
   );
 }

@@ -1,0 +1,40 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+import type { RunningServer } from './fixtures.js';
+
+/** Calls the server's API directly (to seed or check data), failing on a non-OK answer. */
+export async function api<T = unknown>(server: RunningServer, method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return JSON.parse(text) as T;
+}
+
+/** A key no other test in the worker's shared server uses. */
+export function unique(prefix: string): string {
+  return `${prefix}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+}
+
+export async function open(page: Page, server: RunningServer, route: string): Promise<void> {
+  await page.goto(`${server.url}/#${route}`);
+}
+
+/** axe-core on the current page: no serious or critical violations. */
+export async function expectAccessible(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  expect(serious).toEqual([]);
+}
+
+export function toast(page: Page) {
+  return {
+    success: page.getByRole('status').filter({ hasText: /^Successfully/ }),
+    error: page.getByRole('alert').filter({ hasText: 'Error' }),
+  };
+}
