@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../../server/app.js';
+import { defaultConfig } from '../../../server/config.js';
+import { createTestDatabase, type TestDatabase } from '../support.js';
+import { Api } from './api.js';
+
+/** Two server instances on one PostgreSQL database learn of each other's writes through LISTEN/NOTIFY. */
+describe.skipIf(!process.env.TEST_DATABASE_URL)('two instances on one PostgreSQL database', () => {
+  let database: TestDatabase;
+  let one: FastifyInstance;
+  let two: FastifyInstance;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('postgres');
+    const config = defaultConfig();
+    config.db.url = database.url;
+    one = await buildApp(config);
+    two = await buildApp(config);
+    await Promise.all([one.ready(), two.ready()]);
+  });
+  afterAll(async () => {
+    await one?.close();
+    await two?.close();
+    await database?.drop();
+  });
+
+  async function evaluatedWithin(api: Api, ms: number, expected: Record<string, unknown>): Promise<number> {
+    const started = Date.now();
+    for (;;) {
+      const result = await api.ok('POST', '/evaluate/v1/variant', { flagKey: 'shared', entityId: 'e' });
+      if (Object.entries(expected).every(([k, v]) => result[k] === v)) return Date.now() - started;
+      if (Date.now() - started > ms) throw new Error(`not reflected within ${ms} ms: ${JSON.stringify(result)}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  it('a write through one is reflected in the other within a second', async () => {
+    const first = new Api(one);
+    const second = new Api(two);
+    await first.flag('default', 'shared', 'VARIANT_FLAG_TYPE', false);
+    await evaluatedWithin(second, 1000, { reason: 'FLAG_DISABLED_EVALUATION_REASON' });
+
+    const variant = await first.variant('default', 'shared', 'on');
+    await first.segment('default', 'all', []);
+    await first.rule('default', 'shared', ['all'], [[variant.id, 100]], 1);
+    await first.ok('PUT', '/api/v1/namespaces/default/flags/shared', { name: 'shared', enabled: true });
+    await evaluatedWithin(second, 1000, { match: true, variantKey: 'on' });
+
+    await second.ok('PUT', '/api/v1/namespaces/default/flags/shared', { name: 'shared', enabled: false });
+    await evaluatedWithin(first, 1000, { reason: 'FLAG_DISABLED_EVALUATION_REASON' });
+
+    const snapshot = (app: FastifyInstance) => app.inject({ method: 'GET', url: '/internal/v1/evaluation/snapshot/namespace/default' });
+    expect((await snapshot(one)).headers.etag).toBe((await snapshot(two)).headers.etag);
+  });
+});
