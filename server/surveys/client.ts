@@ -105,7 +105,7 @@ export function clientRoutes(app: FastifyInstance, store: SurveyStore): void {
 
   app.put('/:environmentId/displays/:displayId', async (request) => {
     const environment = await environmentOf(request);
-    const displayId = parseInput(cuidString, pickParam(request, 'displayId').displayId);
+    const { displayId } = parseInput(v.object({ displayId: cuidString }), pickParam(request, 'displayId'));
     const display = await store.display(displayId);
     if (!display || display.environmentId !== environment.id) throw notFound('Display', displayId);
     const body = parseInput(displayUpdateBody, request.body);
@@ -136,14 +136,17 @@ export function clientRoutes(app: FastifyInstance, store: SurveyStore): void {
       meta: { source: body.meta?.source, url: body.meta?.url, userAgent: describeUserAgent(request.headers['user-agent'] ?? '') },
       personAttributes: personId ? await store.attributes(personId) : null,
     });
+    if (body.finished) await store.completeIfDue(survey.id);
     return { data: { id } };
   });
 
   app.put('/:environmentId/responses/:responseId', async (request) => {
-    await environmentOf(request);
-    const responseId = parseInput(cuidString, pickParam(request, 'responseId').responseId);
+    const environment = await environmentOf(request);
+    const { responseId } = parseInput(v.object({ responseId: cuidString }), pickParam(request, 'responseId'));
     const body = parseInput(responseUpdateBody, request.body);
-    if (!(await store.updateResponse(responseId, body))) throw notFound('Response', responseId);
+    const surveyId = await store.updateResponse(environment.id, responseId, body);
+    if (!surveyId) throw notFound('Response', responseId);
+    if (body.finished) await store.completeIfDue(surveyId);
     return { data: {} };
   });
 

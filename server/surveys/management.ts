@@ -11,8 +11,6 @@ declare module 'fastify' {
   }
 }
 
-const ROW_KEYS = ['id', 'createdAt', 'updatedAt', 'environmentId'];
-
 /**
  * The Formbricks management API subset under /api/v1/management, scoped to the environment of the
  * `x-api-key`: me, surveys, action classes, responses and people, plus (an Ensign addition) displays.
@@ -49,8 +47,7 @@ export function managementRoutes(app: FastifyInstance, store: SurveyStore): void
   app.put('/surveys/:id', async (request) => {
     const current = owned(await store.survey(idOf(request)), request, 'Survey');
     const changes = request.body && typeof request.body === 'object' ? (request.body as Record<string, unknown>) : {};
-    const merged = Object.fromEntries(Object.entries({ ...current, ...changes }).filter(([key]) => !ROW_KEYS.includes(key)));
-    const { name, document } = parseSurveyInput(merged);
+    const { name, document } = parseSurveyInput({ ...current, ...changes });
     return { data: await store.saveSurvey(current.environmentId, name, document, current.id) };
   });
   app.delete('/surveys/:id', async (request) => {

@@ -96,7 +96,7 @@ export async function storageRoutes(app: FastifyInstance, store: SurveyStore, op
       const uuid = header('x-uuid');
       const timestamp = Number(header('x-timestamp'));
       if (!signature || !uuid || !Number.isFinite(timestamp)) throw unauthorized('X-Signature, X-UUID and X-Timestamp headers are required');
-      await surveyOf(store, environment, parseInput(cuidString, surveyId));
+      await surveyOf(store, environment, parseInput(v.object({ 'X-Survey-ID': cuidString }), { 'X-Survey-ID': surveyId })['X-Survey-ID']);
 
       let fileName: string;
       try {

@@ -188,6 +188,27 @@ export class SurveyStore {
     return (await this.survey(id))!;
   }
 
+  /**
+   * Marks the survey completed once it has `autoComplete` responses, as Formbricks does when a response
+   * finishes.
+   */
+  async completeIfDue(surveyId: string): Promise<void> {
+    const survey = await this.survey(surveyId);
+    if (!survey || survey.autoComplete === null || survey.status === 'completed') return;
+    const { count } = await this.db
+      .selectFrom('survey_responses')
+      .select((eb) => eb.fn.countAll<number | string | bigint>().as('count'))
+      .where('survey_id', '=', surveyId)
+      .executeTakeFirstOrThrow();
+    if (Number(count) < survey.autoComplete) return;
+    const { id, createdAt: _c, updatedAt: _u, environmentId: _e, name: _n, ...document } = survey;
+    await this.db
+      .updateTable('surveys')
+      .set({ document: JSON.stringify({ ...document, status: 'completed' }), updated_at: now() })
+      .where('id', '=', id)
+      .execute();
+  }
+
   async deleteSurvey(id: string): Promise<void> {
     await this.db.deleteFrom('surveys').where('id', '=', id).execute();
   }
@@ -477,13 +498,22 @@ export class SurveyStore {
   /**
    * Shallow-merges `data` into the stored data and replaces the stored ttc; a finished response's ttc
    * gains `_total`, the sum of the others. Runs in one transaction so concurrent updates do not lose keys.
+   * Returns the response's survey id, or undefined when the environment has no such response.
    */
-  async updateResponse(id: string, update: { finished: boolean; data: TResponseData; ttc?: TResponseTtc }): Promise<boolean> {
+  async updateResponse(
+    environmentId: string,
+    id: string,
+    update: { finished: boolean; data: TResponseData; ttc?: TResponseTtc },
+  ): Promise<string | undefined> {
     return this.database.transaction(async (trx) => {
-      const row = await trx.selectFrom('survey_responses').select(['data', 'ttc']).where('id', '=', id)
+      const row = await trx
+        .selectFrom('survey_responses')
+        .select(['data', 'ttc', 'survey_id'])
+        .where('id', '=', id)
+        .where('environment_id', '=', environmentId)
         .$if(this.database.dialect === 'postgres', (query) => query.forUpdate())
         .executeTakeFirst();
-      if (!row) return false;
+      if (!row) return undefined;
       const data = { ...JSON.parse(row.data), ...update.data };
       let ttc: TResponseTtc = update.ttc ?? JSON.parse(row.ttc);
       if (update.finished) {
@@ -495,7 +525,7 @@ export class SurveyStore {
         .set({ data: JSON.stringify(data), ttc: JSON.stringify(ttc), finished: fromBool(this.database.dialect, update.finished), updated_at: now() })
         .where('id', '=', id)
         .execute();
-      return true;
+      return row.survey_id;
     });
   }
 

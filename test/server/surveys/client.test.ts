@@ -110,6 +110,21 @@ describe.each(dialects)('survey client API on %s', (dialect) => {
     const missing = await t.request('PUT', `${CLIENT}/responses/cunknownresponse00000000`, { finished: true, data: {} });
     expect(missing.status).toBe(404);
     expect(missing.body.message).toBe('Response not found');
+    expect((await t.request('PUT', `${CLIENT}/responses/not-an-id`, { finished: true, data: {} })).body.details).toEqual({ responseId: 'Invalid cuid' });
+  });
+
+  it('completes a survey once it has autoComplete responses', async () => {
+    const created = await t.management('POST', '/surveys', simpleSurvey('Auto complete', { autoComplete: 2, displayOption: 'respondMultiple' }));
+    const surveyId = created.body.data.id;
+    const respond = () => t.request('POST', `${CLIENT}/responses`, { surveyId, finished: true, data: { q1: 'x' } });
+    await respond();
+    expect((await t.management('GET', `/surveys/${surveyId}`)).body.data.status).toBe('inProgress');
+    const second = await t.request('POST', `${CLIENT}/responses`, { surveyId, finished: false, data: {} });
+    expect((await t.management('GET', `/surveys/${surveyId}`)).body.data.status).toBe('inProgress');
+    await t.request('PUT', `${CLIENT}/responses/${second.body.data.id}`, { finished: true, data: { q1: 'y' } });
+    expect((await t.management('GET', `/surveys/${surveyId}`)).body.data.status).toBe('completed');
+    const synced = (await t.request('GET', `${CLIENT}/in-app/sync`)).body.data.surveys.map((s: { id: string }) => s.id);
+    expect(synced).not.toContain(surveyId);
   });
 
   it('records displays, links them to a response, and creates the person of an identified display', async () => {

@@ -90,6 +90,8 @@ describe.each(dialects)('survey management API and seeding on %s', (dialect) => 
     expect(list.map((r: { id: string }) => r.id)).toEqual([response.body.data.id]);
 
     const shop = (path: string, method = 'GET') => t.request(method, `/api/v1/management${path}`, undefined, { 'x-api-key': 'shop-management-key-0001' });
+    const elsewhere = await t.request('PUT', `/api/v1/client/cseededenvironment000001/responses/${response.body.data.id}`, { finished: true, data: { feedback: 'hijacked' } });
+    expect(elsewhere.status).toBe(404);
     expect((await shop(`/responses/${response.body.data.id}`)).status).toBe(404);
     expect((await shop('/responses')).body.data).toEqual([]);
 
