@@ -34,7 +34,8 @@ export async function expectAccessible(page: Page): Promise<void> {
 
 export function toast(page: Page) {
   return {
-    success: page.getByRole('status').filter({ hasText: /^Successfully/ }),
+    /** The newest success toast (earlier ones may still be showing). */
+    success: page.getByRole('status').filter({ hasText: /^Successfully/ }).last(),
     error: page.getByRole('alert').filter({ hasText: 'Error' }),
   };
 }
