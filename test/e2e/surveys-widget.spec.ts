@@ -164,3 +164,27 @@ test('50% scroll: scrolling past the middle shows its survey', async ({ page }) 
   const [response] = await responsesOf(server.url, SCROLL);
   expect(response.data).toEqual({ useful: 3 });
 });
+
+test('the demo panel identifies a visitor, sets attributes, tracks actions and links to the responses', async ({ page }) => {
+  await openPageAndCloseWelcome(page);
+  await page.getByLabel('User id').fill('panel-user');
+  await page.getByRole('button', { name: 'Identify (reloads)' }).click();
+  await expect(page.locator('#visitor')).toHaveText('panel-user');
+  await expect(survey(page).getByText('Welcome to the Ensign demo')).toBeVisible();
+  await survey(page).getByRole('button', { name: 'Close survey' }).click();
+
+  await page.getByRole('button', { name: 'Set attribute' }).click();
+  await page.getByRole('button', { name: 'Set email' }).click();
+  await expect
+    .poll(async () => (await management<any[]>(server.url, '/people')).find((p) => p.userId === 'panel-user')?.attributes)
+    .toEqual({ plan: 'paid', email: 'test@web.com' });
+  await page.getByLabel('Action name').fill('Panel action');
+  await page.getByRole('button', { name: 'Track action' }).click();
+  await expect(page.locator('#log')).toContainText('← 200 POST /api/v1/client/clensigndemoenvironment0/actions');
+  expect((await management<any[]>(server.url, '/action-classes')).map((a) => a.name)).toContain('Panel action');
+
+  await page.getByRole('link', { name: 'Responses recorded for this environment' }).click();
+  const welcome = page.locator(`section[data-survey-id="${WELCOME}"]`);
+  await expect(welcome.getByRole('heading', { name: 'Welcome (New Session)' })).toBeVisible();
+  await expect(welcome.locator('.counts')).toContainText(/[1-9]\d* display\(s\)/);
+});
