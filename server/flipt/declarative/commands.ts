@@ -1,6 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Config } from '../../config.js';
-import { openDatabase } from '../../db/index.js';
+import { openDatabase, type Database } from '../../db/index.js';
+import { ChangeFeed } from '../../changes.js';
+import { FliptStore } from '../store/index.js';
 import { DEFAULT_NAMESPACE } from '../../../domain/flipt/types.js';
 import { FliptError } from '../errors.js';
 import { FormatError, parseFeatures, serializeFeatures } from './format.js';
@@ -32,7 +34,7 @@ export async function importCommand(config: Config, options: ImportCommandOption
   const documents = await expected(() => parseFeatures(text, source));
   const database = await openDatabase(config.db.url);
   try {
-    return report(await expected(() => importFeatures(database, documents, options)));
+    return report(await expected(() => importFeatures(storeOver(database), documents, options)));
   } finally {
     await database.close();
   }
@@ -61,7 +63,7 @@ export async function exportCommand(config: Config, options: ExportCommandOption
   const database = await openDatabase(config.db.url);
   let text: string;
   try {
-    text = serializeFeatures(await expected(() => exportFeatures(database, selection)));
+    text = serializeFeatures(await expected(() => exportFeatures(storeOver(database), selection)));
   } finally {
     await database.close();
   }
@@ -71,6 +73,11 @@ export async function exportCommand(config: Config, options: ExportCommandOption
     });
   }
   return text;
+}
+
+/** The commands run without a server, so nobody listens for changes. */
+function storeOver(database: Database): FliptStore {
+  return new FliptStore(database, new ChangeFeed(), { readOnly: false });
 }
 
 async function readSource(file: string): Promise<string> {

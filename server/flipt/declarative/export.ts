@@ -1,31 +1,23 @@
-import type { ListInput } from '../../../domain/flipt/schemas.js';
 import type { Flag, Rollout, Rule } from '../../../domain/flipt/types.js';
-import type { Executor } from '../store/executor.js';
-import { getNamespace, listNamespaces } from '../store/namespaces.js';
-import { listFlags } from '../store/flags.js';
-import { listSegments } from '../store/segments.js';
-import { listRules } from '../store/rules.js';
-import { listRollouts } from '../store/rollouts.js';
+import type { FliptReader } from '../store/index.js';
 import type { FeaturesDocument, FlagDocument, RolloutDocument, RuleDocument } from './format.js';
-
-const EVERYTHING: ListInput = { limit: 0, offset: 0, pageToken: '' };
 
 /** Which namespaces to export: the named ones (each must exist), or all of them, oldest first. */
 export type NamespaceSelection = { keys: string[] } | 'all';
 
 /** Reads the selected namespaces into documents, in the order `flipt export` writes them. */
-export async function exportFeatures(executor: Executor, selection: NamespaceSelection): Promise<FeaturesDocument[]> {
+export async function exportFeatures(store: FliptReader, selection: NamespaceSelection): Promise<FeaturesDocument[]> {
   const namespaces =
     selection === 'all'
-      ? (await listNamespaces(executor, EVERYTHING)).namespaces
-      : await Promise.all(selection.keys.map((key) => getNamespace(executor, key)));
+      ? (await store.listNamespaces()).namespaces
+      : await Promise.all(selection.keys.map((key) => store.getNamespace(key)));
   const documents: FeaturesDocument[] = [];
   for (const namespace of namespaces) {
-    const { flags } = await listFlags(executor, namespace.key, EVERYTHING);
-    const { segments } = await listSegments(executor, namespace.key, EVERYTHING);
+    const { flags } = await store.listFlags(namespace.key);
+    const { segments } = await store.listSegments(namespace.key);
     documents.push({
       namespace: { key: namespace.key, name: namespace.name, description: namespace.description },
-      flags: await Promise.all(flags.map((flag) => exportFlag(executor, flag))),
+      flags: await Promise.all(flags.map((flag) => exportFlag(store, flag))),
       segments: segments.map((segment) => ({
         key: segment.key,
         name: segment.name,
@@ -44,9 +36,9 @@ export async function exportFeatures(executor: Executor, selection: NamespaceSel
   return documents;
 }
 
-async function exportFlag(executor: Executor, flag: Flag): Promise<FlagDocument> {
-  const { rules } = await listRules(executor, flag.namespaceKey, flag.key, EVERYTHING);
-  const { rules: rollouts } = await listRollouts(executor, flag.namespaceKey, flag.key, EVERYTHING);
+async function exportFlag(store: FliptReader, flag: Flag): Promise<FlagDocument> {
+  const { rules } = await store.listRules(flag.namespaceKey, flag.key);
+  const { rules: rollouts } = await store.listRollouts(flag.namespaceKey, flag.key);
   const variantKeys = new Map(flag.variants.map((variant) => [variant.id, variant.key]));
   const document: FlagDocument = {
     key: flag.key,

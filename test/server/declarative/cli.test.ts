@@ -5,6 +5,8 @@ import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../../server/cli.js';
 import { openDatabase } from '../../../server/db/index.js';
+import { ChangeFeed } from '../../../server/changes.js';
+import { FliptStore } from '../../../server/flipt/store/index.js';
 import { parseFeatures, serializeFeatures } from '../../../server/flipt/declarative/format.js';
 import { createTestDatabase, dialects, type TestDatabase } from '../support.js';
 import { fixture, fixturePath, snapshot } from './support.js';
@@ -45,7 +47,7 @@ async function ensign(...args: string[]): Promise<{ stdout: string; stderr: stri
 async function stateOf(url: string): Promise<unknown> {
   const database = await openDatabase(url);
   try {
-    return await snapshot(database);
+    return await snapshot(new FliptStore(database, new ChangeFeed(), { readOnly: true }));
   } finally {
     await database.close();
   }

@@ -1,28 +1,31 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, dialects, type TestDatabase } from '../support.js';
-import { openDatabase, type Database } from '../../../server/db/index.js';
+import { openDatabase, type Dialect } from '../../../server/db/index.js';
 import { parseFeatures, serializeFeatures } from '../../../server/flipt/declarative/format.js';
 import { ImportError, importFeatures } from '../../../server/flipt/declarative/import.js';
 import { exportFeatures } from '../../../server/flipt/declarative/export.js';
 import { ChangeFeed } from '../../../server/changes.js';
-import type { Executor } from '../../../server/flipt/store/executor.js';
-import { getFlag } from '../../../server/flipt/store/flags.js';
+import { FliptStore } from '../../../server/flipt/store/index.js';
 import { fixture, snapshot } from './support.js';
 
 const FIXTURES = ['v1.0.yml', 'v1.1.yml', 'v1.2.yml', 'v1.3.yml'];
 
 interface Open {
-  database: Database;
-  executor: Executor;
+  store: FliptStore;
+  /** Every namespace the store published after a commit. */
+  published: string[];
   close(): Promise<void>;
 }
 
-async function open(dialect: Database['dialect']): Promise<Open> {
+async function open(dialect: Dialect): Promise<Open> {
   const test: TestDatabase = await createTestDatabase(dialect);
   const database = await openDatabase(test.url);
+  const changes = new ChangeFeed();
+  const published: string[] = [];
+  changes.subscribe((namespace) => published.push(namespace));
   return {
-    database,
-    executor: database,
+    store: new FliptStore(database, changes, { readOnly: false }),
+    published,
     close: async () => {
       await database.close();
       await test.drop();
@@ -30,7 +33,7 @@ async function open(dialect: Database['dialect']): Promise<Open> {
   };
 }
 
-const importText = (database: Database, text: string, options = {}) => importFeatures(database, parseFeatures(text, 'test'), options);
+const importText = (store: FliptStore, text: string, options = {}) => importFeatures(store, parseFeatures(text, 'test'), options);
 
 async function failure(promise: Promise<unknown>): Promise<Error> {
   const error = await promise.then(
@@ -53,24 +56,24 @@ describe.each(dialects)('import and export on %s', (dialect) => {
   });
 
   it.each(FIXTURES)('%s: export then import into an empty database reproduces the same data', async (name) => {
-    await importText(a.database, fixture(name));
-    const exported = serializeFeatures(await exportFeatures(a.executor, 'all'));
-    await importText(b.database, exported);
-    const original = await snapshot(a.executor);
-    expect(await snapshot(b.executor)).toEqual(original);
-    expect(serializeFeatures(await exportFeatures(b.executor, 'all'))).toBe(exported);
+    await importText(a.store, fixture(name));
+    const exported = serializeFeatures(await exportFeatures(a.store, 'all'));
+    await importText(b.store, exported);
+    const original = await snapshot(a.store);
+    expect(await snapshot(b.store)).toEqual(original);
+    expect(serializeFeatures(await exportFeatures(b.store, 'all'))).toBe(exported);
   });
 
   it('stores what the file says: attachments, default variant, metadata, multi-segment rules and rollouts', async () => {
-    await importText(a.database, fixture('v1.3.yml'));
-    await importText(a.database, fixture('v1.2.yml'), { skipExisting: true });
-    const pricing = await getFlag(a.executor, 'default', 'pricing');
+    await importText(a.store, fixture('v1.3.yml'));
+    await importText(a.store, fixture('v1.2.yml'), { skipExisting: true });
+    const pricing = await a.store.getFlag('default', 'pricing');
     expect(pricing.metadata).toEqual({ owner: 'growth', ticket: 123, experimental: true, ratio: 0.5 });
     expect(pricing.defaultVariant?.key).toBe('yearly');
     expect(pricing.variants[0].attachment).toBe('{"prices":{"basic":10,"pro":25},"currency":"EUR","tags":["a","b c",null]}');
-    const production = (await snapshot(a.executor) as Record<string, { namespace: unknown }>).production;
+    const production = (await snapshot(a.store) as Record<string, { namespace: unknown }>).production;
     expect(production.namespace).toEqual({ key: 'production', name: 'Production', description: 'Live traffic', protected: false });
-    const state = (await snapshot(a.executor)) as Record<string, { rules: Record<string, unknown>; rollouts: Record<string, unknown> }>;
+    const state = (await snapshot(a.store)) as Record<string, { rules: Record<string, unknown>; rollouts: Record<string, unknown> }>;
     expect(state.default.rules.search).toEqual([
       {
         flagKey: 'search',
@@ -94,15 +97,15 @@ describe.each(dialects)('import and export on %s', (dialect) => {
   });
 
   it('exports only the namespaces asked for, in the order given', async () => {
-    await importText(a.database, fixture('v1.3.yml'));
-    const documents = await exportFeatures(a.executor, { keys: ['staging', 'production'] });
+    await importText(a.store, fixture('v1.3.yml'));
+    const documents = await exportFeatures(a.store, { keys: ['staging', 'production'] });
     expect(documents.map((d) => d.namespace.key)).toEqual(['staging', 'production']);
-    await expect(exportFeatures(a.executor, { keys: ['nope'] })).rejects.toThrow('namespace "nope" not found');
+    await expect(exportFeatures(a.store, { keys: ['nope'] })).rejects.toThrow('namespace "nope" not found');
   });
 
   it('refuses a rule over an unknown segment and leaves the database as it was', async () => {
-    await importText(a.database, fixture('v1.0.yml'));
-    const before = await snapshot(a.executor);
+    await importText(a.store, fixture('v1.0.yml'));
+    const before = await snapshot(a.store);
     const source = `
 flags:
   - {key: fresh, name: Fresh, enabled: true, variants: [{key: a}]}
@@ -113,13 +116,13 @@ flags:
       - segment: nope
         distributions: [{variant: a, rollout: 100}]
 `;
-    const error = await failure(importText(a.database, source));
+    const error = await failure(importText(a.store, source));
     expect(error.message).toBe('namespace "default", flag "another", rules[0]: flag "default/another" or segment "default/nope" not found');
-    expect(await snapshot(a.executor)).toEqual(before);
+    expect(await snapshot(a.store)).toEqual(before);
   });
 
   it('refuses what the API would refuse (a bad constraint, a duplicate key) and changes nothing', async () => {
-    const before = await snapshot(a.executor);
+    const before = await snapshot(a.store);
     const badConstraint = `
 namespace: fresh
 segments:
@@ -127,24 +130,30 @@ segments:
     name: S
     constraints: [{type: NUMBER_COMPARISON_TYPE, property: age, operator: prefix, value: "1"}]
 `;
-    expect((await failure(importText(a.database, badConstraint))).message).toBe(
+    expect((await failure(importText(a.store, badConstraint))).message).toBe(
       'namespace "fresh", segment "s", constraints[0] (property "age"): constraint operator "prefix" is not valid for type number',
     );
-    expect((await failure(importText(a.database, 'flags:\n  - {key: "bad key", name: B}\n'))).message).toBe(
+    expect((await failure(importText(a.store, 'flags:\n  - {key: "bad key", name: B}\n'))).message).toBe(
       'namespace "default", flag "bad key": invalid field key: contains invalid characters',
     );
-    expect(await snapshot(a.executor)).toEqual(before);
+    expect(await snapshot(a.store)).toEqual(before);
 
-    await importText(a.database, fixture('v1.0.yml'));
-    const imported = await snapshot(a.executor);
-    expect((await failure(importText(a.database, fixture('v1.0.yml')))).message).toBe(
+    await importText(a.store, fixture('v1.0.yml'));
+    const imported = await snapshot(a.store);
+    expect((await failure(importText(a.store, fixture('v1.0.yml')))).message).toBe(
       'namespace "default", flag "color": flag "default/color" is not unique',
     );
-    expect(await snapshot(a.executor)).toEqual(imported);
+    expect(await snapshot(a.store)).toEqual(imported);
+  });
+
+  it('is refused by a read-only store', async () => {
+    const readOnly = new FliptStore(a.store.database, new ChangeFeed(), { readOnly: true });
+    await expect(importText(readOnly, fixture('v1.0.yml'))).rejects.toThrow('not implemented');
+    expect(((await snapshot(a.store)) as Record<string, { flags: unknown[] }>).default.flags).toEqual([]);
   });
 
   it('--skip-existing keeps existing flags and segments and adds the new ones', async () => {
-    await importText(a.database, fixture('v1.0.yml'));
+    await importText(a.store, fixture('v1.0.yml'));
     const source = `
 flags:
   - {key: color, name: Renamed, enabled: false}
@@ -153,21 +162,19 @@ segments:
   - {key: everyone, name: Renamed}
   - {key: newcomers, name: Newcomers}
 `;
-    const summary = await importText(a.database, source, { skipExisting: true });
+    const summary = await importText(a.store, source, { skipExisting: true });
     expect(summary).toEqual({ namespaces: ['default'], flags: 1, segments: 1, skipped: 2 });
-    const state = (await snapshot(a.executor)) as Record<string, { flags: { key: string; name: string }[]; segments: { key: string; name: string }[] }>;
+    const state = (await snapshot(a.store)) as Record<string, { flags: { key: string; name: string }[]; segments: { key: string; name: string }[] }>;
     expect(state.default.flags.map((f) => [f.key, f.name])).toEqual([['color', 'Color'], ['disabled-flag', 'Disabled flag'], ['added', 'Added']]);
     expect(state.default.segments.map((s) => [s.key, s.name])).toEqual([['beta-users', 'Beta users'], ['everyone', 'Everyone'], ['newcomers', 'Newcomers']]);
   });
 
   it('--drop replaces everything, other namespaces included, and publishes every namespace it touched', async () => {
-    await importText(a.database, fixture('v1.3.yml'));
-    const changes = new ChangeFeed();
-    const published: string[] = [];
-    changes.subscribe((namespace) => published.push(namespace));
-    await importFeatures(a.database, parseFeatures(fixture('v1.0.yml')), { drop: true }, changes);
-    expect(published.sort()).toEqual(['default', 'production', 'staging']);
-    await importText(b.database, fixture('v1.0.yml'));
-    expect(await snapshot(a.executor)).toEqual(await snapshot(b.executor));
+    await importText(a.store, fixture('v1.3.yml'));
+    a.published.length = 0;
+    await importText(a.store, fixture('v1.0.yml'), { drop: true });
+    expect([...new Set(a.published)].sort()).toEqual(['default', 'production', 'staging']);
+    await importText(b.store, fixture('v1.0.yml'));
+    expect(await snapshot(a.store)).toEqual(await snapshot(b.store));
   });
 });

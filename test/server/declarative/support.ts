@@ -1,33 +1,25 @@
 import { readFileSync } from 'node:fs';
-import type { ListInput } from '../../../domain/flipt/schemas.js';
-import type { Executor } from '../../../server/flipt/store/executor.js';
-import { listNamespaces } from '../../../server/flipt/store/namespaces.js';
-import { listFlags } from '../../../server/flipt/store/flags.js';
-import { listSegments } from '../../../server/flipt/store/segments.js';
-import { listRules } from '../../../server/flipt/store/rules.js';
-import { listRollouts } from '../../../server/flipt/store/rollouts.js';
+import type { FliptReader } from '../../../server/flipt/store/index.js';
 
 export const fixture = (name: string) => readFileSync(new URL(`../../fixtures/declarative/${name}`, import.meta.url), 'utf8');
 export const fixturePath = (name: string) => new URL(`../../fixtures/declarative/${name}`, import.meta.url).pathname;
-
-const ALL: ListInput = { limit: 0, offset: 0, pageToken: '' };
 
 /**
  * Everything the API shows for every namespace, minus what a new database assigns afresh (ids and
  * timestamps); a distribution names its variant by `flagKey/key` instead of by id.
  */
-export async function snapshot(executor: Executor): Promise<unknown> {
-  const { namespaces } = await listNamespaces(executor, ALL);
+export async function snapshot(store: FliptReader): Promise<unknown> {
+  const { namespaces } = await store.listNamespaces();
   const result: Record<string, unknown> = {};
   for (const namespace of namespaces) {
-    const { flags } = await listFlags(executor, namespace.key, ALL);
-    const { segments } = await listSegments(executor, namespace.key, ALL);
+    const { flags } = await store.listFlags(namespace.key);
+    const { segments } = await store.listSegments(namespace.key);
     const variantNames = new Map(flags.flatMap((flag) => flag.variants.map((v) => [v.id, `${flag.key}/${v.key}`])));
     const rules: Record<string, unknown> = {};
     const rollouts: Record<string, unknown> = {};
     for (const flag of flags) {
-      rules[flag.key] = (await listRules(executor, namespace.key, flag.key, ALL)).rules;
-      rollouts[flag.key] = (await listRollouts(executor, namespace.key, flag.key, ALL)).rules;
+      rules[flag.key] = (await store.listRules(namespace.key, flag.key)).rules;
+      rollouts[flag.key] = (await store.listRollouts(namespace.key, flag.key)).rules;
     }
     result[namespace.key] = strip({ namespace, flags, segments, rules, rollouts }, variantNames);
   }
