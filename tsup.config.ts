@@ -33,7 +33,8 @@ export default defineConfig([
     outDir: 'dist/widget',
     format: ['iife'],
     platform: 'browser',
-    target: 'es2019',
+    // es2020 keeps ?. and ?? as written: about 170 bytes less gzipped than es2019
+    target: 'es2020',
     minify: true,
     clean: false,
     outExtension: () => ({ js: '.js' }),
@@ -43,7 +44,7 @@ export default defineConfig([
     outDir: 'dist/widget',
     format: ['esm'],
     platform: 'browser',
-    target: 'es2019',
+    target: 'es2020',
     minify: true,
     clean: false,
     outExtension: () => ({ js: '.mjs' }),

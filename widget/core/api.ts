@@ -2,6 +2,7 @@ import type {
   TActionInput,
   TDisplayCreateInput,
   TDisplayUpdateInput,
+  TPersonCreateInput,
   TPersonUpdateInput,
   TPersonUpdateResult,
   TResponseInput,
@@ -48,7 +49,9 @@ export const must = <T>(r: Result<T>, message: string): T => {
   throw { ...r.error, message, responseMessage: r.error.message };
 };
 
-const tooLarge = (message: string): Error => Object.assign(new Error(message), { name: 'FileTooLargeError' });
+const tooLarge = (message?: string): Error =>
+  Object.assign(new Error(message || 'File size exceeds the size limit for your plan'), { name: 'FileTooLargeError' });
+const failed = (status: number): Error => new Error(`Upload failed with status ${status}`);
 
 const upload = async (base: string, file: File, { allowedFileExtensions, surveyId }: TUploadFileConfig = {}): Promise<string> => {
   if (!(file instanceof Blob) || !(file instanceof File)) {
@@ -59,7 +62,7 @@ const upload = async (base: string, file: File, { allowedFileExtensions, surveyI
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ fileName: file.name, fileType: file.type, allowedFileExtensions, surveyId }),
   });
-  if (!r.ok) throw new Error(`Upload failed with status ${r.status}`);
+  if (!r.ok) throw failed(r.status);
   const { signedUrl, fileUrl, signingData: s, presignedFields: p, updatedFileName } = (await r.json()).data as TStorageUploadResult;
   const form = new FormData();
   for (const k in p) form.append(k, p[k]);
@@ -80,17 +83,14 @@ const upload = async (base: string, file: File, { allowedFileExtensions, surveyI
   });
   if (!u.ok) {
     const text = await u.text();
-    if (s) {
-      let message;
-      try {
-        message = JSON.parse(text).message;
-      } catch {
-        // not JSON: the generic message below
-      }
-      throw tooLarge(message || 'File size exceeds the size limit for your plan');
+    let message;
+    try {
+      // signed (local) uploads answer JSON with the server's message
+      message = s && JSON.parse(text).message;
+    } catch {
+      // not JSON: the plan message
     }
-    if (p && text.includes('EntityTooLarge')) throw tooLarge('File size exceeds the size limit for your plan');
-    throw new Error(`Upload failed with status ${u.status}`);
+    throw s || (p && text.includes('EntityTooLarge')) ? tooLarge(message) : failed(u.status);
   }
   return fileUrl;
 };
@@ -98,22 +98,23 @@ const upload = async (base: string, file: File, { allowedFileExtensions, surveyI
 /** The client API of one environment, as `getApi().client` of @formbricks/js 1.6. */
 export const client = (apiHost: string, environmentId: string) => {
   const b = `${apiHost}/api/v1/client/${environmentId}`;
+  const post =
+    <I, O = object>(path: string, method = 'POST') =>
+    (input: I) =>
+      req<O>(b + path, method, input);
   return {
     response: {
-      create: (input: TResponseInput) => req<{ id: string }>(`${b}/responses`, 'POST', input),
-      update: ({ responseId, finished, data, ttc }: TResponseUpdateInput & { responseId: string }) =>
-        req<object>(`${b}/responses/${responseId}`, 'PUT', { finished, data, ttc }),
+      create: post<TResponseInput, { id: string }>('/responses'),
+      update: ({ responseId, ...input }: TResponseUpdateInput & { responseId: string }) => post<TResponseUpdateInput>(`/responses/${responseId}`, 'PUT')(input),
     },
     display: {
-      create: (input: TDisplayCreateInput) => req<{ id: string }>(`${b}/displays`, 'POST', input),
-      update: (displayId: string, input: TDisplayUpdateInput) => req<object>(`${b}/displays/${displayId}`, 'PUT', input),
+      create: post<TDisplayCreateInput, { id: string }>('/displays'),
+      update: (displayId: string, input: TDisplayUpdateInput) => post<TDisplayUpdateInput>(`/displays/${displayId}`, 'PUT')(input),
     },
-    action: {
-      create: (input: TActionInput) => req<object>(`${b}/actions`, 'POST', input),
-    },
+    action: { create: post<TActionInput>('/actions') },
     people: {
-      create: (userId: string) => req<{ userId: string }>(`${b}/people`, 'POST', { environmentId, userId }),
-      update: (userId: string, input: TPersonUpdateInput) => req<TPersonUpdateResult>(`${b}/people/${userId}`, 'POST', input),
+      create: (userId: string) => post<TPersonCreateInput, { userId: string }>('/people')({ environmentId, userId }),
+      update: (userId: string, input: TPersonUpdateInput) => post<TPersonUpdateInput, TPersonUpdateResult>(`/people/${userId}`)(input),
     },
     storage: {
       uploadFile: (file: File, config?: TUploadFileConfig) => upload(b, file, config),

@@ -18,7 +18,7 @@ export { VERSION };
 
 const initialize = async (c: Partial<TJsConfigInput> = {}): Promise<void> => {
   setDebug(location.search.includes('formbricksDebug=true') || !!c.debug);
-  if (isInitialized()) return debug('Already initialized, skipping initialization.');
+  if (isInitialized()) return;
   // responses a previous page could not send go out now, whatever the state of the config
   void flush();
   const stored = read<TJsConfig>(KEY);
@@ -35,11 +35,11 @@ const initialize = async (c: Partial<TJsConfigInput> = {}): Promise<void> => {
   }
   const reuse = !!existing?.state && existing.environmentId === c.environmentId && existing.apiHost === c.apiHost && existing.userId === c.userId;
   const cached = (reuse && existing.state.attributes) || {};
-  const changed = Object.fromEntries(Object.entries(c.attributes || {}).filter(([k, v]) => cached[k] !== String(v)));
-  if (c.attributes) {
-    if (Object.keys(changed).length) await updatePerson(target, changed);
-    else debug('No attributes to update. Skipping update.');
-  }
+  // only attributes that differ from the cached ones, as strings
+  const changed: Record<string, string> = {};
+  for (const [k, v] of Object.entries(c.attributes || {})) if (cached[k] !== String(v)) changed[k] = String(v);
+  const anyChanged = Object.keys(changed).length > 0;
+  if (anyChanged) await updatePerson(target, changed);
   addContainer();
   if (reuse) use(existing);
   else {
@@ -53,24 +53,23 @@ const initialize = async (c: Partial<TJsConfigInput> = {}): Promise<void> => {
     }
     await track(NEW_SESSION);
   }
-  if (Object.keys(changed).length) {
-    const now = cfg();
-    const strings = Object.fromEntries(Object.entries(changed).map(([k, v]) => [k, String(v)]));
-    save({ ...now, state: { ...now.state, attributes: { ...now.state.attributes, ...strings } } });
-  }
+  if (anyChanged) remember(changed);
   listen(true);
   setInitialized(true);
-  debug('Initialized');
   await checkPage();
+};
+
+const remember = (attributes: Record<string, string>): void => {
+  const c = cfg();
+  save({ ...c, state: { ...c.state, attributes: { ...c.state.attributes, ...attributes } } });
 };
 
 const setAttribute = async (key: string, value: unknown): Promise<void> => {
   const c = cfg();
   const v = String(value);
-  if (c.userId && c.state.attributes[key] === v) return debug('Attribute already set to this value. Skipping update.');
+  if (c.userId && c.state.attributes[key] === v) return;
   await updatePerson(c, { [key]: v });
-  const now = cfg();
-  save({ ...now, state: { ...now.state, attributes: { ...now.state.attributes, [key]: v } } });
+  remember({ [key]: v });
 };
 
 const logout = (): void => {

@@ -34,7 +34,7 @@ export const filter = (state: TJsState): TJsState => {
 };
 
 const valid = (d: TJsStateSync | null): d is TJsStateSync =>
-  !!d && Array.isArray(d.surveys) && d.surveys.every((s) => s && Array.isArray(s.triggers)) && Array.isArray(d.noCodeActionClasses) && !!d.product && typeof d.product === 'object';
+  !!d && Array.isArray(d.surveys) && d.surveys.every((s) => s && Array.isArray(s.triggers)) && Array.isArray(d.noCodeActionClasses) && !!d.product;
 
 /** GET in-app/sync[/{userId}]; on success the config expires 2 minutes later. Throws a network_error. */
 export const sync = async (t: Target, noCache = false): Promise<void> => {
@@ -69,7 +69,5 @@ export const updatePerson = async (t: Target, attributes: Record<string, string 
   if (!t.userId) {
     throw { code: 'missing_person', message: 'Unable to update attribute. User identification deactivated. No userId set.' };
   }
-  debug('Updating attributes: ' + JSON.stringify(attributes));
-  const r = must(await client(t.apiHost, t.environmentId).people.update(t.userId, { attributes }), `Error updating person with userId ${t.userId}`);
-  if (r?.changed) debug('Attribute updated in Formbricks');
+  must(await client(t.apiHost, t.environmentId).people.update(t.userId, { attributes }), `Error updating person with userId ${t.userId}`);
 };

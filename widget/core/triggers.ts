@@ -40,26 +40,19 @@ export const clickMatch = (el: Element, c: TActionClassNoCodeConfig | null | und
   return !url?.value || !url.rule || !!urlMatch(location.href, url.value, url.rule);
 };
 
-const shown = (s: TSurvey): boolean => {
-  const p = s.displayPercentage;
-  if (p && Math.floor(Math.random() * 100) + 1 > p) {
-    debug('Survey display skipped based on displayPercentage.');
-    return false;
-  }
-  return true;
-};
+/** Display percentage: a random number from 1 to 100 must be at most the percentage. */
+const sampled = ({ displayPercentage: p }: TSurvey): boolean => !p || Math.floor(Math.random() * 100) + 1 <= p;
 
 export const track = async (name: string): Promise<void> => {
   const { apiHost, environmentId, userId, state } = cfg();
   for (const s of state.surveys) if (s.inlineTriggers?.codeConfig?.identifier === name) await render(s);
   if (userId && name !== EXIT_INTENT && name !== SCROLL_50) {
-    debug(`Sending action "${name}" to backend`);
     must(await client(apiHost, environmentId).action.create({ environmentId, userId, name }), `Error tracking action ${name}`);
     if (isDebug()) await sync({ apiHost, environmentId, userId }, true);
   }
   debug(`Formbricks: Action "${name}" tracked`);
   for (const s of cfg().state.surveys) {
-    if (s.triggers.includes(name) && shown(s)) return render(s);
+    if (s.triggers.includes(name) && sampled(s)) return render(s);
   }
 };
 
@@ -72,7 +65,6 @@ const matchesPage = (p: NonNullable<TActionClassNoCodeConfig['pageUrl']>): boole
 };
 
 export const checkPage = async (): Promise<void> => {
-  debug(`Checking page url: ${location.href}`);
   const { noCodeActionClasses, surveys } = cfg().state;
   for (const a of noCodeActionClasses) {
     const p = pageUrlOnly(a.noCodeConfig);
@@ -112,7 +104,6 @@ const expiryCheck = async (): Promise<void> => {
   void flush();
   const c = cfg();
   if (!expired(c)) return;
-  debug('Config has expired. Starting sync.');
   try {
     await sync(c);
   } catch (e) {
@@ -154,7 +145,6 @@ export const listen = (on: boolean): void => {
 };
 
 export const deinit = (): void => {
-  debug('Deinitializing');
   removeContainer();
   resetRunning();
   listen(false);

@@ -72,13 +72,11 @@ export const render = async (survey: TSurvey): Promise<void> => {
     running = false;
     return;
   }
-  const runId = `${Date.now()}-${Math.random().toString(36).slice(2)}`;
   start(
-    { id: runId, apiHost, environmentId, surveyId: survey.id, userId: userId || null },
+    { id: Math.random().toString(36), apiHost, environmentId, surveyId: survey.id, userId: userId || null },
     () => setError(true),
     () => setFinished(true),
   );
-  if (survey.delay) debug(`Delaying survey by ${survey.delay} seconds.`);
   timer = setTimeout(() => {
     try {
       fs.renderSurveyModal({

@@ -67,7 +67,7 @@ describe('init', () => {
     const api = fakeApi();
     await fb.init({ environmentId: ENV, apiHost: HOST, userId: 'u1', attributes: { email: 'a@b.c', age: 3 } });
     expect(api.paths()).toEqual(['POST /people/u1', 'GET /in-app/sync/u1?version=1.6.5', 'POST /actions']);
-    expect(api.calls[0].body).toEqual({ attributes: { email: 'a@b.c', age: 3 } });
+    expect(api.calls[0].body).toEqual({ attributes: { email: 'a@b.c', age: '3' } });
     expect(api.calls[2].body).toEqual({ environmentId: ENV, userId: 'u1', name: 'New Session' });
     expect(stored().state.attributes).toEqual({ email: 'a@b.c', age: '3' });
   });
