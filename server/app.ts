@@ -35,8 +35,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const app = Fastify({
     logger: options.logger ? { level: config.log.level } : false,
     bodyLimit: BODY_LIMIT,
-    routerOptions: { ignoreTrailingSlash: true },
+    // Flipt keys may be 255 characters long, so path parameters must fit them.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
     return503OnClosing: true,
+    // Malformed URLs and over-long parameters, caught by the router: answered in Flipt's shape too.
+    frameworkErrors: (error, request, reply) => answerInFliptShape(error, request, reply),
   });
   if (!options.database) app.addHook('onClose', () => database.close());
   if (options.onRoute) app.addHook('onRoute', options.onRoute);

@@ -39,7 +39,8 @@ const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'];
 /**
  * Registers Flipt routes. `namespaced` routes exist under `/api/v1/namespaces/:namespaceKey` and, as
  * Flipt's legacy aliases on namespace "default", directly under `/api/v1`. `finish()` answers the
- * other methods of every registered path as grpc-gateway does (501 Method Not Allowed).
+ * other methods of every registered path as grpc-gateway v2's routing error handler does: status 405
+ * kept over the code's own 501, body `{"code":12,"message":"Method Not Allowed"}`.
  */
 export class FliptRoutes {
   private readonly methodsByPath = new Map<string, Set<HTTPMethods>>();
@@ -65,7 +66,7 @@ export class FliptRoutes {
         method: others,
         url,
         handler: async () => {
-          throw new FliptError(GrpcCode.Unimplemented, 'Method Not Allowed');
+          throw new FliptError(GrpcCode.Unimplemented, 'Method Not Allowed', 405);
         },
       });
     }

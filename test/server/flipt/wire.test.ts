@@ -75,11 +75,11 @@ describe.each(dialects)('Flipt wire conventions on %s', (dialect) => {
     expect(await call('POST', '/api/v1/namespaces/ns/segments', '')).toMatchObject({ status: 400, body: error(3, 'invalid field key: must not be empty') });
   });
 
-  it('answers unknown routes 404 and unknown methods 501 in Flipt\'s shape', async () => {
+  it('answers unknown routes 404 and unknown methods 405 in Flipt\'s shape', async () => {
     expect(await call('GET', '/api/v1/namespaces/ns/widgets')).toMatchObject({ status: 404, body: error(5, 'Not Found') });
-    expect(await call('PATCH', '/api/v1/namespaces/ns/flags/a')).toMatchObject({ status: 501, body: error(12, 'Method Not Allowed') });
-    expect(await call('POST', '/api/v1/namespaces/ns/flags/a')).toMatchObject({ status: 501, body: error(12, 'Method Not Allowed') });
-    expect(await call('DELETE', '/api/v1/namespaces')).toMatchObject({ status: 501, body: error(12, 'Method Not Allowed') });
+    expect(await call('PATCH', '/api/v1/namespaces/ns/flags/a')).toMatchObject({ status: 405, body: error(12, 'Method Not Allowed') });
+    expect(await call('POST', '/api/v1/namespaces/ns/flags/a')).toMatchObject({ status: 405, body: error(12, 'Method Not Allowed') });
+    expect(await call('DELETE', '/api/v1/namespaces')).toMatchObject({ status: 405, body: error(12, 'Method Not Allowed') });
     expect((await call('GET', '/api/v1/namespaces/ns/flags/a/')).status).toBe(200);
   });
 
