@@ -1,10 +1,8 @@
 import * as v from 'valibot';
 import {
   URL_RULES,
-  type TActionClassNoCodeConfig,
   type TProduct,
   type TSurvey,
-  type TSurveyQuestion,
 } from '../../domain/surveys/types.js';
 import { parseInput } from './validation.js';
 
@@ -67,7 +65,6 @@ export const actionClassInputSchema = v.pipe(
   ),
 );
 export type ActionClassInput = v.InferOutput<typeof actionClassInputSchema>;
-export type NoCodeConfig = TActionClassNoCodeConfig;
 
 const QUESTION_TYPES = [
   'openText',
@@ -172,6 +169,6 @@ export function parseSurveyInput(input: unknown): { name: string; document: Surv
   const document = Object.fromEntries(Object.entries(survey).filter(([key]) => !ROW_KEYS.has(key)));
   return {
     name: survey.name,
-    document: { createdBy: null, ...document } as unknown as SurveyDocument & { questions: TSurveyQuestion[] },
+    document: { createdBy: null, ...document } as unknown as SurveyDocument,
   };
 }
