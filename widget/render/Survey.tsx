@@ -63,7 +63,8 @@ export function Survey(props: SurveyProps) {
 
   useEffect(() => {
     const el = root.current;
-    ((el?.querySelector(FOCUS_FIRST) as HTMLElement | null) ?? el)?.focus();
+    const first = el?.querySelector<HTMLElement>(FOCUS_FIRST);
+    (first && !first.closest('[inert]') ? first : el)?.focus();
   }, [current, isError]);
 
   const send = (data: TResponseData, finished: boolean) => {

@@ -3,7 +3,7 @@
  * The survey renderer: `renderSurveyModal(props)` with the props of @formbricks/surveys 1.6,
  * drawn in a Shadow DOM under #formbricks-web-container.
  */
-import { render } from 'preact';
+import { Component, render, type ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { RenderSurveyModalProps } from '../../domain/surveys/types.js';
 import { CSS, textColorOn } from './styles.js';
@@ -14,6 +14,18 @@ export type { RenderSurveyModalProps };
 const FOCUSABLE = 'a[href],button:not([disabled]),input:not([disabled]),textarea:not([disabled]),[tabindex="0"]';
 /** After the last answer the survey stays on screen this long, then closes (unless it redirects). */
 const CLOSE_AFTER_FINISH_MS = 3000;
+
+/** Closes the survey instead of letting a rendering error reach the host page. */
+class Boundary extends Component<{ onError: () => void; children: ComponentChildren }> {
+  override componentDidCatch(err: unknown) {
+    console.error('Ensign survey:', err);
+    // Not during Preact's own diff: unmounting re-enters render().
+    void Promise.resolve().then(this.props.onError);
+  }
+  render() {
+    return this.props.children;
+  }
+}
 
 function Modal({ props, close }: { props: RenderSurveyModalProps; close: () => void }) {
   const { survey, placement, brandColor, highlightBorderColor } = props;
@@ -101,9 +113,14 @@ export function renderSurveyModal(props: RenderSurveyModalProps): void {
       render(null, mount);
       host.remove();
       if (previousFocus?.isConnected) previousFocus.focus();
-      call(props.onClose);
+      call(() => props.onClose());
     };
-    render(<Modal props={props} close={close} />, mount);
+    render(
+      <Boundary onError={close}>
+        <Modal props={props} close={close} />
+      </Boundary>,
+      mount,
+    );
   } catch (err) {
     console.error('Ensign survey: could not render', err);
   }

@@ -36,7 +36,7 @@ input[type=radio],input[type=checkbox]{accent-color:var(--b);width:1rem;height:1
 input,textarea{font:inherit;font-size:.875rem}
 .t{display:block;width:100%;padding:.625rem .75rem;margin-top:1rem;border:1px solid #cbd5e1;border-radius:6px;background:#f8fafc;color:#0f172a}
 .ch .t{margin:0}
-textarea.t{resize:vertical;min-height:5rem;max-height:10rem}
+textarea.t{resize:vertical;field-sizing:content;min-height:5rem;max-height:10rem}
 :focus-visible{outline:2px solid var(--b);outline-offset:2px}
 .t:focus{outline:2px solid var(--b);outline-offset:0}
 .sc{display:flex}
@@ -48,7 +48,7 @@ textarea.t{resize:vertical;min-height:5rem;max-height:10rem}
 .st button.on,.st:hover button{color:#f59e0b}
 .st button:hover~button{color:#cbd5e1}
 .st button[aria-pressed=true],.sm button[aria-pressed=true]{box-shadow:none}
-.sm svg{width:2rem;height:2rem;fill:none;stroke:#334155;stroke-width:1.5;stroke-linecap:round}
+.sm svg{width:100%;max-width:2rem;height:2rem;fill:none;stroke:#334155;stroke-width:1.5;stroke-linecap:round}
 .sm button:hover svg,.sm button[aria-pressed=true] svg{fill:#fde047}
 .ends{display:flex;justify-content:space-between;margin-top:.25rem;font-size:.75rem;color:#64748b}
 .pg{display:grid;grid-template-columns:1fr 1fr;gap:.5rem}

@@ -143,4 +143,13 @@ describe('renderSurveyModal', () => {
     await vi.waitFor(() => expect(error).toHaveBeenCalledTimes(3));
     expect(() => renderSurveyModal(null as unknown as RenderSurveyModalProps)).not.toThrow();
   });
+
+  it('closes the survey instead of throwing when a malformed survey fails to render', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const broken = { id: 'mc', type: 'multipleChoiceSingle', headline: 'Broken', required: true } as unknown as TSurveyQuestion;
+    const { props, container } = open({}, { questions: [broken] });
+    await vi.waitFor(() => expect(props.onClose).toHaveBeenCalledTimes(1));
+    expect(container.children).toHaveLength(0);
+    expect(error).toHaveBeenCalled();
+  });
 });
