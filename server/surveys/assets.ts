@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import * as v from 'valibot';
 import { notFound } from './errors.js';
+import { cuidString, parseInput } from './validation.js';
 
 /** The built widget files, by the names they are served under. */
 const LOADER = 'formbricks.js';
@@ -13,13 +15,16 @@ const JS_FILES: Record<string, string> = {
   'surveys.js': RENDERER,
 };
 
-async function sendScript(reply: FastifyReply, widgetDir: string, file: string) {
+const assetQuery = v.object({ module: v.optional(v.string()), environmentId: v.optional(cuidString) });
+
+async function sendScript(reply: FastifyReply, widgetDir: string, file: string, suffix = '') {
   let body: Buffer;
   try {
     body = await readFile(join(widgetDir, file));
   } catch {
     throw notFound('Script', file);
   }
+  if (suffix) body = Buffer.concat([body, Buffer.from(suffix)]);
   return reply
     .type('application/javascript; charset=utf-8')
     .header('cache-control', 'no-cache')
@@ -28,15 +33,20 @@ async function sendScript(reply: FastifyReply, widgetDir: string, file: string) 
 }
 
 /**
- * `/api/js?module=js|surveys` (where a Formbricks 1.6 server serves its bundles, and where the loader
- * fetches the renderer from) and `/js/{file}`: the built loader and renderer, read at request time so a
+ * `/api/js?module=js|surveys[&environmentId=]` (where a Formbricks 1.6 server serves its bundles, and where
+ * the loader fetches the renderer from) and `/js/{file}`: the built loader and renderer, read at request time so a
  * rebuild shows up without a restart.
  */
 export function assetRoutes(app: FastifyInstance, widgetDir: string): void {
   app.get('/api/js', async (request, reply) => {
-    const { module = 'js' } = request.query as { module?: string };
+    const { module = 'js', environmentId } = parseInput(assetQuery, request.query);
     if (module !== 'js' && module !== 'surveys') throw notFound('Module', module);
-    return sendScript(reply, widgetDir, module === 'js' ? LOADER : RENDERER);
+    if (module === 'surveys') return sendScript(reply, widgetDir, RENDERER);
+    // As on a Formbricks server, naming an environment makes the loader initialise itself against this host.
+    const init = environmentId
+      ? `\n;window.formbricks.init(${JSON.stringify({ environmentId, apiHost: `${request.protocol}://${request.host}` })});\n`
+      : '';
+    return sendScript(reply, widgetDir, LOADER, init);
   });
   app.get('/js/:file', async (request, reply) => {
     const { file } = request.params as { file: string };

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { badRequest } from './errors.js';
+import { CUID } from './ids.js';
 
 /**
  * Validates a request body or seed entry. Failures become Formbricks' 400 "Fields are missing or incorrectly
@@ -16,7 +17,7 @@ export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown)
   throw badRequest('Fields are missing or incorrectly formatted', details);
 }
 
-export const cuidString = v.pipe(v.string('must be a string'), v.regex(/^c[a-z0-9]{8,}$/, 'Invalid cuid'));
+export const cuidString = v.pipe(v.string('must be a string'), v.regex(CUID, 'Invalid cuid'));
 export const userIdString = v.pipe(
   v.string('must be a string'),
   v.minLength(1, 'must not be empty'),

@@ -139,6 +139,9 @@ describe.each(dialects)('survey management API and seeding on %s', (dialect) => 
       expect(loader.statusCode).toBe(200);
       expect(loader.body).toContain('formbricks');
     }
+    const selfStarting = await t.app.inject({ method: 'GET', url: '/api/js?module=js&environmentId=clensigndemoenvironment0', headers: { host: 'surveys.example:8080' } });
+    expect(selfStarting.body).toMatch(/^var formbricks = \{\};\n;window\.formbricks\.init\(\{"environmentId":"clensigndemoenvironment0","apiHost":"http:\/\/surveys\.example:8080"\}\);\n$/);
+    expect((await t.app.inject({ method: 'GET', url: '/api/js?module=js&environmentId=x");alert(1);//' })).statusCode).toBe(400);
     expect((await t.app.inject({ method: 'GET', url: '/js/other.js' })).json()).toMatchObject({ code: 'not_found' });
     expect((await t.app.inject({ method: 'GET', url: '/api/js?module=question-date' })).statusCode).toBe(404);
   });
