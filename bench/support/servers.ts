@@ -1,0 +1,89 @@
+// Servers for the HTTP benchmarks, each started in a child process (the benchmark's own bundle,
+// forked with the server's name as argument) so that autocannon does not share its event loop.
+import { fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildApp } from '../../server/app.js';
+import { defaultConfig } from '../../server/config.js';
+
+/** The fixed answer of the bare server: the shape and size of a variant evaluation. */
+const FIXED = JSON.stringify({
+  match: true,
+  segmentKeys: ['premium'],
+  reason: 'MATCH_EVALUATION_REASON',
+  variantKey: 'variant_002',
+  variantAttachment: '{"color":"blue"}',
+  requestId: '6b1e6f5e-2c1f-4a55-9d5b-0d0c2f6c1a11',
+  requestDurationMillis: 0.05,
+  timestamp: '2026-01-01T00:00:00.123456Z',
+  flagKey: 'flag_001',
+});
+
+export const EVALUATION_BODY = JSON.stringify({
+  namespaceKey: 'default',
+  flagKey: 'flag_001',
+  entityId: 'some-fixed-entity-id',
+  context: { plan: 'premium', seats: '12' },
+});
+
+/** Ensign on a temporary SQLite database holding one variant flag with a constrained 50/50 rule. */
+async function serveEnsign(): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'ensign-bench-'));
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  const config = defaultConfig();
+  config.db.url = `file:${join(dir, 'ensign.db')}`;
+  const app = await buildApp(config);
+  const call = async (url: string, body: unknown) => {
+    const response = await app.inject({ method: 'POST', url, payload: JSON.stringify(body) });
+    if (response.statusCode !== 200) throw new Error(`${url}: ${response.body}`);
+    return response.json();
+  };
+  const flags = '/api/v1/namespaces/default/flags';
+  await call(flags, { key: 'flag_001', name: 'Flag 1', type: 'VARIANT_FLAG_TYPE', enabled: true });
+  const a = await call(`${flags}/flag_001/variants`, { key: 'variant_001' });
+  const b = await call(`${flags}/flag_001/variants`, { key: 'variant_002', attachment: '{"color":"blue"}' });
+  await call('/api/v1/namespaces/default/segments', { key: 'premium', name: 'Premium', matchType: 'ALL_MATCH_TYPE' });
+  await call('/api/v1/namespaces/default/segments/premium/constraints', { type: 'STRING_COMPARISON_TYPE', property: 'plan', operator: 'eq', value: 'premium' });
+  await call('/api/v1/namespaces/default/segments/premium/constraints', { type: 'NUMBER_COMPARISON_TYPE', property: 'seats', operator: 'gte', value: '10' });
+  const rule = await call(`${flags}/flag_001/rules`, { segmentKey: 'premium', rank: 1 });
+  await call(`${flags}/flag_001/rules/${rule.id}/distributions`, { variantId: a.id, rollout: 50 });
+  await call(`${flags}/flag_001/rules/${rule.id}/distributions`, { variantId: b.id, rollout: 50 });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return (app.server.address() as { port: number }).port;
+}
+
+async function serveBare(): Promise<number> {
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(FIXED);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as { port: number }).port;
+}
+
+const SERVERS = { ensign: serveEnsign, bare: serveBare };
+export type ServerName = keyof typeof SERVERS;
+
+/** In the child: starts the server named by the argument and reports its port. True when this process is a child. */
+export async function serveIfChild(): Promise<boolean> {
+  const name = process.argv[2] as ServerName | undefined;
+  if (!name || !(name in SERVERS)) return false;
+  process.send!(await SERVERS[name]());
+  return true;
+}
+
+/** In the parent: starts a server in a child process; resolves with its base URL and a stop function. */
+export async function startServer(name: ServerName, moduleUrl: string): Promise<{ url: string; stop(): void }> {
+  const child = fork(fileURLToPath(moduleUrl), [name], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('message', (message) => resolve(message as number));
+    child.once('exit', (code) => reject(new Error(`${name} server exited with ${code}`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill() };
+}
