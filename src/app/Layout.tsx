@@ -88,6 +88,8 @@ export function Layout() {
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
+  // Without a stored session, wait for the check: the shell's own calls would answer 401 and reload the page.
+  if (!check.isSuccess && !session) return <p className="muted">Loading…</p>;
   if (check.isSuccess && (!session || (session.required && !session.authenticated))) return <Redirect to="/login" replace />;
 
   return (

@@ -32,7 +32,9 @@ export async function freePort(): Promise<number> {
  * and resolves once `/health` answers.
  */
 export async function startServer(args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<RunningServer> {
-  const port = await freePort();
+  // A test that must know the port before the server starts (to register it elsewhere) passes --port.
+  const portArg = args.indexOf('--port');
+  const port = portArg >= 0 ? Number(args[portArg + 1]) : await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'ensign-e2e-'));
   const hasDb = args.includes('--db');
   const child = spawn(
