@@ -11,6 +11,7 @@ import { fliptManagementRoutes } from './flipt/routes/index.js';
 import { FliptStore } from './flipt/store/index.js';
 import { installAuth } from './auth/index.js';
 import { metaRoutes } from './flipt/routes/meta.js';
+import { LocalStorage } from './flipt/declarative/local.js';
 import { surveyPlugin } from './surveys/plugin.js';
 import { evaluationPlugin } from './evaluation/index.js';
 
@@ -45,7 +46,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
 
   const changes = new ChangeFeed();
-  const flipt = new FliptStore(database, changes, { readOnly: false });
+  // `storage.type: local` serves a folder of features files, read-only, reloaded when it changes.
+  const local = config.storage.type === 'local' ? await LocalStorage.open(config.storage.localPath!, changes, app.log) : undefined;
+  if (local) {
+    local.watch();
+    app.addHook('onClose', () => local.close());
+  }
+  const flipt = local?.store ?? new FliptStore(database, changes, { readOnly: false });
   const context: AppContext = { config, database, changes, flipt };
 
   acceptAnyContentTypeAsJson(app);

@@ -1,0 +1,167 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, watch, type FSWatcher } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, relative } from 'node:path';
+import { ChangeFeed } from '../../changes.js';
+import { ConfigError } from '../../config.js';
+import { openDatabase, type Database } from '../../db/index.js';
+import { FliptStore } from '../store/index.js';
+import { parseFeatures, type FeaturesDocument } from './format.js';
+import { importFeatures } from './import.js';
+
+/** The files declarative storage reads, as Flipt does: `features.yml` and `*.features.yml` (or `.yaml`). */
+const FEATURES_FILE = /^(?:.+\.)?features\.ya?ml$/;
+
+/** Changes within this long of each other are loaded once (an editor saving writes several times). */
+const DEBOUNCE_MS = 100;
+
+export interface LocalLog {
+  info(message: string): void;
+  error(message: string): void;
+}
+
+/** The features files under `dir`, at any depth, in a stable order. */
+export function findFeaturesFiles(dir: string): string[] {
+  const entries = readdirSync(dir, { recursive: true, encoding: 'utf8' });
+  return entries.filter((entry) => FEATURES_FILE.test(basename(entry))).sort().map((entry) => join(dir, entry));
+}
+
+/** One loaded copy of the folder: a private SQLite database in a temporary directory. */
+interface Snapshot {
+  database: Database;
+  discard(): Promise<void>;
+}
+
+async function load(dir: string): Promise<Snapshot> {
+  const documents: FeaturesDocument[] = findFeaturesFiles(dir).flatMap((file) =>
+    parseFeatures(readFileSync(file, 'utf8'), relative(dir, file)),
+  );
+  const tempDir = mkdtempSync(join(tmpdir(), 'ensign-local-'));
+  const discard = async (database?: Database) => {
+    await database?.close();
+    rmSync(tempDir, { recursive: true, force: true });
+  };
+  let database: Database | undefined;
+  try {
+    database = await openDatabase(`file:${join(tempDir, 'features.db')}`);
+    await importFeatures(new FliptStore(database, new ChangeFeed(), { readOnly: false }), documents);
+  } catch (error) {
+    await discard(database);
+    throw error;
+  }
+  const loaded = database;
+  return { database: loaded, discard: () => discard(loaded) };
+}
+
+export type ReloadListener = (error?: Error) => void;
+
+/**
+ * Read-only declarative storage: a folder of Flipt features files loaded into a private SQLite
+ * database and served through a read-only FliptStore, so every read route works unchanged and every
+ * write gets Flipt's read-only error. A change in the folder loads it into a new database that then
+ * replaces the old one; a broken file keeps the last good data served and is logged.
+ */
+export class LocalStorage {
+  readonly store: FliptStore;
+  private current: Snapshot;
+  /** The snapshot replaced last: requests that started on it may still be reading, so it closes one reload later. */
+  private retired?: Snapshot;
+  private watcher?: FSWatcher;
+  private timer?: NodeJS.Timeout;
+  private reloading?: Promise<void>;
+  private pending = false;
+  private closed = false;
+  private readonly listeners = new Set<ReloadListener>();
+
+  private constructor(
+    readonly dir: string,
+    snapshot: Snapshot,
+    private readonly changes: ChangeFeed,
+    private readonly log: LocalLog,
+  ) {
+    this.current = snapshot;
+    this.store = new FliptStore(snapshot.database, changes, { readOnly: true });
+  }
+
+  /** Loads the folder; a problem stops the server with one line naming the file and the field. */
+  static async open(dir: string, changes: ChangeFeed, log: LocalLog): Promise<LocalStorage> {
+    try {
+      return new LocalStorage(dir, await load(dir), changes, log);
+    } catch (error) {
+      throw new ConfigError(`local storage ${dir}: ${describe(error)}`);
+    }
+  }
+
+  /** Reloads after every change in the folder, until closed. */
+  watch(): void {
+    this.watcher = watch(this.dir, { recursive: true }, () => {
+      clearTimeout(this.timer);
+      this.timer = setTimeout(() => void this.reload(), DEBOUNCE_MS);
+    });
+    this.watcher.on('error', (error) => this.log.error(`local storage ${this.dir}: watching failed: ${describe(error)}`));
+  }
+
+  /** Called after each reload: without an argument when the new data is served, with the error when not. */
+  onReload(listener: ReloadListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Loads the folder again and swaps it in; reloads asked for while one runs happen once, after it. */
+  async reload(): Promise<void> {
+    if (this.reloading) {
+      this.pending = true;
+      return this.reloading;
+    }
+    this.reloading = (async () => {
+      do {
+        this.pending = false;
+        await this.reloadOnce();
+      } while (this.pending && !this.closed);
+    })().finally(() => (this.reloading = undefined));
+    return this.reloading;
+  }
+
+  private async reloadOnce(): Promise<void> {
+    let next: Snapshot;
+    try {
+      next = await load(this.dir);
+    } catch (error) {
+      this.log.error(`local storage ${this.dir}: reload failed, still serving the last good data: ${describe(error)}`);
+      this.notify(error instanceof Error ? error : new Error(String(error)));
+      return;
+    }
+    if (this.closed) return next.discard();
+    const before = await this.namespaceKeys();
+    await this.retired?.discard();
+    this.retired = this.current;
+    this.current = next;
+    this.store.replaceDatabase(next.database);
+    const after = await this.namespaceKeys();
+    for (const key of new Set([...before, ...after])) this.changes.publish(key);
+    this.log.info(`local storage ${this.dir}: reloaded`);
+    this.notify();
+  }
+
+  private async namespaceKeys(): Promise<string[]> {
+    return (await this.store.listNamespaces()).namespaces.map((namespace) => namespace.key);
+  }
+
+  private notify(error?: Error): void {
+    for (const listener of this.listeners) listener(error);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.timer);
+    this.watcher?.close();
+    await this.reloading;
+    await this.retired?.discard();
+    await this.current.discard();
+  }
+}
+
+function describe(error: unknown): string {
+  const { code, message } = error as NodeJS.ErrnoException;
+  if (code === 'ENOENT' || code === 'EACCES' || code === 'ENOTDIR') return `cannot read the folder: ${code}`;
+  return (error instanceof Error ? message : String(error)).split('\n')[0];
+}
