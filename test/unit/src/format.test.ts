@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { shortCommit, stringAsKey, truncate } from '../../../src/lib/format';
+import { formatTimestamp, fromDatetimeValue, toDatetimeValue } from '../../../src/lib/time';
+import { namespacedSection } from '../../../src/app/routes';
+import { operatorLabel, OPERATORS } from '../../../src/features/segments/operators';
+
+describe('format helpers', () => {
+  it('truncates to 25 characters with "..."', () => {
+    expect(truncate('a'.repeat(25))).toBe('a'.repeat(25));
+    expect(truncate('a'.repeat(26))).toBe(`${'a'.repeat(25)}...`);
+    expect(truncate('abcdef', 3)).toBe('abc...');
+  });
+
+  it('shortens a commit to 7 characters and turns whitespace into hyphens', () => {
+    expect(shortCommit('2dcae7f42f2e1b8c5199e2bee1c3568d200516dd')).toBe('2dcae7f');
+    expect(stringAsKey('My new  flag')).toBe('My-new--flag');
+  });
+});
+
+describe('timestamps', () => {
+  it("formats yyyy-MM-dd HH:mm:ss with ' UTC' when UTC is chosen", () => {
+    expect(formatTimestamp('2024-07-01T10:00:00.123456Z', 'utc')).toBe('2024-07-01 10:00:00 UTC');
+    expect(formatTimestamp('2024-07-01T10:00:00Z', 'local')).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+  });
+
+  it('builds a datetime value from a date and an optional time', () => {
+    expect(toDatetimeValue('2024-03-01', '', 'utc')).toBe('2024-03-01T00:00:00Z');
+    expect(toDatetimeValue('2024-03-01', '13:45', 'utc')).toBe('2024-03-01T13:45:00Z');
+    expect(toDatetimeValue('2024-03-01', '13:45', 'local')).toBe(new Date('2024-03-01T13:45').toISOString().replace('.000', ''));
+    expect(fromDatetimeValue('2024-03-01T13:45:00Z', 'utc')).toEqual({ date: '2024-03-01', time: '13:45' });
+    expect(fromDatetimeValue('', 'utc')).toEqual({ date: '', time: '' });
+  });
+});
+
+describe('routes and operators', () => {
+  it('knows the namespaced sections, with and without the prefix', () => {
+    expect(namespacedSection('/namespaces/prod/flags/a/rules')).toBe('flags');
+    expect(namespacedSection('/segments')).toBe('segments');
+    expect(namespacedSection('/console')).toBe('console');
+    expect(namespacedSection('/settings/namespaces')).toBeUndefined();
+  });
+
+  it('labels datetime gt and lt as is after and is before', () => {
+    expect(operatorLabel('DATETIME_COMPARISON_TYPE', 'gt')).toBe('is after');
+    expect(operatorLabel('DATETIME_COMPARISON_TYPE', 'lt')).toBe('is before');
+    expect(operatorLabel('NUMBER_COMPARISON_TYPE', 'gt')).toBe('>');
+    expect(OPERATORS.DATETIME_COMPARISON_TYPE).not.toContain('isoneof');
+  });
+});
