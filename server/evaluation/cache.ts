@@ -65,15 +65,17 @@ interface Entry {
   generation: number;
   snapshot?: NamespaceSnapshot;
   pending?: Promise<NamespaceSnapshot>;
+  /** An eager reload is queued (a burst of writes, such as an import, causes one reload). */
+  queued?: boolean;
 }
 
 /** At most this many namespaces that do not exist are remembered (requests can name any key). */
 const MAX_MISSING = 1000;
 
 /**
- * The per-namespace snapshots. A change to a namespace drops its snapshot and reloads it at once,
- * so requests find it in memory again; requests that arrive meanwhile wait for the reload and never
- * see the data from before the change.
+ * The per-namespace snapshots. A change to a namespace drops its snapshot and reloads it right after
+ * (once per burst of changes), so requests find it in memory again; requests that arrive meanwhile
+ * start or wait for the reload and never see the data from before the change.
  */
 export class SnapshotCache {
   private readonly entries = new Map<string, Entry>();
@@ -113,8 +115,14 @@ export class SnapshotCache {
     if (entry.snapshot && !entry.snapshot.exists) this.missing--;
     entry.snapshot = undefined;
     entry.pending = undefined;
-    // Errors surface to the next request, which retries.
-    this.reload(namespaceKey, entry).catch(() => undefined);
+    if (entry.queued) return;
+    entry.queued = true;
+    setImmediate(() => {
+      entry.queued = false;
+      if (entry.snapshot || entry.pending || this.entries.get(namespaceKey) !== entry) return;
+      // Errors surface to the next request, which retries.
+      this.reload(namespaceKey, entry).catch(() => undefined);
+    });
   }
 
   private reload(namespaceKey: string, entry: Entry): Promise<NamespaceSnapshot> {
