@@ -4,14 +4,12 @@ import type { TEnvironment } from '../../domain/surveys/types.js';
 import { badRequest, notFound } from './errors.js';
 import { SurveyStore } from './store.js';
 import { isPublicSurvey, surveysForVisitor } from './targeting.js';
-import { cuidString, parseInput, userIdString } from './validation.js';
+import { cuidString, parseInput, plainObject, userIdString } from './validation.js';
 
 const environmentParams = v.object({ environmentId: cuidString });
 const syncParams = v.object({ environmentId: cuidString, userId: userIdString });
 
 const responseValue = v.union([v.string(), v.number(), v.array(v.string()), v.record(v.string(), v.string())], 'must be a string, number, list of strings or string map');
-const plainObject = <T extends v.GenericSchema>(schema: T, message: string) =>
-  v.pipe(v.custom<unknown>((input) => typeof input === 'object' && input !== null && !Array.isArray(input), message), schema);
 const responseData = plainObject(v.record(v.string(), responseValue), 'must be an object');
 const ttc = plainObject(v.record(v.string(), v.pipe(v.number('must be a number'), v.minValue(0))), 'must be an object of numbers');
 

@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TEnvironment } from '../../domain/surveys/types.js';
+import * as v from 'valibot';
 import { SurveyApiError, notFound } from './errors.js';
 import { actionClassInputSchema, parseSurveyInput } from './documents.js';
 import { SurveyStore } from './store.js';
-import { parseInput } from './validation.js';
+import { parseInput, plainObject } from './validation.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -46,7 +47,7 @@ export function managementRoutes(app: FastifyInstance, store: SurveyStore): void
   app.get('/surveys/:id', async (request) => ({ data: owned(await store.survey(idOf(request)), request, 'Survey') }));
   app.put('/surveys/:id', async (request) => {
     const current = owned(await store.survey(idOf(request)), request, 'Survey');
-    const changes = request.body && typeof request.body === 'object' ? (request.body as Record<string, unknown>) : {};
+    const changes = parseInput(plainObject(v.record(v.string(), v.unknown()), 'must be an object of the keys to change'), request.body);
     const { name, document } = parseSurveyInput({ ...current, ...changes });
     return { data: await store.saveSurvey(current.environmentId, name, document, current.id) };
   });

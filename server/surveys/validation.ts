@@ -23,3 +23,7 @@ export const userIdString = v.pipe(
   v.minLength(1, 'must not be empty'),
   v.maxLength(255, 'must be at most 255 characters'),
 );
+
+/** `schema`, for a JSON object only: valibot's record also lets arrays through. */
+export const plainObject = <T extends v.GenericSchema>(schema: T, message: string) =>
+  v.pipe(v.custom<unknown>((input) => typeof input === 'object' && input !== null && !Array.isArray(input), message), schema);

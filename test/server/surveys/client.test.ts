@@ -100,6 +100,29 @@ describe.each(dialects)('survey client API on %s', (dialect) => {
     expect(stored.meta.userAgent).toEqual(expect.objectContaining({ device: 'desktop' }));
   });
 
+  it('keeps every key when updates of one response arrive at once', async () => {
+    const surveyId = 'clensigndemosurveyallqts';
+    const created = await t.request('POST', `${CLIENT}/responses`, { surveyId, finished: false, data: {} });
+    const id = created.body.data.id;
+    const keys = Array.from({ length: 12 }, (_, i) => `k${i}`);
+    const results = await Promise.all(keys.map((key) => t.request('PUT', `${CLIENT}/responses/${id}`, { finished: false, data: { [key]: key } })));
+    expect(results.map((r) => r.status)).toEqual(keys.map(() => 200));
+    const stored = (await t.management('GET', `/responses/${id}`)).body.data;
+    expect(Object.keys(stored.data).sort()).toEqual([...keys].sort());
+  });
+
+  it('answers 400, never 500, to bodies of the wrong shape', async () => {
+    for (const body of ['[]', 'null', '"text"', '42', '']) {
+      for (const path of ['/responses', '/displays', '/actions', '/people/someone', '/storage']) {
+        const response = await t.app.inject({ method: 'POST', url: `${CLIENT}${path}`, payload: body, headers: { 'content-type': 'application/json' } });
+        expect(response.statusCode, `${path} ${body}`).toBe(400);
+        expect(response.json().code).toBe('bad_request');
+      }
+    }
+    expect((await t.request('GET', `${CLIENT}/in-app/sync/${'u'.repeat(256)}`)).status).toBe(400);
+    expect((await t.management('PUT', '/surveys/clensigndemosurveyclicks', [1, 2])).status).toBe(400);
+  });
+
   it('validates responses: bad fields are named, unknown surveys and responses are 404', async () => {
     const bad = await t.request('POST', `${CLIENT}/responses`, { surveyId: 'nope', finished: 'yes', data: [] });
     expect(bad.status).toBe(400);
