@@ -110,8 +110,11 @@ export function renderSurveyModal(props: RenderSurveyModalProps): void {
     const close = () => {
       if (closed) return;
       closed = true;
+      // A loader that removed the container itself (reset, logout) already knows the survey is gone.
+      const removedByHost = !host.isConnected;
       render(null, mount);
       host.remove();
+      if (removedByHost) return;
       if (previousFocus?.isConnected) previousFocus.focus();
       call(() => props.onClose());
     };

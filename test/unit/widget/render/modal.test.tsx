@@ -152,4 +152,12 @@ describe('renderSurveyModal', () => {
     expect(container.children).toHaveLength(0);
     expect(error).toHaveBeenCalled();
   });
+
+  it('stays quiet when the loader removed the container itself, even if a timer fires later', () => {
+    vi.useFakeTimers();
+    const { props, container } = open({}, { autoClose: 2 });
+    container.remove();
+    act(() => void vi.advanceTimersByTime(2000));
+    expect(props.onClose).not.toHaveBeenCalled();
+  });
 });
