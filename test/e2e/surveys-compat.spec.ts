@@ -48,6 +48,17 @@ test('the real @formbricks/js 1.6.5 drives our renderer against our server, acro
   expect(displays).toEqual([expect.objectContaining({ responseId: response.id })]);
   const actions = await management<any[]>(server.url, '/action-classes', KEY);
   expect(actions.map((a) => a.name)).toEqual(expect.arrayContaining(['New Session', 'Quick action']));
+
+  // The real client's signed two-step upload, from the other origin.
+  const fileUrl = await page.evaluate(
+    (surveyId) =>
+      (window as any).formbricks
+        .getApi()
+        .client.storage.uploadFile(new File(['from the real client'], 'report.txt', { type: 'text/plain' }), { surveyId, allowedFileExtensions: ['plain'] }),
+    SURVEY,
+  );
+  expect(fileUrl).toMatch(new RegExp(`/storage/${ENVIRONMENT}/private/report--fid--[0-9a-f-]+\\.txt$`));
+  expect(await (await fetch(fileUrl)).text()).toBe('from the real client');
 });
 
 test('our loader drives the real @formbricks/surveys 1.6.3 renderer', async ({ page }) => {
