@@ -64,6 +64,13 @@ describe.each(dialects)('evaluation API on %s', (dialect) => {
     expect((await api.call('POST', '/evaluate/v1/variant', { flagKey: 'flag_001', entityId: 'x', context: { n: 1 } })).status).toBe(400);
   });
 
+  it('a namespace created after an evaluation missed it is found', async () => {
+    expect((await api.call('POST', '/evaluate/v1/boolean', { namespaceKey: 'later', flagKey: 'f', entityId: 'x' })).status).toBe(404);
+    await api.ok('POST', '/api/v1/namespaces', { key: 'later', name: 'Later' });
+    await api.flag('later', 'f', 'BOOLEAN_FLAG_TYPE', true);
+    expect(await api.ok('POST', '/evaluate/v1/boolean', { namespaceKey: 'later', flagKey: 'f', entityId: 'x' })).toMatchObject({ enabled: true, reason: 'DEFAULT_EVALUATION_REASON' });
+  });
+
   it('batch: snake_case request_id, no Content-Type, per-item not found', async () => {
     const response = await test.app.inject({
       method: 'POST',
