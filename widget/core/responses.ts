@@ -35,7 +35,10 @@ const persist = (run: Run): void => {
   write(QUEUE_KEY, runs.length ? runs : null);
 };
 
-/** Starts the run of the survey now on screen; its failures and completion reach the renderer. */
+/**
+ * Starts the run of the survey now on screen; its failures and completion reach the renderer. It stays
+ * the live run after the survey closes (a late answer still belongs to it) until the next one starts.
+ */
 export const start = (run: Omit<Run, 'queue'>, failed: () => void, finished: () => void): void => {
   live = { ...run, queue: [] };
   onFailed = failed;

@@ -134,7 +134,6 @@ export const close = async (): Promise<void> => {
   try {
     removeContainer();
     addContainer();
-    stop();
     const c = cfg();
     if (c.userId) await sync(c, true);
     else save({ ...c, state: filter(c.state) });

@@ -208,6 +208,19 @@ describe('response queue', () => {
     expect(localStorage.getItem(QUEUE_KEY)).toBeNull();
   });
 
+  it('an answer that arrives after the survey closed still updates the same response', async () => {
+    const { props, api } = await start();
+    await props.onDisplay();
+    props.onResponse({ data: { q1: 'x' }, ttc: {}, finished: false });
+    await props.onClose();
+    props.onResponse({ data: { q2: 'y' }, ttc: {}, finished: true });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(api.calls.filter((c) => c.url.includes('/responses')).map((c) => `${c.method} ${c.url.replace(BASE, '')}`)).toEqual([
+      'POST /responses',
+      'PUT /responses/cid2',
+    ]);
+  });
+
   it('anonymous responses carry userId null', async () => {
     const { props, api } = await start();
     await props.onDisplay();
