@@ -219,7 +219,9 @@ export async function updateDistribution(executor: Executor, input: UpdateDistri
   return distributionFromRow({ ...row, ...changed });
 }
 
+/** Idempotent; only a distribution of a rule of this flag. */
 export async function deleteDistribution(executor: Executor, input: DeleteDistributionInput): Promise<void> {
+  if (!(await findRule(executor, input.namespaceKey, input.flagKey, input.ruleId))) return;
   await executor.db
     .deleteFrom('distributions')
     .where('id', '=', input.id)

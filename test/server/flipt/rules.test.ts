@@ -141,6 +141,11 @@ describe.each(dialects)('Flipt rules and distributions on %s', (dialect) => {
       status: 400,
       body: error(3, 'invalid field variantId: must not be empty'),
     });
+    // Through another flag's path nothing is deleted.
+    await call('POST', '/api/v1/namespaces/ns/flags', { key: 'other', name: 'Other' });
+    const elsewhere = `/api/v1/namespaces/ns/flags/other/rules/${rule.id}/distributions/${created.body.id}?variantId=${variant}`;
+    expect(await call('DELETE', elsewhere)).toMatchObject({ status: 200, body: {} });
+    expect((await call('GET', `${rules}/${rule.id}`)).body.distributions).toHaveLength(1);
     expect(await call('DELETE', `${url}/${created.body.id}?variantId=${variant}`)).toMatchObject({ status: 200, body: {} });
     expect((await call('GET', `${rules}/${rule.id}`)).body.distributions).toEqual([]);
     await call('DELETE', `${rules}/${rule.id}`);
