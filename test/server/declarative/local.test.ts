@@ -152,9 +152,20 @@ describe.each(dialects)('the API over local storage (%s for everything else)', (
     expect((await get('/api/v1/namespaces')).namespaces).toHaveLength(2);
   });
 
-  it('serves the new data after a file changes', async () => {
+  it('serves and evaluates the new data after a file changes', async () => {
+    const evaluate = async () => {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/evaluate/v1/variant',
+        payload: { namespaceKey: 'default', flagKey: 'greeting', entityId: 'u1', context: { state: 'TX' } },
+      });
+      expect(response.statusCode).toBe(200);
+      return response.json() as { match: boolean; variantKey: string };
+    };
+    expect(await evaluate()).toMatchObject({ match: true, variantKey: 'howdy' });
+
     const file = join(dir, 'features.yml');
-    writeFileSync(file, readFileSync(file, 'utf8').replace('flags:\n', `flags:${ADDED_FLAG}`));
+    writeFileSync(file, readFileSync(file, 'utf8').replace('flags:\n', `flags:${ADDED_FLAG}`).replace('value: TX', 'value: CA'));
     await vi.waitFor(
       async () => {
         const { flags } = await get('/api/v1/namespaces/default/flags');
@@ -162,5 +173,7 @@ describe.each(dialects)('the API over local storage (%s for everything else)', (
       },
       { timeout: 10_000, interval: 50 },
     );
+    // The reload published the namespace, so the evaluation cache dropped its compiled copy.
+    expect(await evaluate()).toMatchObject({ match: false, variantKey: 'hello' });
   });
 });
