@@ -61,7 +61,7 @@ describe('/meta/config with a configured server', () => {
       config.authentication = {
         methods: {
           token: { enabled: true, bootstrap: { token: 's3cret-token' } },
-          github: { enabled: true, client_id: 'gh-id', client_secret: 'gh-s3cret' },
+          github: { enabled: true, client_id: 'gh-id', client_secret: 'gh-s3cret', redirect_address: 'https://flags.example.com' },
         },
         session: { domain: 'flags.example.com', csrf: { key: 'csrf-s3cret' } },
       };
