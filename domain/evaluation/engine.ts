@@ -113,10 +113,11 @@ function variantOf(flag: CompiledFlag, request: EvaluationRequest, trace?: StepT
     return result;
   }
   for (const rule of flag.rules) {
-    const { matched, segmentKeys, segments } = matchSegments(rule.segmentOperator, rule.segments, request, trace !== undefined);
-    const step: RuleTrace | undefined = trace && { kind: 'rule', rank: rule.rank, segmentOperator: rule.segmentOperator, matched, segments };
+    const segments = trace && [];
+    const segmentKeys = matchSegments(rule.segmentOperator, rule.segments, request, segments);
+    const step: RuleTrace | undefined = segments && { kind: 'rule', rank: rule.rank, segmentOperator: rule.segmentOperator, matched: segmentKeys !== undefined, segments };
     if (step) trace!.push(step);
-    if (!matched) continue;
+    if (!segmentKeys) continue;
     result.segmentKeys = segmentKeys;
     if (rule.variants.length === 0) {
       result.match = true;
@@ -155,25 +156,29 @@ function booleanOf(flag: CompiledFlag, request: EvaluationRequest, trace?: StepT
       if (matched) return { flagKey: flag.key, enabled: rollout.value, reason: 'MATCH_EVALUATION_REASON', segmentKeys: [] };
       continue;
     }
-    const { matched, segmentKeys, segments } = matchSegments(rollout.segmentOperator, rollout.segments, request, trace !== undefined);
-    trace?.push({ kind: 'segment', rank: rollout.rank, segmentOperator: rollout.segmentOperator, value: rollout.value, matched, segments });
-    if (matched) return { flagKey: flag.key, enabled: rollout.value, reason: 'MATCH_EVALUATION_REASON', segmentKeys };
+    const segments = trace && [];
+    const segmentKeys = matchSegments(rollout.segmentOperator, rollout.segments, request, segments);
+    if (segments) trace!.push({ kind: 'segment', rank: rollout.rank, segmentOperator: rollout.segmentOperator, value: rollout.value, matched: segmentKeys !== undefined, segments });
+    if (segmentKeys) return { flagKey: flag.key, enabled: rollout.value, reason: 'MATCH_EVALUATION_REASON', segmentKeys };
   }
   return { flagKey: flag.key, enabled: flag.enabled, reason: 'DEFAULT_EVALUATION_REASON', segmentKeys: [] };
 }
 
-/** Every segment is evaluated (as Flipt does: a later invalid segment is an error even when an earlier one failed). */
-function matchSegments(operator: SegmentOperator, segments: CompiledSegment[], request: EvaluationRequest, tracing: boolean) {
-  const segmentKeys: string[] = [];
-  const traces: SegmentTrace[] = [];
+/**
+ * The keys of the matched segments when the rule or rollout matches (OR: one, AND: all), else
+ * undefined. Every segment is evaluated, as Flipt does: a later invalid segment is an error even
+ * when an earlier one failed. `traces`, when given, receives each segment's trace.
+ */
+function matchSegments(operator: SegmentOperator, segments: CompiledSegment[], request: EvaluationRequest, traces?: SegmentTrace[]): string[] | undefined {
+  let segmentKeys: string[] | undefined;
   for (const segment of segments) {
-    const traced = tracing ? traceSegment(segment, request) : undefined;
-    const matched = traced ? traced.matched : matchSegment(segment, request);
-    if (traced) traces.push(traced);
-    if (matched) segmentKeys.push(segment.key);
+    const traced = traces ? traceSegment(segment, request) : undefined;
+    if (traced) traces!.push(traced);
+    if (traced ? traced.matched : matchSegment(segment, request)) (segmentKeys ??= []).push(segment.key);
   }
-  const matched = operator === 'AND_SEGMENT_OPERATOR' ? segmentKeys.length === segments.length : segmentKeys.length > 0;
-  return { matched, segmentKeys, segments: traces };
+  const count = segmentKeys?.length ?? 0;
+  const matched = operator === 'AND_SEGMENT_OPERATOR' ? count === segments.length : count > 0;
+  return matched ? (segmentKeys ?? []) : undefined;
 }
 
 function contextValue(request: EvaluationRequest, property: string): string {

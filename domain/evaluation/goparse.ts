@@ -32,7 +32,14 @@ const INFINITY = /^[+-]?(inf|infinity)$/i;
 const DECIMAL = /^[+-]?(?:[0-9_]+\.?[0-9_]*|\.[0-9_]+)(?:[eE][+-]?[0-9][0-9_]*)?$/;
 const HEX = /^([+-]?)0[xX]([0-9a-fA-F_]*)\.?([0-9a-fA-F_]*)[pP]([+-]?[0-9][0-9_]*)$/;
 
+/** The common case, checked first: plain decimal digits, no underscores, no exponent. */
+const PLAIN = /^[+-]?[0-9]+(?:\.[0-9]*)?$/;
+
 export function parseGoFloat(value: string): number | undefined {
+  if (PLAIN.test(value)) {
+    const parsed = Number(value);
+    return Number.isFinite(parsed) ? parsed : undefined;
+  }
   if (INFINITY.test(value)) return value.startsWith('-') ? -Infinity : Infinity;
   if (/^nan$/i.test(value)) return NaN;
   const hex = HEX.exec(value);
