@@ -9,15 +9,18 @@ import { sync } from './sync.js';
 import { removeContainer, render, resetRunning } from './widget.js';
 
 /** One of the six URL rules, or undefined for any other rule. */
-export const urlMatch = (url: string, value: string, rule: TActionClassPageUrlRule): boolean | undefined =>
-  ({
+export const urlMatch = (url: string, value: string, rule: TActionClassPageUrlRule): boolean | undefined => {
+  const m = {
     exactMatch: url === value,
     contains: url.includes(value),
     startsWith: url.startsWith(value),
     endsWith: url.endsWith(value),
     notMatch: url !== value,
     notContains: !url.includes(value),
-  })[rule];
+  }[rule];
+  // not a prototype member such as "constructor"
+  return typeof m == 'boolean' ? m : undefined;
+};
 
 /** A click matches when every part given (inner HTML, each CSS selector part, URL) matches; none never does. */
 export const clickMatch = (el: Element, c: TActionClassNoCodeConfig | null | undefined): boolean => {

@@ -22,6 +22,7 @@ describe('URL match rules', () => {
 
   it('gives undefined for any other rule', () => {
     expect(urlMatch(url, url, 'regex' as 'contains')).toBeUndefined();
+    expect(urlMatch(url, url, 'constructor' as 'contains')).toBeUndefined();
   });
 });
 
