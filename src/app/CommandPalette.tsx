@@ -1,3 +1,4 @@
+import './shared-chunk';
 import { Dialog } from '@ariakit/react';
 import { useId, useMemo, useState, type KeyboardEvent } from 'react';
 import { useLocation } from 'wouter';

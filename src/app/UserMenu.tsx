@@ -1,3 +1,4 @@
+import './shared-chunk';
 import { Menu, MenuButton, MenuItem, MenuProvider } from '@ariakit/react';
 import { logout } from '../features/auth/session';
 import { toastError } from '../stores/toasts';

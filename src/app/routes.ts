@@ -3,7 +3,7 @@ import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 /**
  * The route table. A feature registers its page here as a lazy component; `namespaced` pages are
  * reachable under /namespaces/{namespaceKey} and without the prefix (current namespace).
- * Pages receive the route's params.
+ * Pages receive the route's params. Every lazily loaded module starts with `import '<...>/app/shared-chunk'`.
  */
 export interface AppRoute {
   path: string;

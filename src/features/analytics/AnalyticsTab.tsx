@@ -1,3 +1,4 @@
+import '../../app/shared-chunk';
 import type { FlagTabProps } from '../flags/tabs';
 
 /** Placeholder: flag analytics arrive with the analytics issue. */

@@ -1,3 +1,4 @@
+import '../../app/shared-chunk';
 import { useNamespaceKey } from '../../app/namespace';
 
 /** Placeholder: the evaluation console arrives with the evaluation issue. */

@@ -1,3 +1,4 @@
+import '../../app/shared-chunk';
 import { Suspense, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { errorMessage } from '../../api/client';

@@ -1,3 +1,4 @@
+import '../../app/shared-chunk';
 import { useNamespaceKey } from '../../app/namespace';
 import { LINKS } from '../../app/links';
 import { FlagForm } from './FlagForm';

@@ -1,3 +1,4 @@
+import '../../app/shared-chunk';
 import { useState, type FormEvent } from 'react';
 import type { Variant } from '../../../domain/flipt/types';
 import { errorMessage } from '../../api/client';

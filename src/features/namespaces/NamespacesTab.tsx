@@ -1,3 +1,4 @@
+import '../../app/shared-chunk';
 import { useState, type FormEvent } from 'react';
 import * as v from 'valibot';
 import type { Namespace } from '../../../domain/flipt/types';

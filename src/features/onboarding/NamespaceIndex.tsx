@@ -1,3 +1,4 @@
+import '../../app/shared-chunk';
 import { Redirect } from 'wouter';
 import { useNamespaceKey } from '../../app/namespace';
 import { namespacePath } from '../../app/routes';

@@ -1,3 +1,4 @@
+import '../../app/shared-chunk';
 import { Link } from 'wouter';
 import { useNamespaceStore } from '../../stores/namespace';
 import { useOnboardingStore } from '../../stores/flags';

@@ -1,3 +1,4 @@
+import '../../app/shared-chunk';
 import type { FlagTabProps } from '../flags/tabs';
 
 /** Placeholder: the rollouts of a boolean flag arrive with the rollouts issue. */

@@ -1,3 +1,4 @@
+import '../../app/shared-chunk';
 import type { FlagTabProps } from '../flags/tabs';
 
 /** Placeholder: the rules of a variant flag arrive with the rules issue. */

@@ -1,3 +1,4 @@
+import '../../app/shared-chunk';
 import { useState } from 'react';
 import { useLocation } from 'wouter';
 import type { Constraint, Segment } from '../../../domain/flipt/types';

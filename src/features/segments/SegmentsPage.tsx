@@ -1,3 +1,4 @@
+import '../../app/shared-chunk';
 import { Link } from 'wouter';
 import type { Segment } from '../../../domain/flipt/types';
 import { useNamespaceKey } from '../../app/namespace';

@@ -1,3 +1,4 @@
+import '../../app/shared-chunk';
 import { Field } from '../../components/Field';
 import { effectiveTheme, usePreferencesStore, type Theme, type Timezone } from '../../stores/preferences';
 import { useConfig } from '../meta/queries';

@@ -1,3 +1,4 @@
+import '../../app/shared-chunk';
 import { Suspense } from 'react';
 import { Link } from 'wouter';
 import { NotFound } from '../../app/NotFound';

@@ -1,3 +1,4 @@
+import '../../app/shared-chunk';
 import { LINKS } from '../../app/links';
 
 export default function SupportPage() {

@@ -1,0 +1,21 @@
+/**
+ * The modules and libraries the shell shares with the lazily loaded pages. Every lazy module imports
+ * this file (for no binding), so esbuild emits all of them in one shared chunk instead of a dozen
+ * small ones the first page would load one by one (bench/console-size).
+ */
+export * from '@tanstack/react-query';
+export * from 'wouter';
+export * from 'zustand';
+export * from '../api/client';
+export * from '../stores/namespace';
+export * from '../stores/preferences';
+export * from '../stores/session';
+export * from '../stores/ref';
+export * from '../stores/flags';
+export * from '../stores/toasts';
+export * from './routes';
+export * from './namespace';
+export * from './links';
+export * from '../features/meta/queries';
+export * from '../features/namespaces/queries';
+export * from '../lib/format';
