@@ -91,10 +91,8 @@ function Choices({ question: q, value, setValue, submit }: BodyProps) {
 
   const update = (nextPicked: string[], nextOther: boolean, text: string) => {
     setOtherOn(nextOther);
-    if (multi) {
-      const list = labels.filter((l) => nextPicked.includes(l));
-      setValue(nextOther && text ? [...list, text] : list);
-    } else setValue(nextOther ? text || undefined : nextPicked[0]);
+    if (multi) setValue(nextOther && text ? [...nextPicked, text] : nextPicked);
+    else setValue(nextOther ? text || undefined : nextPicked[0]);
   };
   const toggle = (label: string) =>
     multi
@@ -361,8 +359,6 @@ function finalValue(q: TSurveyQuestion, value: Answer): { value?: Answer; error?
   switch (q.type) {
     case 'cta':
       return { value: 'clicked' };
-    case 'consent':
-      return { value: value ?? 'dismissed' };
     case 'fileUpload':
       return empty ? (q.required ? { error: 'Please upload a file' } : { value: 'skipped' }) : { value };
     case 'date':

@@ -113,7 +113,7 @@ describe('data written per question type', () => {
     expect(labels.slice(-2)).toEqual(['Choice 7', 'Other']);
   });
 
-  it('multipleChoiceMulti: the ticked labels in choice order plus the other text', () => {
+  it('multipleChoiceMulti: the ticked labels in the order ticked, plus the other text', () => {
     const props = setup([
       {
         ...base,
@@ -135,7 +135,7 @@ describe('data written per question type', () => {
     fireEvent.click(screen.getByLabelText('Other'));
     fireEvent.input(screen.getByPlaceholderText('Please specify'), { target: { value: 'Delta' } });
     next(/finish/i);
-    expect(lastResponse(props).data).toEqual({ mm: ['Alpha', 'Gamma', 'Delta'] });
+    expect(lastResponse(props).data).toEqual({ mm: ['Gamma', 'Alpha', 'Delta'] });
   });
 
   it('nps: required submits on click; optional selects and submits with Next', () => {
@@ -187,16 +187,21 @@ describe('data written per question type', () => {
     expect(lastResponse(props).data).toEqual({ c2: 'dismissed' });
   });
 
-  it('consent: "accepted" when ticked, "dismissed" otherwise', () => {
+  it('consent: "accepted" when ticked, "dismissed" when unticked again, nothing when untouched', () => {
     const props = setup([
       { ...base, id: 'k1', type: 'consent', headline: 'Terms', html: '<p>Read them</p>', label: 'I agree' },
       { ...base, id: 'k2', type: 'consent', headline: 'Mail', label: 'Send me mail', required: false },
+      { ...base, id: 'k3', type: 'consent', headline: 'News', label: 'Send me news', required: false },
     ]);
     fireEvent.click(screen.getByLabelText('I agree'));
     next();
     expect(lastResponse(props).data).toEqual({ k1: 'accepted' });
-    next(/finish/i);
+    fireEvent.click(screen.getByLabelText('Send me mail'));
+    fireEvent.keyDown(screen.getByLabelText('Send me mail'), { key: 'Enter' });
+    next();
     expect(lastResponse(props).data).toEqual({ k2: 'dismissed' });
+    next(/finish/i);
+    expect(lastResponse(props).data).toEqual({});
   });
 
   it('pictureSelection: choice ids, one or many', () => {
