@@ -50,7 +50,7 @@ export function clientRoutes(app: FastifyInstance, store: SurveyStore): void {
     reply.header('cache-control', 'no-store');
     return {
       data: {
-        surveys: surveys.filter(isPublicSurvey),
+        surveys: surveys.filter((survey) => isPublicSurvey(survey)),
         noCodeActionClasses: actionClasses.filter((actionClass) => actionClass.type === 'noCode'),
         product,
         person: null,

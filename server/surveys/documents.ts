@@ -137,7 +137,7 @@ export const surveyInputSchema = v.pipe(
     hiddenFields: v.optional(v.looseObject({ enabled: v.boolean() }), { enabled: true, fieldIds: [] }),
     delay: v.optional(nonNegativeInteger, 0),
     autoComplete: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1))), null),
-    closeOnDate: v.optional(v.nullable(text), null),
+    closeOnDate: v.optional(v.nullable(v.pipe(text, v.isoTimestamp('must be an ISO 8601 timestamp'))), null),
     productOverwrites: nullableObject,
     styling: nullableObject,
     surveyClosedMessage: nullableObject,

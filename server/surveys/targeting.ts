@@ -4,9 +4,14 @@ import type { DisplayRecord } from './store.js';
 const DAY_MS = 86_400_000;
 const daysSince = (iso: string, now: number) => Math.floor(Math.abs(now - Date.parse(iso)) / DAY_MS);
 
+/** A web survey in progress whose close date, if any, has not passed (Formbricks closes those by a daily job). */
+function isRunning(survey: TSurvey, now: number): boolean {
+  return survey.status === 'inProgress' && survey.type === 'web' && !(survey.closeOnDate && Date.parse(survey.closeOnDate) <= now);
+}
+
 /** What the in-app sync sends anyone: running web surveys without segment filters. */
-export function isPublicSurvey(survey: TSurvey): boolean {
-  return survey.status === 'inProgress' && survey.type === 'web' && (!survey.segment || survey.segment.filters.length === 0);
+export function isPublicSurvey(survey: TSurvey, now = Date.now()): boolean {
+  return isRunning(survey, now) && (!survey.segment || survey.segment.filters.length === 0);
 }
 
 export interface Visitor {
@@ -23,7 +28,7 @@ export interface Visitor {
  */
 export function surveysForVisitor(surveys: TSurvey[], product: TProduct, visitor: Visitor, now = Date.now()): TSurvey[] {
   const candidates = surveys.filter((survey) => {
-    if (survey.status !== 'inProgress' || survey.type !== 'web') return false;
+    if (!isRunning(survey, now)) return false;
     const ofSurvey = visitor.displays.filter((display) => display.surveyId === survey.id);
     if (survey.displayOption === 'displayOnce' && ofSurvey.length > 0) return false;
     if (survey.displayOption === 'displayMultiple' && ofSurvey.some((display) => display.responseId !== null)) return false;

@@ -136,6 +136,17 @@ describe.each(dialects)('survey client API on %s', (dialect) => {
     expect((await t.request('PUT', `${CLIENT}/responses/not-an-id`, { finished: true, data: {} })).body.details).toEqual({ responseId: 'Invalid cuid' });
   });
 
+  it('stops syncing a survey once its close date has passed', async () => {
+    const past = (await t.management('POST', '/surveys', simpleSurvey('Closed yesterday', { closeOnDate: new Date(Date.now() - 86_400_000).toISOString() }))).body.data.id;
+    const future = (await t.management('POST', '/surveys', simpleSurvey('Closes tomorrow', { closeOnDate: new Date(Date.now() + 86_400_000).toISOString() }))).body.data.id;
+    for (const url of [`${CLIENT}/in-app/sync`, `${CLIENT}/in-app/sync/closing-user?version=1.6.5`]) {
+      const ids = (await t.request('GET', url)).body.data.surveys.map((s: { id: string }) => s.id);
+      expect(ids).toContain(future);
+      expect(ids).not.toContain(past);
+    }
+    expect((await t.management('POST', '/surveys', simpleSurvey('Bad date', { closeOnDate: 'tomorrow' }))).body.details).toEqual({ closeOnDate: 'must be an ISO 8601 timestamp' });
+  });
+
   it('completes a survey once it has autoComplete responses', async () => {
     const created = await t.management('POST', '/surveys', simpleSurvey('Auto complete', { autoComplete: 2, displayOption: 'respondMultiple' }));
     const surveyId = created.body.data.id;
