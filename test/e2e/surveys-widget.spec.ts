@@ -188,3 +188,18 @@ test('the demo panel identifies a visitor, sets attributes, tracks actions and l
   await expect(welcome.getByRole('heading', { name: 'Welcome (New Session)' })).toBeVisible();
   await expect(welcome.locator('.counts')).toContainText(/[1-9]\d* display\(s\)/);
 });
+
+test('the demo panel turns debug logging on and resets the widget into a new session', async ({ page }) => {
+  await openPageAndCloseWelcome(page);
+  await page.getByRole('button', { name: 'Debug: off' }).click();
+  await expect(page).toHaveURL(/formbricksDebug=true/);
+  await expect(page.getByRole('button', { name: 'Debug: on' })).toBeVisible();
+  await expect(page.locator('#log')).toContainText('init done');
+
+  await page.getByRole('button', { name: 'Clear log' }).click();
+  await page.getByRole('button', { name: 'formbricks.reset()' }).click();
+  await expect(page.locator('#log')).toContainText('GET /api/v1/client/clensigndemoenvironment0/in-app/sync');
+  // With debug on, the widget's own account of the new sync shows up in the log.
+  await expect(page.locator('#log')).toContainText('[DEBUG]');
+  await expect(survey(page).getByText('Welcome to the Ensign demo')).toBeVisible();
+});
