@@ -22,7 +22,10 @@ const questions: TSurveyQuestion[] = [
       { id: 'pro', label: 'Pro' },
       { id: 'other', label: 'Other' },
     ],
+    // A free "other" text is matched as "Other": the jump skips the next question.
+    logic: [{ condition: 'equals', value: 'Other', destination: 'uses' }],
   },
+  { id: 'skipped', type: 'openText', headline: 'Never shown', required: true },
   {
     id: 'uses',
     type: 'multipleChoiceMulti',
@@ -76,7 +79,8 @@ async function run(page: Page, script: string, answer: (root: Locator) => Promis
       getSetIsError: () => {},
       getSetIsResponseSendingFinished: () => {},
       onDisplay: async () => {},
-      onResponse: (update: { data: unknown }) => responses.push(update.data),
+      onResponse: (update: { data: unknown; ttc: object; finished: boolean }) =>
+        responses.push({ data: update.data, ttcKeys: Object.keys(update.ttc).sort(), finished: update.finished }),
       onClose: async () => {},
       onFileUpload: async (file: File) => `/storage/env/private/${file.name.replace('.', '--fid--abc.')}`,
       onRetry: () => {},
@@ -115,6 +119,10 @@ async function answerAll(root: Locator, pick: { rating: (n: number) => Locator; 
   await pick.file.setInputFiles({ name: 'a.png', mimeType: 'image/png', buffer: PNG });
   await expect(root.getByText('a.png')).toBeVisible();
   await next();
+  // Back from a CTA, then forward again with the kept upload.
+  await root.getByRole('button', { name: 'Back' }).click();
+  await expect(root.getByText('a.png')).toBeVisible();
+  await next();
   await root.getByRole('button', { name: 'Later' }).click();
   await root.getByRole('button', { name: 'Done' }).click();
 }
@@ -136,6 +144,6 @@ test('our renderer writes the same data as @formbricks/surveys 1.6.3', async ({ 
       file: root.locator('input[type=file]'),
     }),
   );
-  expect(real.length).toBe(questions.length + 1);
+  expect(real.length).toBe(questions.length + 2); // welcome + answered questions + the CTA's Back + the file again
   expect(ours).toEqual(real);
 });
