@@ -10,9 +10,10 @@ describe.each(dialects)('OIDC login against a local OpenID provider on %s', (dia
   let idp: LocalOidcProvider;
   let t: AuthTestApp;
   let strict: AuthTestApp;
+  let pkce: AuthTestApp;
   beforeAll(async () => {
     idp = await startOidcProvider({ clientId: 'ensign', clientSecret: 'ensign-secret', redirectUris: [CALLBACK] });
-    const section = (emailMatches?: string[]) => ({
+    const section = (emailMatches?: string[], usePkce?: boolean) => ({
       required: true,
       session: { domain: 'ensign.test', token_lifetime: '2h' },
       methods: {
@@ -20,17 +21,19 @@ describe.each(dialects)('OIDC login against a local OpenID provider on %s', (dia
           enabled: true,
           email_matches: emailMatches,
           providers: {
-            local: { issuer_url: idp.issuer, client_id: 'ensign', client_secret: 'ensign-secret', redirect_address: APP, scopes: ['email', 'profile'] },
+            local: { issuer_url: idp.issuer, client_id: 'ensign', client_secret: 'ensign-secret', redirect_address: APP, scopes: ['email', 'profile'], use_pkce: usePkce },
           },
         },
       },
     });
     t = await startAuthApp(dialect, section());
     strict = await startAuthApp(dialect, section(['@allowed\\.example$']));
+    pkce = await startAuthApp(dialect, section(undefined, true));
   });
   afterAll(async () => {
     await t?.close();
     await strict?.close();
+    await pkce?.close();
     await idp?.close();
   });
 
@@ -136,5 +139,15 @@ describe.each(dialects)('OIDC login against a local OpenID provider on %s', (dia
     const allowed = await strict.app.inject({ method: 'GET', url: '/auth/v1/self', cookies: { flipt_client_token: insiderToken } });
     expect(allowed.statusCode).toBe(200);
     expect(allowed.json().metadata['io.flipt.auth.oidc.email']).toBe('bob@allowed.example');
+  });
+
+  it('sends a PKCE challenge when use_pkce is set, and the provider accepts the verifier', async () => {
+    const authorize = await pkce.app.inject({ method: 'GET', url: '/auth/v1/method/oidc/local/authorize' });
+    const url = new URL(authorize.json().authorizeUrl);
+    expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(url.searchParams.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const callback = await logIn(pkce, 'ada');
+    expect(callback.statusCode).toBe(302);
+    expect((await pkce.app.inject({ method: 'GET', url: '/auth/v1/self', cookies: { flipt_client_token: callback.cookies.find((c) => c.name === 'flipt_client_token')!.value } })).statusCode).toBe(200);
   });
 });

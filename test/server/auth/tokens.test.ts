@@ -242,3 +242,18 @@ describe.each(dialects)('exclusions on %s', (dialect) => {
     expect(JSON.parse(rows[0].metadata)['io.flipt.auth.token.name']).toBe('initial_bootstrap_token');
   });
 });
+
+describe.each(dialects)('evaluation exclusion on %s', (dialect) => {
+  let t: AuthTestApp;
+  beforeAll(async () => {
+    t = await startAuthApp(dialect, { required: true, exclude: { evaluation: true } });
+  });
+  afterAll(() => t.close());
+
+  it('leaves /evaluate/v1 and the snapshot open, and still guards /api/v1 and /meta', async () => {
+    expect((await t.app.inject({ method: 'POST', url: '/evaluate/v1/probe', payload: {} })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/internal/v1/evaluation/snapshot/namespace/default' })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: MANAGEMENT_PROBE })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: '/meta/info' })).statusCode).toBe(401);
+  });
+});
