@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { buildApp } from '../../../server/app.js';
 import { defaultConfig } from '../../../server/config.js';
 import { createTestDatabase, type TestDatabase } from '../support.js';
@@ -52,5 +53,17 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two instances on one PostgreSQL
 
     const snapshot = (app: FastifyInstance) => app.inject({ method: 'GET', url: '/internal/v1/evaluation/snapshot/namespace/default' });
     expect((await snapshot(one)).headers.etag).toBe((await snapshot(two)).headers.etag);
+  });
+
+  it('after losing its LISTEN connection, an instance reconnects and catches up', async () => {
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    const { rowCount } = await admin.query(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN ensign_changes'",
+    );
+    await admin.end();
+    expect(rowCount).toBe(2);
+    await new Api(one).ok('PUT', '/api/v1/namespaces/default/flags/shared', { name: 'shared', enabled: true });
+    await evaluatedWithin(new Api(two), 3000, { match: true, variantKey: 'on' });
   });
 });
