@@ -100,6 +100,12 @@ describe.each(dialects)('survey client API on %s', (dialect) => {
     expect(stored.meta.userAgent).toEqual(expect.objectContaining({ device: 'desktop' }));
   });
 
+  it('maps the legacy personId of old clients to the userId', async () => {
+    const created = await t.request('POST', `${CLIENT}/responses`, { surveyId: 'clensigndemosurveyexitin', personId: 'legacy-user', finished: true, data: { leaving: 'old client' } });
+    expect(created.status).toBe(200);
+    expect((await t.management('GET', `/responses/${created.body.data.id}`)).body.data.person.userId).toBe('legacy-user');
+  });
+
   it('keeps every key when updates of one response arrive at once', async () => {
     const surveyId = 'clensigndemosurveyallqts';
     const created = await t.request('POST', `${CLIENT}/responses`, { surveyId, finished: false, data: {} });
