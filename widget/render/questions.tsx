@@ -395,7 +395,7 @@ export function Question(props: QuestionProps) {
       {safeUrl(q.imageUrl) && <img class="qi" src={safeUrl(q.imageUrl)} alt="" />}
       <h2 class="h" id="h">
         <span dangerouslySetInnerHTML={html(q.headline)} />
-        {!q.required && <span class="o">Optional</span>}
+        {!q.required && <span class="o"> Optional</span>}
       </h2>
       {q.subheader && <p class="sub" dangerouslySetInnerHTML={html(q.subheader)} />}
       <Render {...props} setError={setError} />
