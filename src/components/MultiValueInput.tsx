@@ -1,5 +1,5 @@
 import { useState, type KeyboardEvent } from 'react';
-import { MAX_JSON_ARRAY_ITEMS } from '../lib/validation';
+import { MAX_JSON_ARRAY_ITEMS } from '../../domain/flipt/keys';
 import { ValueList } from './ValueList';
 
 interface MultiValueInputProps {

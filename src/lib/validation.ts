@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { KEY_PATTERN, MAX_JSON_ARRAY_ITEMS } from '../../domain/flipt/keys';
 
 /** The console's form messages, worded as spec §5 words them. */
 export const MESSAGES = {
@@ -14,8 +15,7 @@ export const MESSAGES = {
   datetime: 'Value is not a valid datetime',
 } as const;
 
-export const MAX_JSON_ARRAY_ITEMS = 100;
-export const KEY_PATTERN = /^[-_,A-Za-z0-9]+$/;
+/** The console also allows dots in variant keys (the server only requires them non-empty). */
 export const KEY_WITH_DOT_PATTERN = /^[-_,A-Za-z0-9.]+$/;
 
 export const requiredString = v.pipe(v.string(), v.trim(), v.nonEmpty(MESSAGES.required));

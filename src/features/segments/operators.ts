@@ -38,9 +38,7 @@ export const OPERATORS: Record<string, string[]> = {
   ENTITY_ID_COMPARISON_TYPE: ['eq', 'neq', 'isoneof', 'isnotoneof'],
 };
 
-export const NO_VALUE_OPERATORS = new Set(['empty', 'notempty', 'present', 'notpresent', 'true', 'false']);
-export const LIST_OPERATORS = new Set(['isoneof', 'isnotoneof']);
-export const ENTITY_ID_PROPERTY = 'entityId';
+export { ENTITY_ID_PROPERTY, LIST_OPERATORS, NO_VALUE_OPERATORS } from '../../../domain/flipt/keys';
 
 export function operatorLabel(type: string, operator: string): string {
   return (type === 'DATETIME_COMPARISON_TYPE' ? DATETIME_LABELS[operator] : undefined) ?? COMMON_LABELS[operator] ?? operator;
