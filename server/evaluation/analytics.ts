@@ -103,7 +103,7 @@ export class AnalyticsRecorder {
 }
 
 /** Buckets of 1 minute for spans up to 4 hours, of 15 minutes beyond (reference §2.11). */
-export function bucketMinutes(fromMs: number, toMs: number): number {
+function bucketMinutes(fromMs: number, toMs: number): number {
   return toMs - fromMs <= 4 * 60 * MINUTE_MS ? 1 : 15;
 }
 
@@ -112,7 +112,10 @@ export interface FlagSeries {
   values: number[];
 }
 
-/** The evaluation counts of one flag between two instants (from inclusive, to exclusive), zeros filled. */
+/**
+ * The evaluation counts of one flag between two instants (from inclusive, to exclusive), zeros
+ * filled; each timestamp is its bucket's start as RFC 3339 UTC (`2024-01-01T10:15:00Z`).
+ */
 export async function flagSeries(
   database: Database,
   recorder: AnalyticsRecorder,

@@ -205,7 +205,10 @@ function evaluationTimestamp(): string {
   return formatTimestamp(`${new Date(whole).toISOString().slice(0, 19)}.${String(nanos).padStart(9, '0')}Z`);
 }
 
-/** An evaluation request as sent: camelCase or snake_case fields; context values must be strings. */
+/**
+ * An evaluation request as sent: camelCase or snake_case fields; context values must be strings.
+ * Checked by hand rather than with a schema: this runs on every evaluation.
+ */
 interface WireRequest extends EvaluationRequest {
   requestId: string;
   namespaceKey: string;
