@@ -133,3 +133,82 @@ test('the banner, top-bar label and colour and default theme come from the serve
     await server.stop();
   }
 });
+
+test('the top bar shows the update notification from meta/info and a git read-only badge with the ref', async ({ page, server }) => {
+  await page.route('**/meta/info', async (route) => {
+    const info = await (await route.fetch()).json();
+    await route.fulfill({
+      json: { ...info, updateAvailable: true, latestVersion: 'v9.9.9', latestVersionURL: 'https://example.com/releases/v9.9.9', isRelease: false, commit: 'abcdef0123456789' },
+    });
+  });
+  await page.route('**/meta/config', async (route) => {
+    const config = await (await route.fetch()).json();
+    await route.fulfill({ json: { ...config, storage: { type: 'git', git: { ref: 'main', repository: 'https://example.com/features.git' } } } });
+  });
+  await open(page, server, '/namespaces/default/flags');
+  const topbar = page.getByRole('banner');
+  await expect(topbar.getByText('Read-Only: git (main)')).toBeVisible();
+  const update = topbar.getByRole('link', { name: 'Update available: v9.9.9' });
+  await expect(update).toHaveAttribute('href', 'https://example.com/releases/v9.9.9');
+  // Not a release: the footer shows the 7-character commit.
+  await expect(page.getByRole('contentinfo')).toContainText('abcdef0');
+  await expectAccessible(page);
+});
+
+test('the user menu shows the signed-in user from the session and logs out', async ({ page, server }) => {
+  await page.route('**/auth/v1/self', (route) =>
+    route.fulfill({
+      json: {
+        id: 'a1',
+        method: 'METHOD_GITHUB',
+        metadata: {
+          'io.flipt.auth.github.name': 'Ada Lovelace',
+          'io.flipt.auth.github.preferred_username': 'ada',
+          'io.flipt.auth.github.picture': `${server.url}/favicon.svg`,
+        },
+      },
+    }),
+  );
+  let expired = false;
+  await page.route('**/auth/v1/self/expire', (route) => {
+    expired = route.request().method() === 'PUT';
+    return route.fulfill({ json: {} });
+  });
+  await open(page, server, '/namespaces/default/flags');
+  await page.getByRole('button', { name: 'User menu: Ada Lovelace' }).click();
+  const menu = page.getByRole('menu');
+  await expect(menu.getByText('Ada Lovelace')).toBeVisible();
+  await expect(menu.getByText('ada', { exact: true })).toBeVisible();
+  await expectAccessible(page);
+  await menu.getByRole('menuitem', { name: 'Logout' }).click();
+  await expect(page).toHaveURL(/#\/login$/);
+  expect(expired).toBe(true);
+});
+
+test('the flag list stays paginated with 10,000 flags: 20 rows rendered, search and sort over all of them', async ({ page, server }) => {
+  const flags = Array.from({ length: 10_000 }, (_, i) => ({
+    key: `bulk-${String(i).padStart(5, '0')}`,
+    name: `Bulk ${i}`,
+    description: '',
+    enabled: i % 2 === 0,
+    type: 'BOOLEAN_FLAG_TYPE',
+    createdAt: new Date(Date.UTC(2024, 0, 1, 0, 0, i)).toISOString(),
+    updatedAt: '2024-01-01T00:00:00Z',
+    variants: [],
+    namespaceKey: 'default',
+  }));
+  await page.route('**/api/v1/namespaces/default/flags', (route) =>
+    route.fulfill({ json: { flags, nextPageToken: '', totalCount: flags.length } }),
+  );
+  await open(page, server, '/namespaces/default/flags');
+  const rows = page.getByRole('row');
+  await expect(page.getByText('Showing 1 to 20 of 10000 results')).toBeVisible();
+  await expect(rows).toHaveCount(21);
+  await expect(page.getByText('Page 1 of 500')).toBeVisible();
+  await page.getByRole('button', { name: 'Created' }).click();
+  await page.getByRole('button', { name: 'Created' }).click();
+  await expect(rows.nth(1)).toContainText('bulk-09999');
+  await page.getByRole('searchbox', { name: 'Search flags' }).fill('Bulk 4242');
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(1)).toContainText('bulk-04242');
+});
