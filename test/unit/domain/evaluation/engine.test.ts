@@ -75,6 +75,12 @@ describe('variant bucketing (reference §5.3 vectors)', () => {
     expect(ns.flags.get('f')!.rules[0].variants.map((v) => v.key)).toEqual(['a', 'b', 'c']);
   });
 
+  it('zero-rollout distributions never win, whatever their position', () => {
+    const doc = document([variantFlag('f', [rule([everyone], [['zero', 0], ['one', 100], ['two', 0]])])]);
+    const ns = compileSnapshot(doc);
+    for (let i = 0; i < 200; i++) expect(evaluateVariant(ns, { flagKey: 'f', entityId: `e${i}`, context: {} }).variantKey).toBe('one');
+  });
+
   it('distributes 10,000 entities close to the rollouts', () => {
     const ns = compileSnapshot(document([variantFlag('f', [rule([everyone], [['a', 20], ['b', 30], ['c', 50]])])]));
     const counts: Record<string, number> = { a: 0, b: 0, c: 0 };
