@@ -354,11 +354,14 @@ function parseSegment(value: unknown, parent: Place, index: number): SegmentDocu
   };
 }
 
-/** Writes documents as a YAML stream; the version goes in the first document only, as Flipt writes it. */
+/**
+ * Writes documents as a YAML stream; the version goes in the first document only, as Flipt writes it.
+ * Strings that YAML 1.1 would read as something else (`on`, `yes`, dates) are quoted, so Flipt's own
+ * YAML 1.1 reader gets strings back too.
+ */
 export function serializeFeatures(documents: FeaturesDocument[]): string {
-  return documents
-    .map((document, index) => stringify(documentToYaml(document, index === 0), { lineWidth: 0, aliasDuplicateObjects: false }))
-    .join('---\n');
+  const options = { lineWidth: 0, aliasDuplicateObjects: false, version: '1.1' } as const;
+  return documents.map((document, index) => stringify(documentToYaml(document, index === 0), options)).join('---\n');
 }
 
 function documentToYaml(document: FeaturesDocument, withVersion: boolean): Mapping {

@@ -93,6 +93,15 @@ describe('features.yml format', () => {
     ]);
   });
 
+  it('quotes strings that a YAML 1.1 reader (Flipt) would take for booleans or dates', () => {
+    const source = 'flags:\n  - key: f\n    name: "yes"\n    variants: [{key: "on", attachment: {when: "2024-01-01"}}]\n';
+    const text = serializeFeatures(parseFeatures(source));
+    expect(text).toContain('name: "yes"');
+    expect(text).toContain('key: "on"');
+    expect(text).toContain('when: "2024-01-01"');
+    expect(parseFeatures(text)).toEqual(parseFeatures(source));
+  });
+
   it('treats a missing version as the latest and an empty stream as no documents', () => {
     expect(parseFeatures('namespace: x\nflags:\n  - key: f\n    name: F\n    metadata: {a: 1}\n')[0].flags[0].metadata).toEqual({ a: 1 });
     expect(parseFeatures('')).toEqual([]);
