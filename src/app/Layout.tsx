@@ -10,6 +10,7 @@ import { Sidebar } from './Sidebar';
 import { Topbar } from './Topbar';
 import { Footer } from './Footer';
 import { Banner } from './Banner';
+import { SurveyWidget } from './SurveyWidget';
 import { Toaster } from './Toaster';
 import { ErrorBoundary } from './ErrorPage';
 import { NotFound } from './NotFound';
@@ -98,6 +99,7 @@ export function Layout() {
       <div className="main">
         <Topbar />
         <Banner />
+        <SurveyWidget />
         <main className="content">
           <ErrorBoundary key={location}>
             <Suspense fallback={<p className="muted">Loading…</p>}>

@@ -21,6 +21,8 @@ export interface Config {
     defaultTheme: string;
     topbar: { color: string; label: string };
     banner?: { text: string; link?: string; linkText?: string };
+    /** Ensign: the survey environment the console runs the widget for (off when absent). */
+    surveyEnvironment?: string;
   };
   analyticsEnabled: boolean;
 }
@@ -57,6 +59,7 @@ export function toConfig(raw: RawConfig): Config {
       defaultTheme: raw.ui?.defaultTheme ?? 'system',
       topbar: { color: raw.ui?.topbar?.color ?? '', label: raw.ui?.topbar?.label ?? '' },
       banner: raw.ui?.banner?.text ? raw.ui.banner : undefined,
+      surveyEnvironment: raw.ui?.surveyEnvironment || undefined,
     },
     analyticsEnabled: raw.analytics?.storage?.clickhouse?.enabled ?? false,
   };
