@@ -55,8 +55,9 @@ const boolean = v.pipe(
   v.transform((x) => x === true || x === 'true'),
 );
 
+const DECIMAL = /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/;
 const isNumeric = (x: unknown) =>
-  (typeof x === 'number' && Number.isFinite(x)) || (typeof x === 'string' && x.trim() !== '' && Number.isFinite(Number(x)));
+  (typeof x === 'number' && Number.isFinite(x)) || (typeof x === 'string' && DECIMAL.test(x) && Number.isFinite(Number(x)));
 
 const number = v.pipe(
   v.nullish(v.custom<number | string>(isNumeric, 'must be a number'), 0),

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import {
   CreateFlagRequest,
   CreateVariantRequest,
@@ -6,13 +5,8 @@ import {
   UpdateFlagRequest,
   UpdateVariantRequest,
 } from '../../../domain/flipt/schemas.js';
-import { DEFAULT_NAMESPACE } from '../../../domain/flipt/types.js';
 import type { FliptStore } from '../store/index.js';
-import { message, parse, type FliptRoutes } from './http.js';
-
-type Params = { namespaceKey?: string; flagKey: string; id: string };
-const params = (request: FastifyRequest) => request.params as Params;
-const namespaceOf = (request: FastifyRequest) => params(request).namespaceKey || DEFAULT_NAMESPACE;
+import { message, namespaceOf, parse, pathParams as params, type FliptRoutes } from './http.js';
 
 export function flagRoutes(routes: FliptRoutes, store: FliptStore): void {
   routes.namespaced('GET', '/flags', async (request) => store.listFlags(namespaceOf(request), parse(ListRequest, message(request))));

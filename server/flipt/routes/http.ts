@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type * as v from 'valibot';
 import { parseRequest } from '../../../domain/flipt/schemas.js';
+import { DEFAULT_NAMESPACE } from '../../../domain/flipt/types.js';
 import { FliptError, GrpcCode, invalid } from '../errors.js';
 
 /** Parses a request against a schema, or throws Flipt's 400 naming the problem. */
@@ -31,6 +32,19 @@ function checkedParams(request: FastifyRequest): FastifyRequest {
   }
   return request;
 }
+
+/** The path parameters of Flipt's routes. */
+export interface PathParams {
+  namespaceKey?: string;
+  flagKey: string;
+  segmentKey: string;
+  id: string;
+}
+
+export const pathParams = (request: FastifyRequest) => request.params as PathParams;
+
+/** The namespace in the path; the legacy routes have none and mean "default". */
+export const namespaceOf = (request: FastifyRequest) => pathParams(request).namespaceKey || DEFAULT_NAMESPACE;
 
 type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import {
   CreateRolloutRequest,
   ListRequest,
@@ -6,10 +5,7 @@ import {
   UpdateRolloutRequest,
 } from '../../../domain/flipt/schemas.js';
 import type { FliptStore } from '../store/index.js';
-import { message, parse, type FliptRoutes } from './http.js';
-
-type Params = { namespaceKey: string; flagKey: string; id: string };
-const params = (request: FastifyRequest) => request.params as Params;
+import { message, namespaceOf, parse, pathParams as params, type FliptRoutes } from './http.js';
 
 /** Rollouts exist only under a namespace: Flipt has no legacy alias for them. */
 export function rolloutRoutes(routes: FliptRoutes, store: FliptStore): void {
@@ -18,13 +14,13 @@ export function rolloutRoutes(routes: FliptRoutes, store: FliptStore): void {
   routes.namespaced(
     'GET',
     rollouts,
-    async (request) => store.listRollouts(params(request).namespaceKey, params(request).flagKey, parse(ListRequest, message(request))),
+    async (request) => store.listRollouts(namespaceOf(request), params(request).flagKey, parse(ListRequest, message(request))),
     only,
   );
   routes.namespaced(
     'GET',
     `${rollouts}/:id`,
-    async (request) => store.getRollout(params(request).namespaceKey, params(request).flagKey, params(request).id),
+    async (request) => store.getRollout(namespaceOf(request), params(request).flagKey, params(request).id),
     only,
   );
   routes.namespaced('POST', rollouts, async (request) => store.createRollout(parse(CreateRolloutRequest, message(request))), only);
@@ -42,7 +38,7 @@ export function rolloutRoutes(routes: FliptRoutes, store: FliptStore): void {
     'DELETE',
     `${rollouts}/:id`,
     async (request) => {
-      await store.deleteRollout(params(request).namespaceKey, params(request).flagKey, params(request).id);
+      await store.deleteRollout(namespaceOf(request), params(request).flagKey, params(request).id);
       return {};
     },
     only,

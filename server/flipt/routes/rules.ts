@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import {
   CreateDistributionRequest,
   CreateRuleRequest,
@@ -8,13 +7,8 @@ import {
   UpdateDistributionRequest,
   UpdateRuleRequest,
 } from '../../../domain/flipt/schemas.js';
-import { DEFAULT_NAMESPACE } from '../../../domain/flipt/types.js';
 import type { FliptStore } from '../store/index.js';
-import { message, parse, type FliptRoutes } from './http.js';
-
-type Params = { namespaceKey?: string; flagKey: string; id: string };
-const params = (request: FastifyRequest) => request.params as Params;
-const namespaceOf = (request: FastifyRequest) => params(request).namespaceKey || DEFAULT_NAMESPACE;
+import { message, namespaceOf, parse, pathParams as params, type FliptRoutes } from './http.js';
 
 export function ruleRoutes(routes: FliptRoutes, store: FliptStore): void {
   const rules = '/flags/:flagKey/rules';

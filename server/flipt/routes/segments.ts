@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import {
   CreateConstraintRequest,
   CreateSegmentRequest,
@@ -6,13 +5,8 @@ import {
   UpdateConstraintRequest,
   UpdateSegmentRequest,
 } from '../../../domain/flipt/schemas.js';
-import { DEFAULT_NAMESPACE } from '../../../domain/flipt/types.js';
 import type { FliptStore } from '../store/index.js';
-import { message, parse, type FliptRoutes } from './http.js';
-
-type Params = { namespaceKey?: string; segmentKey: string; id: string };
-const params = (request: FastifyRequest) => request.params as Params;
-const namespaceOf = (request: FastifyRequest) => params(request).namespaceKey || DEFAULT_NAMESPACE;
+import { message, namespaceOf, parse, pathParams as params, type FliptRoutes } from './http.js';
 
 export function segmentRoutes(routes: FliptRoutes, store: FliptStore): void {
   routes.namespaced('GET', '/segments', async (request) =>

@@ -10,3 +10,6 @@ export interface Executor {
   readonly db: Kysely<Tables>;
   readonly dialect: Dialect;
 }
+
+/** Beyond this many parent keys in a page, children are read namespace-wide rather than by key list. */
+export const MAX_KEYS_IN_QUERY = 500;

@@ -11,12 +11,9 @@ import type { FlagsTable, VariantsTable } from '../../db/schema.js';
 import { fromBool, nowTimestamp, toBool } from '../../db/codec.js';
 import { formatTimestamp } from '../timestamps.js';
 import { invalid, notFound } from '../errors.js';
-import type { Executor } from './executor.js';
+import { MAX_KEYS_IN_QUERY, type Executor } from './executor.js';
 import { finishPage, pageWindow } from './pagination.js';
 import { requireNamespace } from './namespaces.js';
-
-/** Beyond this many flags in a page, their variants are read namespace-wide rather than by key list. */
-const MAX_KEYS_IN_QUERY = 500;
 
 export function variantFromRow(row: VariantsTable): Variant {
   return {

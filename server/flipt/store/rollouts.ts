@@ -37,13 +37,8 @@ async function rolloutsFromRows({ db }: Executor, rows: RolloutsTable[]): Promis
     if (threshold) rollout.threshold = { percentage: Number(threshold.percentage), value: toBool(threshold.value) };
     const segment = segments.find((s) => s.rollout_id === row.id);
     if (segment) {
-      const keys = references.filter((r) => r.rollout_id === row.id).map((r) => r.segment_key);
-      rollout.segment = {
-        segmentKey: segmentReference(keys).segmentKey,
-        value: toBool(segment.value),
-        segmentKeys: segmentReference(keys).segmentKeys,
-        segmentOperator: segment.segment_operator as SegmentOperator,
-      };
+      const { segmentKey, segmentKeys } = segmentReference(references.filter((r) => r.rollout_id === row.id).map((r) => r.segment_key));
+      rollout.segment = { segmentKey, value: toBool(segment.value), segmentKeys, segmentOperator: segment.segment_operator as SegmentOperator };
     }
     return rollout;
   });

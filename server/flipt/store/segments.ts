@@ -11,11 +11,9 @@ import type { ConstraintsTable, SegmentsTable } from '../../db/schema.js';
 import { nowTimestamp } from '../../db/codec.js';
 import { formatTimestamp } from '../timestamps.js';
 import { invalid, notFound } from '../errors.js';
-import type { Executor } from './executor.js';
+import { MAX_KEYS_IN_QUERY, type Executor } from './executor.js';
 import { finishPage, pageWindow } from './pagination.js';
 import { requireNamespace } from './namespaces.js';
-
-const MAX_KEYS_IN_QUERY = 500;
 
 function constraintFromRow(row: ConstraintsTable): Constraint {
   return {

@@ -56,6 +56,7 @@ describe.each(dialects)('Flipt rules and distributions on %s', (dialect) => {
       [{ segmentKey: 's1' }, 400, error(3, 'invalid field rank: must be greater than 0')],
       [{ segmentKey: 's1', rank: -3 }, 400, error(3, 'invalid field rank: must be greater than 0')],
       [{ segmentKey: 's1', rank: 1.5 }, 400, error(3, 'invalid field rank: must be an integer')],
+      [{ segmentKey: 's1', rank: '0x10' }, 400, error(3, 'invalid field rank: must be a number')],
       [{ segmentKey: 's1', rank: 1, segmentOperator: 'XOR' }, 400, error(3, 'invalid field segmentOperator: must be one of OR_SEGMENT_OPERATOR, AND_SEGMENT_OPERATOR')],
       [{ segmentKeys: 's1', rank: 1 }, 400, error(3, 'invalid field segmentKeys: must be a list of strings')],
       [{ segmentKey: 'nope', rank: 1 }, 404, error(5, 'flag "ns/f" or segment "ns/nope" not found')],
