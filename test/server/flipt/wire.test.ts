@@ -92,6 +92,22 @@ describe.each(dialects)('Flipt wire conventions on %s', (dialect) => {
     expect((await call('GET', '/api/v1/namespaces/ns/flags/huge')).status).toBe(404);
   });
 
+  it('serves keys of the full 255 characters in paths', async () => {
+    const key = 'k'.repeat(255);
+    expect((await call('POST', '/api/v1/namespaces/ns/segments', { key, name: 'Long' })).status).toBe(200);
+    expect((await call('GET', `/api/v1/namespaces/ns/segments/${key}`)).body.key).toBe(key);
+    expect((await call('DELETE', `/api/v1/namespaces/ns/segments/${key}`)).status).toBe(200);
+    expect(await call('GET', `/api/v1/namespaces/ns/segments/${'k'.repeat(2000)}`)).toMatchObject({ status: 414, body: { code: 3, details: [] } });
+  });
+
+  it('lets exactly one of many concurrent creates of a key win, the others answered 4xx', async () => {
+    const answers = await Promise.all(Array.from({ length: 8 }, () => call('POST', '/api/v1/namespaces/ns/flags', { key: 'race', name: 'Race' })));
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    expect(statuses.every((status) => status === 200 || status === 400 || status === 409)).toBe(true);
+    await call('DELETE', '/api/v1/namespaces/ns/flags/race');
+  });
+
   describe('the store', () => {
     let database: Database;
     beforeAll(async () => {
