@@ -2,16 +2,14 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { Suspense, lazy, useEffect } from 'react';
 import { Route, Router, Switch } from 'wouter';
 import { useHashLocation } from 'wouter/use-hash-location';
-import { useRefStore } from '../stores/ref';
-import { createQueryClient } from './queryClient';
+import { clearOnRefChange, createQueryClient } from './queryClient';
 import { Layout } from './Layout';
 
 const queryClient = createQueryClient();
 const LoginPage = lazy(() => import('../features/auth/LoginPage'));
 
 export function App() {
-  // Changing the current ref clears all cached data (spec §4).
-  useEffect(() => useRefStore.subscribe((state, previous) => state.ref !== previous.ref && queryClient.clear()), []);
+  useEffect(() => clearOnRefChange(queryClient), []);
   return (
     <QueryClientProvider client={queryClient}>
       <Router hook={useHashLocation}>

@@ -200,3 +200,10 @@ test('the flag list searches by key or name, sorts by any column and paginates',
   await expect(rows).toHaveCount(6);
   await expect(page.getByRole('navigation', { name: 'Pagination' })).toBeHidden();
 });
+
+test('a flag or segment that fails to load shows its error', async ({ page, server }) => {
+  await open(page, server, '/namespaces/default/flags/no-such-flag');
+  await expect(page.getByRole('alert')).toHaveText('flag "default/no-such-flag" not found');
+  await open(page, server, '/namespaces/default/segments/no-such-segment');
+  await expect(page.getByRole('alert')).toHaveText('segment "default/no-such-segment" not found');
+});
