@@ -13,7 +13,6 @@ import {
 import { DEFAULT_NAMESPACE } from '../../domain/flipt/types.js';
 import type { AppContext } from '../context.js';
 import { FliptError, GrpcCode, invalid, invalidField } from '../flipt/errors.js';
-import { formatTimestamp } from '../flipt/timestamps.js';
 import { AnalyticsRecorder, flagSeries } from './analytics.js';
 import { SnapshotCache, type NamespaceSnapshot, type SnapshotGate } from './cache.js';
 import { loadNamespace } from './loader.js';
@@ -197,12 +196,25 @@ function legacyResponse(input: WireRequest, namespaceKey: string, result: Varian
   };
 }
 
-/** The evaluation time as RFC 3339 UTC, with Flipt's nanosecond field (microseconds are what Node has). */
+let cachedSecond = -1;
+let cachedPrefix = '';
+
+/**
+ * The evaluation time as RFC 3339 UTC to the microsecond (what Node's clock has of Flipt's
+ * nanoseconds), trailing zero triplets trimmed as Flipt does. Runs on every evaluation, so the
+ * date and time part is formatted once per second.
+ */
 function evaluationTimestamp(): string {
-  const now = performance.timeOrigin + performance.now();
-  const whole = Math.floor(now);
-  const nanos = Math.floor((now - whole) * 1000) * 1000 + (whole % 1000) * 1_000_000;
-  return formatTimestamp(`${new Date(whole).toISOString().slice(0, 19)}.${String(nanos).padStart(9, '0')}Z`);
+  const micros = Math.floor((performance.timeOrigin + performance.now()) * 1000);
+  const second = Math.floor(micros / 1_000_000);
+  if (second !== cachedSecond) {
+    cachedSecond = second;
+    cachedPrefix = new Date(second * 1000).toISOString().slice(0, 19);
+  }
+  const fraction = micros - second * 1_000_000;
+  if (fraction === 0) return `${cachedPrefix}Z`;
+  if (fraction % 1000 === 0) return `${cachedPrefix}.${String(fraction / 1000).padStart(3, '0')}Z`;
+  return `${cachedPrefix}.${String(fraction).padStart(6, '0')}Z`;
 }
 
 /**
