@@ -73,6 +73,11 @@ test('a failing call shows a red Error toast until dismissed', async ({ page, se
 });
 
 test('the command palette opens with ctrl+k, navigates, changes the theme and closes with Escape', async ({ page, server }) => {
+  // Other tests on this worker's server add namespaces: show the console a single one.
+  await page.route('**/api/v1/namespaces', async (route) => {
+    const list = await (await route.fetch()).json();
+    await route.fulfill({ json: { ...list, namespaces: list.namespaces.filter((n: { key: string }) => n.key === 'default') } });
+  });
   await open(page, server, '/namespaces/default/flags');
   await expect(page.getByRole('heading', { name: 'Flags' })).toBeVisible();
   await page.keyboard.press('Control+k');
@@ -211,4 +216,16 @@ test('the flag list stays paginated with 10,000 flags: 20 rows rendered, search 
   await page.getByRole('searchbox', { name: 'Search flags' }).fill('Bulk 4242');
   await expect(rows).toHaveCount(2);
   await expect(rows.nth(1)).toContainText('bulk-04242');
+});
+
+test('the console and support pages are reachable from the sidebar and accessible', async ({ page, server }) => {
+  await open(page, server, '/namespaces/default/flags');
+  const sidebar = page.getByRole('navigation', { name: 'Sidebar' });
+  await sidebar.getByRole('link', { name: 'Console', exact: true }).click();
+  await expect(page).toHaveURL(/#\/namespaces\/default\/console$/);
+  await expect(page.getByRole('heading', { name: 'Console' })).toBeVisible();
+  await expectAccessible(page);
+  await sidebar.getByRole('link', { name: 'Support', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Support' })).toBeVisible();
+  await expectAccessible(page);
 });
