@@ -39,32 +39,36 @@ const persist = (run: Run): void => {
  * Starts the run of the survey now on screen; its failures and completion reach the renderer. It stays
  * the live run after the survey closes (a late answer still belongs to it) until the next one starts.
  */
-export const start = (run: Omit<Run, 'queue'>, failed: () => void, finished: () => void): void => {
+export const start = (run: Omit<Run, 'queue'>, failed: () => void, finished: () => void): Run => {
   live = { ...run, queue: [] };
   onFailed = failed;
   onFinished = finished;
+  return live;
 };
 export const stop = (): void => {
   live = null;
 };
+
+/** A run that is no longer live may have moved on in storage: work on that copy. */
+const current = (run: Run): Run => (run === live ? run : stored().find((r) => r.id === run.id) || run);
 
 const linkDisplay = async (run: Run): Promise<void> => {
   const r = await client(run.apiHost, run.environmentId).display.update(run.displayId!, { responseId: run.responseId! });
   if (!r.ok) error('Failed to update display, proceeding with the response.');
 };
 
-/** The display of the live run was created: link it now if its response already exists. */
-export const setDisplay = (displayId: string): void => {
-  if (!live) return;
-  live.displayId = displayId;
-  persist(live);
-  if (live.responseId) void linkDisplay(live);
+/** The display of a run was created: link it now if its response already exists. */
+export const setDisplay = (of: Run, displayId: string): void => {
+  const run = current(of);
+  run.displayId = displayId;
+  persist(run);
+  if (run.responseId) void linkDisplay(run);
 };
 
-export const add = (update: TResponseUpdate): void => {
-  if (!live) return;
-  live.queue.push(update);
-  persist(live);
+export const add = (to: Run, update: TResponseUpdate): void => {
+  const run = current(to);
+  run.queue.push(update);
+  persist(run);
   void flush();
 };
 

@@ -72,7 +72,7 @@ export const render = async (survey: TSurvey): Promise<void> => {
     running = false;
     return;
   }
-  start(
+  const run = start(
     { id: Math.random().toString(36), apiHost, environmentId, surveyId: survey.id, userId: userId || null },
     () => setError(true),
     () => setFinished(true),
@@ -94,7 +94,7 @@ export const render = async (survey: TSurvey): Promise<void> => {
             if (!userId) saveDisplays((d) => d.push({ createdAt: iso(), surveyId: survey.id, responded: false }));
             const r = await client(apiHost, environmentId).display.create({ surveyId: survey.id, userId });
             if (!r.ok) throw new Error('Could not create display');
-            setDisplay(r.data.id);
+            setDisplay(run, r.data.id);
           } catch (e) {
             error(String(e));
           }
@@ -110,7 +110,7 @@ export const render = async (survey: TSurvey): Promise<void> => {
           } catch (e) {
             error(String(e));
           }
-          add({ data, ttc, finished });
+          add(run, { data, ttc, finished });
         },
         onClose: close,
         onFileUpload: (file, config) => client(apiHost, environmentId).storage.uploadFile(file, config),

@@ -254,6 +254,36 @@ describe('response queue', () => {
     expect(api.calls.map((c) => `${c.method} ${c.url.replace(BASE, '')}`)).toEqual(['POST /displays', 'POST /responses', 'PUT /displays/cdisplay']);
   });
 
+  it('a display created after its survey closed and another started is linked to its own response', async () => {
+    let releaseDisplay!: () => void;
+    const { fb, rendered, props, api } = await start({
+      surveys: [survey('ca', { triggers: ['Go'], recontactDays: 0 })],
+      handler: (c) =>
+        c.url.endsWith('/displays') && !releaseDisplay
+          ? new Promise<Response>((r) => (releaseDisplay = () => r(json({ data: { id: 'cdisplaya' } }))))
+          : undefined,
+    });
+    const displayed = props.onDisplay();
+    props.onResponse({ data: { q1: 'a' }, ttc: {}, finished: true });
+    await vi.advanceTimersByTimeAsync(0);
+    await props.onClose();
+    await fb.track('Go');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(rendered).toHaveLength(2);
+    releaseDisplay();
+    await displayed;
+    await rendered[1].onDisplay();
+    rendered[1].onResponse({ data: { q1: 'b' }, ttc: {}, finished: true });
+    await vi.advanceTimersByTimeAsync(0);
+    const puts = api.calls.filter((c) => c.method === 'PUT').map((c) => [c.url.replace(BASE, ''), c.body]);
+    const created = api.calls.filter((c) => c.url.endsWith('/responses'));
+    expect(created).toHaveLength(2);
+    expect(puts).toEqual([
+      ['/displays/cdisplaya', { responseId: 'cid1' }],
+      ['/displays/cid2', { responseId: 'cid3' }],
+    ]);
+  });
+
   it('retries a failed send after 1 s, 2 attempts, then shows the error; retry sends it', async () => {
     let down = true;
     const { props, api, setIsError, setFinished } = await start({
