@@ -11,7 +11,7 @@ import { ConfirmDialog } from '../../components/Dialog';
 import { RelativeTime } from '../../components/Timestamp';
 import { toastError, toastSuccess } from '../../stores/toasts';
 import { useNamespaces } from '../namespaces/queries';
-import { READ_ONLY_TITLE, useReadOnly } from '../meta/queries';
+import { READ_ONLY_TITLE, useConfigQuery, useReadOnly } from '../meta/queries';
 import { NotFound } from '../../app/NotFound';
 import { FlagForm } from './FlagForm';
 import { useFlag, useFlagMutations } from './queries';
@@ -24,13 +24,17 @@ export default function FlagPage({ params }: { params: Record<string, string | u
   const flag = useFlag(namespaceKey, flagKey);
   const mutations = useFlagMutations(namespaceKey);
   const readOnly = useReadOnly();
+  const config = useConfigQuery();
   const namespaceCount = useNamespaces().data?.namespaces.length ?? 0;
   const [dialog, setDialog] = useState<'copy' | 'delete' | null>(null);
 
-  if (flag.isPending) return <p className="muted">Loading…</p>;
+  if (flag.isPending || config.isPending) return <p className="muted">Loading…</p>;
   if (flag.isError) return <p role="alert">{flag.error.message}</p>;
   const data = flag.data;
-  const tabs = FLAG_TABS[data.type] ?? FLAG_TABS.VARIANT_FLAG_TYPE;
+  // The Analytics tab exists only when the server reports analytics as enabled.
+  const tabs = (FLAG_TABS[data.type] ?? FLAG_TABS.VARIANT_FLAG_TYPE).filter(
+    (candidate) => candidate.path !== 'analytics' || config.data?.analyticsEnabled,
+  );
   const tab = tabs.find((candidate) => candidate.path === (params.tab ?? ''));
   if (!tab) return <NotFound />;
   const Tab = tab.component;

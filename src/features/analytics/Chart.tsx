@@ -1,0 +1,85 @@
+import { useEffect, useRef, useSyncExternalStore } from 'react';
+import uPlot from 'uplot';
+import { usePreferencesStore } from '../../stores/preferences';
+
+/**
+ * The part of uPlot's stylesheet this chart needs (no legend, no title). esbuild does not load CSS
+ * imported by a lazily loaded chunk, so it is rendered here and hoisted by React.
+ */
+const UPLOT_CSS =
+  '.uplot,.uplot *{box-sizing:border-box}.uplot{line-height:1.5;width:min-content}' +
+  '.u-wrap{position:relative;user-select:none}.u-over,.u-under{position:absolute}.u-under{overflow:hidden}' +
+  '.uplot canvas{display:block;position:relative;width:100%;height:100%}.u-axis{position:absolute}' +
+  '.u-select{background:rgba(0,0,0,.07);position:absolute;pointer-events:none}' +
+  '.u-cursor-x,.u-cursor-y{position:absolute;left:0;top:0;pointer-events:none;will-change:transform}' +
+  '.u-hz .u-cursor-x{height:100%;border-right:1px dashed var(--muted)}.u-hz .u-cursor-y{width:100%;border-bottom:1px dashed var(--muted)}' +
+  '.u-cursor-pt{position:absolute;top:0;left:0;border-radius:50%;border:0 solid;pointer-events:none;will-change:transform;background-clip:padding-box!important}' +
+  '.u-axis.u-off,.u-select.u-off,.u-cursor-x.u-off,.u-cursor-y.u-off,.u-cursor-pt.u-off{display:none}';
+
+const THEME_VARIABLES = ['--fg', '--muted', '--border', '--accent'] as const;
+
+/** The theme's colours as one string, so that it compares by value. */
+function readColors(): string {
+  const style = getComputedStyle(document.documentElement);
+  return THEME_VARIABLES.map((name) => style.getPropertyValue(name).trim()).join('|');
+}
+
+/**
+ * The current theme's colours (a canvas cannot use CSS variables). They change when the layout sets
+ * another `data-theme` on the root, or when the system scheme changes under the 'system' theme.
+ */
+function subscribeToTheme(onChange: () => void): () => void {
+  const observer = new MutationObserver(onChange);
+  observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+  const scheme = window.matchMedia('(prefers-color-scheme: dark)');
+  scheme.addEventListener('change', onChange);
+  return () => {
+    observer.disconnect();
+    scheme.removeEventListener('change', onChange);
+  };
+}
+
+const HEIGHT = 280;
+
+/** A line chart of evaluation counts over time, in the chosen timezone. */
+export function Chart({ data }: { data: [number[], number[]] }) {
+  const container = useRef<HTMLDivElement>(null);
+  const colors = useSyncExternalStore(subscribeToTheme, readColors);
+  const timezone = usePreferencesStore((state) => state.timezone);
+
+  useEffect(() => {
+    const element = container.current!;
+    const [fg, muted, border, accent] = colors.split('|');
+    const axis: uPlot.Axis = { stroke: muted, grid: { stroke: border, width: 1 }, ticks: { stroke: border, width: 1 } };
+    const chart = new uPlot(
+      {
+        width: element.clientWidth,
+        height: HEIGHT,
+        legend: { show: false },
+        tzDate: (seconds) => (timezone === 'utc' ? uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC') : new Date(seconds * 1000)),
+        scales: { x: { time: true }, y: { range: (_chart, _min, max) => [0, Math.max(1, max)] } },
+        series: [{}, { label: 'Evaluations', stroke: accent, width: 2, points: { show: false } }],
+        // Counts are whole numbers: no ticks between them.
+        axes: [axis, { ...axis, values: (_chart, ticks) => ticks.map((tick) => (Number.isInteger(tick) ? String(tick) : '')) }],
+        cursor: { points: { fill: fg } },
+      },
+      data,
+      element,
+    );
+    const resize = new ResizeObserver(() => chart.setSize({ width: element.clientWidth, height: HEIGHT }));
+    resize.observe(element);
+    return () => {
+      resize.disconnect();
+      chart.destroy();
+    };
+  }, [data, colors, timezone]);
+
+  return (
+    <>
+      <style href="uplot" precedence="default">
+        {UPLOT_CSS}
+      </style>
+      <div ref={container} className="chart" />
+    </>
+  );
+}
