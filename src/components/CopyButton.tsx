@@ -15,7 +15,7 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
       type="button"
       className="icon-button"
       aria-label={label}
-      onClick={() => navigator.clipboard.writeText(text).then(() => setCopied(true))}
+      onClick={() => navigator.clipboard?.writeText(text).then(() => setCopied(true))}
     >
       {copied ? <span role="status">Copied!</span> : '⧉'}
     </button>
