@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FliptClient } from '@flipt-io/flipt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,6 +49,22 @@ describe('@flipt-io/flipt SDK against the server', () => {
     expect(response.requestId).toBe('sdk-batch');
     expect(response.responses.map((r) => r.type)).toEqual(['VARIANT_EVALUATION_RESPONSE_TYPE', 'BOOLEAN_EVALUATION_RESPONSE_TYPE', 'ERROR_EVALUATION_RESPONSE_TYPE']);
     expect(response.responses[2].errorResponse).toEqual({ flagKey: 'nope', namespaceKey: 'default', reason: 'NOT_FOUND_ERROR_EVALUATION_REASON' });
+  });
+
+  it('accepts a body sent with no Content-Type header at all', async () => {
+    const body = JSON.stringify({ request_id: 'raw', requests: [{ flagKey: 'flag_boolean', entityId: 'fixed' }] });
+    const { port } = test.app.server.address() as AddressInfo;
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const outgoing = request({ host: '127.0.0.1', port, method: 'POST', path: '/evaluate/v1/batch', headers: { 'content-length': Buffer.byteLength(body) } }, (response) => {
+        let text = '';
+        response.on('data', (chunk) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode!, body: text }));
+      });
+      outgoing.on('error', reject);
+      outgoing.end(body);
+    });
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toMatchObject({ requestId: 'raw', responses: [{ booleanResponse: { enabled: true } }] });
   });
 
   it('throws the server message on errors', async () => {
