@@ -114,6 +114,8 @@ function parseJson(value: string): unknown {
 
 export const CreateNamespaceRequest = v.object({ key: newKey, name, description: text });
 export const UpdateNamespaceRequest = v.object({ key, name, description: text });
+/** `force` (Flipt v1.51 and later) deletes a protected or non-empty namespace, flags and all. */
+export const DeleteNamespaceRequest = v.object({ key, force: boolean });
 
 // Flags and variants
 

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { CreateNamespaceRequest, ListRequest, UpdateNamespaceRequest } from '../../../domain/flipt/schemas.js';
+import { CreateNamespaceRequest, DeleteNamespaceRequest, ListRequest, UpdateNamespaceRequest } from '../../../domain/flipt/schemas.js';
 import type { FliptStore } from '../store/index.js';
 import { message, parse, type FliptRoutes } from './http.js';
 
@@ -16,7 +16,8 @@ export function namespaceRoutes(routes: FliptRoutes, store: FliptStore): void {
     store.updateNamespace(parse(UpdateNamespaceRequest, message(request, { key: keyOf(request) }))),
   );
   routes.route('DELETE', '/api/v1/namespaces/:namespaceKey', async (request) => {
-    await store.deleteNamespace(keyOf(request));
+    const { key, force } = parse(DeleteNamespaceRequest, message(request, { key: keyOf(request) }));
+    await store.deleteNamespace(key, { force });
     return {};
   });
 }

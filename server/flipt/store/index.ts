@@ -109,8 +109,9 @@ export class FliptWriter extends FliptReader {
   updateNamespace(input: UpdateNamespaceInput) {
     return namespaces.updateNamespace(this.touch(input.key), input);
   }
-  deleteNamespace(key: string) {
-    return namespaces.deleteNamespace(this.touch(key), key);
+  /** `force` deletes a protected or non-empty namespace, flags and all. */
+  deleteNamespace(key: string, { force = false }: { force?: boolean } = {}) {
+    return namespaces.deleteNamespace(this.touch(key), key, force);
   }
 
   createFlag(input: CreateFlagInput) {

@@ -67,12 +67,18 @@ export async function updateNamespace(executor: Executor, input: UpdateNamespace
   return namespaceFromRow({ ...row, ...changed });
 }
 
-/** Refuses protected namespaces and namespaces with flags; segments and constraints go with it. */
-export async function deleteNamespace(executor: Executor, key: string): Promise<void> {
+/**
+ * Refuses protected namespaces and namespaces with flags, unless forced; segments and constraints go
+ * with it (and, when forced, its flags first, so no rule still holds a segment).
+ */
+export async function deleteNamespace(executor: Executor, key: string, force: boolean): Promise<void> {
   const row = await findNamespace(executor, key);
   if (!row) throw notFound(`namespace "${key}"`);
-  if (toBool(row.protected)) throw invalid(`namespace "${key}" is protected`);
-  const flag = await executor.db.selectFrom('flags').select('key').where('namespace_key', '=', key).limit(1).executeTakeFirst();
-  if (flag) throw invalid(`namespace "${key}" cannot be deleted; flags must be deleted first`);
+  if (!force) {
+    if (toBool(row.protected)) throw invalid(`namespace "${key}" is protected`);
+    const flag = await executor.db.selectFrom('flags').select('key').where('namespace_key', '=', key).limit(1).executeTakeFirst();
+    if (flag) throw invalid(`namespace "${key}" cannot be deleted; flags must be deleted first`);
+  }
+  await executor.db.deleteFrom('flags').where('namespace_key', '=', key).execute();
   await executor.db.deleteFrom('namespaces').where('key', '=', key).execute();
 }

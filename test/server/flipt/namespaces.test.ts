@@ -80,6 +80,21 @@ describe.each(dialects)('Flipt namespaces on %s', (dialect) => {
     expect((await call('GET', '/api/v1/namespaces/busy/segments')).body.segments).toEqual([]);
   });
 
+  it('deletes a non-empty namespace with ?force=true, flags, rules and segments included', async () => {
+    await call('POST', '/api/v1/namespaces', { key: 'forced', name: 'Forced' });
+    await call('POST', '/api/v1/namespaces/forced/flags', { key: 'f', name: 'F' });
+    await call('POST', '/api/v1/namespaces/forced/segments', { key: 's', name: 'S' });
+    await call('POST', '/api/v1/namespaces/forced/flags/f/rules', { segmentKey: 's', rank: 1 });
+    await call('POST', '/api/v1/namespaces/forced/flags/f/rollouts', { rank: 1, segment: { segmentKey: 's' } });
+    expect(await call('DELETE', '/api/v1/namespaces/forced?force=maybe')).toMatchObject({ status: 400, body: error(3, 'invalid field force: must be a boolean') });
+    expect(await call('DELETE', '/api/v1/namespaces/forced?force=false')).toMatchObject({ status: 400 });
+    expect(await call('DELETE', '/api/v1/namespaces/forced?force=true')).toMatchObject({ status: 200, body: {} });
+    expect((await call('GET', '/api/v1/namespaces/forced')).status).toBe(404);
+    await call('POST', '/api/v1/namespaces', { key: 'forced', name: 'Again' });
+    expect((await call('GET', '/api/v1/namespaces/forced/flags')).body.flags).toEqual([]);
+    expect((await call('GET', '/api/v1/namespaces/forced/segments')).body.segments).toEqual([]);
+  });
+
   it('lists namespaces oldest first with pages', async () => {
     const fresh = await startTestApp(dialect);
     const c = client(fresh.app);
