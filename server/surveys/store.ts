@@ -95,33 +95,25 @@ export class SurveyStore {
   }): Promise<void> {
     await this.database.transaction(async (trx) => {
       const at = now();
-      const product = await trx.selectFrom('survey_products').select('id').where('id', '=', input.productId).executeTakeFirst();
       const settings = JSON.stringify(input.settings);
-      if (product) {
-        await trx.updateTable('survey_products').set({ name: input.productName, settings, updated_at: at }).where('id', '=', input.productId).execute();
-      } else {
-        await trx.insertInto('survey_products').values({ id: input.productId, name: input.productName, settings, created_at: at, updated_at: at }).execute();
-      }
-      const environment = await trx.selectFrom('survey_environments').select('product_id').where('id', '=', input.environmentId).executeTakeFirst();
-      if (environment) {
-        await trx
-          .updateTable('survey_environments')
-          .set({ product_id: input.productId, type: input.type, updated_at: at })
-          .where('id', '=', input.environmentId)
-          .execute();
-      } else {
-        await trx
-          .insertInto('survey_environments')
-          .values({
-            id: input.environmentId,
-            product_id: input.productId,
-            type: input.type,
-            widget_setup_completed: fromBool(this.database.dialect, false),
-            created_at: at,
-            updated_at: at,
-          })
-          .execute();
-      }
+      // Upserts, so that several instances seeding one PostgreSQL database at once do not collide.
+      await trx
+        .insertInto('survey_products')
+        .values({ id: input.productId, name: input.productName, settings, created_at: at, updated_at: at })
+        .onConflict((oc) => oc.column('id').doUpdateSet({ name: input.productName, settings, updated_at: at }))
+        .execute();
+      await trx
+        .insertInto('survey_environments')
+        .values({
+          id: input.environmentId,
+          product_id: input.productId,
+          type: input.type,
+          widget_setup_completed: fromBool(this.database.dialect, false),
+          created_at: at,
+          updated_at: at,
+        })
+        .onConflict((oc) => oc.column('id').doUpdateSet({ product_id: input.productId, type: input.type, updated_at: at }))
+        .execute();
       for (const name of AUTOMATIC_ACTIONS) await this.ensureActionClass(input.environmentId, name, 'automatic', trx);
     });
   }
@@ -135,12 +127,10 @@ export class SurveyStore {
   }
 
   async addApiKey(environmentId: string, key: string, label: string): Promise<void> {
-    const hashed = hashApiKey(key);
-    const existing = await this.db.selectFrom('survey_api_keys').select('environment_id').where('hashed_key', '=', hashed).executeTakeFirst();
-    if (existing) return;
     await this.db
       .insertInto('survey_api_keys')
-      .values({ id: cuid(), environment_id: environmentId, hashed_key: hashed, label, created_at: now() })
+      .values({ id: cuid(), environment_id: environmentId, hashed_key: hashApiKey(key), label, created_at: now() })
+      .onConflict((oc) => oc.column('hashed_key').doNothing())
       .execute();
   }
 
@@ -176,13 +166,12 @@ export class SurveyStore {
   async saveSurvey(environmentId: string, name: string, document: SurveyDocument, id = cuid()): Promise<TSurvey> {
     await this.database.transaction(async (trx) => {
       const at = now();
-      const existing = await trx.selectFrom('surveys').select('environment_id').where('id', '=', id).executeTakeFirst();
       const json = JSON.stringify(document);
-      if (existing) {
-        await trx.updateTable('surveys').set({ name, document: json, updated_at: at }).where('id', '=', id).execute();
-      } else {
-        await trx.insertInto('surveys').values({ id, environment_id: environmentId, name, document: json, created_at: at, updated_at: at }).execute();
-      }
+      await trx
+        .insertInto('surveys')
+        .values({ id, environment_id: environmentId, name, document: json, created_at: at, updated_at: at })
+        .onConflict((oc) => oc.column('id').doUpdateSet({ name, document: json, updated_at: at }))
+        .execute();
       for (const trigger of document.triggers) await this.ensureActionClass(environmentId, trigger, 'code', trx);
     });
     return (await this.survey(id))!;
@@ -250,17 +239,12 @@ export class SurveyStore {
       no_code_config: input.noCodeConfig ? JSON.stringify(input.noCodeConfig) : null,
       updated_at: at,
     };
-    const existing = await this.actionClassByName(environmentId, input.name);
-    if (existing) {
-      await this.db.updateTable('survey_action_classes').set(values).where('id', '=', existing.id).execute();
-      return (await this.actionClass(existing.id))!;
-    }
-    const id = cuid();
     await this.db
       .insertInto('survey_action_classes')
-      .values({ id, environment_id: environmentId, name: input.name, created_at: at, ...values })
+      .values({ id: cuid(), environment_id: environmentId, name: input.name, created_at: at, ...values })
+      .onConflict((oc) => oc.columns(['environment_id', 'name']).doUpdateSet(values))
       .execute();
-    return (await this.actionClass(id))!;
+    return (await this.actionClassByName(environmentId, input.name))!;
   }
 
   async deleteActionClass(id: string): Promise<void> {
