@@ -1,15 +1,19 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, watch, type FSWatcher } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join, relative } from 'node:path';
+import { join, relative, sep } from 'node:path';
+import { parse as parseYaml } from 'yaml';
 import { ChangeFeed } from '../../changes.js';
 import { ConfigError } from '../../config.js';
 import { openDatabase, type Database } from '../../db/index.js';
 import { FliptStore } from '../store/index.js';
-import { parseFeatures, type FeaturesDocument } from './format.js';
+import { FormatError, parseFeatures, type FeaturesDocument } from './format.js';
 import { importFeatures } from './import.js';
 
-/** The files declarative storage reads, as Flipt does: `features.yml` and `*.features.yml` (or `.yaml`). */
-const FEATURES_FILE = /^(?:.+\.)?features\.ya?ml$/;
+/** The files declarative storage reads when the folder has no index, as in Flipt. */
+const DEFAULT_INCLUDE = ['**/features.yml', '**/features.yaml', '**/*.features.yml', '**/*.features.yaml'];
+
+/** Flipt's optional index at the folder's root: `include` and `exclude` globs select the files instead. */
+const INDEX_FILE = '.flipt.yml';
 
 /** Changes within this long of each other are loaded once (an editor saving writes several times). */
 const DEBOUNCE_MS = 100;
@@ -21,8 +25,59 @@ export interface LocalLog {
 
 /** The features files under `dir`, at any depth, in a stable order. */
 export function findFeaturesFiles(dir: string): string[] {
-  const entries = readdirSync(dir, { recursive: true, encoding: 'utf8' });
-  return entries.filter((entry) => FEATURES_FILE.test(basename(entry))).sort().map((entry) => join(dir, entry));
+  const { include, exclude } = readIndex(dir);
+  const selected = (path: string) => include.some((glob) => glob.test(path)) && !exclude.some((glob) => glob.test(path));
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((entry) => entry.split(sep).join('/'))
+    .filter((path) => path !== INDEX_FILE && selected(path))
+    .sort()
+    .map((path) => join(dir, path));
+}
+
+function readIndex(dir: string): { include: RegExp[]; exclude: RegExp[] } {
+  let text: string;
+  try {
+    text = readFileSync(join(dir, INDEX_FILE), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    return { include: DEFAULT_INCLUDE.map(globToRegExp), exclude: [] };
+  }
+  const fail = (problem: string): never => {
+    throw new FormatError(`${INDEX_FILE}: ${problem}`);
+  };
+  let index: unknown;
+  try {
+    index = parseYaml(text) ?? {};
+  } catch (error) {
+    fail(`invalid YAML: ${(error as Error).message.split('\n')[0]}`);
+  }
+  if (typeof index !== 'object' || index === null || Array.isArray(index)) return fail('must be a mapping');
+  const { version, include, exclude, ...unknown } = index as Record<string, unknown>;
+  if (Object.keys(unknown).length) fail(`unknown key "${Object.keys(unknown)[0]}"`);
+  if (version !== undefined && version !== '1.0') fail(`unsupported version ${JSON.stringify(version)} (expected "1.0")`);
+  const globs = (value: unknown, key: string): RegExp[] => {
+    if (value === undefined || value === null) return [];
+    if (!Array.isArray(value) || value.some((glob) => typeof glob !== 'string')) fail(`${key} must be a list of glob patterns`);
+    return (value as string[]).map(globToRegExp);
+  };
+  const included = globs(include, 'include');
+  return { include: included.length ? included : DEFAULT_INCLUDE.map(globToRegExp), exclude: globs(exclude, 'exclude') };
+}
+
+/** A glob over `/`-separated paths: `**` spans folders, `*` and `?` stay within one. */
+export function globToRegExp(glob: string): RegExp {
+  let pattern = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i];
+    if (c === '*' && glob[i + 1] === '*') {
+      const slash = glob[i + 2] === '/';
+      pattern += slash ? '(?:.*/)?' : '.*';
+      i += slash ? 2 : 1;
+    } else if (c === '*') pattern += '[^/]*';
+    else if (c === '?') pattern += '[^/]';
+    else pattern += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${pattern}$`);
 }
 
 /** One loaded copy of the folder: a private SQLite database in a temporary directory. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { ChangeFeed } from '../../../server/changes.js';
 import { ConfigError } from '../../../server/config.js';
-import { findFeaturesFiles, LocalStorage } from '../../../server/flipt/declarative/local.js';
+import { findFeaturesFiles, globToRegExp, LocalStorage } from '../../../server/flipt/declarative/local.js';
 import { dialects, startTestApp, type TestApp } from '../support.js';
 import { fixturePath } from './support.js';
 
@@ -50,6 +50,33 @@ describe('local storage', () => {
 
   it('finds features.yml and *.features.yaml at any depth, and nothing else', () => {
     expect(findFeaturesFiles(dir).map((file) => file.slice(dir.length + 1))).toEqual(['features.yml', 'team/payments.features.yaml']);
+  });
+
+  it('selects files by the globs of a .flipt.yml index when there is one', () => {
+    const found = () => findFeaturesFiles(dir).map((file) => file.slice(dir.length + 1));
+    writeFileSync(join(dir, 'team', 'extra.yml'), 'flags: []\n');
+    writeFileSync(join(dir, '.flipt.yml'), 'version: "1.0"\ninclude:\n  - "team/*.yml"\n  - "**/features.yml"\nexclude:\n  - "**/notes.yml"\n');
+    expect(found()).toEqual(['features.yml', 'team/extra.yml']);
+    writeFileSync(join(dir, '.flipt.yml'), 'exclude: ["team/**"]\n');
+    expect(found()).toEqual(['features.yml']);
+    writeFileSync(join(dir, '.flipt.yml'), 'include: "*.yml"\n');
+    expect(() => findFeaturesFiles(dir)).toThrow('.flipt.yml: include must be a list of glob patterns');
+    writeFileSync(join(dir, '.flipt.yml'), 'version: "2.0"\n');
+    expect(() => findFeaturesFiles(dir)).toThrow('.flipt.yml: unsupported version "2.0" (expected "1.0")');
+  });
+
+  it('matches globs the way Flipt does: ** across folders, * and ? within one', () => {
+    const cases: [string, string, boolean][] = [
+      ['**/features.yml', 'features.yml', true],
+      ['**/features.yml', 'a/b/features.yml', true],
+      ['*.features.yml', 'a/x.features.yml', false],
+      ['*/x?.yml', 'a/x1.yml', true],
+      ['*/x?.yml', 'a/x12.yml', false],
+      ['a/**', 'a/b/c.yml', true],
+      ['a.b/(c).yml', 'a.b/(c).yml', true],
+      ['a.b/(c).yml', 'aXb/(c).yml', false],
+    ];
+    for (const [glob, path, matches] of cases) expect(globToRegExp(glob).test(path), `${glob} ~ ${path}`).toBe(matches);
   });
 
   it('loads every file, refuses writes, and reloads after an edit, publishing every namespace', async () => {
