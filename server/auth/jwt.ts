@@ -35,7 +35,12 @@ export function pemKeySource(pem: string): KeySource {
 export function jwksKeySource(url: string): KeySource {
   let keys: { kid?: string; alg?: string; key: KeyObject }[] | undefined;
   const load = async () => {
-    const response = await fetch(url, { headers: { accept: 'application/json' } });
+    let response: Response;
+    try {
+      response = await fetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(10_000) });
+    } catch (error) {
+      throw new JwtError(`cannot fetch JWKS from ${url}: ${causeOf(error)}`);
+    }
     if (!response.ok) throw new JwtError(`cannot fetch JWKS from ${url}: HTTP ${response.status}`);
     const body = (await response.json()) as { keys?: (JsonWebKey & { kid?: string; alg?: string; use?: string })[] };
     keys = (body.keys ?? [])
@@ -112,4 +117,10 @@ function decodeJson(part: string): unknown {
     // reported below
   }
   throw new JwtError('malformed token');
+}
+
+/** The most telling reason a fetch failed: the system error code, else the cause's message. */
+export function causeOf(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? (error as Error).message;
 }

@@ -6,7 +6,7 @@ import type { AuthRuntime } from './runtime.js';
 import { setSessionCookie, STATE_COOKIE } from './cookies.js';
 import { forwardedPrefix } from './routes.js';
 import { timestampIn } from './store.js';
-import { jwksKeySource, JwtError, verifyJwt, type Claims, type KeySource } from './jwt.js';
+import { causeOf, jwksKeySource, JwtError, verifyJwt, type Claims, type KeySource } from './jwt.js';
 
 /**
  * Browser sessions: OIDC providers and GitHub. `authorize` wraps the caller's state with a random
@@ -201,14 +201,26 @@ function definedOnly(claims: Claims): Claims {
   return Object.fromEntries(Object.entries(claims).filter(([, value]) => value !== undefined && value !== null));
 }
 
+const PROVIDER_TIMEOUT_MS = 10_000;
+
+/** A call to the login provider; failing to reach it is the server's trouble (503), not the user's. */
+async function call(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, { ...init, signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS) });
+  } catch (error) {
+    const reason = causeOf(error);
+    throw new FliptError(GrpcCode.Unavailable, `login failed: cannot reach ${url} (${reason})`);
+  }
+}
+
 async function getJson<T>(url: string, bearer?: string): Promise<T> {
-  const response = await fetch(url, { headers: { accept: 'application/json', ...(bearer && { authorization: `Bearer ${bearer}` }) } });
+  const response = await call(url, { headers: { accept: 'application/json', ...(bearer && { authorization: `Bearer ${bearer}` }) } });
   if (!response.ok) throw loginFailed(`${url} answered HTTP ${response.status}`);
   return (await response.json()) as T;
 }
 
 async function postForm<T>(url: string, form: Record<string, string>, headers: Record<string, string> = {}): Promise<T> {
-  const response = await fetch(url, {
+  const response = await call(url, {
     method: 'POST',
     headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded', ...headers },
     body: new URLSearchParams(form).toString(),

@@ -171,3 +171,21 @@ describe.each(dialects)('JWT authentication with a public key file on %s', (dial
     }
   });
 });
+
+describe('JWT authentication when the JWKS address cannot be reached', () => {
+  let t: AuthTestApp;
+  beforeAll(async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    t = await startAuthApp('sqlite', { required: true, methods: { jwt: { enabled: true, jwks_url: `http://127.0.0.1:${port}/jwks.json` } } });
+  });
+  afterAll(() => t.close());
+
+  it('refuses the token with 401 rather than failing', async () => {
+    const response = await t.app.inject({ method: 'GET', url: MANAGEMENT_PROBE, headers: { authorization: `JWT ${signJwt('RS256', 'rsa', goodClaims())}` } });
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual(UNAUTHENTICATED);
+  });
+});
