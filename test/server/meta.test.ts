@@ -34,6 +34,11 @@ describe('/meta with the default configuration', () => {
     expect(typeof info.arch).toBe('string');
   });
 
+  it('indents the answer with ?pretty, as Flipt does', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/meta/info?pretty' });
+    expect(response.body).toBe(JSON.stringify(response.json(), null, 2));
+  });
+
   it('GET /meta/config has every section and the defaults the console reads', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/meta/config' });
     expect(response.statusCode).toBe(200);

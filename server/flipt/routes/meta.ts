@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import packageJson from '../../../package.json' with { type: 'json' };
 import type { AppContext } from '../../context.js';
 import type { AuthenticationFileConfig, Config } from '../../config.js';
+import { prettyPrinting } from './http.js';
 
 // Defined by tsup at build time; absent when the sources run directly (vitest).
 declare const __ENSIGN_COMMIT__: string | undefined;
@@ -105,6 +106,7 @@ function authenticationSection(auth: AuthenticationFileConfig): Record<string, u
 }
 
 export async function metaRoutes(app: FastifyInstance, { config }: AppContext): Promise<void> {
+  prettyPrinting(app);
   const info = metaInfo();
   app.get('/meta/info', async () => info);
   app.get('/meta/config', async () => metaConfig(config));
