@@ -1,12 +1,133 @@
 import '../../app/shared-chunk';
+import { useState } from 'react';
+import type { Rollout } from '../../../domain/flipt/types';
+import { errorMessage } from '../../api/client';
+import { ConfirmDialog, Dialog } from '../../components/Dialog';
+import { SEGMENT_OPERATOR_LABELS } from '../../components/SegmentsPicker';
+import { SortableList } from '../../components/SortableList';
+import { segmentsOf } from '../../lib/segments';
+import { toastError, toastSuccess } from '../../stores/toasts';
+import { useFlagMutations } from '../flags/queries';
 import type { FlagTabProps } from '../flags/tabs';
+import { READ_ONLY_TITLE, useReadOnly } from '../meta/queries';
+import { useSegments } from '../segments/queries';
+import { useRolloutMutations, useRollouts } from './queries';
+import { RolloutForm } from './RolloutForm';
 
-/** Placeholder: the rollouts of a boolean flag arrive with the rollouts issue. */
-export default function RolloutsTab({ flag }: FlagTabProps) {
+function describeRollout(rollout: Rollout): string {
+  if (rollout.threshold) return `${rollout.threshold.percentage}% of entities`;
+  const segment = rollout.segment!;
+  return segmentsOf(segment).join(` ${SEGMENT_OPERATOR_LABELS[segment.segmentOperator]} `);
+}
+
+const valueOf = (rollout: Rollout) => (rollout.threshold ?? rollout.segment)!.value;
+
+export default function RolloutsTab({ namespaceKey, flag }: FlagTabProps) {
+  const readOnly = useReadOnly();
+  const rollouts = useRollouts(namespaceKey, flag.key);
+  const segments = useSegments(namespaceKey);
+  const mutations = useRolloutMutations(namespaceKey, flag.key);
+  const flagMutations = useFlagMutations(namespaceKey);
+  const [editing, setEditing] = useState<Rollout | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<Rollout | null>(null);
+  const [defaultValue, setDefaultValue] = useState(flag.enabled);
+  const disabledTitle = readOnly ? READ_ONLY_TITLE : undefined;
+
+  if (rollouts.isPending) return <p className="muted">Loading…</p>;
+  if (rollouts.isError) return <p role="alert">{rollouts.error.message}</p>;
+  const list = rollouts.data.rules;
+  const segmentKeys = segments.data?.segments.map((segment) => segment.key) ?? [];
+  const report = (message: string) => (promise: Promise<unknown>) =>
+    promise.then(() => toastSuccess(message)).catch((error) => toastError(errorMessage(error)));
+
   return (
     <section aria-label="Rollouts">
-      <h2>Rollouts</h2>
-      <p className="muted">Rollouts for {flag.key} are not available yet.</p>
+      <header className="section-header">
+        <div>
+          <h2>Rollouts</h2>
+          <p className="muted">Evaluated in order, top to bottom: the first rollout that matches decides the value.</p>
+        </div>
+        <button type="button" className="button button-primary" disabled={readOnly} title={disabledTitle} onClick={() => setEditing('new')}>
+          New Rollout
+        </button>
+      </header>
+      {list.length > 0 && (
+        <SortableList
+          items={list}
+          itemKey={(rollout) => rollout.id}
+          itemLabel={(_rollout, index) => `rollout ${index + 1}`}
+          disabled={readOnly}
+          disabledTitle={disabledTitle}
+          onReorder={(next) => mutations.order.mutateAsync(next).catch((error) => toastError(errorMessage(error)))}
+        >
+          {(rollout, index) => (
+            <article className="rule" aria-label={`Rollout ${index + 1}`}>
+              <header className="rule-header">
+                <strong>{rollout.threshold ? 'Threshold' : 'Segment'}</strong>
+                <span>{describeRollout(rollout)}</span>
+                <span className="badge">{String(valueOf(rollout))}</span>
+                <span className="row-actions">
+                  <button type="button" className="link-button" disabled={readOnly} title={disabledTitle} onClick={() => setEditing(rollout)}>
+                    Edit<span className="visually-hidden"> rollout {index + 1}</span>
+                  </button>
+                  <button type="button" className="link-button danger" disabled={readOnly} title={disabledTitle} onClick={() => setDeleting(rollout)}>
+                    Delete<span className="visually-hidden"> rollout {index + 1}</span>
+                  </button>
+                </span>
+              </header>
+              {rollout.description && <p className="muted">{rollout.description}</p>}
+            </article>
+          )}
+        </SortableList>
+      )}
+      <form
+        className="rule default-rollout"
+        aria-label="Default Rollout"
+        onSubmit={(event) => {
+          event.preventDefault();
+          const { key, name, description, type } = flag;
+          report('Successfully updated flag')(
+            flagMutations.update.mutateAsync({ flagKey: key, values: { key, name, description, type, enabled: defaultValue }, defaultVariantId: null }),
+          );
+        }}
+      >
+        <strong>Default Rollout</strong>
+        <span className="muted">The value when no rollout matches.</span>
+        <label className="choice">
+          Value
+          <select value={String(defaultValue)} disabled={readOnly} onChange={(event) => setDefaultValue(event.target.value === 'true')}>
+            <option value="true">true</option>
+            <option value="false">false</option>
+          </select>
+        </label>
+        <button type="submit" className="button" disabled={readOnly || defaultValue === flag.enabled} title={disabledTitle}>
+          Update
+        </button>
+      </form>
+      <Dialog open={editing !== null} onClose={() => setEditing(null)} title={editing === 'new' ? 'New Rollout' : 'Edit Rollout'} side>
+        {editing !== null && (
+          <RolloutForm
+            rollout={editing === 'new' ? undefined : editing}
+            segments={segmentKeys}
+            onSave={(values) =>
+              report(editing === 'new' ? 'Successfully created rollout' : 'Successfully updated rollout')(
+                (editing === 'new'
+                  ? mutations.create.mutateAsync({ values, rank: list.length + 1 })
+                  : mutations.update.mutateAsync({ id: editing.id, values })
+                ).then(() => setEditing(null)),
+              )
+            }
+          />
+        )}
+      </Dialog>
+      <ConfirmDialog
+        open={deleting !== null}
+        onClose={() => setDeleting(null)}
+        title="Delete Rollout"
+        onConfirm={() => mutations.remove.mutateAsync(deleting!.id).catch((error) => toastError(errorMessage(error)))}
+      >
+        Are you sure you want to delete the rollout for <strong>{deleting ? describeRollout(deleting) : ''}</strong>?
+      </ConfirmDialog>
     </section>
   );
 }
