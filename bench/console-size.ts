@@ -41,6 +41,13 @@ const allJsBytes = allJs.reduce((sum, file) => sum + gzipped(file), 0);
 console.log(`initial JavaScript: ${kb(initialJs)} gzipped in ${initial.size} files (budget ${kb(BUDGET.js)})`);
 console.log(`initial CSS:        ${kb(initialCss)} gzipped (budget ${kb(BUDGET.css)})`);
 console.log(`all JavaScript:     ${kb(allJsBytes)} gzipped in ${allJs.length} files`);
+// The flag list, the page most visits open first, adds its lazy chunk and what that chunk imports.
+const flagsPage = allJs.find((file) => file.startsWith('chunks/FlagsPage-'));
+if (flagsPage) {
+  const withPage = new Set([...initial, ...staticGraph(flagsPage)]);
+  const bytes = [...withPage].reduce((sum, file) => sum + gzipped(file), 0);
+  console.log(`with the flag list: ${kb(bytes)} gzipped in ${withPage.size} files`);
+}
 const largest = allJs.map((file) => [file, gzipped(file)] as const).sort((a, b) => b[1] - a[1]).slice(0, 8);
 for (const [file, bytes] of largest) console.log(`  ${kb(bytes).padStart(9)}  ${file}${initial.has(file) ? '  (initial)' : ''}`);
 

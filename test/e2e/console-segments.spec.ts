@@ -67,6 +67,7 @@ test('constraints of every type with their operators, validation messages, edit 
   await form.getByLabel('Value').fill('@example.com');
   await expectAccessible(page);
   await form.getByRole('button', { name: 'Create' }).click();
+  await expect(form).toBeHidden();
   await expect(toast(page).success).toHaveText('Successfully created constraint');
   await expect(page.getByRole('row', { name: /email String has suffix @example.com/ })).toBeVisible();
 
@@ -89,6 +90,7 @@ test('constraints of every type with their operators, validation messages, edit 
   await form.getByRole('button', { name: 'Show fewer' }).click();
   await expect(form.locator('.chip')).toHaveCount(5);
   await form.getByRole('button', { name: 'Create' }).click();
+  await expect(form).toBeHidden();
   await expect(toast(page).success).toHaveText('Successfully created constraint');
 
   // BOOLEAN starts at 'true' and takes no value.
@@ -100,6 +102,7 @@ test('constraints of every type with their operators, validation messages, edit 
   await expect(form.getByLabel('Operator').locator('option')).toHaveText(['true', 'false', 'is present', 'is not present']);
   await expect(form.getByLabel('Value')).toHaveCount(0);
   await form.getByRole('button', { name: 'Create' }).click();
+  await expect(form).toBeHidden();
   await expect(toast(page).success).toHaveText('Successfully created constraint');
 
   // DATETIME from a date and an optional time, in UTC by default.
@@ -114,6 +117,7 @@ test('constraints of every type with their operators, validation messages, edit 
   await form.getByLabel('Date').fill('2024-03-01');
   await form.getByLabel(/^Time/).fill('13:45');
   await form.getByRole('button', { name: 'Create' }).click();
+  await expect(form).toBeHidden();
   await expect(toast(page).success).toHaveText('Successfully created constraint');
 
   // ENTITY_ID fixes the property and clears it on leaving the type.
@@ -134,6 +138,7 @@ test('constraints of every type with their operators, validation messages, edit 
   await form.getByLabel('Value').press('Enter');
   await expect(form.locator('.chip')).toHaveCount(1);
   await form.getByRole('button', { name: 'Create' }).click();
+  await expect(form).toBeHidden();
   await expect(toast(page).success).toHaveText('Successfully created constraint');
 
   const stored = (await getSegment(server, key)).constraints.map(({ property, type, operator, value }) => ({ property, type, operator, value }));
@@ -154,6 +159,7 @@ test('constraints of every type with their operators, validation messages, edit 
   await expect(form.getByLabel('Value')).toHaveValue('@example.com');
   await form.getByLabel('Description').fill('Company accounts');
   await form.getByRole('button', { name: 'Update' }).click();
+  await expect(form).toBeHidden();
   await expect(toast(page).success).toHaveText('Successfully updated constraint');
   await expect(page.getByRole('cell', { name: 'Company accounts' })).toBeVisible();
 
@@ -179,6 +185,7 @@ test('the datetime of a constraint follows the local timezone preference', async
   await form.getByLabel('Date').fill('2024-03-01');
   await expect(form.getByLabel('Time (local)')).toBeVisible();
   await form.getByRole('button', { name: 'Create' }).click();
+  await expect(form).toBeHidden();
   await expect(toast(page).success).toHaveText('Successfully created constraint');
   const expected = await page.evaluate(() => new Date('2024-03-01T00:00').toISOString().replace('.000', ''));
   expect((await getSegment(server, key)).constraints[0].value).toBe(expected);

@@ -10,7 +10,7 @@ import { truncate } from '../../lib/format';
 import { useTable } from '../../lib/table';
 import { READ_ONLY_TITLE, useReadOnly } from '../meta/queries';
 import { useFlags } from './queries';
-import { flagTypeLabel } from './schemas';
+import { flagTypeLabel } from './labels';
 
 const SEARCH_FIELDS = ['key', 'name'] as const;
 const EMPTY: Flag[] = [];

@@ -10,7 +10,8 @@ import { stringAsKey } from '../../lib/format';
 import { toastError, toastSuccess } from '../../stores/toasts';
 import { useReadOnly } from '../meta/queries';
 import { useSegmentMutations, type SegmentValues } from './queries';
-import { MATCH_TYPES, segmentSchema } from './schemas';
+import { MATCH_TYPES } from './operators';
+import { segmentSchema } from './schemas';
 
 /** Creates a segment (no `segment`) or edits one; the key is chosen only at creation. */
 export function SegmentForm({ namespaceKey, segment }: { namespaceKey: string; segment?: Segment }) {

@@ -10,7 +10,7 @@ import { truncate } from '../../lib/format';
 import { useTable } from '../../lib/table';
 import { READ_ONLY_TITLE, useReadOnly } from '../meta/queries';
 import { useSegments } from './queries';
-import { MATCH_TYPES } from './schemas';
+import { MATCH_TYPES } from './operators';
 
 const SEARCH_FIELDS = ['key', 'name'] as const;
 const EMPTY: Segment[] = [];

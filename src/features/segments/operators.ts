@@ -57,3 +57,8 @@ export function parseList(value: string): (string | number)[] | undefined {
     return undefined;
   }
 }
+
+export const MATCH_TYPES = [
+  { matchType: 'ALL_MATCH_TYPE', label: 'All', description: 'All constraints must match' },
+  { matchType: 'ANY_MATCH_TYPE', label: 'Any', description: 'At least one constraints must match' },
+] as const;

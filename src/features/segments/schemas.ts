@@ -33,8 +33,3 @@ export const constraintSchema = v.pipe(
     if (message) addIssue({ message, path: [{ type: 'object', origin: 'value', input: dataset.value, key: 'value', value: dataset.value.value }] });
   }),
 );
-
-export const MATCH_TYPES = [
-  { matchType: 'ALL_MATCH_TYPE', label: 'All', description: 'All constraints must match' },
-  { matchType: 'ANY_MATCH_TYPE', label: 'Any', description: 'At least one constraints must match' },
-] as const;
