@@ -32,6 +32,11 @@ describe('/meta with the default configuration', () => {
     expect(info).not.toHaveProperty('goVersion');
     expect(info.os).toBe(process.platform === 'win32' ? 'windows' : process.platform);
     expect(typeof info.arch).toBe('string');
+    // What Flipt's /meta/info carries since v1.53.
+    expect(info.authentication).toEqual({ required: false });
+    expect(info.storage).toEqual({ type: 'database' });
+    expect(info.analytics).toEqual({ enabled: true });
+    expect(info).not.toHaveProperty('ui');
   });
 
   it('indents the answer with ?pretty, as Flipt does', async () => {
@@ -92,6 +97,13 @@ describe('/meta/config with a configured server', () => {
     expect(config.authentication.methods.github).toEqual({ enabled: true });
     expect(config.authentication.methods.oidc).toEqual({ enabled: false });
     expect(config.authentication.session).toEqual({ domain: 'flags.example.com', csrf: {} });
+  });
+
+  it('GET /meta/info carries storage, theme and top bar colour, and no analytics when off', async () => {
+    const info = (await t.app.inject({ method: 'GET', url: '/meta/info' })).json();
+    expect(info.storage).toEqual({ type: 'database', readOnly: true });
+    expect(info.ui).toEqual({ theme: 'dark', topbarColor: '#ff0000' });
+    expect(info).not.toHaveProperty('analytics');
   });
 
   it('never shows a secret', async () => {

@@ -23,11 +23,28 @@ export interface MetaInfo {
   isRelease: boolean;
   os: string;
   arch: string;
+  authentication: { required: boolean };
+  storage: StorageInfo;
+  analytics?: { enabled: true };
+  ui?: { theme?: string; topbarColor?: string };
 }
 
-/** Flipt's build info: string fields are omitted when empty; the booleans are always present. */
-export function metaInfo(): MetaInfo {
+interface StorageInfo {
+  type: Config['storage']['type'];
+  readOnly?: boolean;
+}
+
+/**
+ * Flipt's build info: string fields are omitted when empty; the booleans are always present. The
+ * `authentication`, `storage`, `analytics` and `ui` keys are what Flipt added from v1.53 on, when
+ * its console stopped reading `/meta/config`.
+ */
+export function metaInfo(config: Config): MetaInfo {
   const version = `v${packageJson.version}`;
+  const ui = {
+    ...(config.ui.defaultTheme !== 'system' && { theme: config.ui.defaultTheme }),
+    ...(config.ui.topbar.color && { topbarColor: config.ui.topbar.color }),
+  };
   return {
     version,
     ...(commit && { commit }),
@@ -37,7 +54,17 @@ export function metaInfo(): MetaInfo {
     isRelease: !version.includes('-'),
     os: GO_OS[process.platform] ?? process.platform,
     arch: GO_ARCH[process.arch] ?? process.arch,
+    authentication: { required: config.authentication.required === true },
+    storage: storageInfo(config),
+    ...(config.analytics.enabled && { analytics: { enabled: true } as const }),
+    ...(Object.keys(ui).length > 0 && { ui }),
   };
+}
+
+/** Local storage is always read-only; otherwise `readOnly` only appears when the file sets it. */
+function storageInfo(config: Config): StorageInfo {
+  const readOnly = config.storage.type === 'local' ? true : config.storage.readOnly;
+  return { type: config.storage.type, ...(readOnly !== undefined && { readOnly }) };
 }
 
 const MS_TO_NS = 1_000_000;
@@ -57,8 +84,6 @@ export function metaConfig(config: Config): Record<string, unknown> {
     ui.banner = { text, ...(link && { link }), ...(linkText && { linkText }) };
   }
   if (config.ui.surveyEnvironmentId) ui.surveyEnvironment = config.ui.surveyEnvironmentId;
-  // Local storage is always read-only; otherwise `readOnly` only appears when the file sets it.
-  const readOnly = config.storage.type === 'local' ? true : config.storage.readOnly;
 
   return {
     audit: {},
@@ -77,7 +102,7 @@ export function metaConfig(config: Config): Record<string, unknown> {
       buffer: { flushPeriod: Math.round(config.analytics.flushIntervalMs * MS_TO_NS) },
     },
     server: { protocol: 'http', host: config.server.host, httpPort: config.server.port },
-    storage: { type: config.storage.type, ...(readOnly !== undefined && { readOnly }) },
+    storage: storageInfo(config),
     metrics: {},
     tracing: {},
     ui,
@@ -107,7 +132,7 @@ function authenticationSection(auth: AuthenticationFileConfig): Record<string, u
 
 export async function metaRoutes(app: FastifyInstance, { config }: AppContext): Promise<void> {
   prettyPrinting(app);
-  const info = metaInfo();
+  const info = metaInfo(config);
   app.get('/meta/info', async () => info);
   app.get('/meta/config', async () => metaConfig(config));
 }
