@@ -28,6 +28,7 @@ export async function installAuth(app: FastifyInstance, context: AppContext): Pr
     jwtKeys: !jwt.enabled ? undefined : jwt.jwksUrl ? jwksKeySource(jwt.jwksUrl) : pemKeySource(jwt.publicKeyPem!),
   };
   if (settings.token.enabled) await bootstrapToken(app, runtime);
+  scheduleCleanup(app, runtime);
 
   app.decorateRequest('authentication', undefined);
   const { csrfKey } = settings.session;
@@ -64,4 +65,18 @@ async function bootstrapToken(app: FastifyInstance, runtime: AuthRuntime): Promi
     expiresAt: expirationMs === undefined ? undefined : timestampIn(expirationMs),
   });
   if (!token) app.log.info({ client_token: clientToken }, 'access token created');
+}
+
+/** Deletes expired authentications in the background, per method, as Flipt's cleanup schedules do. */
+function scheduleCleanup(app: FastifyInstance, runtime: AuthRuntime): void {
+  const timers = runtime.settings.cleanup.map(({ method, intervalMs, graceMs }) => {
+    const timer = setInterval(() => {
+      runtime.store
+        .purgeExpired(method, timestampIn(-graceMs))
+        .catch((error: unknown) => app.log.warn({ err: error, method }, 'cleaning up expired authentications failed'));
+    }, intervalMs);
+    timer.unref();
+    return timer;
+  });
+  app.addHook('onClose', async () => timers.forEach(clearInterval));
 }

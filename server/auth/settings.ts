@@ -17,6 +17,14 @@ export interface AuthSettings {
   oidc: { enabled: boolean; providers: Record<string, OidcProviderSettings>; emailMatches: RegExp[] };
   github: GithubSettings;
   jwt: JwtSettings;
+  /** Expired authentications of these methods are deleted once `graceMs` past their expiry, every `intervalMs`. */
+  cleanup: CleanupSettings[];
+}
+
+export interface CleanupSettings {
+  method: 'METHOD_TOKEN' | 'METHOD_OIDC' | 'METHOD_GITHUB';
+  intervalMs: number;
+  graceMs: number;
 }
 
 export interface OidcProviderSettings {
@@ -94,6 +102,22 @@ export function resolveAuthSettings(file: AuthenticationFileConfig): AuthSetting
     throw new ConfigError(`${key('session.domain')} is required when a session method (oidc, github) is enabled`);
   }
 
+  // As in Flipt, the session methods clean up by default (hourly, 30 min grace); tokens only when configured.
+  const cleanup: CleanupSettings[] = [];
+  const schedules = [
+    ['METHOD_TOKEN', 'token', methods.token, false],
+    ['METHOD_OIDC', 'oidc', methods.oidc, true],
+    ['METHOD_GITHUB', 'github', methods.github, true],
+  ] as const;
+  for (const [method, name, section, byDefault] of schedules) {
+    if (!section?.enabled || (!section.cleanup && !byDefault)) continue;
+    cleanup.push({
+      method,
+      intervalMs: duration(section.cleanup?.interval, `methods.${name}.cleanup.interval`, 3_600_000),
+      graceMs: duration(section.cleanup?.grace_period, `methods.${name}.cleanup.grace_period`, 30 * 60_000),
+    });
+  }
+
   return {
     required: file.required ?? false,
     exclude: { management: file.exclude?.management ?? false, evaluation: file.exclude?.evaluation ?? false },
@@ -142,6 +166,7 @@ export function resolveAuthSettings(file: AuthenticationFileConfig): AuthSetting
       issuer: jwt.validate_claims?.issuer,
       audiences: jwt.validate_claims?.audiences ?? [],
     },
+    cleanup,
   };
 }
 

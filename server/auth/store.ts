@@ -104,6 +104,17 @@ export class AuthStore {
     await this.database.db.deleteFrom('authentications').where('id', '=', id).execute();
   }
 
+  /** Deletes the method's authentications that expired before `before` (stored form); returns how many. */
+  async purgeExpired(method: AuthMethod, before: string): Promise<number> {
+    const result = await this.database.db
+      .deleteFrom('authentications')
+      .where('method', '=', method)
+      .where('expires_at', 'is not', null)
+      .where('expires_at', '<', before)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   async expire(id: string, at: string): Promise<void> {
     await this.database.db
       .updateTable('authentications')
