@@ -74,6 +74,20 @@ test('a boolean flag has the Rollouts and Analytics tabs and no enabled toggle',
   await expect(page.getByRole('switch', { name: 'Enabled' })).toHaveCount(0);
 });
 
+test('copying is disabled while only one namespace exists', async ({ page, server }) => {
+  const key = unique('lonely');
+  await api(server, 'POST', '/api/v1/namespaces/default/flags', { key, name: 'Lonely', type: 'BOOLEAN_FLAG_TYPE' });
+  // Other tests on this worker's server add namespaces: show the console a single one.
+  await page.route('**/api/v1/namespaces', async (route) => {
+    const list = await (await route.fetch()).json();
+    await route.fulfill({ json: { ...list, namespaces: list.namespaces.filter((n: { key: string }) => n.key === 'default') } });
+  });
+  await open(page, server, `/namespaces/default/flags/${key}`);
+  await page.getByRole('button', { name: 'Actions' }).click();
+  await expect(page.getByRole('menuitem', { name: 'Copy to Namespace' })).toBeDisabled();
+  await expect(page.getByRole('menuitem', { name: 'Delete' })).toBeEnabled();
+});
+
 test('variants: new, edit with JSON attachment, default variant, delete', async ({ page, server, context }) => {
   const key = unique('banner');
   await api(server, 'POST', '/api/v1/namespaces/default/flags', { key, name: 'Banner', type: 'VARIANT_FLAG_TYPE' });

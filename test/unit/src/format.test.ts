@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { shortCommit, stringAsKey, truncate } from '../../../src/lib/format';
 import { formatTimestamp, fromDatetimeValue, toDatetimeValue } from '../../../src/lib/time';
 import { namespacedSection } from '../../../src/app/routes';
-import { operatorLabel, OPERATORS } from '../../../src/features/segments/operators';
+import { operatorLabel, OPERATORS, typeLabel } from '../../../src/features/segments/operators';
+import { flagTypeLabel } from '../../../src/features/flags/labels';
 
 describe('format helpers', () => {
   it('truncates to 25 characters with "..."', () => {
@@ -45,5 +46,15 @@ describe('routes and operators', () => {
     expect(operatorLabel('DATETIME_COMPARISON_TYPE', 'lt')).toBe('is before');
     expect(operatorLabel('NUMBER_COMPARISON_TYPE', 'gt')).toBe('>');
     expect(OPERATORS.DATETIME_COMPARISON_TYPE).not.toContain('isoneof');
+  });
+});
+
+describe('labels', () => {
+  it('labels flag types Variant or Boolean, otherwise Unknown', () => {
+    expect(flagTypeLabel('VARIANT_FLAG_TYPE')).toBe('Variant');
+    expect(flagTypeLabel('BOOLEAN_FLAG_TYPE')).toBe('Boolean');
+    expect(flagTypeLabel('OTHER')).toBe('Unknown');
+    expect(typeLabel('ENTITY_ID_COMPARISON_TYPE')).toBe('Entity');
+    expect(typeLabel('UNKNOWN_COMPARISON_TYPE')).toBe('Unknown');
   });
 });
