@@ -32,10 +32,18 @@ test('the analytics tab charts the evaluations made through evaluate/v1', async 
   await page.getByRole('button', { name: 'Refresh' }).click();
   await expect(page.getByText('Total evaluations: 5')).toBeVisible();
 
+  // An evaluation from the console page counts too, and the tab shows it when opened again.
+  await page.getByRole('link', { name: 'Console' }).click();
+  await page.getByRole('combobox', { name: 'Flag' }).fill(key);
+  await page.getByRole('button', { name: 'Evaluate' }).click();
+  await expect(page.getByRole('heading', { name: 'Response' })).toBeVisible();
+  await page.goBack();
+  await expect(page.getByText('Total evaluations: 6')).toBeVisible();
+
   for (const range of ['Last 30 minutes', 'Last 4 hours', 'Last 12 hours', 'Last 24 hours', 'Last 7 days']) {
     await page.getByLabel('Range').selectOption({ label: range });
     await expect(page.getByRole('img', { name: `Chart of the evaluations of ${key}, ${range.toLowerCase()}` })).toBeVisible();
-    await expect(page.getByText('Total evaluations: 5')).toBeVisible();
+    await expect(page.getByText('Total evaluations: 6')).toBeVisible();
   }
   await expectAccessible(page);
 });

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { INTERNAL, request } from '../../api/client';
 import { TIMESTAMP_FORMAT } from '../../lib/time';
+import { analyticsKeys } from './keys';
 
 /** The ranges the analytics tab offers, in minutes. */
 export const ANALYTICS_RANGES = [
@@ -18,12 +19,6 @@ export interface FlagSeries {
   timestamps: string[];
   values: number[];
 }
-
-export const analyticsKeys = {
-  all: ['analytics'] as const,
-  flag: (namespaceKey: string, flagKey: string) => [...analyticsKeys.all, namespaceKey, flagKey] as const,
-  series: (namespaceKey: string, flagKey: string, minutes: number) => [...analyticsKeys.flag(namespaceKey, flagKey), minutes] as const,
-};
 
 /**
  * `from` and `to` (UTC, `YYYY-MM-DD HH:mm:ss`) for the last `minutes`. The window ends at the start

@@ -1,5 +1,5 @@
 import '../../app/shared-chunk';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId } from 'react';
 import * as v from 'valibot';
 import { compileSnapshot, explainEvaluation, type EvaluationExplanation, type SnapshotDocument } from '../../../domain/evaluation/index';
@@ -10,6 +10,7 @@ import { CopyButton } from '../../components/CopyButton';
 import { Field } from '../../components/Field';
 import { useForm } from '../../lib/form';
 import { MESSAGES } from '../../lib/validation';
+import { analyticsKeys } from '../analytics/keys';
 import { useFlags } from '../flags/queries';
 import { Explanation } from './Explanation';
 import {
@@ -62,7 +63,12 @@ export default function ConsolePage() {
   const namespaceKey = useNamespaceKey();
   const flags = useFlags(namespaceKey);
   const form = useForm({ flagKey: '', entityId: '', context: '' }, schema);
-  const evaluation = useMutation({ mutationFn: ({ flag, body }: { flag: Flag; body: EvaluationBody }) => evaluate(flag, body) });
+  const client = useQueryClient();
+  const evaluation = useMutation({
+    mutationFn: ({ flag, body }: { flag: Flag; body: EvaluationBody }) => evaluate(flag, body),
+    // The server counted this evaluation: drop the flag's cached series, which would not refetch on mount.
+    onSuccess: (_outcome, { body }) => client.removeQueries({ queryKey: analyticsKeys.flag(body.namespaceKey, body.flagKey) }),
+  });
   const suggestions = useId();
 
   const flag = flags.data?.flags.find((candidate) => candidate.key === form.values.flagKey);
@@ -70,6 +76,7 @@ export default function ConsolePage() {
     flag && form.valid
       ? { namespaceKey, flagKey: flag.key, entityId: form.values.entityId, context: parseContext(form.values.context) }
       : undefined;
+  const curl = flag && body && curlCommand(`${window.location.origin}${evaluationPath(flag.type)}`, body);
   const outcome = evaluation.data;
 
   return (
@@ -119,7 +126,7 @@ export default function ConsolePage() {
           {(props) => <textarea {...props} rows={5} className="code" value={form.values.context} onChange={(event) => form.set('context', event.target.value)} />}
         </Field>
         <div className="form-actions">
-          {body && <CopyButton text={curlCommand(`${window.location.origin}${evaluationPath(flag!.type)}`, body)} label="Copy as curl" />}
+          {curl && <CopyButton text={curl} label="Copy as curl" />}
           <button type="submit" className="button button-primary" disabled={!body || evaluation.isPending}>
             {evaluation.isPending && <span className="spinner" aria-hidden="true" />}
             Evaluate

@@ -71,7 +71,7 @@ export function compareWithServer(result: AnyEvaluation, server: ServerAnswer): 
   expected.push(['reason', evaluation.reason, server.reason]);
   if (server.segmentKeys) expected.push(['segment keys', sortedKeys(evaluation.segmentKeys), sortedKeys(server.segmentKeys)]);
   return expected
-    .map(([field, console, answer]) => ({ field, console, server: String(answer) }))
+    .map(([field, ours, answer]) => ({ field, console: ours, server: String(answer) }))
     .filter((difference) => difference.console !== difference.server);
 }
 

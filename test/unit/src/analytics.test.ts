@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ANALYTICS_RANGES, analyticsKeys, analyticsPath, analyticsWindow, toChartData } from '../../../src/features/analytics/queries';
+import { analyticsKeys } from '../../../src/features/analytics/keys';
+import { ANALYTICS_RANGES, analyticsPath, analyticsWindow, toChartData } from '../../../src/features/analytics/queries';
 
 describe('analytics', () => {
   it('offers the ranges from 30 minutes to 7 days', () => {
