@@ -13,12 +13,26 @@ export interface Run {
   displayId?: string;
   responseId?: string;
   queue: TResponseUpdate[];
+  /** The tab that sends this run and when it last wrote it. */
+  owner?: string;
+  at?: number;
 }
 
 /** Beyond @formbricks/js: runs with unsent updates survive a reload under this key. */
 export const QUEUE_KEY = 'formbricks-js-responses';
 const ATTEMPTS = 2;
 const PAUSE = 1000;
+/** Another tab's runs are taken over once it has not written them for this long (it has gone). */
+const ADOPT_AFTER = 120_000;
+/** This tab: kept in session storage, so a reload still owns the runs it left. */
+const TAB = ((): string => {
+  const id = Math.random().toString(36);
+  try {
+    return (sessionStorage[QUEUE_KEY] ||= id);
+  } catch {
+    return id;
+  }
+})();
 
 let live: Run | null = null;
 let onFailed: () => void = () => {};
@@ -28,12 +42,16 @@ let again = false;
 
 const stored = (): Run[] => read<Run[]>(QUEUE_KEY) || [];
 
-/** Writes a run's state (dropped once nothing is left to send). */
+/** Writes a run's state as this tab's (dropped once nothing is left to send). */
 const persist = (run: Run): void => {
   const runs = stored().filter((r) => r.id !== run.id);
+  run.owner = TAB;
+  run.at = Date.now();
   if (run.queue.length) runs.push(run);
   write(QUEUE_KEY, runs.length ? runs : null);
 };
+
+const mine = (r: Run): boolean => r.owner === TAB || Date.now() - (r.at || 0) > ADOPT_AFTER;
 
 /**
  * Starts the run of the survey now on screen; its failures and completion reach the renderer. It stays
@@ -91,9 +109,10 @@ const send = async (run: Run, update: TResponseUpdate): Promise<boolean> => {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Sends every unsent update, the live run first, one request at a time. Each update gets 2 attempts,
- * 1 s apart; then the live survey shows its error (with retry) and that run waits for the next flush
- * (a retry, a new answer, the network coming back, the 30 s tick, a reload) while other runs go on.
+ * Sends every unsent update of this tab and of tabs that have gone, the live run first, one request
+ * at a time. Each update gets 2 attempts, 1 s apart; then the live survey shows its error (with retry)
+ * and that run waits for the next flush (a retry, a new answer, the network coming back, the 30 s tick,
+ * a reload) while other runs go on.
  */
 export const flush = async (): Promise<void> => {
   if (busy) {
@@ -116,7 +135,7 @@ const pass = async (): Promise<void> => {
   const next = (): Run | undefined =>
     live?.queue.length && !failed.includes(live.id)
       ? live
-      : stored().find((r) => r.id !== live?.id && r.queue.length && !failed.includes(r.id));
+      : stored().find((r) => r.id !== live?.id && r.queue.length && !failed.includes(r.id) && mine(r));
   for (let run = next(); run; run = next()) {
     const update = run.queue[0];
     let ok = false;
@@ -131,6 +150,8 @@ const pass = async (): Promise<void> => {
     } else {
       error(`Failed to send response after ${ATTEMPTS} attempts.`);
       failed.push(run.id);
+      // still this page's to retry
+      persist(run);
       if (run === live) onFailed();
     }
   }

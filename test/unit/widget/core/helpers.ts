@@ -121,7 +121,7 @@ export const fakeRenderer = () => {
 
 const loaded: Array<{ deinit: () => Promise<void> }> = [];
 
-/** A fresh copy of the loader (its module state included), as on a new page. */
+/** A fresh copy of the loader (its module state included), as on a reload of the same tab. */
 export const loader = async () => {
   vi.resetModules();
   const fb = (await import('../../../../widget/core/index.js')).default;
@@ -137,4 +137,10 @@ export const unload = async (): Promise<void> => {
 /** Lets pending promise callbacks run (fake timers stay where they are). */
 export const settle = async (rounds = 20): Promise<void> => {
   for (let i = 0; i < rounds; i++) await Promise.resolve();
+};
+
+/** A fresh copy of the loader in another tab (its own session storage). */
+export const loaderInNewTab = async () => {
+  sessionStorage.clear();
+  return loader();
 };

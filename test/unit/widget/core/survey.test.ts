@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BASE, ENV, HOST, fakeApi, fakeRenderer, json, loader, unload, product, survey } from './helpers.js';
+import { BASE, ENV, HOST, fakeApi, fakeRenderer, json, loader, loaderInNewTab, unload, product, survey } from './helpers.js';
 
 const KEY = 'formbricks-js';
 const QUEUE_KEY = 'formbricks-js-responses';
@@ -352,6 +352,34 @@ describe('response queue', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(api.calls.map((c) => `${c.method} ${c.url.replace(BASE, '')}`)).toEqual(['POST /responses']);
     expect(localStorage.getItem(QUEUE_KEY)).toBeNull();
+  });
+
+  it("another tab leaves this tab's unsent answers alone", async () => {
+    const tabA = await start({ handler: (c) => (c.url.endsWith('/responses') ? json({}, 500) : undefined) });
+    tabA.props.onResponse({ data: { q1: 'x' }, ttc: {}, finished: true });
+    await vi.advanceTimersByTimeAsync(1000);
+    const tabB = await loaderInNewTab();
+    const api = fakeApi();
+    await tabB.init({ environmentId: ENV, apiHost: HOST });
+    await vi.advanceTimersByTimeAsync(0);
+    window.dispatchEvent(new Event('online')); // both tabs flush: only A sends A's answer
+    await vi.advanceTimersByTimeAsync(0);
+    expect(api.calls.filter((c) => c.url.endsWith('/responses'))).toHaveLength(1);
+    expect(localStorage.getItem(QUEUE_KEY)).toBeNull();
+  });
+
+  it('takes over the answers of a tab that has not written them for 2 minutes (it was closed)', async () => {
+    const tabA = await start({ handler: (c) => (c.url.endsWith('/responses') ? json({}, 500) : undefined) });
+    tabA.props.onResponse({ data: { q1: 'x' }, ttc: {}, finished: true });
+    await vi.advanceTimersByTimeAsync(1000);
+    await tabA.fb.deinit(); // closed: no more retries
+    const tabB = await loaderInNewTab();
+    const api = fakeApi();
+    await tabB.init({ environmentId: ENV, apiHost: HOST });
+    await vi.advanceTimersByTimeAsync(90_000);
+    expect(api.calls.filter((c) => c.url.endsWith('/responses'))).toEqual([]);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(api.calls.filter((c) => c.url.endsWith('/responses'))).toHaveLength(1);
   });
 
   it('sends what is waiting when the network comes back', async () => {
