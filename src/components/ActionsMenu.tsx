@@ -1,4 +1,5 @@
-import { Menu, MenuButton, MenuItem, MenuProvider } from '@ariakit/react';
+import { Menu, MenuButton, MenuItem, MenuProvider, useMenuStore } from '@ariakit/react';
+import { useId, useRef, type KeyboardEvent } from 'react';
 
 export interface Action {
   label: string;
@@ -9,14 +10,31 @@ export interface Action {
   danger?: boolean;
 }
 
+/** Typed characters select the first enabled item starting with them until 350 ms pass without typing. */
+export const TYPEAHEAD_RESET_MS = 350;
+
 export function ActionsMenu({ actions }: { actions: Action[] }) {
+  const menu = useMenuStore();
+  const baseId = useId();
+  const typed = useRef({ chars: '', timer: 0 });
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key.length !== 1 || event.ctrlKey || event.metaKey || event.altKey) return;
+    window.clearTimeout(typed.current.timer);
+    typed.current.chars += event.key.toLowerCase();
+    typed.current.timer = window.setTimeout(() => (typed.current.chars = ''), TYPEAHEAD_RESET_MS);
+    const index = actions.findIndex((action) => !action.disabled && action.label.toLowerCase().startsWith(typed.current.chars));
+    if (index >= 0) menu.move(`${baseId}-${index}`);
+  };
+
   return (
-    <MenuProvider>
+    <MenuProvider store={menu}>
       <MenuButton className="button">Actions ▾</MenuButton>
-      <Menu gutter={4} className="menu">
-        {actions.map((action) => (
+      <Menu gutter={4} className="menu" typeahead={false} onKeyDown={onKeyDown}>
+        {actions.map((action, index) => (
           <MenuItem
             key={action.label}
+            id={`${baseId}-${index}`}
             className={action.danger ? 'menu-item danger' : 'menu-item'}
             disabled={action.disabled}
             accessibleWhenDisabled

@@ -164,8 +164,12 @@ test('copy a flag with its variants to another namespace, then delete it', async
   const copy = await api<Flag>(server, 'GET', `/api/v1/namespaces/${target}/flags/${key}-copy`);
   expect(copy.variants.map((variant) => [variant.key, variant.attachment])).toEqual([['one', '{"a":1}']]);
 
+  // Typing selects the menu item that starts with the typed characters.
   await page.getByRole('button', { name: 'Actions' }).click();
-  await page.getByRole('menuitem', { name: 'Delete' }).click();
+  await expect(page.getByRole('menu')).toBeVisible();
+  await page.keyboard.press('d');
+  await expect(page.getByRole('menuitem', { name: 'Delete' })).toBeFocused();
+  await page.keyboard.press('Enter');
   const confirm = page.getByRole('dialog', { name: 'Delete Flag' });
   await expect(confirm).toContainText(`Are you sure you want to delete the flag ${key}?`);
   await expect(confirm).toContainText('This action cannot be undone.');
