@@ -1,3 +1,4 @@
+import '../../app/shared-chunk';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Redirect } from 'wouter';

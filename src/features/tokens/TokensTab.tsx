@@ -1,3 +1,4 @@
+import '../../app/shared-chunk';
 import { useState, type FormEvent } from 'react';
 import * as v from 'valibot';
 import { AuthMetadata, type Authentication, type CreateTokenResponse } from '../../../domain/flipt/auth';
