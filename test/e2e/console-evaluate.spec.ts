@@ -121,3 +121,25 @@ test('evaluate a boolean flag with a generated entity id, then copy the request 
   const fromCurl = JSON.parse(stdout) as Record<string, unknown>;
   for (const field of ['flagKey', 'enabled', 'reason', 'segmentKeys']) expect(fromCurl[field]).toEqual(answer[field]);
 });
+
+test('evaluate in another namespace: a disabled variant flag and a boolean flag without rollouts', async ({ page, server }) => {
+  const namespace = unique('team');
+  await api(server, 'POST', '/api/v1/namespaces', { key: namespace, name: 'Team' });
+  await api(server, 'POST', `/api/v1/namespaces/${namespace}/flags`, { key: 'paused', name: 'Paused', type: 'VARIANT_FLAG_TYPE', enabled: false });
+  await api(server, 'POST', `/api/v1/namespaces/${namespace}/flags`, { key: 'plain', name: 'Plain', type: 'BOOLEAN_FLAG_TYPE', enabled: true });
+  await open(page, server, `/namespaces/${namespace}/console`);
+  const explanation = page.getByRole('region', { name: 'Explanation' });
+
+  await page.getByRole('combobox', { name: 'Flag' }).fill('paused');
+  await page.getByRole('button', { name: 'Evaluate' }).click();
+  await expect(explanation.getByText('The flag is disabled: no rules are evaluated.')).toBeVisible();
+  expect(await responseOf(page)).toMatchObject({ flagKey: 'paused', match: false, reason: 'FLAG_DISABLED_EVALUATION_REASON' });
+  await expect(explanation.getByText("Matches the server's answer.")).toBeVisible();
+
+  await page.getByRole('combobox', { name: 'Flag' }).fill('plain');
+  await page.getByRole('button', { name: 'Evaluate' }).click();
+  await expect(explanation.getByText('The flag has no rollouts with segments or thresholds.')).toBeVisible();
+  expect(await responseOf(page)).toMatchObject({ flagKey: 'plain', enabled: true, reason: 'DEFAULT_EVALUATION_REASON' });
+  await expect(explanation.getByText("Matches the server's answer.")).toBeVisible();
+  await expectAccessible(page);
+});
