@@ -22,8 +22,10 @@ import {
  * keeps them; a plain string is read and written otherwise.
  */
 
-export const VERSIONS = ['1.0', '1.1', '1.2', '1.3'] as const;
+/** 1.4 (later Flipt releases: namespace as a mapping, `id` on rollouts and constraints) is read too. */
+export const VERSIONS = ['1.0', '1.1', '1.2', '1.3', '1.4'] as const;
 export type Version = (typeof VERSIONS)[number];
+/** What export writes: the newest version Flipt v1.47 reads. */
 export const LATEST_VERSION: Version = '1.3';
 
 export interface FeaturesDocument {
@@ -224,8 +226,9 @@ function parseFlag(value: unknown, version: Version, parent: Place, index: numbe
   const fields = mapping(value, at, FLAG_KEYS);
   const key = text(fields.key, at.at('key'), true);
   const place = parent.at(`flag "${key}"`);
-  if (fields.type !== undefined) atLeast(version, '1.1', place.at('type'), 'a flag type');
-  if (fields.rollouts !== undefined) atLeast(version, '1.1', place.at('rollouts'), 'rollouts');
+  // The gates apply only when a feature is used, as in Flipt (an empty `rollouts: []` passes).
+  if (fields.type) atLeast(version, '1.1', place.at('type'), 'a flag type');
+  if (Array.isArray(fields.rollouts) && fields.rollouts.length) atLeast(version, '1.1', place.at('rollouts'), 'a rollout');
   const result: FlagDocument = {
     key,
     name: text(fields.name, place.at('name'), true),
@@ -237,7 +240,6 @@ function parseFlag(value: unknown, version: Version, parent: Place, index: numbe
     rollouts: list(fields.rollouts, place.at('rollouts')).map((item, i) => parseRollout(item, version, place.at(`rollouts[${i}]`))),
   };
   if (fields.metadata !== undefined && fields.metadata !== null) {
-    atLeast(version, '1.3', place.at('metadata'), 'flag metadata');
     result.metadata = isMapping(fields.metadata) ? fields.metadata : place.at('metadata').fail('must be a mapping');
   }
   unique(result.variants.map((v) => v.key), (variantKey) => place.fail(`variant "${variantKey}" appears twice`));
@@ -254,7 +256,7 @@ function parseFlag(value: unknown, version: Version, parent: Place, index: numbe
 
 function parseVariant(value: unknown, version: Version, place: Place): VariantDocument {
   const fields = mapping(value, place, ['key', 'name', 'description', 'attachment', 'default']);
-  if (fields.default !== undefined) atLeast(version, '1.3', place.at('default'), 'a default variant');
+  if (fields.default === true) atLeast(version, '1.3', place.at('default'), 'a default variant');
   const attachment = fields.attachment;
   return {
     key: text(fields.key, place.at('key'), true),
@@ -281,12 +283,11 @@ function parseRule(value: unknown, version: Version, place: Place, index: number
     if (rollout < 0 || rollout > 100) at.at('rollout').fail('must be within [0, 100]');
     return { variant: text(distribution.variant, at.at('variant'), true), rollout };
   });
-  return { ...parseRuleSegment(fields.segment, version, place.at('segment')), rank, distributions };
+  return { ...parseRuleSegment(fields.segment, place.at('segment')), rank, distributions };
 }
 
-function parseRuleSegment(value: unknown, version: Version, place: Place): SegmentReference {
+function parseRuleSegment(value: unknown, place: Place): SegmentReference {
   if (!isMapping(value)) return { segmentKeys: [text(value, place, true)], segmentOperator: 'OR_SEGMENT_OPERATOR' };
-  atLeast(version, '1.2', place, 'a rule with several segments');
   const fields = mapping(value, place, ['keys', 'operator']);
   return {
     segmentKeys: segmentKeys(fields.keys, place.at('keys')),
@@ -301,7 +302,7 @@ function segmentKeys(value: unknown, place: Place): string[] {
 }
 
 function parseRollout(value: unknown, version: Version, place: Place): RolloutDocument {
-  const fields = mapping(value, place, ['description', 'segment', 'threshold']);
+  const fields = mapping(value, place, ['id', 'description', 'segment', 'threshold']);
   const description = text(fields.description, place.at('description'));
   const hasSegment = fields.segment !== undefined && fields.segment !== null;
   const hasThreshold = fields.threshold !== undefined && fields.threshold !== null;
@@ -342,7 +343,7 @@ function parseSegment(value: unknown, parent: Place, index: number): SegmentDocu
     matchType: oneOf(fields.match_type, MATCH_TYPES, 'ALL_MATCH_TYPE', place.at('match_type')),
     constraints: list(fields.constraints, place.at('constraints')).map((item, i) => {
       const c = place.at(`constraints[${i}]`);
-      const constraint = mapping(item, c, ['type', 'property', 'operator', 'value', 'description']);
+      const constraint = mapping(item, c, ['id', 'type', 'property', 'operator', 'value', 'description']);
       return {
         type: oneOf(constraint.type, COMPARISON_TYPES, 'UNKNOWN_COMPARISON_TYPE', c.at('type')),
         property: text(constraint.property, c.at('property'), true),

@@ -112,7 +112,7 @@ describe('features.yml format', () => {
     ['invalid YAML', 'flags: [\n', /^f: document 1: invalid YAML: /],
     ['a document that is not a mapping', '- a\n- b\n', /^f: document 1: must be a mapping$/],
     ['an unknown top-level key', 'flagz: []\n', /^f: document 1: unknown key "flagz"$/],
-    ['an unsupported version', 'version: "2.0"\n', /^f: document 1, version: unsupported version "2\.0" \(expected one of 1\.0, 1\.1, 1\.2, 1\.3\)$/],
+    ['an unsupported version', 'version: "2.0"\n', /^f: document 1, version: unsupported version "2\.0" \(expected one of 1\.0, 1\.1, 1\.2, 1\.3, 1\.4\)$/],
     ['a flag without a name', 'flags:\n  - key: f\n', /^f: document 1 \(namespace "default"\), flag "f", name: is required$/],
     ['a flag without a key', 'flags:\n  - name: F\n', /flags\[0\], key: is required$/],
     ['an unknown flag type', 'flags:\n  - {key: f, name: F, type: MAYBE}\n', /flag "f", type: must be one of VARIANT_FLAG_TYPE, BOOLEAN_FLAG_TYPE \(got "MAYBE"\)$/],
@@ -127,8 +127,8 @@ describe('features.yml format', () => {
     ['a duplicate mapping key', 'flags: []\nflags: []\n', /invalid YAML: Map keys must be unique/],
     ['a flag type in version 1.0', 'version: "1.0"\nflags:\n  - {key: f, name: F, type: BOOLEAN_FLAG_TYPE}\n', /flag "f", type: a flag type needs version 1\.1 or later \(the file declares 1\.0\)$/],
     ['a rule without rank in version 1.0', 'version: "1.0"\nflags:\n  - key: f\n    name: F\n    rules: [{segment: s}]\n', /rules\[0\], rank: is required in version 1\.0$/],
-    ['several rule segments in version 1.1', 'version: "1.1"\nflags:\n  - key: f\n    name: F\n    rules: [{segment: {keys: [a, b]}}]\n', /rules\[0\], segment: a rule with several segments needs version 1\.2 or later/],
-    ['metadata in version 1.2', 'version: "1.2"\nflags:\n  - {key: f, name: F, metadata: {a: 1}}\n', /flag "f", metadata: flag metadata needs version 1\.3 or later/],
+    ['several rollout segments in version 1.1', 'version: "1.1"\nflags:\n  - key: f\n    name: F\n    rollouts: [{segment: {keys: [a, b]}}]\n', /rollouts\[0\], segment, keys: a rollout with several segments needs version 1\.2 or later/],
+    ['rollouts in version 1.0', 'version: "1.0"\nflags:\n  - key: f\n    name: F\n    rollouts: [{threshold: {percentage: 5}}]\n', /flag "f", rollouts: a rollout needs version 1\.1 or later \(the file declares 1\.0\)$/],
     ['a default variant in version 1.2', 'version: "1.2"\nflags:\n  - key: f\n    name: F\n    variants: [{key: a, default: true}]\n', /variants\[0\], default: a default variant needs version 1\.3 or later/],
     ['an unknown match type', 'segments:\n  - {key: s, name: S, match_type: SOME}\n', /segment "s", match_type: must be one of ALL_MATCH_TYPE, ANY_MATCH_TYPE/],
     ['a constraint without property', 'segments:\n  - key: s\n    name: S\n    constraints: [{type: STRING_COMPARISON_TYPE, operator: eq}]\n', /segment "s", constraints\[0\], property: is required$/],
@@ -146,7 +146,17 @@ describe('features.yml format', () => {
   });
 
   it('takes the version from the first document only', () => {
-    const source = 'version: "1.0"\nflags: []\n---\nversion: "1.3"\nflags:\n  - {key: f, name: F, metadata: {a: 1}}\n';
-    expect(() => parseFeatures(source, 'f')).toThrow(/document 2 \(namespace "default"\), flag "f", metadata: flag metadata needs version 1\.3/);
+    const source = 'version: "1.0"\nflags: []\n---\nversion: "1.3"\nflags:\n  - {key: f, name: F, type: BOOLEAN_FLAG_TYPE}\n';
+    expect(() => parseFeatures(source, 'f')).toThrow(/document 2 \(namespace "default"\), flag "f", type: a flag type needs version 1\.1/);
+  });
+
+  it('reads what Flipt checks only when used, and what later Flipt versions write', () => {
+    const old = 'version: "1.0"\nflags:\n  - key: f\n    name: F\n    metadata: {a: 1}\n    rollouts: []\n    variants: [{key: v, default: false}]\n    rules: [{rank: 1, segment: {keys: [a, b]}}]\n';
+    expect(parseFeatures(old)[0].flags[0]).toMatchObject({ metadata: { a: 1 }, rules: [{ segmentKeys: ['a', 'b'] }] });
+    const newer = 'version: "1.4"\nnamespace: {key: ns, name: NS}\nflags:\n  - key: f\n    name: F\n    rollouts: [{id: "1", threshold: {percentage: 5}}]\nsegments:\n  - key: s\n    name: S\n    constraints: [{id: "1", type: STRING_COMPARISON_TYPE, property: p, operator: eq, value: x}]\n';
+    const [document] = parseFeatures(newer);
+    expect(document.namespace).toEqual({ key: 'ns', name: 'NS' });
+    expect(document.flags[0].rollouts).toEqual([{ description: '', threshold: { percentage: 5, value: false } }]);
+    expect(document.segments[0].constraints[0]).toEqual({ type: 'STRING_COMPARISON_TYPE', property: 'p', operator: 'eq', value: 'x', description: '' });
   });
 });
