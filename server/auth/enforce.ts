@@ -26,7 +26,8 @@ export function protectionOf(method: string, path: string): Protection {
   return 'public';
 }
 
-function pathOf(request: FastifyRequest): string {
+/** The request path without query or trailing slash, as Flipt routes it. */
+export function pathOf(request: FastifyRequest): string {
   const path = request.url.split('?')[0];
   return path.length > 1 ? path.replace(/\/+$/, '') : path;
 }

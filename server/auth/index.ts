@@ -4,7 +4,7 @@ import { resolveAuthSettings } from './settings.js';
 import { AuthStore, timestampIn } from './store.js';
 import { jwksKeySource, pemKeySource } from './jwt.js';
 import type { AuthRuntime } from './runtime.js';
-import { enforceAuthentication, enforceNamespaceScope } from './enforce.js';
+import { enforceAuthentication, enforceNamespaceScope, pathOf, protectionOf } from './enforce.js';
 import { authRoutes } from './routes.js';
 import { Csrf } from './csrf.js';
 import { sessionRoutes } from './session.js';
@@ -34,8 +34,10 @@ export async function installAuth(app: FastifyInstance, context: AppContext): Pr
   const { csrfKey } = settings.session;
   if (csrfKey) {
     const csrf = new Csrf(csrfKey);
+    // Only Flipt's API is guarded, as in Flipt: the survey APIs and static files never read the session cookie.
     app.addHook('onRequest', async (request, reply) => {
-      if (!csrf.allows(request)) return reply.code(403).type('text/plain; charset=utf-8').send('Forbidden - CSRF token invalid\n');
+      if (protectionOf(request.method, pathOf(request)) === 'public' || csrf.allows(request)) return;
+      return reply.code(403).type('text/plain; charset=utf-8').send('Forbidden - CSRF token invalid\n');
     });
     app.addHook('onSend', async (request, reply) => {
       if (/^\/meta(\/|$)/.test(request.url)) csrf.issue(request, reply);

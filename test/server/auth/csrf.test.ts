@@ -13,6 +13,8 @@ describe.each(dialects)('CSRF protection on %s', (dialect) => {
       required: true,
       session: { csrf: { key: 'a-32-byte-long-csrf-signing-key!' } },
       methods: { token: { enabled: true, bootstrap: { token: BOOTSTRAP } } },
+    }, (app) => {
+      app.post('/api/v1/client/:environmentId/probe', async () => ({ ok: true }));
     });
     const created = await asToken(t.app, BOOTSTRAP, { method: 'POST', url: '/auth/v1/method/token', payload: { name: 'browser' } });
     session = created.json().clientToken;
@@ -86,6 +88,17 @@ describe.each(dialects)('CSRF protection on %s', (dialect) => {
     expect((await post({ headers: { origin: ORIGIN, authorization: `Bearer ${session}` } })).statusCode).toBe(200);
     const get = await t.app.inject({ method: 'GET', url: '/auth/v1/self', cookies: { flipt_client_token: session }, headers: { origin: ORIGIN } });
     expect(get.statusCode).toBe(200);
+  });
+
+  it('leaves routes outside Flipt\'s API alone, such as the survey client API a page on the same origin calls', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/client/env/probe',
+      payload: {},
+      cookies: { flipt_client_token: session },
+      headers: { origin: ORIGIN },
+    });
+    expect(response.statusCode).toBe(200);
   });
 });
 
