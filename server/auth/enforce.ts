@@ -39,10 +39,10 @@ declare module 'fastify' {
   }
 }
 
-/** onRequest: resolves the caller's credential on guarded routes, or answers 401. */
+/** onRequest, installed when `authentication.required` is on: resolves the caller's credential on guarded routes, or answers 401. */
 export async function enforceAuthentication(runtime: AuthRuntime, request: FastifyRequest, reply: FastifyReply) {
   const { settings } = runtime;
-  if (!settings.required || request.routeOptions.url === undefined) return;
+  if (request.routeOptions.url === undefined) return;
   const path = pathOf(request);
   const protection = protectionOf(request.method, path);
   if (protection === 'public') return;

@@ -43,8 +43,11 @@ export async function installAuth(app: FastifyInstance, context: AppContext): Pr
       if (/^\/meta(\/|$)/.test(request.url)) csrf.issue(request, reply);
     });
   }
-  app.addHook('onRequest', (request, reply) => enforceAuthentication(runtime, request, reply));
-  app.addHook('preHandler', enforceNamespaceScope);
+  // With authentication off nothing is checked, so the evaluation path carries no hook at all.
+  if (settings.required) {
+    app.addHook('onRequest', (request, reply) => enforceAuthentication(runtime, request, reply));
+    app.addHook('preHandler', enforceNamespaceScope);
+  }
 
   await app.register(async (scope) => {
     await authRoutes(scope, runtime);
