@@ -22,6 +22,20 @@ function parse(value: string): (string | number)[] {
 }
 
 /**
+ * The list with the typed entry added: empty and duplicate entries (and non-numbers for NUMBER)
+ * are ignored, entries become numbers for NUMBER, and the list holds at most 100 items.
+ * Returns the same array when nothing was added.
+ */
+export function addEntry(items: (string | number)[], draft: string, numbers: boolean): (string | number)[] {
+  const text = draft.trim();
+  if (!text) return items;
+  const entry = numbers ? Number(text) : text;
+  if (numbers && Number.isNaN(entry)) return items;
+  if (items.includes(entry) || items.length >= MAX_JSON_ARRAY_ITEMS) return items;
+  return [...items, entry];
+}
+
+/**
  * Chips for a list value: Enter adds the typed entry; empty and duplicate entries are ignored,
  * entries become numbers for NUMBER, and at most 100 are kept. Stored as a JSON array string.
  */
@@ -31,13 +45,9 @@ export function MultiValueInput({ id, value, numbers, onChange, ...aria }: Multi
   const commit = (next: (string | number)[]) => onChange(next.length ? JSON.stringify(next) : '');
 
   const add = () => {
-    const text = draft.trim();
+    const next = addEntry(items, draft, numbers);
     setDraft('');
-    if (!text) return;
-    const entry = numbers ? Number(text) : text;
-    if (numbers && Number.isNaN(entry)) return;
-    if (items.includes(entry) || items.length >= MAX_JSON_ARRAY_ITEMS) return;
-    commit([...items, entry]);
+    if (next !== items) commit(next);
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {

@@ -4,6 +4,7 @@ import { formatTimestamp, fromDatetimeValue, toDatetimeValue } from '../../../sr
 import { namespacedSection } from '../../../src/app/routes';
 import { operatorLabel, OPERATORS, typeLabel } from '../../../src/features/segments/operators';
 import { flagTypeLabel } from '../../../src/features/flags/labels';
+import { addEntry } from '../../../src/components/MultiValueInput';
 
 describe('format helpers', () => {
   it('truncates to 25 characters with "..."', () => {
@@ -56,5 +57,26 @@ describe('labels', () => {
     expect(flagTypeLabel('OTHER')).toBe('Unknown');
     expect(typeLabel('ENTITY_ID_COMPARISON_TYPE')).toBe('Entity');
     expect(typeLabel('UNKNOWN_COMPARISON_TYPE')).toBe('Unknown');
+  });
+});
+
+describe('multi-value input', () => {
+  it('adds trimmed entries, ignores empty and duplicate ones', () => {
+    expect(addEntry([], ' a ', false)).toEqual(['a']);
+    const items = ['a'];
+    expect(addEntry(items, '   ', false)).toBe(items);
+    expect(addEntry(items, 'a', false)).toBe(items);
+  });
+
+  it('converts to numbers for NUMBER and ignores what is not a number', () => {
+    expect(addEntry([1], '2.5', true)).toEqual([1, 2.5]);
+    expect(addEntry([1], '1', true)).toEqual([1]);
+    expect(addEntry([1], 'x', true)).toEqual([1]);
+  });
+
+  it('holds at most 100 items', () => {
+    const full = Array.from({ length: 100 }, (_, i) => i);
+    expect(addEntry(full, '100', true)).toBe(full);
+    expect(addEntry(full.slice(1), '100', true)).toHaveLength(100);
   });
 });
