@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, startServer, test, type RunningServer } from './fixtures.js';
-import type { Page } from '@playwright/test';
-import { api, expectAccessible, open } from './console-support.js';
+import { expectAccessible, open } from './console-support.js';
 
 const READ_ONLY = 'Not allowed in Read-Only mode';
+// Two namespaces, so that copying is disabled by read-only mode alone.
 const FEATURES = `version: "1.2"
 namespace: default
 flags:
@@ -25,47 +25,34 @@ segments:
         property: plan
         operator: eq
         value: pro
+---
+namespace: other
+flags:
+  - key: elsewhere
+    name: Elsewhere
+    type: BOOLEAN_FLAG_TYPE
 `;
 
-test('a server on local storage makes the console read-only', async ({ page }) => {
-  const folder = mkdtempSync(join(tmpdir(), 'ensign-local-'));
+let server: RunningServer;
+let folder: string;
+
+test.beforeAll(async () => {
+  folder = mkdtempSync(join(tmpdir(), 'ensign-local-'));
   writeFileSync(join(folder, 'features.yml'), FEATURES);
-  const server = await startServer(['--storage', 'local', '--storage-path', folder]);
-  try {
-    await open(page, server, '/namespaces/default/flags');
-    await expect(page.getByRole('banner').getByText('Read-Only: local')).toBeVisible();
-    await expect(page.getByRole('button', { name: 'New Flag' })).toBeDisabled();
-    await expect(page.getByRole('button', { name: 'New Flag' })).toHaveAttribute('title', READ_ONLY);
-    await expectAccessible(page);
-  } finally {
-    await server.stop();
-    rmSync(folder, { recursive: true, force: true });
-  }
+  server = await startServer(['--storage', 'local', '--storage-path', folder]);
 });
 
-/**
- * The local storage does not serve the features.yml data yet, so this test seeds a database
- * server and has /meta/config report a local storage without readOnly (read-only by the spec's
- * rule: a storage type other than database).
- */
-async function readOnlyConsole(page: Page, server: RunningServer) {
-  await api(server, 'POST', '/api/v1/namespaces/default/flags', { key: 'ro-flag', name: 'Read-only flag', type: 'VARIANT_FLAG_TYPE' });
-  await api(server, 'POST', '/api/v1/namespaces/default/flags/ro-flag/variants', { key: 'blue', name: 'Blue' });
-  await api(server, 'POST', '/api/v1/namespaces/default/segments', { key: 'ro-segment', name: 'Read-only segment' });
-  await api(server, 'POST', '/api/v1/namespaces/default/segments/ro-segment/constraints', {
-    type: 'STRING_COMPARISON_TYPE', property: 'plan', operator: 'eq', value: 'pro',
-  });
-  await page.route('**/meta/config', async (route) => {
-    const config = await (await route.fetch()).json();
-    await route.fulfill({ json: { ...config, storage: { type: 'local' } } });
-  });
-}
+test.afterAll(async () => {
+  await server?.stop();
+  rmSync(folder, { recursive: true, force: true });
+});
 
-test('read-only mode: badge, disabled fields, submit, copy, delete and constraint actions', async ({ page, server }) => {
-  await readOnlyConsole(page, server);
+test('on local storage the console is read-only: badge, fields, submit, copy, delete and constraint actions', async ({ page }) => {
   await open(page, server, '/namespaces/default/flags');
   await expect(page.getByRole('banner').getByText('Read-Only: local')).toBeVisible();
   await expect(page.getByRole('button', { name: 'New Flag' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'New Flag' })).toHaveAttribute('title', READ_ONLY);
+  await expect(page.getByRole('combobox', { name: 'Namespace' }).locator('option')).toHaveCount(2);
   await expectAccessible(page);
 
   await page.getByRole('link', { name: 'ro-flag' }).click();
@@ -79,8 +66,8 @@ test('read-only mode: badge, disabled fields, submit, copy, delete and constrain
   await expect(page.getByRole('button', { name: 'Delete blue' })).toBeDisabled();
   await page.getByRole('button', { name: 'Actions' }).click();
   await expect(page.getByRole('menuitem', { name: 'Copy to Namespace' })).toBeDisabled();
+  await expect(page.getByRole('menuitem', { name: 'Copy to Namespace' })).toHaveAttribute('title', READ_ONLY);
   await expect(page.getByRole('menuitem', { name: 'Delete' })).toBeDisabled();
-  await expect(page.getByRole('menuitem', { name: 'Delete' })).toHaveAttribute('title', READ_ONLY);
   await page.keyboard.press('Escape');
   await expectAccessible(page);
 
@@ -97,5 +84,7 @@ test('read-only mode: badge, disabled fields, submit, copy, delete and constrain
   await expect(page.getByRole('menuitem', { name: 'Copy to Namespace' })).toBeDisabled();
   await expect(page.getByRole('menuitem', { name: 'Delete' })).toBeDisabled();
   await page.keyboard.press('Escape');
+  await open(page, server, '/namespaces/default/segments');
+  await expect(page.getByRole('button', { name: 'New Segment' })).toBeDisabled();
   await expectAccessible(page);
 });
