@@ -85,7 +85,7 @@ async function byJwt(runtime: AuthRuntime, token: string): Promise<Authenticatio
   const { jwt } = runtime.settings;
   let claims: Record<string, unknown>;
   try {
-    claims = await verifyJwt(token, runtime.jwtKeys!, { issuer: jwt.issuer, audiences: jwt.audiences });
+    claims = await verifyJwt(token, runtime.jwtKeys!, { issuer: jwt.issuer, subject: jwt.subject, audiences: jwt.audiences });
   } catch (error) {
     if (error instanceof JwtError) throw unauthenticated();
     throw error;

@@ -70,11 +70,16 @@ export function jwksKeySource(url: string): KeySource {
 
 export interface ClaimChecks {
   issuer?: string;
+  subject?: string;
   /** When non-empty, the token's `aud` must name at least one. */
   audiences?: string[];
 }
 
-/** Verifies signature, `exp`, `nbf`, issuer and audience; returns the claims or throws a JwtError. */
+/** Clock skew allowed on `exp`, `nbf` and `iat`, and the lifetime of a token that has no `exp`: Flipt's JWT validator's. */
+const CLOCK_SKEW_S = 60;
+const LIFETIME_WITHOUT_EXP_S = 150;
+
+/** Verifies signature, times, issuer, subject and audience; returns the claims or throws a JwtError. */
 export async function verifyJwt(token: string, keys: KeySource, checks: ClaimChecks = {}): Promise<Claims> {
   const parts = token.split('.');
   if (parts.length !== 3) throw new JwtError('malformed token');
@@ -98,15 +103,33 @@ export async function verifyJwt(token: string, keys: KeySource, checks: ClaimChe
   if (!valid) throw new JwtError('invalid signature');
 
   const claims = decodeJson(payloadPart) as Claims;
-  const now = Date.now() / 1000;
-  if (typeof claims.exp === 'number' && claims.exp <= now) throw new JwtError('token has expired');
-  if (typeof claims.nbf === 'number' && claims.nbf > now) throw new JwtError('token is not valid yet');
+  checkTimes(claims);
   if (checks.issuer !== undefined && claims.iss !== checks.issuer) throw new JwtError('unexpected issuer');
+  if (checks.subject !== undefined && claims.sub !== checks.subject) throw new JwtError('unexpected subject');
   if (checks.audiences?.length) {
     const audience = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
     if (!audience.some((aud) => checks.audiences!.includes(aud as string))) throw new JwtError('unexpected audience');
   }
   return claims;
+}
+
+/**
+ * A token must carry at least one of `iat`, `nbf` and `exp`. Without `exp` it lives 150 s from the
+ * later of `iat` and `nbf`; without `nbf` it is valid from `iat`. Each bound is checked with 60 s of skew.
+ */
+function checkTimes(claims: Claims): void {
+  const time = (name: string) => (typeof claims[name] === 'number' ? (claims[name] as number) : undefined);
+  const issuedAt = time('iat');
+  const notBefore = time('nbf');
+  let expiry = time('exp');
+  if (issuedAt === undefined && notBefore === undefined && expiry === undefined) {
+    throw new JwtError('token has none of iat, nbf and exp');
+  }
+  expiry ??= Math.max(issuedAt ?? 0, notBefore ?? 0) + LIFETIME_WITHOUT_EXP_S;
+  const now = Date.now() / 1000;
+  if (now - CLOCK_SKEW_S > expiry) throw new JwtError('token has expired');
+  if (notBefore !== undefined && now + CLOCK_SKEW_S < notBefore) throw new JwtError('token is not valid yet');
+  if (issuedAt !== undefined && now + CLOCK_SKEW_S < issuedAt) throw new JwtError('token was issued in the future');
 }
 
 function decodeJson(part: string): unknown {

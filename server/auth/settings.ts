@@ -53,6 +53,7 @@ export interface JwtSettings {
   /** PEM text of the public key file, read at start-up. */
   publicKeyPem?: string;
   issuer?: string;
+  subject?: string;
   audiences: string[];
 }
 
@@ -164,6 +165,7 @@ export function resolveAuthSettings(file: AuthenticationFileConfig): AuthSetting
       jwksUrl: jwt.jwks_url,
       publicKeyPem: jwt.enabled && jwt.public_key_file ? readKeyFile(jwt.public_key_file) : undefined,
       issuer: jwt.validate_claims?.issuer,
+      subject: jwt.validate_claims?.subject,
       audiences: jwt.validate_claims?.audiences ?? [],
     },
     cleanup,

@@ -33,6 +33,7 @@ function signJwt(alg: keyof typeof SIGNERS, kid: string, claims: Record<string, 
 const now = () => Math.floor(Date.now() / 1000);
 const goodClaims = () => ({
   iss: ISSUER,
+  sub: 'service-account',
   aud: [AUDIENCE, 'other'],
   exp: now() + 600,
   iat: now(),
@@ -61,7 +62,7 @@ describe.each(dialects)('JWT authentication with a JWKS address on %s', (dialect
         jwt: {
           enabled: true,
           jwks_url: `http://127.0.0.1:${port}/jwks.json`,
-          validate_claims: { issuer: ISSUER, audiences: [AUDIENCE] },
+          validate_claims: { issuer: ISSUER, subject: 'service-account', audiences: [AUDIENCE] },
         },
       },
     });
@@ -81,6 +82,12 @@ describe.each(dialects)('JWT authentication with a JWKS address on %s', (dialect
   ] as const)('accepts a valid %s token', async (alg, kid) => {
     const response = await withJwt(signJwt(alg, kid, goodClaims()));
     expect(response.statusCode).toBe(200);
+  });
+
+  it('allows a minute of clock skew, and a token without exp for 150 s after it was issued', async () => {
+    for (const claims of [{ ...goodClaims(), exp: now() - 30 }, { ...goodClaims(), exp: undefined, iat: now() - 100 }]) {
+      expect((await withJwt(signJwt('RS256', 'rsa', claims))).statusCode).toBe(200);
+    }
   });
 
   it('reports the claims as metadata of a synthesised METHOD_JWT authentication', async () => {
@@ -105,8 +112,12 @@ describe.each(dialects)('JWT authentication with a JWKS address on %s', (dialect
   });
 
   it.each([
-    ['an expired token', () => signJwt('RS256', 'rsa', { ...goodClaims(), exp: now() - 10 })],
+    ['an expired token', () => signJwt('RS256', 'rsa', { ...goodClaims(), exp: now() - 120 })],
     ['a token not valid yet', () => signJwt('RS256', 'rsa', { ...goodClaims(), nbf: now() + 600 })],
+    ['a token issued in the future', () => signJwt('RS256', 'rsa', { ...goodClaims(), iat: now() + 600 })],
+    ['a token without iat, nbf or exp', () => signJwt('RS256', 'rsa', { ...goodClaims(), exp: undefined, iat: undefined })],
+    ['a token without exp issued over 150 s ago', () => signJwt('RS256', 'rsa', { ...goodClaims(), exp: undefined, iat: now() - 300 })],
+    ['the wrong subject', () => signJwt('RS256', 'rsa', { ...goodClaims(), sub: 'mallory' })],
     ['the wrong issuer', () => signJwt('RS256', 'rsa', { ...goodClaims(), iss: 'https://evil.example' })],
     ['the wrong audience', () => signJwt('RS256', 'rsa', { ...goodClaims(), aud: 'someone-else' })],
     ['a signature by another key', () => signJwt('RS256', 'rsa', goodClaims(), stranger.privateKey)],
