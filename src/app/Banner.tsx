@@ -1,5 +1,5 @@
 import { useConfig } from '../features/meta/queries';
-import { useBannerStore } from '../stores/flags';
+import { useBannerStore } from '../stores/ui';
 
 /** The dismissible banner from the server's UI configuration; remembered once dismissed. */
 export function Banner() {

@@ -1,6 +1,6 @@
 import { Suspense, lazy } from 'react';
 import { useConfig, useInfo } from '../features/meta/queries';
-import { useNotificationStore } from '../stores/flags';
+import { useNotificationStore } from '../stores/ui';
 import { useSessionStore } from '../stores/session';
 
 const UserMenu = lazy(() => import('./UserMenu'));

@@ -11,7 +11,7 @@ export * from '../stores/namespace';
 export * from '../stores/preferences';
 export * from '../stores/session';
 export * from '../stores/ref';
-export * from '../stores/flags';
+export * from '../stores/ui';
 export * from '../stores/toasts';
 export * from './routes';
 export * from './namespace';

@@ -1,3 +1,4 @@
+/** Small pieces of remembered UI state: onboarding, the banner, the update notification. */
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 

@@ -2,7 +2,7 @@ import '../../app/shared-chunk';
 import { Redirect } from 'wouter';
 import { useNamespaceKey } from '../../app/namespace';
 import { namespacePath } from '../../app/routes';
-import { useOnboardingStore } from '../../stores/flags';
+import { useOnboardingStore } from '../../stores/ui';
 import OnboardingPage from './OnboardingPage';
 
 /** The index of a namespace: onboarding, or the flags once onboarding was completed. */

@@ -1,7 +1,7 @@
 import '../../app/shared-chunk';
 import { Link } from 'wouter';
 import { useNamespaceStore } from '../../stores/namespace';
-import { useOnboardingStore } from '../../stores/flags';
+import { useOnboardingStore } from '../../stores/ui';
 import { namespacePath } from '../../app/routes';
 import { LINKS } from '../../app/links';
 

@@ -3,7 +3,7 @@ import { useNamespaceStore } from '../../../src/stores/namespace';
 import { effectiveTheme, usePreferencesStore } from '../../../src/stores/preferences';
 import { useRefStore } from '../../../src/stores/ref';
 import { sessionUser, useSessionStore } from '../../../src/stores/session';
-import { useBannerStore, useNotificationStore, useOnboardingStore } from '../../../src/stores/flags';
+import { useBannerStore, useNotificationStore, useOnboardingStore } from '../../../src/stores/ui';
 import { SUCCESS_TOAST_MS, useToastStore } from '../../../src/stores/toasts';
 import { toConfig } from '../../../src/features/meta/queries';
 
