@@ -31,6 +31,8 @@ export interface RequestOptions {
   meta?: boolean;
   /** The session check handles 401 itself: it means "authentication not required". */
   passUnauthorized?: boolean;
+  /** Headers beyond the client's own. */
+  headers?: Record<string, string>;
 }
 
 function withReference(path: string): string {
@@ -48,7 +50,7 @@ export const unauthorized = {
 };
 
 export async function request<T>(method: string, path: string, body?: unknown, options: RequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json' };
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json', ...options.headers };
   const csrf = localStorage.getItem(CSRF_STORAGE_KEY);
   if (csrf && !options.meta) headers[CSRF_HEADER] = csrf;
   const response = await fetch(withReference(path), {

@@ -143,3 +143,37 @@ test('evaluate in another namespace: a disabled variant flag and a boolean flag 
   await expect(explanation.getByText("Matches the server's answer.")).toBeVisible();
   await expectAccessible(page);
 });
+
+test('the explanation covers entity-id constraints and the default variant (the full snapshot is asked for)', async ({ page, server }) => {
+  const segmentKey = unique('vips');
+  await api(server, 'POST', `${ns}/segments`, { key: segmentKey, name: 'VIPs', matchType: 'ANY_MATCH_TYPE' });
+  await api(server, 'POST', `${ns}/segments/${segmentKey}/constraints`, {
+    type: 'ENTITY_ID_COMPARISON_TYPE',
+    property: 'entityId',
+    operator: 'isoneof',
+    value: '["vip-1","vip-2"]',
+  });
+  const flagKey = unique('greeting');
+  await api(server, 'POST', `${ns}/flags`, { key: flagKey, name: 'Greeting', type: 'VARIANT_FLAG_TYPE', enabled: true });
+  const vip = await api<{ id: string }>(server, 'POST', `${ns}/flags/${flagKey}/variants`, { key: 'vip' });
+  const plain = await api<{ id: string }>(server, 'POST', `${ns}/flags/${flagKey}/variants`, { key: 'plain' });
+  await api(server, 'PUT', `${ns}/flags/${flagKey}`, { name: 'Greeting', enabled: true, defaultVariantId: plain.id });
+  const rule = await api<Rule>(server, 'POST', `${ns}/flags/${flagKey}/rules`, { segmentKey, rank: 1 });
+  await api(server, 'POST', `${ns}/flags/${flagKey}/rules/${rule.id}/distributions`, { variantId: vip.id, rollout: 100 });
+
+  await open(page, server, '/namespaces/default/console');
+  await page.getByRole('combobox', { name: 'Flag' }).fill(flagKey);
+  await page.getByLabel('Entity ID').fill('someone');
+  await page.getByRole('button', { name: 'Evaluate' }).click();
+  await expect.poll(async () => (await responseOf(page)).variantKey).toBe('plain');
+  expect(await responseOf(page)).toMatchObject({ match: false, reason: 'DEFAULT_EVALUATION_REASON' });
+  const explanation = page.getByRole('region', { name: 'Explanation' });
+  await expect(explanation.getByText("Matches the server's answer.")).toBeVisible();
+  await expect(explanation.getByRole('table', { name: `Constraints of segment ${segmentKey}` }).getByRole('row').nth(1)).toHaveText(/someone\s*✗/);
+
+  await page.getByLabel('Entity ID').fill('vip-2');
+  await page.getByRole('button', { name: 'Evaluate' }).click();
+  await expect.poll(async () => (await responseOf(page)).variantKey).toBe('vip');
+  await expect(explanation.getByText("Matches the server's answer.")).toBeVisible();
+  await expect(explanation.getByRole('table', { name: `Constraints of segment ${segmentKey}` }).getByRole('row').nth(1)).toHaveText(/vip-2\s*✓/);
+});

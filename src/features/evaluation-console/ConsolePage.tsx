@@ -21,6 +21,7 @@ import {
   newEntityId,
   parseContext,
   snapshotPath,
+  SNAPSHOT_HEADERS,
   type Difference,
   type EvaluationBody,
   type ServerAnswer,
@@ -48,7 +49,7 @@ interface Outcome {
 async function evaluate(flag: Flag, body: EvaluationBody): Promise<Outcome> {
   const [answer, snapshot] = await Promise.all([
     request<ServerAnswer>('POST', evaluationPath(flag.type), body),
-    request<SnapshotDocument>('GET', snapshotPath(body.namespaceKey)).catch((error: unknown) => error as Error),
+    request<SnapshotDocument>('GET', snapshotPath(body.namespaceKey), undefined, { headers: SNAPSHOT_HEADERS }).catch((error: unknown) => error as Error),
   ]);
   try {
     if (snapshot instanceof Error) throw snapshot;

@@ -34,6 +34,12 @@ export function evaluationPath(type: FlagType): string {
   return `${EVALUATE}/${type === 'BOOLEAN_FLAG_TYPE' ? 'boolean' : 'variant'}`;
 }
 
+/**
+ * Asks for the full snapshot: without this header Flipt (and Ensign) answer as to an old client,
+ * leaving out default variants and sending entity-id constraints as an unknown type.
+ */
+export const SNAPSHOT_HEADERS = { 'X-Flipt-Accept-Server-Version': '1.47.0' };
+
 export function snapshotPath(namespaceKey: string): string {
   return `${INTERNAL}/evaluation/snapshot/namespace/${encodeURIComponent(namespaceKey)}`;
 }
