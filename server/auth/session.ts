@@ -111,10 +111,21 @@ export async function sessionRoutes(app: FastifyInstance, runtime: AuthRuntime):
         token.access_token,
       );
       if (github.allowedOrganizations.length > 0) {
-        const orgs = await getJson<{ login: string }[]>(`${github.apiUrl}/user/orgs`, token.access_token);
-        if (!orgs.some((org) => github.allowedOrganizations.includes(org.login))) {
-          throw loginFailed('the user is not a member of an allowed organization');
+        const orgs = new Set((await getJson<{ login: string }[]>(`${github.apiUrl}/user/orgs`, token.access_token)).map((org) => org.login));
+        const teamsByOrg = new Map<string, Set<string>>();
+        if (Object.keys(github.allowedTeams).length > 0) {
+          const teams = await getJson<{ slug: string; organization: { login: string } }[]>(`${github.apiUrl}/user/teams`, token.access_token);
+          for (const team of teams) {
+            const slugs = teamsByOrg.get(team.organization.login) ?? new Set();
+            teamsByOrg.set(team.organization.login, slugs.add(team.slug));
+          }
         }
+        // A member of an allowed organization is let in, unless that organization also names teams: then one of them.
+        const admitted = github.allowedOrganizations.some((org) => {
+          const teams = github.allowedTeams[org];
+          return orgs.has(org) && (!teams || teams.some((team) => teamsByOrg.get(org)?.has(team)));
+        });
+        if (!admitted) throw loginFailed('the user is not a member of an allowed organization or team');
       }
       const metadata: Record<string, string> = {};
       const put = (key: string, value: unknown) => {

@@ -45,6 +45,8 @@ export interface GithubSettings {
   serverUrl: string;
   apiUrl: string;
   allowedOrganizations: string[];
+  /** Per allowed organization, the teams (slugs) whose members alone it admits. */
+  allowedTeams: Record<string, string[]>;
 }
 
 export interface JwtSettings {
@@ -87,6 +89,12 @@ export function resolveAuthSettings(file: AuthenticationFileConfig): AuthSetting
   if (github.enabled) {
     for (const field of ['client_id', 'client_secret', 'redirect_address'] as const) {
       if (!github[field]) throw new ConfigError(`${key(`methods.github.${field}`)} is required`);
+    }
+  }
+
+  for (const org of Object.keys(github.allowed_teams ?? {})) {
+    if (!github.allowed_organizations?.includes(org)) {
+      throw new ConfigError(`${key(`methods.github.allowed_teams.${org}`)}: the organization must also be in allowed_organizations`);
     }
   }
 
@@ -159,6 +167,7 @@ export function resolveAuthSettings(file: AuthenticationFileConfig): AuthSetting
       serverUrl: (github.server_url ?? 'https://github.com').replace(/\/$/, ''),
       apiUrl: (github.api_url ?? 'https://api.github.com').replace(/\/$/, ''),
       allowedOrganizations: github.allowed_organizations ?? [],
+      allowedTeams: github.allowed_teams ?? {},
     },
     jwt: {
       enabled: jwt.enabled ?? false,

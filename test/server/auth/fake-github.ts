@@ -8,12 +8,14 @@ export interface FakeUser {
   email: string | null;
   avatar_url: string;
   orgs: string[];
+  /** `org/team-slug` */
+  teams?: string[];
 }
 
 /**
  * A stand-in for github.com and api.github.com (GitHub itself cannot be reached here): the OAuth
  * authorize page approves at once for the user set in `signedIn`, the token endpoint trades codes,
- * and the API answers /user and /user/orgs for the bearer of an access token.
+ * and the API answers /user, /user/orgs and /user/teams for the bearer of an access token.
  */
 export async function startFakeGithub(client: { id: string; secret: string }) {
   const codes = new Map<string, FakeUser>();
@@ -51,10 +53,13 @@ export async function startFakeGithub(client: { id: string; secret: string }) {
     const user = tokens.get((request.headers.authorization ?? '').replace(/^Bearer /, ''));
     if (!user) return json(401, { message: 'Bad credentials' });
     if (url.pathname === '/api/user') {
-      const { orgs: _orgs, ...profile } = user;
+      const { orgs: _orgs, teams: _teams, ...profile } = user;
       return json(200, profile);
     }
     if (url.pathname === '/api/user/orgs') return json(200, user.orgs.map((login) => ({ login, id: 1 })));
+    if (url.pathname === '/api/user/teams') {
+      return json(200, (user.teams ?? []).map((team) => ({ slug: team.split('/')[1], organization: { login: team.split('/')[0] } })));
+    }
     json(404, { message: 'Not Found' });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -13,9 +13,10 @@ describe.each(dialects)('GitHub login against a local OAuth server on %s', (dial
   let github: FakeGithub;
   let t: AuthTestApp;
   let orgOnly: AuthTestApp;
+  let teamOnly: AuthTestApp;
   beforeAll(async () => {
     github = await startFakeGithub({ id: 'gh-client', secret: 'gh-secret' });
-    const section = (allowed?: string[]) => ({
+    const section = (allowed?: string[], teams?: Record<string, string[]>) => ({
       required: true,
       session: { domain: 'ensign.test' },
       methods: {
@@ -27,15 +28,18 @@ describe.each(dialects)('GitHub login against a local OAuth server on %s', (dial
           server_url: github.base,
           api_url: `${github.base}/api`,
           allowed_organizations: allowed,
+          allowed_teams: teams,
         },
       },
     });
     t = await startAuthApp(dialect, section());
     orgOnly = await startAuthApp(dialect, section(['analytical']));
+    teamOnly = await startAuthApp(dialect, section(['analytical', 'elsewhere'], { analytical: ['engines'] }));
   });
   afterAll(async () => {
     await t?.close();
     await orgOnly?.close();
+    await teamOnly?.close();
     await github?.close();
   });
 
@@ -117,8 +121,15 @@ describe.each(dialects)('GitHub login against a local OAuth server on %s', (dial
 
     const outsider = await logIn(orgOnly, EVE);
     expect(outsider.statusCode).toBe(401);
-    expect(outsider.json().message).toBe('login failed: the user is not a member of an allowed organization');
+    expect(outsider.json().message).toBe('login failed: the user is not a member of an allowed organization or team');
     expect(outsider.cookies.find((c) => c.name === 'flipt_client_token')).toBeUndefined();
+  });
+
+  it('admits, in an organization that names teams, only members of those teams', async () => {
+    expect((await logIn(teamOnly, { ...ADA, teams: ['analytical/engines'] })).statusCode).toBe(302);
+    expect((await logIn(teamOnly, { ...ADA, teams: ['analytical/looms'] })).statusCode).toBe(401);
+    // "elsewhere" names no teams: any member will do.
+    expect((await logIn(teamOnly, EVE)).statusCode).toBe(302);
   });
 
   it('refuses a code GitHub does not know', async () => {

@@ -29,6 +29,7 @@ describe('authentication settings', () => {
     [{ methods: { github: { enabled: true, client_id: 'a', client_secret: 'b', redirect_address: 'http://x' } } }, 'authentication.session.domain is required when a session method (oidc, github) is enabled'],
     [{ session: { domain: 'x' }, methods: { github: { enabled: true, client_id: 'a' } } }, 'authentication.methods.github.client_secret is required'],
     [{ session: { domain: 'x' }, methods: { oidc: { enabled: true, providers: { google: { client_id: 'a' } } } } }, 'authentication.methods.oidc.providers.google.issuer_url is required'],
+    [{ methods: { github: { allowed_organizations: ['a'], allowed_teams: { b: ['x'] } } } }, 'authentication.methods.github.allowed_teams.b: the organization must also be in allowed_organizations'],
     [{ session: { token_lifetime: 'a day' } }, 'authentication.session.token_lifetime must be a duration such as "30s", "10m" or "24h" (got "a day")'],
     [{ methods: { oidc: { email_matches: ['(unclosed'] } } }, 'authentication.methods.oidc.email_matches.0 is not a valid regular expression'],
     [{ methods: { jwt: { enabled: true, public_key_file: '/nonexistent/key.pem' } } }, 'authentication.methods.jwt.public_key_file: cannot read /nonexistent/key.pem: ENOENT'],
