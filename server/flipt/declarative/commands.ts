@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Config } from '../../config.js';
-import { openDatabase, type Database } from '../../db/index.js';
+import { openDatabase } from '../../db/index.js';
 import { ChangeFeed } from '../../changes.js';
 import { FliptStore } from '../store/index.js';
 import { DEFAULT_NAMESPACE } from '../../../domain/flipt/types.js';
@@ -33,8 +33,16 @@ export async function importCommand(config: Config, options: ImportCommandOption
   const text = options.stdin ? await readStdin() : await readSource(source);
   const documents = await expected(() => parseFeatures(text, source));
   const database = await openDatabase(config.db.url);
+  const changes = new ChangeFeed();
   try {
-    return report(await expected(() => importFeatures(storeOver(database), documents, options)));
+    // Servers running on the same PostgreSQL database hear of the import and drop their caches.
+    const stopRelay = database.pgPool ? await changes.relayThroughPostgres(database.url, database.pgPool) : undefined;
+    try {
+      const store = new FliptStore(database, changes, { readOnly: false });
+      return report(await expected(() => importFeatures(store, documents, options)));
+    } finally {
+      await stopRelay?.();
+    }
   } finally {
     await database.close();
   }
@@ -63,7 +71,8 @@ export async function exportCommand(config: Config, options: ExportCommandOption
   const database = await openDatabase(config.db.url);
   let text: string;
   try {
-    text = serializeFeatures(await expected(() => exportFeatures(storeOver(database), selection)));
+    const store = new FliptStore(database, new ChangeFeed(), { readOnly: true });
+    text = serializeFeatures(await expected(() => exportFeatures(store, selection)));
   } finally {
     await database.close();
   }
@@ -73,11 +82,6 @@ export async function exportCommand(config: Config, options: ExportCommandOption
     });
   }
   return text;
-}
-
-/** The commands run without a server, so nobody listens for changes. */
-function storeOver(database: Database): FliptStore {
-  return new FliptStore(database, new ChangeFeed(), { readOnly: false });
 }
 
 async function readSource(file: string): Promise<string> {

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../../server/cli.js';
+import { buildApp } from '../../../server/app.js';
+import { defaultConfig } from '../../../server/config.js';
 import { openDatabase } from '../../../server/db/index.js';
 import { ChangeFeed } from '../../../server/changes.js';
 import { FliptStore } from '../../../server/flipt/store/index.js';
@@ -134,6 +136,30 @@ describe.each(dialects)('ensign import and export on %s', (dialect) => {
       stderr: 'ensign: import needs a file name or --stdin (exactly one of them)\n',
     });
     expect(await stateOf(a.url)).toEqual(before);
+  });
+
+  it.runIf(dialect === 'postgres')('tells servers on the same PostgreSQL database, so they evaluate the imported data', async () => {
+    await ensign('import', fixturePath('v1.0.yml'), '--db', a.url);
+    const config = defaultConfig();
+    config.db.url = a.url;
+    const app = await buildApp(config);
+    try {
+      const evaluate = async () => {
+        const payload = { namespaceKey: 'default', flagKey: 'color', entityId: 'u1', context: { plan: 'beta' } };
+        return (await app.inject({ method: 'POST', url: '/evaluate/v1/variant', payload })).json();
+      };
+      expect(await evaluate()).toMatchObject({ match: true, segmentKeys: ['beta-users'] });
+      const file = join(dir, 'disabled.yml');
+      writeFileSync(file, 'flags:\n  - {key: color, name: Color, enabled: false}\n');
+      expect((await ensign('import', file, '--drop', '--db', a.url)).exitCode).toBeUndefined();
+      // The server had the namespace compiled; only the relayed change makes it read the new data.
+      await vi.waitFor(async () => expect(await evaluate()).toMatchObject({ match: false, reason: 'FLAG_DISABLED_EVALUATION_REASON' }), {
+        timeout: 10_000,
+        interval: 50,
+      });
+    } finally {
+      await app.close();
+    }
   });
 
   it('writes a file that serialises the same documents it read', async () => {
