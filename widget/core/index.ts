@@ -10,40 +10,39 @@ import { debug, error, handle, setDebug, setHandler } from './log.js';
 import { q, isInitialized, setInitialized } from './queue.js';
 import { flush } from './responses.js';
 import { KEY, cfg, expired, peek, read, save, use, write } from './store.js';
-import { VERSION, errorState, sync, updatePerson } from './sync.js';
+import { VERSION, errorState, sync, updatePerson, type Target } from './sync.js';
 import { checkPage, deinit, listen, track } from './triggers.js';
 import { addContainer, removeContainer, setRendererUrl } from './widget.js';
 
 export { VERSION };
+
+const missing = (field: string) => ({ code: 'missing_field', field });
 
 const initialize = async (c: Partial<TJsConfigInput> = {}): Promise<void> => {
   setDebug(location.search.includes('formbricksDebug=true') || !!c.debug);
   if (isInitialized()) return;
   // responses a previous page could not send go out now, whatever the state of the config
   void flush();
-  const stored = read<TJsConfig>(KEY);
-  if (stored && expired(stored)) debug('Config in local storage has expired');
-  const existing = expired(stored) ? null : stored;
-  if (existing?.status === 'error') return debug('Error state is not expired, skipping initialization');
-  if (!c.environmentId) throw { code: 'missing_field', field: 'environmentId' };
-  if (!c.apiHost) throw { code: 'missing_field', field: 'apiHost' };
-  setRendererUrl(c.rendererUrl);
-  const target = { environmentId: c.environmentId, apiHost: c.apiHost, userId: c.userId };
-  if (!c.userId && c.attributes) {
-    error('No userId provided but attributes. Cannot update attributes without userId.');
-    throw { code: 'missing_field', field: 'userId' };
+  let existing = read<TJsConfig>(KEY);
+  if (expired(existing)) {
+    if (existing) debug('Config in local storage has expired');
+    existing = null;
   }
-  const reuse = !!existing?.state && existing.environmentId === c.environmentId && existing.apiHost === c.apiHost && existing.userId === c.userId;
-  const cached = (reuse && existing.state.attributes) || {};
-  // only attributes that differ from the cached ones, as strings
-  const changed: Record<string, string> = {};
-  for (const [k, v] of Object.entries(c.attributes || {})) if (cached[k] !== String(v)) changed[k] = String(v);
-  const anyChanged = Object.keys(changed).length > 0;
-  if (anyChanged) await updatePerson(target, changed);
+  if (existing?.status === 'error') return debug('Error state is not expired, skipping initialization');
+  const { environmentId, apiHost, userId, attributes } = c;
+  if (!environmentId) throw missing('environmentId');
+  if (!apiHost) throw missing('apiHost');
+  setRendererUrl(c.rendererUrl);
+  if (!userId && attributes) {
+    error('No userId provided but attributes. Cannot update attributes without userId.');
+    throw missing('userId');
+  }
+  const target = { environmentId, apiHost, userId };
+  const reuse = existing?.state && existing.environmentId === environmentId && existing.apiHost === apiHost && existing.userId === userId ? existing : null;
+  const changed = await sendChanged(target, reuse?.state.attributes || {}, attributes);
   addContainer();
-  if (reuse) use(existing);
-  else {
-    use(null);
+  use(reuse);
+  if (!reuse) {
     try {
       await sync(target);
     } catch (e) {
@@ -53,23 +52,33 @@ const initialize = async (c: Partial<TJsConfigInput> = {}): Promise<void> => {
     }
     await track(NEW_SESSION);
   }
-  if (anyChanged) remember(changed);
+  remember(changed);
   listen(true);
   setInitialized(true);
   await checkPage();
 };
 
+/** Sends only the attributes that differ from the cached ones, as strings (nothing when none differ); returns them. */
+const sendChanged = async (t: Target, cached: Record<string, string>, attributes: Record<string, unknown> = {}): Promise<Record<string, string>> => {
+  const changed: Record<string, string> = {};
+  for (const k in attributes) {
+    const v = String(attributes[k]);
+    if (cached[k] !== v) changed[k] = v;
+  }
+  if (Object.keys(changed).length) await updatePerson(t, changed);
+  return changed;
+};
+
+/** Merges attributes into the cached ones (after a sync, which replaces them). */
 const remember = (attributes: Record<string, string>): void => {
   const c = cfg();
-  save({ ...c, state: { ...c.state, attributes: { ...c.state.attributes, ...attributes } } });
+  c.state.attributes = { ...c.state.attributes, ...attributes };
+  save(c);
 };
 
 const setAttribute = async (key: string, value: unknown): Promise<void> => {
   const c = cfg();
-  const v = String(value);
-  if (c.userId && c.state.attributes[key] === v) return;
-  await updatePerson(c, { [key]: v });
-  remember({ [key]: v });
+  remember(await sendChanged(c, c.state.attributes, { [key]: value }));
 };
 
 const logout = (): void => {
@@ -79,10 +88,17 @@ const logout = (): void => {
 };
 
 const reset = async (): Promise<void> => {
-  const { environmentId, apiHost, userId } = cfg();
+  // the config holds environmentId, apiHost and userId, and no attributes
+  const c = cfg() as Partial<TJsConfigInput>;
   logout();
-  await initialize({ environmentId, apiHost, userId });
+  await initialize(c);
 };
+
+/** A public command: queued, and only once initialised. */
+const command =
+  <A extends unknown[]>(f: (...args: A) => unknown) =>
+  (...args: A): Promise<void> =>
+    q(true, f, ...args);
 
 const formbricks = {
   VERSION,
@@ -90,14 +106,13 @@ const formbricks = {
     setHandler(config?.errorHandler);
     return q(false, initialize, config);
   },
-  setUserId: (): Promise<void> =>
-    q(true, () => error("'setUserId' is no longer supported. Please set the userId in the init call instead.")),
-  setEmail: (email: string): Promise<void> => q(true, setAttribute, 'email', email),
-  setAttribute: (key: string, value: unknown): Promise<void> => q(true, setAttribute, key, value),
-  track: (name: string, _properties?: Record<string, unknown>): Promise<void> => q(true, track, name),
-  logout: (): Promise<void> => q(true, logout),
-  reset: (): Promise<void> => q(true, reset),
-  registerRouteChange: (): Promise<void> => q(true, checkPage),
+  setUserId: command(() => error("'setUserId' is no longer supported. Please set the userId in the init call instead.")),
+  setEmail: command((email: string) => setAttribute('email', email)),
+  setAttribute: command(setAttribute),
+  track: command(track as (name: string, properties?: Record<string, unknown>) => Promise<void>),
+  logout: command(logout),
+  reset: command(reset),
+  registerRouteChange: command(checkPage),
   /** The client API of the initialised environment (undefined, and an error handled, before init). */
   getApi: (): { client: Client } | undefined => {
     const c = peek();

@@ -33,3 +33,8 @@ export const handle = (e: unknown): void => {
     // a throwing custom handler must not reach the host page
   }
 };
+
+/** Throws an Error with this message (usable inside expressions). */
+export const raise = (message: string): never => {
+  throw new Error(message);
+};

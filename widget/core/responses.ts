@@ -1,7 +1,7 @@
 import type { TResponseUpdate } from '../../domain/surveys/types.js';
 import { client } from './api.js';
 import { error } from './log.js';
-import { read, write } from './store.js';
+import { randomId, read, write } from './store.js';
 
 /** One survey run: where its responses go, the ids learnt so far and the updates not yet sent. */
 export interface Run {
@@ -26,7 +26,7 @@ const PAUSE = 1000;
 const ADOPT_AFTER = 120_000;
 /** This tab: kept in session storage, so a reload still owns the runs it left. */
 const TAB = ((): string => {
-  const id = Math.random().toString(36);
+  const id = randomId();
   try {
     return (sessionStorage[QUEUE_KEY] ||= id);
   } catch {

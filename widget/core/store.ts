@@ -1,4 +1,5 @@
 import type { TJsConfig } from '../../domain/surveys/types.js';
+import { raise } from './log.js';
 
 export const KEY = 'formbricks-js';
 export const MINUTE = 60_000;
@@ -20,15 +21,13 @@ export const write = (key: string, value: unknown): void => {
   }
 };
 
+export const randomId = (): string => Math.random().toString(36);
 export const iso = (inMs = 0): string => new Date(Date.now() + inMs).toISOString();
-export const expired = (c: { expiresAt?: string } | null): boolean => !c || !(new Date(c.expiresAt || 0).getTime() >= Date.now());
+export const expired = (c: { expiresAt?: string } | null): boolean => !(Date.parse(c?.expiresAt as string) >= Date.now());
 
 let current: TJsConfig | null = null;
 
-export const cfg = (): TJsConfig => {
-  if (!current) throw new Error('config is null, maybe the init function was not called?');
-  return current;
-};
+export const cfg = (): TJsConfig => current || raise('config is null, maybe the init function was not called?');
 export const peek = (): TJsConfig | null => current;
 export const save = (c: TJsConfig | null): void => {
   current = c;

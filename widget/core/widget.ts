@@ -1,18 +1,14 @@
 import type { FormbricksSurveys, TSurvey } from '../../domain/surveys/types.js';
 import { client } from './api.js';
-import { debug, error, handle } from './log.js';
+import { debug, error, handle, raise } from './log.js';
 import { add, flush, setDisplay, start, stop } from './responses.js';
-import { cfg, iso, save } from './store.js';
+import { cfg, iso, randomId, save } from './store.js';
 import { errorState, filter, sync } from './sync.js';
 import { deinit } from './triggers.js';
 
 export const CONTAINER_ID = 'formbricks-web-container';
 
-export const addContainer = (): void => {
-  const div = document.createElement('div');
-  div.id = CONTAINER_ID;
-  document.body.appendChild(div);
-};
+export const addContainer = (): void => document.body.append(Object.assign(document.createElement('div'), { id: CONTAINER_ID }));
 export const removeContainer = (): void => document.getElementById(CONTAINER_ID)?.remove();
 
 let running = false;
@@ -35,24 +31,25 @@ export const resetRunning = (): void => {
 
 type Host = Window & { formbricksSurveys?: FormbricksSurveys };
 
-/** window.formbricksSurveys if present, else the renderer script, loaded once (again after a failure). */
-const renderer = (apiHost: string): Promise<FormbricksSurveys | undefined> => {
-  const w = window as Host;
-  if (w.formbricksSurveys) return Promise.resolve(w.formbricksSurveys);
-  return (loading ||= new Promise<FormbricksSurveys | undefined>((resolve) => {
+/**
+ * window.formbricksSurveys if present, else the renderer script, loaded once (again after a failure).
+ * (A script added by a script is async already.)
+ */
+const renderer = async (apiHost: string): Promise<FormbricksSurveys | undefined> =>
+  (window as Host).formbricksSurveys ||
+  (loading ||= new Promise<FormbricksSurveys | undefined>((resolve) => {
     const script = document.createElement('script');
-    script.src = rendererUrl || `${apiHost}/api/js?module=surveys&format=umd`;
-    script.async = true;
+    script.src = rendererUrl || apiHost + '/api/js?module=surveys&format=umd';
     script.onload = script.onerror = () => {
-      if (!w.formbricksSurveys) {
+      const fs = (window as Host).formbricksSurveys;
+      if (!fs) {
         error('Failed to load Formbricks Surveys library');
         loading = undefined;
       }
-      resolve(w.formbricksSurveys);
+      resolve(fs);
     };
-    document.head.appendChild(script);
+    document.head.append(script);
   }));
-};
 
 const saveDisplays = (update: (displays: NonNullable<ReturnType<typeof cfg>['state']['displays']>) => void): void => {
   const c = cfg();
@@ -64,16 +61,19 @@ const saveDisplays = (update: (displays: NonNullable<ReturnType<typeof cfg>['sta
 export const render = async (survey: TSurvey): Promise<void> => {
   if (running) return debug('A survey is already running. Skipping.');
   running = true;
-  const { apiHost, environmentId, userId, state } = cfg();
-  const { product } = state;
+  const {
+    apiHost,
+    environmentId,
+    userId,
+    state: { product },
+  } = cfg();
   const o = survey.productOverwrites || {};
+  const surveyId = survey.id;
+  const api = client(apiHost, environmentId);
   const fs = await renderer(apiHost);
-  if (!fs) {
-    running = false;
-    return;
-  }
+  if (!fs) return void (running = false);
   const run = start(
-    { id: Math.random().toString(36), apiHost, environmentId, surveyId: survey.id, userId: userId || null },
+    { id: randomId(), apiHost, environmentId, surveyId, userId: userId || null },
     () => setError(true),
     () => setFinished(true),
   );
@@ -91,36 +91,30 @@ export const render = async (survey: TSurvey): Promise<void> => {
         getSetIsResponseSendingFinished: (f) => (setFinished = f),
         onDisplay: async () => {
           try {
-            if (!userId) saveDisplays((d) => d.push({ createdAt: iso(), surveyId: survey.id, responded: false }));
-            const r = await client(apiHost, environmentId).display.create({ surveyId: survey.id, userId });
-            if (!r.ok) throw new Error('Could not create display');
-            setDisplay(run, r.data.id);
+            if (!userId) saveDisplays((d) => d.push({ createdAt: iso(), surveyId, responded: false }));
+            const r = await api.display.create({ surveyId, userId });
+            setDisplay(run, r.ok ? r.data.id : raise('Could not create display'));
           } catch (e) {
-            error(String(e));
+            error('' + e);
           }
         },
         onResponse: ({ data, ttc, finished }) => {
           try {
-            if (!userId)
-              saveDisplays((d) => {
-                const last = d[d.length - 1];
-                if (!last) throw new Error('No lastDisplay found');
-                d[d.length - 1] = { ...last, responded: true };
-              });
+            if (!userId) saveDisplays((d) => ((d[d.length - 1] || raise('No lastDisplay found')).responded = true));
           } catch (e) {
-            error(String(e));
+            error('' + e);
           }
           add(run, { data, ttc, finished });
         },
         onClose: close,
-        onFileUpload: (file, config) => client(apiHost, environmentId).storage.uploadFile(file, config),
+        onFileUpload: api.storage.uploadFile,
         onRetry: () => {
           setError(false);
           void flush();
         },
       });
     } catch (e) {
-      error(`Could not render survey: ${e}`);
+      error('Could not render survey: ' + e);
       resetRunning();
     }
   }, survey.delay * 1000);
