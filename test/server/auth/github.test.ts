@@ -44,7 +44,7 @@ describe.each(dialects)('GitHub login against a local OAuth server on %s', (dial
   });
 
   /** authorize on Ensign, approve at the fake GitHub as `user`, then hand the redirect to the callback. */
-  const logIn = async (app: AuthTestApp, user: FakeUser) => {
+  const logIn = async (app: AuthTestApp, user: FakeUser, headers: Record<string, string> = {}) => {
     const authorize = await app.app.inject({ method: 'GET', url: '/auth/v1/method/github/authorize?state=x' });
     expect(authorize.statusCode).toBe(200);
     github.state.signedIn = user;
@@ -53,7 +53,7 @@ describe.each(dialects)('GitHub login against a local OAuth server on %s', (dial
     expect(`${redirect.origin}${redirect.pathname}`).toBe(CALLBACK);
     const stateCookie = authorize.cookies.find((c) => c.name === 'flipt_client_state')!;
     expect(stateCookie.path).toBe('/auth/v1/method/github/callback');
-    return app.app.inject({ method: 'GET', url: `${redirect.pathname}${redirect.search}`, cookies: { flipt_client_state: stateCookie.value } });
+    return app.app.inject({ method: 'GET', url: `${redirect.pathname}${redirect.search}`, cookies: { flipt_client_state: stateCookie.value }, headers });
   };
 
   const selfOf = (app: AuthTestApp, callback: Awaited<ReturnType<typeof logIn>>) => {
@@ -99,6 +99,12 @@ describe.each(dialects)('GitHub login against a local OAuth server on %s', (dial
         'io.flipt.auth.picture': 'https://avatars.example.com/ada',
       },
     });
+  });
+
+  it('redirects to the console under a forwarded prefix', async () => {
+    const callback = await logIn(t, ADA, { 'x-forwarded-prefix': '/flags' });
+    expect(callback.statusCode).toBe(302);
+    expect(callback.headers.location).toBe('/flags/');
   });
 
   it('leaves out what the profile lacks', async () => {

@@ -151,6 +151,17 @@ describe.each(dialects)('API tokens with authentication required on %s', (dialec
     expect((await asToken(t.app, clientToken, { method: 'GET', url: '/auth/v1/self' })).statusCode).toBe(401);
   });
 
+  it('expires the caller\'s token at the time the expiresAt query parameter names', async () => {
+    const { clientToken, authentication } = await createToken({ name: 'until-2999' });
+    const expired = await asToken(t.app, clientToken, { method: 'PUT', url: '/auth/v1/self/expire?expiresAt=2999-01-01T00:00:00Z' });
+    expect(expired.statusCode).toBe(200);
+    const fetched = await asToken(t.app, BOOTSTRAP, { method: 'GET', url: `/auth/v1/tokens/${authentication.id}` });
+    expect(fetched.json().expiresAt).toBe('2999-01-01T00:00:00Z');
+    expect((await asToken(t.app, clientToken, { method: 'GET', url: '/auth/v1/self' })).statusCode).toBe(200);
+    const bad = await asToken(t.app, clientToken, { method: 'PUT', url: '/auth/v1/self/expire?expiresAt=soon' });
+    expect(bad.statusCode).toBe(400);
+  });
+
   it('accepts the client token from the flipt_client_token cookie, but never when an Authorization header is present', async () => {
     const { clientToken } = await createToken({ name: 'browser' });
     const byCookie = await t.app.inject({ method: 'GET', url: '/auth/v1/self', cookies: { flipt_client_token: clientToken } });
