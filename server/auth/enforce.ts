@@ -8,28 +8,30 @@ import { isExpired } from './store.js';
 import { clearSessionCookies, SESSION_COOKIE } from './cookies.js';
 
 /**
- * Which requirement guards a path when `authentication.required` is on. Flipt protects its API
- * mounts only; everything else the server answers (health, the console and widget files, the survey
- * APIs with their own keys) is public.
+ * Which requirement guards a route (its registered pattern) when `authentication.required` is on.
+ * Flipt protects its API mounts only; everything else the server answers (health, the console and
+ * widget files, the survey APIs with their own keys) is public.
  */
 export type Protection = 'public' | 'management' | 'evaluation' | 'always';
 
-export function protectionOf(method: string, path: string): Protection {
-  if (path === '/health') return 'public';
-  if (path === '/auth/v1/method' && (method === 'GET' || method === 'HEAD')) return 'public';
-  if (/^\/auth\/v1\/method\/(oidc\/[^/]+|github)\/(authorize|callback)$/.test(path)) return 'public';
-  if (/^\/api\/v1\/(client|management)(\/|$)/.test(path)) return 'public';
-  if (/^\/api\/v1(\/|$)/.test(path)) return 'management';
-  if (/^\/internal\/v1\/analytics(\/|$)/.test(path)) return 'management';
-  if (/^\/(evaluate\/v1|internal\/v1\/evaluation\/snapshot)(\/|$)/.test(path)) return 'evaluation';
-  if (/^\/(auth\/v1|internal\/v1|meta|ofrep\/v1)(\/|$)/.test(path)) return 'always';
+export function protectionOf(method: string, route: string): Protection {
+  if (route === '/health') return 'public';
+  if (route === '/auth/v1/method' && (method === 'GET' || method === 'HEAD')) return 'public';
+  if (/^\/auth\/v1\/method\/(oidc\/[^/]+|github)\/(authorize|callback)$/.test(route)) return 'public';
+  if (/^\/api\/v1\/(client|management)(\/|\*|$)/.test(route)) return 'public';
+  if (/^\/api\/v1(\/|$)/.test(route)) return 'management';
+  if (/^\/internal\/v1\/analytics(\/|$)/.test(route)) return 'management';
+  if (/^\/(evaluate\/v1|internal\/v1\/evaluation\/snapshot)(\/|$)/.test(route)) return 'evaluation';
+  if (/^\/(auth\/v1|internal\/v1|meta|ofrep\/v1)(\/|$)/.test(route)) return 'always';
   return 'public';
 }
 
-/** The request path without query or trailing slash, as Flipt routes it. */
-export function pathOf(request: FastifyRequest): string {
-  const path = request.url.split('?')[0];
-  return path.length > 1 ? path.replace(/\/+$/, '') : path;
+/**
+ * The route a request matched, as registered (`/api/v1/namespaces/:namespaceKey/flags`), or undefined
+ * when none did. Guards go by it rather than by the URL, which percent-encoding could disguise.
+ */
+export function routeOf(request: FastifyRequest): string | undefined {
+  return request.routeOptions.url;
 }
 
 declare module 'fastify' {
@@ -42,16 +44,16 @@ declare module 'fastify' {
 /** onRequest, installed when `authentication.required` is on: resolves the caller's credential on guarded routes, or answers 401. */
 export async function enforceAuthentication(runtime: AuthRuntime, request: FastifyRequest, reply: FastifyReply) {
   const { settings } = runtime;
-  if (request.routeOptions.url === undefined) return;
-  const path = pathOf(request);
-  const protection = protectionOf(request.method, path);
+  const route = routeOf(request);
+  if (route === undefined) return;
+  const protection = protectionOf(request.method, route);
   if (protection === 'public') return;
   if (protection === 'management' && settings.exclude.management) return;
   if (protection === 'evaluation' && settings.exclude.evaluation) return;
   try {
     request.authentication = await authenticate(runtime, request);
   } catch (error) {
-    if (path.startsWith('/auth/v1/') && request.cookies[SESSION_COOKIE] !== undefined) clearSessionCookies(reply, settings);
+    if (route.startsWith('/auth/v1/') && request.cookies[SESSION_COOKIE] !== undefined) clearSessionCookies(reply, settings);
     throw error;
   }
 }
@@ -123,20 +125,21 @@ export async function enforceNamespaceScope(request: FastifyRequest) {
 
 /** The namespaces a request acts on, or undefined when it is not a namespaced request. */
 function requestNamespaces(request: FastifyRequest): string[] | undefined {
-  const path = pathOf(request);
+  const route = routeOf(request) ?? '';
+  const params = request.params as Record<string, string>;
   const body = (request.body ?? {}) as Record<string, unknown>;
   const bodyNamespace = (value: unknown) => (typeof value === 'string' && value !== '' ? value : DEFAULT_NAMESPACE);
-  const namespaced = /^\/api\/v1\/namespaces\/([^/]+)\/./.exec(path);
-  if (namespaced) return [decodeURIComponent(namespaced[1])];
-  if (/^\/api\/v1\/(flags|segments)(\/|$)/.test(path)) return [DEFAULT_NAMESPACE];
-  if (/^\/evaluate\/v1\/[^/]+$/.test(path) || path === '/api/v1/evaluate' || path === '/api/v1/batch-evaluate') {
+  const namespaced = /^\/api\/v1\/namespaces\/:(\w+)\/./.exec(route);
+  if (namespaced) return [params[namespaced[1]]];
+  if (/^\/api\/v1\/(flags|segments)(\/|$)/.test(route)) return [DEFAULT_NAMESPACE];
+  if (/^\/evaluate\/v1\/[^/]+$/.test(route) || route === '/api/v1/evaluate' || route === '/api/v1/batch-evaluate') {
     // A batch names a namespace per request; every one must be the token's.
     if (Array.isArray(body.requests)) {
       return (body.requests as Record<string, unknown>[]).map((item) => bodyNamespace(item?.namespaceKey ?? item?.namespace_key));
     }
     return [bodyNamespace(body.namespaceKey ?? body.namespace_key)];
   }
-  const snapshot = /^\/internal\/v1\/evaluation\/snapshot\/namespace\/([^/]+)$/.exec(path);
-  if (snapshot) return [decodeURIComponent(snapshot[1])];
+  const snapshot = /^\/internal\/v1\/evaluation\/snapshot\/namespace\/:(\w+)$/.exec(route);
+  if (snapshot) return [params[snapshot[1]]];
   return undefined;
 }

@@ -4,7 +4,7 @@ import { resolveAuthSettings } from './settings.js';
 import { AuthStore, timestampIn } from './store.js';
 import { jwksKeySource, pemKeySource } from './jwt.js';
 import type { AuthRuntime } from './runtime.js';
-import { enforceAuthentication, enforceNamespaceScope, pathOf, protectionOf } from './enforce.js';
+import { enforceAuthentication, enforceNamespaceScope, protectionOf, routeOf } from './enforce.js';
 import { authRoutes } from './routes.js';
 import { Csrf } from './csrf.js';
 import { sessionRoutes } from './session.js';
@@ -36,11 +36,12 @@ export async function installAuth(app: FastifyInstance, context: AppContext): Pr
     const csrf = new Csrf(csrfKey);
     // Only Flipt's API is guarded, as in Flipt: the survey APIs and static files never read the session cookie.
     app.addHook('onRequest', async (request, reply) => {
-      if (protectionOf(request.method, pathOf(request)) === 'public' || csrf.allows(request)) return;
+      const route = routeOf(request);
+      if (route === undefined || protectionOf(request.method, route) === 'public' || csrf.allows(request)) return;
       return reply.code(403).type('text/plain; charset=utf-8').send('Forbidden - CSRF token invalid\n');
     });
     app.addHook('onSend', async (request, reply) => {
-      if (/^\/meta(\/|$)/.test(request.url)) csrf.issue(request, reply);
+      if (/^\/meta\//.test(routeOf(request) ?? '')) csrf.issue(request, reply);
     });
   }
   // With authentication off nothing is checked, so the evaluation path carries no hook at all.

@@ -64,6 +64,12 @@ describe.each(dialects)('API tokens with authentication required on %s', (dialec
     expect(response.headers['www-authenticate']).toBe('request was not authenticated');
   });
 
+  it('guards a route however its address is spelled (the router decodes percent-escapes)', async () => {
+    for (const url of ['/%61pi/v1/namespaces/default/probe', '/api/v1/namespaces/default/probe/', '/api/v1/namespaces/default/%70robe?x=1']) {
+      expect((await t.app.inject({ method: 'GET', url })).statusCode, url).toBe(401);
+    }
+  });
+
   it('refuses an unknown token, another scheme and a lowercase bearer scheme', async () => {
     for (const authorization of ['Bearer nope', `Basic ${BOOTSTRAP}`, `bearer ${BOOTSTRAP}`, `JWT ${BOOTSTRAP}`]) {
       const response = await t.app.inject({ method: 'GET', url: MANAGEMENT_PROBE, headers: { authorization } });
@@ -218,6 +224,7 @@ describe.each(dialects)('API tokens with authentication required on %s', (dialec
     expect(authentication.metadata['io.flipt.auth.token.namespace']).toBe('team-a');
     const own = await asToken(t.app, clientToken, { method: 'GET', url: '/api/v1/namespaces/team-a/probe' });
     expect(own.statusCode).toBe(200);
+    expect((await asToken(t.app, clientToken, { method: 'GET', url: '/api/v1/namespaces/team%2Da/probe' })).statusCode).toBe(200);
     const other = await asToken(t.app, clientToken, { method: 'GET', url: '/api/v1/namespaces/default/probe' });
     expect(other.statusCode).toBe(401);
     expect((await asToken(t.app, clientToken, { method: 'GET', url: '/api/v1/namespaces' })).statusCode).toBe(401);
