@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { AuthMetadata } from '../../domain/flipt/auth.js';
 import type { AppContext } from '../context.js';
 import { resolveAuthSettings } from './settings.js';
 import { AuthStore, timestampIn } from './store.js';
@@ -10,8 +11,8 @@ import { Csrf } from './csrf.js';
 import { sessionRoutes } from './session.js';
 
 const BOOTSTRAP_METADATA = {
-  'io.flipt.auth.token.name': 'initial_bootstrap_token',
-  'io.flipt.auth.token.description': 'Initial token created when bootstrapping authentication',
+  [AuthMetadata.tokenName]: 'initial_bootstrap_token',
+  [AuthMetadata.tokenDescription]: 'Initial token created when bootstrapping authentication',
 };
 
 /**

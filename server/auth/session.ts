@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AuthMethod } from '../../domain/flipt/auth.js';
+import { AuthMetadata, type AuthMethod } from '../../domain/flipt/auth.js';
 import { FliptError, GrpcCode, notFound } from '../flipt/errors.js';
 import type { AuthRuntime } from './runtime.js';
 import { setSessionCookie, STATE_COOKIE } from './cookies.js';
@@ -203,9 +203,9 @@ async function startSession(request: FastifyRequest, reply: FastifyReply, runtim
 }
 
 function addGenericMetadata(metadata: Record<string, string>, email: unknown, name: unknown, picture: unknown) {
-  if (typeof email === 'string' && email) metadata['io.flipt.auth.email'] = email;
-  if (typeof name === 'string' && name) metadata['io.flipt.auth.name'] = name;
-  if (typeof picture === 'string' && picture) metadata['io.flipt.auth.picture'] = picture;
+  if (typeof email === 'string' && email) metadata[AuthMetadata.email] = email;
+  if (typeof name === 'string' && name) metadata[AuthMetadata.name] = name;
+  if (typeof picture === 'string' && picture) metadata[AuthMetadata.picture] = picture;
 }
 
 function definedOnly(claims: Claims): Claims {
