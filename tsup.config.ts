@@ -14,6 +14,12 @@ const build = {
   __ENSIGN_BUILD_DATE__: JSON.stringify(new Date().toISOString().replace(/\.\d+Z$/, 'Z')),
 };
 
+// The loader's internal property names end in `_` (widget/core/log.ts `flags`): shortened in its builds.
+// No wire, public or local-storage name of the loader ends in `_`.
+const loaderOptions = (options: { mangleProps?: RegExp }): void => {
+  options.mangleProps = /_$/;
+};
+
 export default defineConfig([
   // The server and command line: dist/cli.js (`bin: ensign`).
   {
@@ -37,6 +43,7 @@ export default defineConfig([
     target: 'es2020',
     minify: true,
     clean: false,
+    esbuildOptions: loaderOptions,
     outExtension: () => ({ js: '.js' }),
   },
   {
@@ -47,6 +54,7 @@ export default defineConfig([
     target: 'es2020',
     minify: true,
     clean: false,
+    esbuildOptions: loaderOptions,
     outExtension: () => ({ js: '.mjs' }),
   },
   // The survey renderer: an IIFE that defines window.formbricksSurveys, Preact bundled in.

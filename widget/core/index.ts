@@ -6,21 +6,21 @@ import type { TJsConfig, TJsConfigInput } from '../../domain/surveys/types.js';
 import { NEW_SESSION } from '../../domain/surveys/types.js';
 import { client, type Client } from './api.js';
 import { darkMode } from './dark.js';
-import { debug, error, handle, setDebug, setHandler } from './log.js';
-import { q, isInitialized, setInitialized } from './queue.js';
+import { debug, error, flags, handle } from './log.js';
+import { q } from './queue.js';
 import { flush } from './responses.js';
 import { KEY, cfg, expired, peek, read, save, use, write } from './store.js';
 import { VERSION, errorState, sync, updatePerson, type Target } from './sync.js';
 import { checkPage, deinit, listen, track } from './triggers.js';
-import { addContainer, removeContainer, setRendererUrl } from './widget.js';
+import { addContainer, removeContainer } from './widget.js';
 
 export { VERSION };
 
 const missing = (field: string) => ({ code: 'missing_field', field });
 
 const initialize = async (c: Partial<TJsConfigInput> = {}): Promise<void> => {
-  setDebug(location.search.includes('formbricksDebug=true') || !!c.debug);
-  if (isInitialized()) return;
+  flags.debug_ = location.search.includes('formbricksDebug=true') || !!c.debug;
+  if (flags.initialized_) return;
   // responses a previous page could not send go out now, whatever the state of the config
   void flush();
   let existing = read<TJsConfig>(KEY);
@@ -32,7 +32,7 @@ const initialize = async (c: Partial<TJsConfigInput> = {}): Promise<void> => {
   const { environmentId, apiHost, userId, attributes } = c;
   if (!environmentId) throw missing('environmentId');
   if (!apiHost) throw missing('apiHost');
-  setRendererUrl(c.rendererUrl);
+  flags.rendererUrl_ = c.rendererUrl;
   if (!userId && attributes) {
     error('No userId provided but attributes. Cannot update attributes without userId.');
     throw missing('userId');
@@ -54,7 +54,7 @@ const initialize = async (c: Partial<TJsConfigInput> = {}): Promise<void> => {
   }
   remember(changed);
   listen(true);
-  setInitialized(true);
+  flags.initialized_ = true;
   await checkPage();
 };
 
@@ -103,7 +103,9 @@ const command =
 const formbricks = {
   VERSION,
   init: (config: TJsConfigInput): Promise<void> => {
-    setHandler(config?.errorHandler);
+    // the handler (the custom one, or the default) is installed before anything is queued
+    flags.handler_ = config?.errorHandler;
+    flags.handlerSet_ = true;
     return q(false, initialize, config);
   },
   setUserId: command(() => error("'setUserId' is no longer supported. Please set the userId in the init call instead.")),

@@ -1,33 +1,32 @@
 /** Logger and the global error handler (spec §8): errors by default, debug on request. */
-let debugOn = false;
-
-export const setDebug = (on: boolean): void => {
-  debugOn = on;
-};
-export const isDebug = (): boolean => debugOn;
+/**
+ * The loader's shared switches. Size trick: names ending in `_` are internal, and the loader builds
+ * shorten them (esbuild mangleProps in tsup.config.ts); no wire, public or stored name ends in `_`.
+ */
+export const flags: {
+  /** debug logging on */
+  debug_?: boolean;
+  /** init was called: its handler (the custom one, or none for the default) is installed */
+  handlerSet_?: boolean;
+  handler_?: (error: unknown) => void;
+  initialized_?: boolean;
+  /** init({ rendererUrl }) */
+  rendererUrl_?: string;
+} = {};
 
 const out = (level: 'debug' | 'error', message: string): void => {
-  if (level === 'error' || debugOn) {
+  if (level === 'error' || flags.debug_) {
     console[level === 'error' ? 'error' : 'log'](`🧱 Formbricks - ${new Date().toISOString()} [${level.toUpperCase()}] - ${message}`);
   }
 };
 export const debug = (message: string): void => out('debug', message);
 export const error = (message: string): void => out('error', message);
 
-let custom: ((error: unknown) => void) | undefined;
-let installed = false;
-
-/** `init` installs the handler (the custom one, or the default) before anything is queued. */
-export const setHandler = (handler?: (error: unknown) => void): void => {
-  custom = handler;
-  installed = true;
-};
-export const hasHandler = (): boolean => installed;
 
 export const handle = (e: unknown): void => {
   try {
     console.warn('🧱 Formbricks - Global error: ', e);
-    if (custom) custom(e);
+    if (flags.handler_) flags.handler_(e);
     else error(e instanceof Error ? e.message : JSON.stringify(e));
   } catch {
     // a throwing custom handler must not reach the host page

@@ -1,10 +1,5 @@
-import { handle, hasHandler } from './log.js';
+import { flags, handle } from './log.js';
 
-let initialized = false;
-export const setInitialized = (on: boolean): void => {
-  initialized = on;
-};
-export const isInitialized = (): boolean => initialized;
 
 const pending: Array<() => Promise<unknown>> = [];
 let running: Promise<void> | undefined;
@@ -15,7 +10,7 @@ let running: Promise<void> | undefined;
  */
 export const q = <A extends unknown[]>(checkInit: boolean, command: (...args: A) => unknown, ...args: A): Promise<void> => {
   pending.push(async () => {
-    if (checkInit && !(initialized && hasHandler())) {
+    if (checkInit && !(flags.initialized_ && flags.handlerSet_)) {
       throw { code: 'not_initialized', message: 'Formbricks not initialized. Call initialize() first.' };
     }
     await command(...args);

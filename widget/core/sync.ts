@@ -1,6 +1,6 @@
 import type { TJsConfig, TJsState, TJsStateSync } from '../../domain/surveys/types.js';
 import { client, must, req } from './api.js';
-import { debug, isDebug, raise } from './log.js';
+import { debug, flags, raise } from './log.js';
 import { KEY, MINUTE, iso, peek, read, save, use, write } from './store.js';
 
 export const VERSION = '1.6.5';
@@ -38,7 +38,7 @@ const valid = (d: TJsStateSync | null): d is TJsStateSync =>
 export const sync = async (t: Target, noCache?: boolean): Promise<void> => {
   const url = `${t.apiHost}/api/v1/client/${t.environmentId}/in-app/sync${t.userId ? '/' + t.userId : ''}?version=${VERSION}`;
   const message = 'Error syncing with backend';
-  const d = must(await req<TJsStateSync>(url, 0, '', { cache: noCache || isDebug() ? 'no-cache' : undefined }), message);
+  const d = must(await req<TJsStateSync>(url, 0, '', { cache: noCache || flags.debug_ ? 'no-cache' : undefined }), message);
   if (!valid(d)) throw { code: 'network_error', status: 200, message, url, responseMessage: 'Unexpected sync payload' };
   const { surveys, noCodeActionClasses, product, person } = d;
   let state: TJsState = { surveys, noCodeActionClasses, product, attributes: (person?.attributes as Record<string, string>) || {} };

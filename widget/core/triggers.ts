@@ -1,8 +1,8 @@
 import type { TActionClassNoCodeConfig, TActionClassPageUrlRule, TSurvey } from '../../domain/surveys/types.js';
 import { EXIT_INTENT, SCROLL_50 } from '../../domain/surveys/types.js';
 import { client, must } from './api.js';
-import { debug, isDebug } from './log.js';
-import { q, setInitialized } from './queue.js';
+import { debug, flags } from './log.js';
+import { q } from './queue.js';
 import { flush } from './responses.js';
 import { MINUTE, cfg, expired, iso, save } from './store.js';
 import { sync } from './sync.js';
@@ -51,7 +51,7 @@ export const track = async (name: string): Promise<void> => {
   for (const s of state.surveys) if (s.inlineTriggers?.codeConfig?.identifier === name) await render(s);
   if (userId && name !== EXIT_INTENT && name !== SCROLL_50) {
     must(await client(apiHost, environmentId).action.create({ environmentId, userId, name }), `Error tracking action ${name}`);
-    if (isDebug()) await sync({ apiHost, environmentId, userId }, true);
+    if (flags.debug_) await sync({ apiHost, environmentId, userId }, true);
   }
   debug(`Formbricks: Action "${name}" tracked`);
   for (const s of cfg().state.surveys) {
@@ -67,28 +67,22 @@ const matchesPage = (p: NonNullable<TActionClassNoCodeConfig['pageUrl']>): boole
   return m;
 };
 
-export const checkPage = async (): Promise<void> => {
+/** Tracks every no-code action and shows every survey whose no-code trigger passes the test. */
+const fire = async (test: (c: TActionClassNoCodeConfig | null | undefined) => unknown): Promise<void> => {
   const { noCodeActionClasses, surveys } = cfg().state;
-  for (const a of noCodeActionClasses) {
-    const p = pageUrlOnly(a.noCodeConfig);
-    if (p && matchesPage(p)) await track(a.name);
-  }
-  for (const s of surveys) {
-    const p = pageUrlOnly(s.inlineTriggers?.noCodeConfig);
-    if (p && matchesPage(p)) await render(s);
-  }
+  for (const a of noCodeActionClasses) if (test(a.noCodeConfig)) await track(a.name);
+  for (const s of surveys) if (test(s.inlineTriggers?.noCodeConfig)) await render(s);
 };
+
+export const checkPage = (): Promise<void> =>
+  fire((c) => {
+    const p = pageUrlOnly(c);
+    return p && matchesPage(p);
+  });
 
 const onPage = () => q(true, checkPage);
 
-const onClick = (e: Event) =>
-  q(true, async () => {
-    const el = e.target;
-    if (!(el instanceof Element)) return;
-    const { noCodeActionClasses, surveys } = cfg().state;
-    for (const a of noCodeActionClasses) if (clickMatch(el, a.noCodeConfig)) await track(a.name);
-    for (const s of surveys) if (clickMatch(el, s.inlineTriggers?.noCodeConfig)) await render(s);
-  });
+const onClick = ({ target }: Event) => q(true, () => target instanceof Element && fire((c) => clickMatch(target, c)));
 
 const onLeave = (e: Event) => (e as MouseEvent).clientY <= 0 && q(true, track, EXIT_INTENT);
 
@@ -151,5 +145,5 @@ export const deinit = (): void => {
   removeContainer();
   resetRunning();
   listen(false);
-  setInitialized(false);
+  flags.initialized_ = false;
 };

@@ -1,6 +1,6 @@
 import type { FormbricksSurveys, TSurvey } from '../../domain/surveys/types.js';
 import { client } from './api.js';
-import { debug, error, handle, raise } from './log.js';
+import { debug, error, flags, handle, raise } from './log.js';
 import { add, flush, setDisplay, start, stop } from './responses.js';
 import { cfg, iso, randomId, save } from './store.js';
 import { errorState, filter, sync } from './sync.js';
@@ -13,14 +13,10 @@ export const removeContainer = (): void => document.getElementById(CONTAINER_ID)
 
 let running = false;
 let timer: ReturnType<typeof setTimeout> | undefined;
-let rendererUrl: string | undefined;
 let loading: Promise<FormbricksSurveys | undefined> | undefined;
 let setError: (on: boolean) => void = () => {};
 let setFinished: (on: boolean) => void = () => {};
 
-export const setRendererUrl = (url?: string): void => {
-  rendererUrl = url;
-};
 
 /** Clears the one-survey-at-a-time flag and any survey still waiting for its delay. */
 export const resetRunning = (): void => {
@@ -39,7 +35,7 @@ const renderer = async (apiHost: string): Promise<FormbricksSurveys | undefined>
   (window as Host).formbricksSurveys ||
   (loading ||= new Promise<FormbricksSurveys | undefined>((resolve) => {
     const script = document.createElement('script');
-    script.src = rendererUrl || apiHost + '/api/js?module=surveys&format=umd';
+    script.src = flags.rendererUrl_ || apiHost + '/api/js?module=surveys&format=umd';
     script.onload = script.onerror = () => {
       const fs = (window as Host).formbricksSurveys;
       if (!fs) {
