@@ -14,13 +14,10 @@ export const flags: {
   rendererUrl_?: string;
 } = {};
 
-const out = (level: 'debug' | 'error', message: string): void => {
-  if (level === 'error' || flags.debug_) {
-    console[level === 'error' ? 'error' : 'log'](`🧱 Formbricks - ${new Date().toISOString()} [${level.toUpperCase()}] - ${message}`);
-  }
-};
-export const debug = (message: string): void => out('debug', message);
-export const error = (message: string): void => out('error', message);
+const out = (method: 'log' | 'error', level: string, message: string): void =>
+  console[method](`🧱 Formbricks - ${new Date().toISOString()} [${level}] - ${message}`);
+export const debug = (message: string): void => void (flags.debug_ && out('log', 'DEBUG', message));
+export const error = (message: string): void => out('error', 'ERROR', message);
 
 
 export const handle = (e: unknown): void => {

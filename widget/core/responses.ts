@@ -20,7 +20,8 @@ export interface Run {
 
 /** Beyond @formbricks/js: runs with unsent updates survive a reload under this key. */
 export const QUEUE_KEY = 'formbricks-js-responses';
-const ATTEMPTS = 2;
+/** Attempts per update (spelled out in `pass`). */
+export const ATTEMPTS = 2;
 const PAUSE = 1000;
 /** Another tab's runs are taken over once it has not written them for this long (it has gone). */
 const ADOPT_AFTER = 120_000;
@@ -92,14 +93,12 @@ export const add = (to: Run, update: TResponseUpdate): void => {
 
 /** The first update creates the response, later ones update it by id. */
 const send = async (run: Run, update: TResponseUpdate): Promise<boolean> => {
-  const api = client(run.apiHost, run.environmentId);
-  if (run.responseId) return (await api.response.update({ ...update, responseId: run.responseId })).ok;
-  const r = await api.response.create({ ...update, surveyId: run.surveyId, userId: run.userId, singleUseId: null });
-  if (!r.ok || typeof r.data?.id !== 'string') {
-    error('Could not create response');
-    return false;
-  }
-  run.responseId = r.data.id;
+  const { response } = client(run.apiHost, run.environmentId);
+  if (run.responseId) return (await response.update({ ...update, responseId: run.responseId })).ok;
+  const r = await response.create({ ...update, surveyId: run.surveyId, userId: run.userId, singleUseId: null });
+  const id = r.ok && r.data?.id;
+  if (typeof id != 'string') return error('Could not create response'), false;
+  run.responseId = id;
   // stored before anything else, so that a reload updates this response instead of creating another
   persist(run);
   if (run.displayId) await linkDisplay(run);
@@ -115,16 +114,14 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * a reload) while other runs go on.
  */
 export const flush = async (): Promise<void> => {
-  if (busy) {
-    again = true;
-    return;
-  }
+  again = true;
+  if (busy) return;
   busy = true;
   try {
-    do {
+    while (again) {
       again = false;
       await pass();
-    } while (again);
+    }
   } finally {
     busy = false;
   }
@@ -136,23 +133,17 @@ const pass = async (): Promise<void> => {
     live?.queue.length && !failed.includes(live.id)
       ? live
       : stored().find((r) => r.id !== live?.id && r.queue.length && !failed.includes(r.id) && mine(r));
-  for (let run = next(); run; run = next()) {
+  for (let run; (run = next()); ) {
     const update = run.queue[0];
-    let ok = false;
-    for (let attempt = 0; attempt < ATTEMPTS && !ok; attempt++) {
-      if (attempt) await sleep(PAUSE);
-      ok = await send(run, update);
-    }
-    if (ok) {
-      run.queue.shift();
-      persist(run);
-      if (update.finished && run === live) onFinished();
-    } else {
-      error(`Failed to send response after ${ATTEMPTS} attempts.`);
+    // 2 attempts (ATTEMPTS), PAUSE apart
+    const ok = (await send(run, update)) || (await sleep(PAUSE), await send(run, update));
+    if (ok) run.queue.shift();
+    else {
+      error('Failed to send response after 2 attempts.');
       failed.push(run.id);
-      // still this page's to retry
-      persist(run);
-      if (run === live) onFailed();
     }
+    // a failed run is still this page's to retry
+    persist(run);
+    if (run === live) ok ? update.finished && onFinished() : onFailed();
   }
 };
