@@ -32,7 +32,7 @@ export const filter = (state: TJsState): TJsState => {
 };
 
 const valid = (d: TJsStateSync | null): d is TJsStateSync =>
-  !!d && Array.isArray(d.surveys) && d.surveys.every((s) => s && Array.isArray(s.triggers)) && Array.isArray(d.noCodeActionClasses) && !!d.product;
+  Array.isArray(d?.surveys) && d.surveys.every((s) => Array.isArray(s?.triggers)) && Array.isArray(d.noCodeActionClasses) && !!d.product;
 
 /** GET in-app/sync[/{userId}]; on success the config expires 2 minutes later. Throws a network_error. */
 export const sync = async (t: Target, noCache?: boolean): Promise<void> => {

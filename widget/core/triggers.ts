@@ -109,7 +109,7 @@ const expiryCheck = async (): Promise<void> => {
   }
 };
 
-const PAGE_EVENTS = ['hashchange', 'popstate', 'pushstate', 'replacestate', 'load'];
+const PAGE_EVENTS = 'hashchange popstate pushstate replacestate load'.split(' ');
 const HISTORY = ['pushState', 'replaceState'] as const;
 type Patched = History['pushState'] & { fb?: History['pushState'] };
 let interval: ReturnType<typeof setInterval> | undefined;
@@ -130,14 +130,17 @@ export const listen = (on: boolean): void => {
   if (on) interval = setInterval(() => q(true, expiryCheck), 30_000);
   for (const m of HISTORY) {
     const current = history[m] as Patched;
-    if (on && !current.fb) {
-      const patched: Patched = function (this: History, ...args: Parameters<History['pushState']>) {
-        current.apply(this, args);
-        dispatchEvent(new Event(m.toLowerCase()));
-      };
-      patched.fb = current;
-      history[m] = patched;
-    } else if (!on && current.fb) history[m] = current.fb;
+    if (on ? !current.fb : current.fb) {
+      history[m] = on
+        ? Object.assign(
+            function (this: History, ...args: Parameters<History['pushState']>) {
+              current.apply(this, args);
+              dispatchEvent(new Event(m.toLowerCase()));
+            },
+            { fb: current },
+          )
+        : current.fb!;
+    }
   }
 };
 
