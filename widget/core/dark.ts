@@ -5,13 +5,12 @@ export type Mode = 'dark' | 'light';
 
 /** Sets the mode when given; otherwise applies the stored one, else the system preference. */
 export const darkMode = (mode?: Mode): Mode => {
-  let m = mode;
   try {
-    m ||= (localStorage.getItem(DARK_KEY) as Mode | null) || (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
-    localStorage.setItem(DARK_KEY, m);
+    mode ||= (localStorage.getItem(DARK_KEY) as Mode | null) || (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
+    localStorage.setItem(DARK_KEY, mode);
   } catch {
-    m ||= 'light';
+    mode ||= 'light';
   }
-  document.documentElement.classList.toggle('dark', m === 'dark');
-  return m;
+  document.documentElement.classList.toggle('dark', mode === 'dark');
+  return mode;
 };
