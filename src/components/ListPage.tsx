@@ -1,0 +1,99 @@
+import type { ReactNode } from 'react';
+import { Link } from 'wouter';
+import { truncate } from '../lib/format';
+import { useTable } from '../lib/table';
+import { Pagination } from './Pagination';
+import { SortHeader } from './SortHeader';
+import { Timestamp } from './Timestamp';
+
+interface ListItem {
+  key: string;
+  name: string;
+  createdAt: string;
+}
+
+const SEARCH_FIELDS = ['key', 'name'] as const;
+
+interface ListPageProps<T extends ListItem, C extends keyof T & string> {
+  /** The page heading, e.g. "Flags". */
+  title: string;
+  /** The label of the create button, e.g. "New Flag". */
+  newLabel: string;
+  newHref: string;
+  readOnly: boolean;
+  /** The tooltip of the disabled create button in read-only mode. */
+  readOnlyTitle: string;
+  query: { isError: boolean; isSuccess: boolean; error: Error | null };
+  /** Must keep its identity while the data does not change (a constant for "no data yet"). */
+  items: T[];
+  searchLabel: string;
+  /** Sortable columns, in order: key and name first, created last. */
+  columns: readonly (readonly [C, string])[];
+  rowHref(item: T): string;
+  /** The cells between the name and the created columns. */
+  cells(item: T): ReactNode;
+  emptyMessage: string;
+  noMatchMessage: string;
+}
+
+/** A list page of keyed entities: heading and create button, search by key or name, sortable columns, pagination. */
+export function ListPage<T extends ListItem, C extends keyof T & string>(props: ListPageProps<T, C>) {
+  const { query, columns } = props;
+  const table = useTable<T, C>(props.items, SEARCH_FIELDS, columns[0][0]);
+  return (
+    <section>
+      <header className="page-header">
+        <h1>{props.title}</h1>
+        {props.readOnly ? (
+          <button type="button" className="button button-primary" disabled title={props.readOnlyTitle}>
+            {props.newLabel}
+          </button>
+        ) : (
+          <Link href={props.newHref} className="button button-primary">
+            {props.newLabel}
+          </Link>
+        )}
+      </header>
+      {query.isError && <p role="alert">{query.error?.message}</p>}
+      <input
+        type="search"
+        className="search"
+        aria-label={props.searchLabel}
+        placeholder="Search by key or name"
+        value={table.search}
+        onChange={(event) => table.setSearch(event.target.value)}
+      />
+      <table className="table">
+        <thead>
+          <tr>
+            {columns.map(([column, label]) => (
+              <SortHeader
+                key={column}
+                label={label}
+                active={table.sort.column === column}
+                direction={table.sort.direction}
+                onSort={() => table.toggleSort(column)}
+              />
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {table.pageRows.map((item) => (
+            <tr key={item.key}>
+              <td>
+                <Link href={props.rowHref(item)}>{truncate(item.key)}</Link>
+              </td>
+              <td>{truncate(item.name)}</td>
+              {props.cells(item)}
+              <td>
+                <Timestamp value={item.createdAt} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {query.isSuccess && table.total === 0 && <p className="muted">{table.search ? props.noMatchMessage : props.emptyMessage}</p>}
+      <Pagination page={table.page} total={table.total} onPage={table.setPage} />
+    </section>
+  );
+}
