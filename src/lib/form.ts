@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import * as v from 'valibot';
+import { stringAsKey } from './format';
 
 export type FieldErrors<T> = Partial<Record<keyof T, string>>;
 
@@ -43,5 +44,25 @@ export function useForm<T extends object>(initial: T, schema: v.GenericSchema<un
       setValues(next);
       setTouched({});
     },
+  };
+}
+
+interface NameKeyForm {
+  values: { key: string; name: string };
+  set(field: 'key' | 'name', value: string): void;
+}
+
+/**
+ * Setters for a form's name and key: the key is always transformed to a key, and while `follow` is
+ * true (creating) it follows the name as long as it is empty or still equals the transformed name.
+ */
+export function nameKeySetters(form: NameKeyForm, follow: boolean) {
+  return {
+    setName(name: string) {
+      const follows = follow && (form.values.key === '' || form.values.key === stringAsKey(form.values.name));
+      form.set('name', name);
+      if (follows) form.set('key', stringAsKey(name));
+    },
+    setKey: (key: string) => form.set('key', stringAsKey(key)),
   };
 }

@@ -4,8 +4,7 @@ import type { Flag, FlagType } from '../../../domain/flipt/types';
 import { errorMessage } from '../../api/client';
 import { Field } from '../../components/Field';
 import { SubmitButton } from '../../components/SubmitButton';
-import { useForm } from '../../lib/form';
-import { stringAsKey } from '../../lib/format';
+import { nameKeySetters, useForm } from '../../lib/form';
 import { toastError, toastSuccess } from '../../stores/toasts';
 import { namespacePath } from '../../app/routes';
 import { useReadOnly } from '../meta/queries';
@@ -38,12 +37,7 @@ export function FlagForm({ namespaceKey, flag }: { namespaceKey: string; flag?: 
   const editing = Boolean(flag);
   const submitting = mutations.create.isPending || mutations.update.isPending;
 
-  const setName = (name: string) => {
-    // The key follows the name while it is empty or still equals the transformed name.
-    const follows = !editing && (values.key === '' || values.key === stringAsKey(values.name));
-    form.set('name', name);
-    if (follows) form.set('key', stringAsKey(name));
-  };
+  const { setName, setKey } = nameKeySetters(form, !editing);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -75,7 +69,7 @@ export function FlagForm({ namespaceKey, flag }: { namespaceKey: string; flag?: 
               name="key"
               value={values.key}
               disabled={editing || readOnly}
-              onChange={(event) => form.set('key', stringAsKey(event.target.value))}
+              onChange={(event) => setKey(event.target.value)}
             />
           )}
         </Field>

@@ -6,8 +6,8 @@ import { errorMessage } from '../../api/client';
 import { ConfirmDialog, Dialog } from '../../components/Dialog';
 import { Field } from '../../components/Field';
 import { SubmitButton } from '../../components/SubmitButton';
-import { useForm } from '../../lib/form';
-import { stringAsKey, truncate } from '../../lib/format';
+import { nameKeySetters, useForm } from '../../lib/form';
+import { truncate } from '../../lib/format';
 import { keyRule, requiredString } from '../../lib/validation';
 import { toastError } from '../../stores/toasts';
 import { useNamespaceMutations, type NamespaceValues } from './mutations';
@@ -20,12 +20,7 @@ function NamespaceForm({ namespace, onSave }: { namespace?: Namespace; onSave(va
   const form = useForm(namespace ? { key: namespace.key, name: namespace.name, description: namespace.description } : EMPTY, namespaceSchema);
   const [submitting, setSubmitting] = useState(false);
   const { values } = form;
-  const setName = (name: string) => {
-    // The key follows the name while it is empty or still equals the transformed name.
-    const follows = !namespace && (values.key === '' || values.key === stringAsKey(values.name));
-    form.set('name', name);
-    if (follows) form.set('key', stringAsKey(name));
-  };
+  const { setName, setKey } = nameKeySetters(form, !namespace);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setSubmitting(true);
@@ -38,7 +33,7 @@ function NamespaceForm({ namespace, onSave }: { namespace?: Namespace; onSave(va
       </Field>
       <Field label="Key" error={form.error('key')}>
         {(props) => (
-          <input {...props} name="key" value={values.key} disabled={Boolean(namespace)} onChange={(event) => form.set('key', stringAsKey(event.target.value))} />
+          <input {...props} name="key" value={values.key} disabled={Boolean(namespace)} onChange={(event) => setKey(event.target.value)} />
         )}
       </Field>
       <Field label="Description">

@@ -5,8 +5,7 @@ import { errorMessage } from '../../api/client';
 import { namespacePath } from '../../app/routes';
 import { Field } from '../../components/Field';
 import { SubmitButton } from '../../components/SubmitButton';
-import { useForm } from '../../lib/form';
-import { stringAsKey } from '../../lib/format';
+import { nameKeySetters, useForm } from '../../lib/form';
 import { toastError, toastSuccess } from '../../stores/toasts';
 import { useReadOnly } from '../meta/queries';
 import { useSegmentMutations, type SegmentValues } from './queries';
@@ -31,11 +30,7 @@ export function SegmentForm({ namespaceKey, segment }: { namespaceKey: string; s
   const editing = Boolean(segment);
   const submitting = mutations.create.isPending || mutations.update.isPending;
 
-  const setName = (name: string) => {
-    const follows = !editing && (values.key === '' || values.key === stringAsKey(values.name));
-    form.set('name', name);
-    if (follows) form.set('key', stringAsKey(name));
-  };
+  const { setName, setKey } = nameKeySetters(form, !editing);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -66,7 +61,7 @@ export function SegmentForm({ namespaceKey, segment }: { namespaceKey: string; s
               name="key"
               value={values.key}
               disabled={editing || readOnly}
-              onChange={(event) => form.set('key', stringAsKey(event.target.value))}
+              onChange={(event) => setKey(event.target.value)}
             />
           )}
         </Field>
