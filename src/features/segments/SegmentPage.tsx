@@ -1,14 +1,11 @@
 import '../../app/shared-chunk';
 import { useState } from 'react';
-import { useLocation } from 'wouter';
 import type { Constraint, Segment } from '../../../domain/flipt/types';
 import { errorMessage } from '../../api/client';
 import { useNamespaceKey } from '../../app/namespace';
 import { namespacePath } from '../../app/routes';
-import { ActionsMenu } from '../../components/ActionsMenu';
-import { CopyDialog } from '../../components/CopyDialog';
+import { EntityPage } from '../../components/EntityPage';
 import { ConfirmDialog, Dialog } from '../../components/Dialog';
-import { RelativeTime } from '../../components/Timestamp';
 import { ValueList } from '../../components/ValueList';
 import { truncate } from '../../lib/format';
 import { toastError, toastSuccess } from '../../stores/toasts';
@@ -124,65 +121,29 @@ function Constraints({ namespaceKey, segment }: { namespaceKey: string; segment:
 
 export default function SegmentPage({ params }: { params: Record<string, string | undefined> }) {
   const namespaceKey = useNamespaceKey();
-  const [, navigate] = useLocation();
   const segment = useSegment(namespaceKey, params.segmentKey!);
   const mutations = useSegmentMutations(namespaceKey);
   const readOnly = useReadOnly();
   const namespaceCount = useNamespaces().data?.namespaces.length ?? 0;
-  const [dialog, setDialog] = useState<'copy' | 'delete' | null>(null);
 
   if (segment.isPending) return <p className="muted">Loading…</p>;
   if (segment.isError) return <p role="alert">{segment.error.message}</p>;
   const data = segment.data;
-  const disabledTitle = readOnly ? READ_ONLY_TITLE : undefined;
 
   return (
-    <section>
-      <header className="page-header">
-        <div>
-          <h1>{data.name}</h1>
-          <p className="muted">
-            <code>{data.key}</code> · Created <RelativeTime value={data.createdAt} />
-          </p>
-        </div>
-        <ActionsMenu
-          actions={[
-            { label: 'Copy to Namespace', onSelect: () => setDialog('copy'), disabled: readOnly || namespaceCount < 2, title: disabledTitle },
-            { label: 'Delete', onSelect: () => setDialog('delete'), disabled: readOnly, title: disabledTitle, danger: true },
-          ]}
-        />
-      </header>
+    <EntityPage
+      entity="segment"
+      data={data}
+      namespaceKey={namespaceKey}
+      namespaceCount={namespaceCount}
+      readOnly={readOnly}
+      readOnlyTitle={READ_ONLY_TITLE}
+      listHref={namespacePath(namespaceKey, '/segments')}
+      onCopy={(to) => mutations.copy.mutateAsync({ segmentKey: data.key, to: { namespaceKey: to.namespaceKey, segmentKey: to.key } })}
+      onDelete={() => mutations.remove.mutateAsync(data.key)}
+    >
       <SegmentForm key={data.updatedAt} namespaceKey={namespaceKey} segment={data} />
       <Constraints namespaceKey={namespaceKey} segment={data} />
-      <CopyDialog
-        open={dialog === 'copy'}
-        onClose={() => setDialog(null)}
-        entity="segment"
-        sourceKey={data.key}
-        namespaceKey={namespaceKey}
-        onCopy={(to) =>
-          mutations.copy
-            .mutateAsync({ segmentKey: data.key, to: { namespaceKey: to.namespaceKey, segmentKey: to.key } })
-            .then(() => {
-              setDialog(null);
-              toastSuccess('Successfully copied segment');
-            })
-            .catch((error) => toastError(errorMessage(error)))
-        }
-      />
-      <ConfirmDialog
-        open={dialog === 'delete'}
-        onClose={() => setDialog(null)}
-        title="Delete Segment"
-        onConfirm={() =>
-          mutations.remove
-            .mutateAsync(data.key)
-            .then(() => navigate(namespacePath(namespaceKey, '/segments')))
-            .catch((error) => toastError(errorMessage(error)))
-        }
-      >
-        Are you sure you want to delete the segment <strong>{data.key}</strong>?
-      </ConfirmDialog>
-    </section>
+    </EntityPage>
   );
 }
