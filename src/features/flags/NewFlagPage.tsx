@@ -1,19 +1,14 @@
 import '../../app/shared-chunk';
 import { useNamespaceKey } from '../../app/namespace';
 import { LINKS } from '../../app/links';
+import { NewEntityPage } from '../../components/NewEntityPage';
 import { FlagForm } from './FlagForm';
 
 export default function NewFlagPage() {
   const namespaceKey = useNamespaceKey();
   return (
-    <section>
-      <header className="page-header">
-        <h1>New Flag</h1>
-        <a href={LINKS.flagsConcept} target="_blank" rel="noreferrer">
-          Learn more about flags
-        </a>
-      </header>
+    <NewEntityPage title="New Flag" learnMoreHref={LINKS.flagsConcept} learnMoreLabel="Learn more about flags">
       <FlagForm namespaceKey={namespaceKey} />
-    </section>
+    </NewEntityPage>
   );
 }

@@ -1,19 +1,14 @@
 import '../../app/shared-chunk';
 import { useNamespaceKey } from '../../app/namespace';
 import { LINKS } from '../../app/links';
+import { NewEntityPage } from '../../components/NewEntityPage';
 import { SegmentForm } from './SegmentForm';
 
 export default function NewSegmentPage() {
   const namespaceKey = useNamespaceKey();
   return (
-    <section>
-      <header className="page-header">
-        <h1>New Segment</h1>
-        <a href={LINKS.segmentsConcept} target="_blank" rel="noreferrer">
-          Learn more about segments
-        </a>
-      </header>
+    <NewEntityPage title="New Segment" learnMoreHref={LINKS.segmentsConcept} learnMoreLabel="Learn more about segments">
       <SegmentForm namespaceKey={namespaceKey} />
-    </section>
+    </NewEntityPage>
   );
 }
