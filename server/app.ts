@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance, type RouteOptions } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import fastifyCookie from '@fastify/cookie';
@@ -14,6 +15,8 @@ import { metaRoutes } from './flipt/routes/meta.js';
 import { LocalStorage } from './flipt/declarative/local.js';
 import { surveyPlugin } from './surveys/plugin.js';
 import { evaluationPlugin } from './evaluation/index.js';
+import { FastPath } from './evaluation/fast-path.js';
+import { parseJsonBody } from './json-body.js';
 
 export interface BuildOptions {
   /** An already open database; when absent the app opens (and later closes) `config.db.url`. */
@@ -33,7 +36,10 @@ export const BODY_LIMIT = 1024 * 1024;
  */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const database = options.database ?? (await openDatabase(config.db.url));
+  let fastPath: FastPath | undefined;
   const app = Fastify({
+    // The evaluation hot path answers before Fastify sees the request (evaluation/fast-path.ts).
+    serverFactory: (handler) => createServer((request, response) => fastPath?.handle(request, response) || handler(request, response)),
     logger: options.logger ? { level: config.log.level } : false,
     bodyLimit: BODY_LIMIT,
     // Flipt keys may be 255 characters long, so path parameters must fit them.
@@ -53,7 +59,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     app.addHook('onClose', () => local.close());
   }
   const flipt = local?.store ?? new FliptStore(database, changes, { readOnly: false });
-  const context: AppContext = { config, database, changes, flipt };
+  fastPath = new FastPath(BODY_LIMIT, app.log);
+  app.addHook('preClose', (done) => {
+    fastPath!.close();
+    done();
+  });
+  const context: AppContext = { config, database, changes, flipt, fastPath };
 
   acceptAnyContentTypeAsJson(app);
   app.setErrorHandler(answerInFliptShape);
@@ -77,19 +88,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   return app;
 }
 
-/**
- * Flipt's gateway decodes every body as JSON whatever its Content-Type (the Node SDK sends none),
- * and accepts an empty body. Area plugins that need other types (multipart) register them in their scope.
- */
+/** Every body is JSON, whatever its Content-Type; area plugins that need other types (multipart) register them in their scope. */
 function acceptAnyContentTypeAsJson(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
-    const text = (body as string).trim();
-    if (text === '') return done(null, {});
     try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(new FliptError(GrpcCode.InvalidArgument, 'invalid JSON body: the request body is not valid JSON'), undefined);
+      done(null, parseJsonBody(body as string));
+    } catch (error) {
+      done(error as FliptError, undefined);
     }
   });
 }

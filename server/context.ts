@@ -2,6 +2,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/index.js';
 import type { ChangeFeed } from './changes.js';
 import type { FliptStore } from './flipt/store/index.js';
+import type { FastPath } from './evaluation/fast-path.js';
 
 /** What every route module is given: the resolved configuration and the open database. */
 export interface AppContext {
@@ -11,4 +12,6 @@ export interface AppContext {
   changes: ChangeFeed;
   /** Flipt's namespaces, flags, segments, rules and rollouts (read-only for declarative storage). */
   flipt: FliptStore;
+  /** Routes answered before Fastify's pipeline (the evaluation hot path). */
+  fastPath: FastPath;
 }

@@ -16,6 +16,8 @@ import { FliptError, GrpcCode, invalid, invalidField } from '../flipt/errors.js'
 import { AnalyticsRecorder, flagSeries } from './analytics.js';
 import { SnapshotCache, type NamespaceSnapshot, type SnapshotGate } from './cache.js';
 import { loadNamespace } from './loader.js';
+import { authenticationHooksInstalled } from '../auth/index.js';
+import { prettyPrinting } from '../flipt/routes/http.js';
 
 /**
  * Flag evaluation (reference §2.6, §2.7, §5), the evaluation snapshot (§8) and analytics (§2.11).
@@ -33,27 +35,35 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
     await analytics?.stop();
   });
 
+  prettyPrinting(app);
   const compiled = async (namespaceKey: string) => (await cache.get(namespaceKey)).compiled;
 
-  app.post('/evaluate/v1/variant', async (request) => {
+  const variant = async (body: unknown) => {
     const started = performance.now();
-    const input = readRequest(request.body);
+    const input = readRequest(body);
     const namespaceKey = input.namespaceKey || DEFAULT_NAMESPACE;
     const namespace = await compiled(namespaceKey);
     const result = withFliptErrors(() => evaluateVariant(namespace, input));
     analytics?.record(namespaceKey, input.flagKey);
     return variantResponse(result, input.requestId || randomUUID(), performance.now() - started, evaluationTimestamp());
-  });
+  };
 
-  app.post('/evaluate/v1/boolean', async (request) => {
+  const boolean = async (body: unknown) => {
     const started = performance.now();
-    const input = readRequest(request.body);
+    const input = readRequest(body);
     const namespaceKey = input.namespaceKey || DEFAULT_NAMESPACE;
     const namespace = await compiled(namespaceKey);
     const result = withFliptErrors(() => evaluateBoolean(namespace, input));
     analytics?.record(namespaceKey, input.flagKey);
     return booleanResponse(result, input.requestId || randomUUID(), performance.now() - started, evaluationTimestamp());
-  });
+  };
+
+  app.post('/evaluate/v1/variant', (request) => variant(request.body));
+  app.post('/evaluate/v1/boolean', (request) => boolean(request.body));
+  if (!authenticationHooksInstalled(context.config)) {
+    context.fastPath.add('/evaluate/v1/variant', variant);
+    context.fastPath.add('/evaluate/v1/boolean', boolean);
+  }
 
   app.post('/evaluate/v1/batch', async (request) => {
     const started = performance.now();
