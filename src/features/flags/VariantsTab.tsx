@@ -4,6 +4,7 @@ import type { Variant } from '../../../domain/flipt/types';
 import { errorMessage } from '../../api/client';
 import { ConfirmDialog, Dialog } from '../../components/Dialog';
 import { Field } from '../../components/Field';
+import { EditDeleteButtons, TableHead } from '../../components/RowActions';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useForm } from '../../lib/form';
 import { stringAsKey, truncate } from '../../lib/format';
@@ -71,16 +72,7 @@ export default function VariantsTab({ namespaceKey, flag }: FlagTabProps) {
         <p className="muted">This flag has no variants.</p>
       ) : (
         <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Key</th>
-              <th scope="col">Name</th>
-              <th scope="col">Description</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={['Key', 'Name', 'Description']} />
           <tbody>
             {flag.variants.map((variant) => (
               <tr key={variant.id}>
@@ -88,12 +80,13 @@ export default function VariantsTab({ namespaceKey, flag }: FlagTabProps) {
                 <td>{truncate(variant.name)}</td>
                 <td>{truncate(variant.description)}</td>
                 <td className="row-actions">
-                  <button type="button" className="link-button" disabled={readOnly} title={disabledTitle} onClick={() => setEditing(variant)}>
-                    Edit<span className="visually-hidden"> {variant.key}</span>
-                  </button>
-                  <button type="button" className="link-button danger" disabled={readOnly} title={disabledTitle} onClick={() => setDeleting(variant)}>
-                    Delete<span className="visually-hidden"> {variant.key}</span>
-                  </button>
+                  <EditDeleteButtons
+                    name={variant.key}
+                    disabled={readOnly}
+                    title={disabledTitle}
+                    onEdit={() => setEditing(variant)}
+                    onDelete={() => setDeleting(variant)}
+                  />
                 </td>
               </tr>
             ))}

@@ -5,6 +5,7 @@ import type { Namespace } from '../../../domain/flipt/types';
 import { errorMessage } from '../../api/client';
 import { ConfirmDialog, Dialog } from '../../components/Dialog';
 import { Field } from '../../components/Field';
+import { EditDeleteButtons, TableHead } from '../../components/RowActions';
 import { SubmitButton } from '../../components/SubmitButton';
 import { nameKeySetters, useForm } from '../../lib/form';
 import { truncate } from '../../lib/format';
@@ -68,16 +69,7 @@ export default function NamespacesTab() {
       </header>
       {namespaces.isError && <p role="alert">{namespaces.error.message}</p>}
       <table className="table">
-        <thead>
-          <tr>
-            <th scope="col">Key</th>
-            <th scope="col">Name</th>
-            <th scope="col">Description</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead columns={['Key', 'Name', 'Description']} />
         <tbody>
           {namespaces.data?.namespaces.map((namespace) => (
             <tr key={namespace.key}>
@@ -85,18 +77,13 @@ export default function NamespacesTab() {
               <td>{truncate(namespace.name)}</td>
               <td>{truncate(namespace.description)}</td>
               <td className="row-actions">
-                <button type="button" className="link-button" onClick={() => setEditing(namespace)}>
-                  Edit<span className="visually-hidden"> {namespace.key}</span>
-                </button>
-                <button
-                  type="button"
-                  className="link-button danger"
-                  disabled={namespace.protected}
-                  title={namespace.protected ? 'This namespace is protected and cannot be deleted' : undefined}
-                  onClick={() => setDeleting(namespace)}
-                >
-                  Delete<span className="visually-hidden"> {namespace.key}</span>
-                </button>
+                <EditDeleteButtons
+                  name={namespace.key}
+                  deleteDisabled={namespace.protected}
+                  deleteTitle={namespace.protected ? 'This namespace is protected and cannot be deleted' : undefined}
+                  onEdit={() => setEditing(namespace)}
+                  onDelete={() => setDeleting(namespace)}
+                />
               </td>
             </tr>
           ))}

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { Rollout } from '../../../domain/flipt/types';
 import { errorMessage } from '../../api/client';
 import { ConfirmDialog, Dialog } from '../../components/Dialog';
+import { EditDeleteButtons } from '../../components/RowActions';
 import { SEGMENT_OPERATOR_LABELS } from '../../components/SegmentsPicker';
 import { SortableList } from '../../components/SortableList';
 import { segmentsOf } from '../../lib/segments';
@@ -67,12 +68,13 @@ export default function RolloutsTab({ namespaceKey, flag }: FlagTabProps) {
                 <span>{describeRollout(rollout)}</span>
                 <span className="badge">{String(valueOf(rollout))}</span>
                 <span className="row-actions">
-                  <button type="button" className="link-button" disabled={readOnly} title={disabledTitle} onClick={() => setEditing(rollout)}>
-                    Edit<span className="visually-hidden"> rollout {index + 1}</span>
-                  </button>
-                  <button type="button" className="link-button danger" disabled={readOnly} title={disabledTitle} onClick={() => setDeleting(rollout)}>
-                    Delete<span className="visually-hidden"> rollout {index + 1}</span>
-                  </button>
+                  <EditDeleteButtons
+                    name={`rollout ${index + 1}`}
+                    disabled={readOnly}
+                    title={disabledTitle}
+                    onEdit={() => setEditing(rollout)}
+                    onDelete={() => setDeleting(rollout)}
+                  />
                 </span>
               </header>
               {rollout.description && <p className="muted">{rollout.description}</p>}

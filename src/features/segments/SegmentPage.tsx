@@ -6,6 +6,7 @@ import { useNamespaceKey } from '../../app/namespace';
 import { namespacePath } from '../../app/routes';
 import { EntityPage } from '../../components/EntityPage';
 import { ConfirmDialog, Dialog } from '../../components/Dialog';
+import { EditDeleteButtons, TableHead } from '../../components/RowActions';
 import { ValueList } from '../../components/ValueList';
 import { truncate } from '../../lib/format';
 import { toastError, toastSuccess } from '../../stores/toasts';
@@ -63,18 +64,7 @@ function Constraints({ namespaceKey, segment }: { namespaceKey: string; segment:
         <p className="muted">This segment has no constraints.</p>
       ) : (
         <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Property</th>
-              <th scope="col">Type</th>
-              <th scope="col">Operator</th>
-              <th scope="col">Value</th>
-              <th scope="col">Description</th>
-              <th scope="col">
-                <span className="visually-hidden">Edit/Delete</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={['Property', 'Type', 'Operator', 'Value', 'Description']} actionsLabel="Edit/Delete" />
           <tbody>
             {segment.constraints.map((constraint) => (
               <tr key={constraint.id}>
@@ -87,14 +77,7 @@ function Constraints({ namespaceKey, segment }: { namespaceKey: string; segment:
                 <td>{truncate(constraint.description)}</td>
                 <td className="row-actions">
                   {!readOnly && (
-                    <>
-                      <button type="button" className="link-button" onClick={() => setEditing(constraint)}>
-                        Edit<span className="visually-hidden"> {constraint.property}</span>
-                      </button>
-                      <button type="button" className="link-button danger" onClick={() => setDeleting(constraint)}>
-                        Delete<span className="visually-hidden"> {constraint.property}</span>
-                      </button>
-                    </>
+                    <EditDeleteButtons name={constraint.property} onEdit={() => setEditing(constraint)} onDelete={() => setDeleting(constraint)} />
                   )}
                 </td>
               </tr>
