@@ -47,16 +47,18 @@ export function useForm<T extends object>(initial: T, schema: v.GenericSchema<un
   };
 }
 
-interface NameKeyForm {
+/** The part of a `useForm` result that a name and key pair needs. */
+export interface NameKeyForm {
   values: { key: string; name: string };
   set(field: 'key' | 'name', value: string): void;
+  error(field: 'key' | 'name'): string | undefined;
 }
 
 /**
  * Setters for a form's name and key: the key is always transformed to a key, and while `follow` is
  * true (creating) it follows the name as long as it is empty or still equals the transformed name.
  */
-export function nameKeySetters(form: NameKeyForm, follow: boolean) {
+export function nameKeySetters(form: Omit<NameKeyForm, 'error'>, follow: boolean) {
   return {
     setName(name: string) {
       const follows = follow && (form.values.key === '' || form.values.key === stringAsKey(form.values.name));

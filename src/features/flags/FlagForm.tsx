@@ -1,11 +1,9 @@
 import type { FormEvent } from 'react';
-import { useLocation } from 'wouter';
 import type { Flag, FlagType } from '../../../domain/flipt/types';
-import { errorMessage } from '../../api/client';
+import { NameKeyFields, useSaveEntity } from '../../components/EntityForm';
 import { Field } from '../../components/Field';
 import { SubmitButton } from '../../components/SubmitButton';
-import { nameKeySetters, useForm } from '../../lib/form';
-import { toastError, toastSuccess } from '../../stores/toasts';
+import { useForm } from '../../lib/form';
 import { namespacePath } from '../../app/routes';
 import { useReadOnly } from '../meta/queries';
 import { useFlagMutations, type FlagValues } from './queries';
@@ -28,7 +26,7 @@ function initialValues(flag?: Flag): FormValues {
 
 /** Creates a flag (no `flag`) or edits one; the key and type are chosen only at creation. */
 export function FlagForm({ namespaceKey, flag }: { namespaceKey: string; flag?: Flag }) {
-  const [, navigate] = useLocation();
+  const save = useSaveEntity('flag');
   const readOnly = useReadOnly();
   const mutations = useFlagMutations(namespaceKey);
   const initial = initialValues(flag);
@@ -37,43 +35,19 @@ export function FlagForm({ namespaceKey, flag }: { namespaceKey: string; flag?: 
   const editing = Boolean(flag);
   const submitting = mutations.create.isPending || mutations.update.isPending;
 
-  const { setName, setKey } = nameKeySetters(form, !editing);
-
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     const { defaultVariantId, ...flagValues } = values;
-    try {
-      if (flag) {
-        await mutations.update.mutateAsync({ flagKey: flag.key, values: flagValues, defaultVariantId: defaultVariantId || null });
-        toastSuccess('Successfully updated flag');
-      } else {
-        const created = await mutations.create.mutateAsync(flagValues);
-        toastSuccess('Successfully created flag');
-        navigate(namespacePath(namespaceKey, `/flags/${encodeURIComponent(created.key)}`));
-      }
-    } catch (error) {
-      toastError(errorMessage(error));
-    }
+    return save({
+      update: flag && (() => mutations.update.mutateAsync({ flagKey: flag.key, values: flagValues, defaultVariantId: defaultVariantId || null })),
+      create: () => mutations.create.mutateAsync(flagValues),
+      createdHref: (key) => namespacePath(namespaceKey, `/flags/${encodeURIComponent(key)}`),
+    });
   };
 
   return (
     <form className="form" onSubmit={submit}>
-      <div className="form-grid">
-        <Field label="Name" error={form.error('name')}>
-          {(props) => <input {...props} name="name" value={values.name} disabled={readOnly} onChange={(event) => setName(event.target.value)} />}
-        </Field>
-        <Field label="Key" error={form.error('key')}>
-          {(props) => (
-            <input
-              {...props}
-              name="key"
-              value={values.key}
-              disabled={editing || readOnly}
-              onChange={(event) => setKey(event.target.value)}
-            />
-          )}
-        </Field>
-      </div>
+      <NameKeyFields form={form} editing={editing} readOnly={readOnly} />
       {!editing && (
         <fieldset className="radio-group">
           <legend>Type</legend>

@@ -1,12 +1,10 @@
 import type { FormEvent } from 'react';
-import { useLocation } from 'wouter';
 import type { MatchType, Segment } from '../../../domain/flipt/types';
-import { errorMessage } from '../../api/client';
 import { namespacePath } from '../../app/routes';
+import { NameKeyFields, useSaveEntity } from '../../components/EntityForm';
 import { Field } from '../../components/Field';
 import { SubmitButton } from '../../components/SubmitButton';
-import { nameKeySetters, useForm } from '../../lib/form';
-import { toastError, toastSuccess } from '../../stores/toasts';
+import { useForm } from '../../lib/form';
 import { useReadOnly } from '../meta/queries';
 import { useSegmentMutations, type SegmentValues } from './queries';
 import { MATCH_TYPES } from './operators';
@@ -14,7 +12,7 @@ import { segmentSchema } from './schemas';
 
 /** Creates a segment (no `segment`) or edits one; the key is chosen only at creation. */
 export function SegmentForm({ namespaceKey, segment }: { namespaceKey: string; segment?: Segment }) {
-  const [, navigate] = useLocation();
+  const save = useSaveEntity('segment');
   const readOnly = useReadOnly();
   const mutations = useSegmentMutations(namespaceKey);
   const form = useForm<SegmentValues>(
@@ -30,42 +28,18 @@ export function SegmentForm({ namespaceKey, segment }: { namespaceKey: string; s
   const editing = Boolean(segment);
   const submitting = mutations.create.isPending || mutations.update.isPending;
 
-  const { setName, setKey } = nameKeySetters(form, !editing);
-
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    try {
-      if (editing) {
-        await mutations.update.mutateAsync(values);
-        toastSuccess('Successfully updated segment');
-      } else {
-        const created = await mutations.create.mutateAsync(values);
-        toastSuccess('Successfully created segment');
-        navigate(namespacePath(namespaceKey, `/segments/${encodeURIComponent(created.key)}`));
-      }
-    } catch (error) {
-      toastError(errorMessage(error));
-    }
+    return save({
+      update: editing ? () => mutations.update.mutateAsync(values) : undefined,
+      create: () => mutations.create.mutateAsync(values),
+      createdHref: (key) => namespacePath(namespaceKey, `/segments/${encodeURIComponent(key)}`),
+    });
   };
 
   return (
     <form className="form" onSubmit={submit}>
-      <div className="form-grid">
-        <Field label="Name" error={form.error('name')}>
-          {(props) => <input {...props} name="name" value={values.name} disabled={readOnly} onChange={(event) => setName(event.target.value)} />}
-        </Field>
-        <Field label="Key" error={form.error('key')}>
-          {(props) => (
-            <input
-              {...props}
-              name="key"
-              value={values.key}
-              disabled={editing || readOnly}
-              onChange={(event) => setKey(event.target.value)}
-            />
-          )}
-        </Field>
-      </div>
+      <NameKeyFields form={form} editing={editing} readOnly={readOnly} />
       <Field label="Description">
         {(props) => (
           <input {...props} name="description" value={values.description} disabled={readOnly} onChange={(event) => form.set('description', event.target.value)} />
