@@ -1,10 +1,9 @@
 import '../../app/shared-chunk';
-import { Suspense } from 'react';
-import { Link } from 'wouter';
 import { useNamespaceKey } from '../../app/namespace';
 import { namespacePath } from '../../app/routes';
 import { CopyButton } from '../../components/CopyButton';
 import { EntityPage } from '../../components/EntityPage';
+import { Tabs } from '../../components/Tabs';
 import { useNamespaces } from '../namespaces/queries';
 import { READ_ONLY_TITLE, useConfigQuery, useReadOnly } from '../meta/queries';
 import { NotFound } from '../../app/NotFound';
@@ -47,21 +46,9 @@ export default function FlagPage({ params }: { params: Record<string, string | u
       onDelete={() => mutations.remove.mutateAsync(data.key)}
     >
       <FlagForm key={`${data.updatedAt}/${data.defaultVariant?.id}/${data.variants.length}`} namespaceKey={namespaceKey} flag={data} />
-      <nav className="tabs" aria-label="Flag">
-        {tabs.map((candidate) => (
-          <Link
-            key={candidate.path}
-            href={candidate.path ? `${base}/${candidate.path}` : base}
-            className="tab"
-            aria-current={candidate === tab ? 'page' : undefined}
-          >
-            {candidate.label}
-          </Link>
-        ))}
-      </nav>
-      <Suspense fallback={<p className="muted">Loading…</p>}>
+      <Tabs label="Flag" base={base} tabs={tabs} current={tab}>
         <Tab namespaceKey={namespaceKey} flag={data} />
-      </Suspense>
+      </Tabs>
     </EntityPage>
   );
 }

@@ -1,7 +1,6 @@
 import '../../app/shared-chunk';
-import { Suspense } from 'react';
-import { Link } from 'wouter';
 import { NotFound } from '../../app/NotFound';
+import { Tabs } from '../../components/Tabs';
 import { SETTINGS_TABS } from './tabs';
 
 export default function SettingsPage({ params }: { params: Record<string, string | undefined> }) {
@@ -11,21 +10,9 @@ export default function SettingsPage({ params }: { params: Record<string, string
   return (
     <section>
       <h1>Settings</h1>
-      <nav className="tabs" aria-label="Settings">
-        {SETTINGS_TABS.map((candidate) => (
-          <Link
-            key={candidate.path}
-            href={candidate.path ? `/settings/${candidate.path}` : '/settings'}
-            className="tab"
-            aria-current={candidate === tab ? 'page' : undefined}
-          >
-            {candidate.label}
-          </Link>
-        ))}
-      </nav>
-      <Suspense fallback={<p className="muted">Loading…</p>}>
+      <Tabs label="Settings" base="/settings" tabs={SETTINGS_TABS} current={tab}>
         <Tab />
-      </Suspense>
+      </Tabs>
     </section>
   );
 }
