@@ -3,6 +3,7 @@ import { Dialog } from './Dialog';
 import { Field } from './Field';
 import { useNamespaces } from '../features/namespaces/queries';
 import { stringAsKey } from '../lib/format';
+import { useSubmitting } from '../lib/form';
 
 interface CopyDialogProps {
   open: boolean;
@@ -19,15 +20,14 @@ export function CopyDialog({ open, onClose, entity, sourceKey, namespaceKey, onC
   const namespaces = useNamespaces().data?.namespaces.filter((namespace) => namespace.key !== namespaceKey) ?? [];
   const [target, setTarget] = useState(namespaces[0]?.key ?? '');
   const [key, setKey] = useState('');
-  const [submitting, setSubmitting] = useState(false);
+  const [submitting, track] = useSubmitting();
   const chosen = target || namespaces[0]?.key || '';
   return (
     <Dialog open={open} onClose={onClose} title={`Copy ${entity[0].toUpperCase()}${entity.slice(1)}`}>
       <form
         onSubmit={(event) => {
           event.preventDefault();
-          setSubmitting(true);
-          onCopy({ namespaceKey: chosen, key: key || undefined }).finally(() => setSubmitting(false));
+          track(() => onCopy({ namespaceKey: chosen, key: key || undefined }));
         }}
       >
         <p>

@@ -68,3 +68,16 @@ export function nameKeySetters(form: Omit<NameKeyForm, 'error'>, follow: boolean
     setKey: (key: string) => form.set('key', stringAsKey(key)),
   };
 }
+
+/**
+ * Whether a save is under way: `track(save)` calls `save` and marks it pending until its promise
+ * settles (the returned promise is the settled one, as `save().finally(...)`).
+ */
+export function useSubmitting() {
+  const [submitting, setSubmitting] = useState(false);
+  const track = (save: () => Promise<unknown>) => {
+    setSubmitting(true);
+    return save().finally(() => setSubmitting(false));
+  };
+  return [submitting, track] as const;
+}

@@ -6,7 +6,7 @@ import { ConfirmDialog, Dialog } from '../../components/Dialog';
 import { Field } from '../../components/Field';
 import { EditDeleteButtons, TableHead } from '../../components/RowActions';
 import { SubmitButton } from '../../components/SubmitButton';
-import { useForm } from '../../lib/form';
+import { useForm, useSubmitting } from '../../lib/form';
 import { stringAsKey, truncate } from '../../lib/format';
 import { toastError } from '../../stores/toasts';
 import { READ_ONLY_TITLE, useReadOnly } from '../meta/queries';
@@ -18,11 +18,10 @@ const EMPTY_VARIANT: VariantValues = { key: '', name: '', description: '', attac
 
 function VariantForm({ variant, onSave }: { variant?: Variant; onSave(values: VariantValues): Promise<unknown> }) {
   const form = useForm(variant ? variantValues(variant) : EMPTY_VARIANT, variantSchema);
-  const [submitting, setSubmitting] = useState(false);
+  const [submitting, track] = useSubmitting();
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    setSubmitting(true);
-    onSave(form.values).finally(() => setSubmitting(false));
+    track(() => onSave(form.values));
   };
   return (
     <form className="form" onSubmit={submit}>

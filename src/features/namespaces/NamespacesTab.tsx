@@ -7,7 +7,7 @@ import { ConfirmDialog, Dialog } from '../../components/Dialog';
 import { Field } from '../../components/Field';
 import { EditDeleteButtons, TableHead } from '../../components/RowActions';
 import { SubmitButton } from '../../components/SubmitButton';
-import { nameKeySetters, useForm } from '../../lib/form';
+import { nameKeySetters, useForm, useSubmitting } from '../../lib/form';
 import { truncate } from '../../lib/format';
 import { keyRule, requiredString } from '../../lib/validation';
 import { toastError } from '../../stores/toasts';
@@ -19,13 +19,12 @@ const EMPTY: NamespaceValues = { key: '', name: '', description: '' };
 
 function NamespaceForm({ namespace, onSave }: { namespace?: Namespace; onSave(values: NamespaceValues): Promise<unknown> }) {
   const form = useForm(namespace ? { key: namespace.key, name: namespace.name, description: namespace.description } : EMPTY, namespaceSchema);
-  const [submitting, setSubmitting] = useState(false);
+  const [submitting, track] = useSubmitting();
   const { values } = form;
   const { setName, setKey } = nameKeySetters(form, !namespace);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    setSubmitting(true);
-    onSave(values).finally(() => setSubmitting(false));
+    track(() => onSave(values));
   };
   return (
     <form className="form" onSubmit={submit}>

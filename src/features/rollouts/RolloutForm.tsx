@@ -5,6 +5,7 @@ import { SegmentsPicker } from '../../components/SegmentsPicker';
 import { SubmitButton } from '../../components/SubmitButton';
 import { segmentsOf } from '../../lib/segments';
 import type { RolloutValues } from './queries';
+import { useSubmitting } from '../../lib/form';
 
 export const PERCENTAGE_MESSAGE = 'Percentage must be between 0 and 100';
 
@@ -28,15 +29,14 @@ export function rolloutError(values: RolloutValues): string | undefined {
 export function RolloutForm({ rollout, segments, onSave }: { rollout?: Rollout; segments: string[]; onSave(values: RolloutValues): Promise<unknown> }) {
   const initial = rollout ? rolloutValues(rollout) : NEW_THRESHOLD;
   const [values, setValues] = useState<RolloutValues>(initial);
-  const [submitting, setSubmitting] = useState(false);
+  const [submitting, track] = useSubmitting();
   const kindName = useId();
   const error = rolloutError(values);
   const dirty = JSON.stringify(values) !== JSON.stringify(initial);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    setSubmitting(true);
-    onSave(values).finally(() => setSubmitting(false));
+    track(() => onSave(values));
   };
 
   return (

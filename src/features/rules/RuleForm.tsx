@@ -5,6 +5,7 @@ import { Field } from '../../components/Field';
 import { SubmitButton } from '../../components/SubmitButton';
 import { distributionsError, evenSplit } from './distributions';
 import type { NewRule } from './queries';
+import { useSubmitting } from '../../lib/form';
 
 export type RuleKind = 'single' | 'multi';
 
@@ -50,7 +51,7 @@ export function RuleForm({ variants, segments, onCreate }: { variants: Variant[]
   const [kind, setKind] = useState<RuleKind>('single');
   const [variantId, setVariantId] = useState(variants[0]?.id ?? '');
   const [percentages, setPercentages] = useState(() => evenSplit(variants.length));
-  const [submitting, setSubmitting] = useState(false);
+  const [submitting, track] = useSubmitting();
   const kindName = useId();
 
   const splitError = kind === 'multi' ? distributionsError(percentages) : undefined;
@@ -64,8 +65,7 @@ export function RuleForm({ variants, segments, onCreate }: { variants: Variant[]
           ? [{ variantId, rollout: 100 }]
           : []
         : variants.map((variant, index) => ({ variantId: variant.id, rollout: percentages[index] }));
-    setSubmitting(true);
-    onCreate({ segmentKeys, segmentOperator: operator, distributions }).finally(() => setSubmitting(false));
+    track(() => onCreate({ segmentKeys, segmentOperator: operator, distributions }));
   };
 
   return (

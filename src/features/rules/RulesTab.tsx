@@ -13,6 +13,7 @@ import { SEGMENT_OPERATOR_LABELS } from '../../components/SegmentsPicker';
 import { segmentsOf } from '../../lib/segments';
 import { useRuleMutations, useRules } from './queries';
 import { PercentageInputs, RuleForm } from './RuleForm';
+import { useSubmitting } from '../../lib/form';
 
 function SegmentList({ segmentKeys, operator }: { segmentKeys: string[]; operator: Rule['segmentOperator'] }) {
   return (
@@ -31,7 +32,7 @@ function SegmentList({ segmentKeys, operator }: { segmentKeys: string[]; operato
 function Distributions({ rule, variants, readOnly, onUpdate }: { rule: Rule; variants: Variant[]; readOnly: boolean; onUpdate(distributions: Distribution[]): Promise<unknown> }) {
   const initial = rule.distributions.map((distribution) => distribution.rollout);
   const [percentages, setPercentages] = useState(initial);
-  const [submitting, setSubmitting] = useState(false);
+  const [submitting, track] = useSubmitting();
   if (rule.distributions.length === 0) return <p className="muted">No variant: matching entities get no variant.</p>;
   const shown = rule.distributions.map((distribution) => ({
     id: distribution.id,
@@ -44,8 +45,7 @@ function Distributions({ rule, variants, readOnly, onUpdate }: { rule: Rule; var
       className="distributions"
       onSubmit={(event) => {
         event.preventDefault();
-        setSubmitting(true);
-        onUpdate(rule.distributions.map((distribution, index) => ({ ...distribution, rollout: percentages[index] }))).finally(() => setSubmitting(false));
+        track(() => onUpdate(rule.distributions.map((distribution, index) => ({ ...distribution, rollout: percentages[index] }))));
       }}
     >
       <PercentageInputs variants={shown} percentages={percentages} onChange={setPercentages} disabled={readOnly} />

@@ -3,7 +3,7 @@ import type { ComparisonType, Constraint } from '../../../domain/flipt/types';
 import { Field } from '../../components/Field';
 import { MultiValueInput } from '../../components/MultiValueInput';
 import { SubmitButton } from '../../components/SubmitButton';
-import { useForm } from '../../lib/form';
+import { useForm, useSubmitting } from '../../lib/form';
 import { fromDatetimeValue, toDatetimeValue } from '../../lib/time';
 import { usePreferencesStore } from '../../stores/preferences';
 import { CONSTRAINT_TYPES, ENTITY_ID_PROPERTY, LIST_OPERATORS, NO_VALUE_OPERATORS, OPERATORS, operatorLabel } from './operators';
@@ -36,7 +36,7 @@ function DatetimeInput({ value, onChange }: { value: string; onChange(value: str
 /** New Constraint / Edit Constraint (spec §4, §5). */
 export function ConstraintForm({ constraint, onSave }: { constraint?: Constraint; onSave(values: ConstraintValues): Promise<unknown> }) {
   const form = useForm(constraint ? constraintValues(constraint) : NEW_CONSTRAINT, constraintSchema);
-  const [submitting, setSubmitting] = useState(false);
+  const [submitting, track] = useSubmitting();
   const { values } = form;
   const entity = values.type === 'ENTITY_ID_COMPARISON_TYPE';
   const takesValue = !NO_VALUE_OPERATORS.has(values.operator);
@@ -59,8 +59,7 @@ export function ConstraintForm({ constraint, onSave }: { constraint?: Constraint
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    setSubmitting(true);
-    onSave({ ...values, value: takesValue ? values.value : '' }).finally(() => setSubmitting(false));
+    track(() => onSave({ ...values, value: takesValue ? values.value : '' }));
   };
 
   return (
