@@ -2,7 +2,7 @@ import '../../app/shared-chunk';
 import { useState, type FormEvent } from 'react';
 import type { Variant } from '../../../domain/flipt/types';
 import { errorMessage } from '../../api/client';
-import { ConfirmDialog, Dialog } from '../../components/Dialog';
+import { ItemDialogs } from '../../components/ItemDialogs';
 import { Field } from '../../components/Field';
 import { EditDeleteButtons, TableHead } from '../../components/RowActions';
 import { SubmitButton } from '../../components/SubmitButton';
@@ -92,19 +92,17 @@ export default function VariantsTab({ namespaceKey, flag }: FlagTabProps) {
           </tbody>
         </table>
       )}
-      <Dialog open={editing !== null} onClose={() => setEditing(null)} title={editing === 'new' ? 'New Variant' : 'Edit Variant'}>
-        {editing !== null && <VariantForm variant={editing === 'new' ? undefined : editing} onSave={save} />}
-      </Dialog>
-      <ConfirmDialog
-        open={deleting !== null}
-        onClose={() => setDeleting(null)}
-        title="Delete Variant"
-        onConfirm={() =>
-          mutations.removeVariant.mutateAsync({ flagKey: flag.key, id: deleting!.id }).catch((error) => toastError(errorMessage(error)))
-        }
-      >
-        Are you sure you want to delete the variant <strong>{deleting?.key}</strong>?
-      </ConfirmDialog>
+      <ItemDialogs
+        entity="Variant"
+        editing={editing}
+        onCloseEdit={() => setEditing(null)}
+        form={(variant) => <VariantForm variant={variant} onSave={save} />}
+        deleting={deleting}
+        onCloseDelete={() => setDeleting(null)}
+        deleteNoun="variant"
+        deleteName={deleting?.key}
+        onDelete={(variant) => mutations.removeVariant.mutateAsync({ flagKey: flag.key, id: variant.id })}
+      />
     </section>
   );
 }

@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import * as v from 'valibot';
 import type { Namespace } from '../../../domain/flipt/types';
 import { errorMessage } from '../../api/client';
-import { ConfirmDialog, Dialog } from '../../components/Dialog';
+import { ItemDialogs } from '../../components/ItemDialogs';
 import { Field } from '../../components/Field';
 import { EditDeleteButtons, TableHead } from '../../components/RowActions';
 import { SubmitButton } from '../../components/SubmitButton';
@@ -88,17 +88,17 @@ export default function NamespacesTab() {
           ))}
         </tbody>
       </table>
-      <Dialog open={editing !== null} onClose={() => setEditing(null)} title={editing === 'new' ? 'New Namespace' : 'Edit Namespace'}>
-        {editing !== null && <NamespaceForm namespace={editing === 'new' ? undefined : editing} onSave={save} />}
-      </Dialog>
-      <ConfirmDialog
-        open={deleting !== null}
-        onClose={() => setDeleting(null)}
-        title="Delete Namespace"
-        onConfirm={() => mutations.remove.mutateAsync(deleting!.key).catch((error) => toastError(errorMessage(error)))}
-      >
-        Are you sure you want to delete the namespace <strong>{deleting?.key}</strong>?
-      </ConfirmDialog>
+      <ItemDialogs
+        entity="Namespace"
+        editing={editing}
+        onCloseEdit={() => setEditing(null)}
+        form={(namespace) => <NamespaceForm namespace={namespace} onSave={save} />}
+        deleting={deleting}
+        onCloseDelete={() => setDeleting(null)}
+        deleteNoun="namespace"
+        deleteName={deleting?.key}
+        onDelete={(namespace) => mutations.remove.mutateAsync(namespace.key)}
+      />
     </section>
   );
 }

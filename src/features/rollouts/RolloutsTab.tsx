@@ -2,7 +2,7 @@ import '../../app/shared-chunk';
 import { useState } from 'react';
 import type { Rollout } from '../../../domain/flipt/types';
 import { errorMessage } from '../../api/client';
-import { ConfirmDialog, Dialog } from '../../components/Dialog';
+import { ItemDialogs } from '../../components/ItemDialogs';
 import { EditDeleteButtons } from '../../components/RowActions';
 import { SEGMENT_OPERATOR_LABELS } from '../../components/SegmentsPicker';
 import { SortableList } from '../../components/SortableList';
@@ -106,30 +106,30 @@ export default function RolloutsTab({ namespaceKey, flag }: FlagTabProps) {
           Update
         </button>
       </form>
-      <Dialog open={editing !== null} onClose={() => setEditing(null)} title={editing === 'new' ? 'New Rollout' : 'Edit Rollout'} side>
-        {editing !== null && (
+      <ItemDialogs
+        entity="Rollout"
+        editing={editing}
+        onCloseEdit={() => setEditing(null)}
+        side
+        form={(rollout) => (
           <RolloutForm
-            rollout={editing === 'new' ? undefined : editing}
+            rollout={rollout}
             segments={segmentKeys}
             onSave={(values) =>
-              report(editing === 'new' ? 'Successfully created rollout' : 'Successfully updated rollout')(
-                (editing === 'new'
-                  ? mutations.create.mutateAsync({ values, rank: list.length + 1 })
-                  : mutations.update.mutateAsync({ id: editing.id, values })
-                ).then(() => setEditing(null)),
+              report(rollout ? 'Successfully updated rollout' : 'Successfully created rollout')(
+                (rollout ? mutations.update.mutateAsync({ id: rollout.id, values }) : mutations.create.mutateAsync({ values, rank: list.length + 1 })).then(() =>
+                  setEditing(null),
+                ),
               )
             }
           />
         )}
-      </Dialog>
-      <ConfirmDialog
-        open={deleting !== null}
-        onClose={() => setDeleting(null)}
-        title="Delete Rollout"
-        onConfirm={() => mutations.remove.mutateAsync(deleting!.id).catch((error) => toastError(errorMessage(error)))}
-      >
-        Are you sure you want to delete the rollout for <strong>{deleting ? describeRollout(deleting) : ''}</strong>?
-      </ConfirmDialog>
+        deleting={deleting}
+        onCloseDelete={() => setDeleting(null)}
+        deleteNoun="rollout for"
+        deleteName={deleting ? describeRollout(deleting) : ''}
+        onDelete={(rollout) => mutations.remove.mutateAsync(rollout.id)}
+      />
     </section>
   );
 }

@@ -5,7 +5,7 @@ import { errorMessage } from '../../api/client';
 import { useNamespaceKey } from '../../app/namespace';
 import { namespacePath } from '../../app/routes';
 import { EntityPage } from '../../components/EntityPage';
-import { ConfirmDialog, Dialog } from '../../components/Dialog';
+import { ItemDialogs } from '../../components/ItemDialogs';
 import { EditDeleteButtons, TableHead } from '../../components/RowActions';
 import { ValueList } from '../../components/ValueList';
 import { truncate } from '../../lib/format';
@@ -85,19 +85,18 @@ function Constraints({ namespaceKey, segment }: { namespaceKey: string; segment:
           </tbody>
         </table>
       )}
-      <Dialog side open={editing !== null} onClose={() => setEditing(null)} title={editing === 'new' ? 'New Constraint' : 'Edit Constraint'}>
-        {editing !== null && <ConstraintForm constraint={editing === 'new' ? undefined : editing} onSave={save} />}
-      </Dialog>
-      <ConfirmDialog
-        open={deleting !== null}
-        onClose={() => setDeleting(null)}
-        title="Delete Constraint"
-        onConfirm={() =>
-          mutations.removeConstraint.mutateAsync({ segmentKey: segment.key, id: deleting!.id }).catch((error) => toastError(errorMessage(error)))
-        }
-      >
-        Are you sure you want to delete the constraint for <strong>{deleting?.property}</strong>?
-      </ConfirmDialog>
+      <ItemDialogs
+        entity="Constraint"
+        editing={editing}
+        onCloseEdit={() => setEditing(null)}
+        side
+        form={(constraint) => <ConstraintForm constraint={constraint} onSave={save} />}
+        deleting={deleting}
+        onCloseDelete={() => setDeleting(null)}
+        deleteNoun="constraint for"
+        deleteName={deleting?.property}
+        onDelete={(constraint) => mutations.removeConstraint.mutateAsync({ segmentKey: segment.key, id: constraint.id })}
+      />
     </section>
   );
 }
