@@ -11,8 +11,9 @@ import type { FlagsTable, VariantsTable } from '../../db/schema.js';
 import { fromBool, nowTimestamp, toBool } from '../../db/codec.js';
 import { formatTimestamp } from '../timestamps.js';
 import { invalid, notFound } from '../errors.js';
-import { MAX_KEYS_IN_QUERY, type Executor } from './executor.js';
-import { finishPage, pageWindow } from './pagination.js';
+import type { Executor } from './executor.js';
+import { childrenByParent } from './children.js';
+import { namespacePage, pageWindow } from './pagination.js';
 import { requireNamespace } from './namespaces.js';
 
 export function variantFromRow(row: VariantsTable): Variant {
@@ -53,40 +54,17 @@ function flagFromRow(row: FlagsTable, variantRows: VariantsTable[], shape: 'get'
   return flag;
 }
 
-async function variantsOf({ db }: Executor, namespaceKey: string, flagKeys: string[]): Promise<Map<string, VariantsTable[]>> {
-  const byFlag = new Map<string, VariantsTable[]>(flagKeys.map((key) => [key, []]));
-  if (flagKeys.length === 0) return byFlag;
-  let query = db.selectFrom('variants').selectAll().where('namespace_key', '=', namespaceKey);
-  if (flagKeys.length <= MAX_KEYS_IN_QUERY) query = query.where('flag_key', 'in', flagKeys);
-  for (const row of await query.orderBy('created_at').orderBy('id').execute()) byFlag.get(row.flag_key)?.push(row);
-  return byFlag;
+function variantsOf(executor: Executor, namespaceKey: string, flagKeys: string[]): Promise<Map<string, VariantsTable[]>> {
+  return childrenByParent(executor, 'variants', namespaceKey, flagKeys);
 }
 
 export async function listFlags(executor: Executor, namespaceKey: string, page: ListInput): Promise<FlagList> {
-  const window = pageWindow(page, { requireLimit: true });
-  const { db } = executor;
-  const [rows, count] = await Promise.all([
-    db
-      .selectFrom('flags')
-      .selectAll()
-      .where('namespace_key', '=', namespaceKey)
-      .orderBy('created_at')
-      .orderBy('key')
-      .offset(window.offset)
-      .limit(window.fetch)
-      .execute(),
-    db
-      .selectFrom('flags')
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .where('namespace_key', '=', namespaceKey)
-      .executeTakeFirstOrThrow(),
-  ]);
-  const result = finishPage(rows, window, (row) => row.key);
+  const result = await namespacePage(executor, 'flags', namespaceKey, pageWindow(page, { requireLimit: true }));
   const variants = await variantsOf(executor, namespaceKey, result.rows.map((row) => row.key));
   return {
     flags: result.rows.map((row) => flagFromRow(row, variants.get(row.key) ?? [], 'list')),
     nextPageToken: result.nextPageToken,
-    totalCount: Number(count.n),
+    totalCount: result.totalCount,
   };
 }
 

@@ -11,8 +11,9 @@ import type { ConstraintsTable, SegmentsTable } from '../../db/schema.js';
 import { nowTimestamp } from '../../db/codec.js';
 import { formatTimestamp } from '../timestamps.js';
 import { invalid, notFound } from '../errors.js';
-import { MAX_KEYS_IN_QUERY, type Executor } from './executor.js';
-import { finishPage, pageWindow } from './pagination.js';
+import type { Executor } from './executor.js';
+import { childrenByParent } from './children.js';
+import { namespacePage, pageWindow } from './pagination.js';
 import { requireNamespace } from './namespaces.js';
 
 function constraintFromRow(row: ConstraintsTable): Constraint {
@@ -43,40 +44,17 @@ function segmentFromRow(row: SegmentsTable, constraints: ConstraintsTable[]): Se
   };
 }
 
-async function constraintsOf({ db }: Executor, namespaceKey: string, segmentKeys: string[]): Promise<Map<string, ConstraintsTable[]>> {
-  const bySegment = new Map<string, ConstraintsTable[]>(segmentKeys.map((key) => [key, []]));
-  if (segmentKeys.length === 0) return bySegment;
-  let query = db.selectFrom('constraints').selectAll().where('namespace_key', '=', namespaceKey);
-  if (segmentKeys.length <= MAX_KEYS_IN_QUERY) query = query.where('segment_key', 'in', segmentKeys);
-  for (const row of await query.orderBy('created_at').orderBy('id').execute()) bySegment.get(row.segment_key)?.push(row);
-  return bySegment;
+function constraintsOf(executor: Executor, namespaceKey: string, segmentKeys: string[]): Promise<Map<string, ConstraintsTable[]>> {
+  return childrenByParent(executor, 'constraints', namespaceKey, segmentKeys);
 }
 
 export async function listSegments(executor: Executor, namespaceKey: string, page: ListInput): Promise<SegmentList> {
-  const window = pageWindow(page, { requireLimit: true });
-  const { db } = executor;
-  const [rows, count] = await Promise.all([
-    db
-      .selectFrom('segments')
-      .selectAll()
-      .where('namespace_key', '=', namespaceKey)
-      .orderBy('created_at')
-      .orderBy('key')
-      .offset(window.offset)
-      .limit(window.fetch)
-      .execute(),
-    db
-      .selectFrom('segments')
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .where('namespace_key', '=', namespaceKey)
-      .executeTakeFirstOrThrow(),
-  ]);
-  const result = finishPage(rows, window, (row) => row.key);
+  const result = await namespacePage(executor, 'segments', namespaceKey, pageWindow(page, { requireLimit: true }));
   const constraints = await constraintsOf(executor, namespaceKey, result.rows.map((row) => row.key));
   return {
     segments: result.rows.map((row) => segmentFromRow(row, constraints.get(row.key) ?? [])),
     nextPageToken: result.nextPageToken,
-    totalCount: Number(count.n),
+    totalCount: result.totalCount,
   };
 }
 
