@@ -32,3 +32,14 @@ export async function orderByIds({ db }: Executor, table: RankedTable, namespace
       .execute();
   }
 }
+
+/** Idempotent; deletes one rule or rollout of the flag and ranks the remaining ones 1..n again. */
+export async function deleteRanked(executor: Executor, table: RankedTable, namespaceKey: string, flagKey: string, id: string): Promise<void> {
+  await executor.db
+    .deleteFrom(table)
+    .where('id', '=', id)
+    .where('namespace_key', '=', namespaceKey)
+    .where('flag_key', '=', flagKey)
+    .execute();
+  await renumber(executor, table, namespaceKey, flagKey);
+}

@@ -6,21 +6,23 @@ import { fromBool, nowTimestamp, toBool } from '../../db/codec.js';
 import { formatTimestamp } from '../timestamps.js';
 import { invalid, notFound } from '../errors.js';
 import type { Executor } from './executor.js';
-import { finishPage, pageWindow } from './pagination.js';
+import { flagPage, pageWindow } from './pagination.js';
 import { requireFlag } from './flags.js';
 import { firstMissingSegment } from './segments.js';
-import { orderByIds, renumber } from './ranks.js';
+import { deleteRanked, orderByIds } from './ranks.js';
+import { insertSegmentKeys, segmentKeysOf } from './references.js';
 import { effectiveOperator, segmentReference } from './rules.js';
 
 type RolloutBody = Pick<CreateRolloutInput, 'segment' | 'threshold'>;
 
-async function rolloutsFromRows({ db }: Executor, rows: RolloutsTable[]): Promise<Rollout[]> {
+async function rolloutsFromRows(executor: Executor, rows: RolloutsTable[]): Promise<Rollout[]> {
   if (rows.length === 0) return [];
+  const { db } = executor;
   const ids = rows.map((row) => row.id);
   const [thresholds, segments, references] = await Promise.all([
     db.selectFrom('rollout_thresholds').selectAll().where('rollout_id', 'in', ids).execute(),
     db.selectFrom('rollout_segments').selectAll().where('rollout_id', 'in', ids).execute(),
-    db.selectFrom('rollout_segment_references').selectAll().where('rollout_id', 'in', ids).orderBy('segment_key').execute(),
+    segmentKeysOf(executor, 'rollouts', ids),
   ]);
   return rows.map((row) => {
     const rollout: Rollout = {
@@ -37,7 +39,7 @@ async function rolloutsFromRows({ db }: Executor, rows: RolloutsTable[]): Promis
     if (threshold) rollout.threshold = { percentage: Number(threshold.percentage), value: toBool(threshold.value) };
     const segment = segments.find((s) => s.rollout_id === row.id);
     if (segment) {
-      const { segmentKey, segmentKeys } = segmentReference(references.filter((r) => r.rollout_id === row.id).map((r) => r.segment_key));
+      const { segmentKey, segmentKeys } = segmentReference(references.get(row.id) ?? []);
       rollout.segment = { segmentKey, value: toBool(segment.value), segmentKeys, segmentOperator: segment.segment_operator as SegmentOperator };
     }
     return rollout;
@@ -45,28 +47,8 @@ async function rolloutsFromRows({ db }: Executor, rows: RolloutsTable[]): Promis
 }
 
 export async function listRollouts(executor: Executor, namespaceKey: string, flagKey: string, page: ListInput): Promise<RolloutList> {
-  const window = pageWindow({ ...page, offset: 0 }, { requireLimit: false });
-  const { db } = executor;
-  const [rows, count] = await Promise.all([
-    db
-      .selectFrom('rollouts')
-      .selectAll()
-      .where('namespace_key', '=', namespaceKey)
-      .where('flag_key', '=', flagKey)
-      .orderBy('rank')
-      .orderBy('created_at')
-      .offset(window.offset)
-      .limit(window.fetch)
-      .execute(),
-    db
-      .selectFrom('rollouts')
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .where('namespace_key', '=', namespaceKey)
-      .where('flag_key', '=', flagKey)
-      .executeTakeFirstOrThrow(),
-  ]);
-  const result = finishPage(rows, window, (row) => row.id);
-  return { rules: await rolloutsFromRows(executor, result.rows), nextPageToken: result.nextPageToken, totalCount: Number(count.n) };
+  const result = await flagPage(executor, 'rollouts', namespaceKey, flagKey, pageWindow({ ...page, offset: 0 }, { requireLimit: false }));
+  return { rules: await rolloutsFromRows(executor, result.rows), nextPageToken: result.nextPageToken, totalCount: result.totalCount };
 }
 
 async function requireRollout({ db }: Executor, namespaceKey: string, flagKey: string, id: string): Promise<RolloutsTable> {
@@ -115,10 +97,7 @@ async function writeRolloutRule(executor: Executor, id: string, namespaceKey: st
       segment_operator: effectiveOperator(segment.segments, segment.segmentOperator),
     })
     .execute();
-  await db
-    .insertInto('rollout_segment_references')
-    .values(segment.segments.map((segmentKey) => ({ rollout_id: id, namespace_key: namespaceKey, segment_key: segmentKey })))
-    .execute();
+  await insertSegmentKeys(executor, 'rollouts', id, namespaceKey, segment.segments);
 }
 
 export async function createRollout(executor: Executor, input: CreateRolloutInput): Promise<Rollout> {
@@ -165,13 +144,7 @@ export async function updateRollout(executor: Executor, input: UpdateRolloutInpu
 
 /** Idempotent; the remaining rollouts are ranked 1..n again. */
 export async function deleteRollout(executor: Executor, namespaceKey: string, flagKey: string, id: string): Promise<void> {
-  await executor.db
-    .deleteFrom('rollouts')
-    .where('id', '=', id)
-    .where('namespace_key', '=', namespaceKey)
-    .where('flag_key', '=', flagKey)
-    .execute();
-  await renumber(executor, 'rollouts', namespaceKey, flagKey);
+  await deleteRanked(executor, 'rollouts', namespaceKey, flagKey, id);
 }
 
 export async function orderRollouts(executor: Executor, input: OrderRolloutsInput): Promise<void> {

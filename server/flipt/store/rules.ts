@@ -14,10 +14,11 @@ import { nowTimestamp } from '../../db/codec.js';
 import { formatTimestamp } from '../timestamps.js';
 import { notFound } from '../errors.js';
 import type { Executor } from './executor.js';
-import { finishPage, pageWindow } from './pagination.js';
+import { flagPage, pageWindow } from './pagination.js';
 import { findFlag } from './flags.js';
 import { firstMissingSegment } from './segments.js';
-import { orderByIds, renumber } from './ranks.js';
+import { deleteRanked, orderByIds } from './ranks.js';
+import { insertSegmentKeys, segmentKeysOf } from './references.js';
 
 function distributionFromRow(row: DistributionsTable): Distribution {
   return {
@@ -56,45 +57,21 @@ function ruleFromRow(row: RulesTable, segmentKeys: string[], distributions: Dist
   };
 }
 
-async function rulesFromRows({ db }: Executor, rows: RulesTable[]): Promise<Rule[]> {
+async function rulesFromRows(executor: Executor, rows: RulesTable[]): Promise<Rule[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.id);
   const [segments, distributions] = await Promise.all([
-    db.selectFrom('rule_segments').selectAll().where('rule_id', 'in', ids).orderBy('segment_key').execute(),
-    db.selectFrom('distributions').selectAll().where('rule_id', 'in', ids).orderBy('created_at').orderBy('id').execute(),
+    segmentKeysOf(executor, 'rules', ids),
+    executor.db.selectFrom('distributions').selectAll().where('rule_id', 'in', ids).orderBy('created_at').orderBy('id').execute(),
   ]);
   return rows.map((row) =>
-    ruleFromRow(
-      row,
-      segments.filter((segment) => segment.rule_id === row.id).map((segment) => segment.segment_key),
-      distributions.filter((distribution) => distribution.rule_id === row.id),
-    ),
+    ruleFromRow(row, segments.get(row.id) ?? [], distributions.filter((distribution) => distribution.rule_id === row.id)),
   );
 }
 
 export async function listRules(executor: Executor, namespaceKey: string, flagKey: string, page: ListInput): Promise<RuleList> {
-  const window = pageWindow(page, { requireLimit: true });
-  const { db } = executor;
-  const [rows, count] = await Promise.all([
-    db
-      .selectFrom('rules')
-      .selectAll()
-      .where('namespace_key', '=', namespaceKey)
-      .where('flag_key', '=', flagKey)
-      .orderBy('rank')
-      .orderBy('created_at')
-      .offset(window.offset)
-      .limit(window.fetch)
-      .execute(),
-    db
-      .selectFrom('rules')
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .where('namespace_key', '=', namespaceKey)
-      .where('flag_key', '=', flagKey)
-      .executeTakeFirstOrThrow(),
-  ]);
-  const result = finishPage(rows, window, (row) => row.id);
-  return { rules: await rulesFromRows(executor, result.rows), nextPageToken: result.nextPageToken, totalCount: Number(count.n) };
+  const result = await flagPage(executor, 'rules', namespaceKey, flagKey, pageWindow(page, { requireLimit: true }));
+  return { rules: await rulesFromRows(executor, result.rows), nextPageToken: result.nextPageToken, totalCount: result.totalCount };
 }
 
 async function findRule({ db }: Executor, namespaceKey: string, flagKey: string, id: string): Promise<RulesTable | undefined> {
@@ -125,13 +102,6 @@ async function requireFlagAndSegments(executor: Executor, namespaceKey: string, 
   if (missing !== undefined) throw notFound(`flag "${namespaceKey}/${flagKey}" or segment "${namespaceKey}/${missing}"`);
 }
 
-async function insertRuleSegments({ db }: Executor, ruleId: string, namespaceKey: string, segments: string[]): Promise<void> {
-  await db
-    .insertInto('rule_segments')
-    .values(segments.map((segmentKey) => ({ rule_id: ruleId, namespace_key: namespaceKey, segment_key: segmentKey })))
-    .execute();
-}
-
 export async function createRule(executor: Executor, input: CreateRuleInput): Promise<Rule> {
   const { namespaceKey, flagKey, segments } = input;
   await requireFlagAndSegments(executor, namespaceKey, flagKey, segments);
@@ -146,7 +116,7 @@ export async function createRule(executor: Executor, input: CreateRuleInput): Pr
     updated_at: now,
   };
   await executor.db.insertInto('rules').values(row).execute();
-  await insertRuleSegments(executor, row.id, namespaceKey, segments);
+  await insertSegmentKeys(executor, 'rules', row.id, namespaceKey, segments);
   return ruleFromRow(row, [...segments].sort(), []);
 }
 
@@ -158,20 +128,14 @@ export async function updateRule(executor: Executor, input: UpdateRuleInput): Pr
   const changed = { segment_operator: effectiveOperator(segments, input.segmentOperator), updated_at: nowTimestamp() };
   await executor.db.updateTable('rules').set(changed).where('id', '=', id).execute();
   await executor.db.deleteFrom('rule_segments').where('rule_id', '=', id).execute();
-  await insertRuleSegments(executor, id, namespaceKey, segments);
+  await insertSegmentKeys(executor, 'rules', id, namespaceKey, segments);
   const [rule] = await rulesFromRows(executor, [{ ...row, ...changed }]);
   return rule;
 }
 
 /** Idempotent; the remaining rules are ranked 1..n again. */
 export async function deleteRule(executor: Executor, namespaceKey: string, flagKey: string, id: string): Promise<void> {
-  await executor.db
-    .deleteFrom('rules')
-    .where('id', '=', id)
-    .where('namespace_key', '=', namespaceKey)
-    .where('flag_key', '=', flagKey)
-    .execute();
-  await renumber(executor, 'rules', namespaceKey, flagKey);
+  await deleteRanked(executor, 'rules', namespaceKey, flagKey, id);
 }
 
 export async function orderRules(executor: Executor, input: OrderRulesInput): Promise<void> {
