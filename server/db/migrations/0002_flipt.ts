@@ -1,9 +1,5 @@
-import type { CreateTableBuilder, Kysely } from 'kysely';
-
-const timestamps = (table: CreateTableBuilder<string, string>) =>
-  table
-    .addColumn('created_at', 'varchar(40)', (c) => c.notNull())
-    .addColumn('updated_at', 'varchar(40)', (c) => c.notNull());
+import type { Kysely } from 'kysely';
+import { timestamps } from './columns.js';
 
 /**
  * Flipt's entities. Enums are stored as their names; timestamps as RFC 3339 text (see codec.ts).

@@ -1,9 +1,5 @@
 import type { CreateTableBuilder, Kysely } from 'kysely';
-
-const timestamps = (table: CreateTableBuilder<string, string>) =>
-  table
-    .addColumn('created_at', 'varchar(40)', (c) => c.notNull())
-    .addColumn('updated_at', 'varchar(40)', (c) => c.notNull());
+import { timestamps } from './columns.js';
 
 /**
  * The survey provider (Formbricks 1.6 data model): products and their environments, surveys (each a JSON
