@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/index.js';
-import type { Database as Tables } from '../db/schema.js';
+import type { Database as Tables, SurveyActionClassesTable } from '../db/schema.js';
 import { fromBool, toBool } from '../db/codec.js';
 import type {
   TActionClass,
@@ -581,16 +581,7 @@ function surveyFromRow(row: { id: string; environment_id: string; name: string; 
   };
 }
 
-function actionClassFromRow(row: {
-  id: string;
-  environment_id: string;
-  name: string;
-  description: string | null;
-  type: string;
-  no_code_config: string | null;
-  created_at: string;
-  updated_at: string;
-}): TActionClass {
+function actionClassFromRow(row: SurveyActionClassesTable): TActionClass {
   return {
     id: row.id,
     createdAt: row.created_at,
