@@ -38,25 +38,23 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
   prettyPrinting(app);
   const compiled = async (namespaceKey: string) => (await cache.get(namespaceKey)).compiled;
 
-  const variant = async (body: unknown) => {
-    const started = performance.now();
-    const input = readRequest(body);
-    const namespaceKey = input.namespaceKey || DEFAULT_NAMESPACE;
-    const namespace = await compiled(namespaceKey);
-    const result = withFliptErrors(() => evaluateVariant(namespace, input));
-    analytics?.record(namespaceKey, input.flagKey);
-    return variantResponse(result, input.requestId || randomUUID(), performance.now() - started, evaluationTimestamp());
-  };
-
-  const boolean = async (body: unknown) => {
-    const started = performance.now();
-    const input = readRequest(body);
-    const namespaceKey = input.namespaceKey || DEFAULT_NAMESPACE;
-    const namespace = await compiled(namespaceKey);
-    const result = withFliptErrors(() => evaluateBoolean(namespace, input));
-    analytics?.record(namespaceKey, input.flagKey);
-    return booleanResponse(result, input.requestId || randomUUID(), performance.now() - started, evaluationTimestamp());
-  };
+  /** One flag of a known type: evaluate, count, answer in the endpoint's shape. */
+  const single =
+    <R extends { flagKey: string }>(
+      evaluate: (namespace: Awaited<ReturnType<typeof compiled>>, input: WireRequest) => R,
+      respond: (result: R, requestId: string, duration: number, timestamp: string) => unknown,
+    ) =>
+    async (body: unknown) => {
+      const started = performance.now();
+      const input = readRequest(body);
+      const namespaceKey = input.namespaceKey || DEFAULT_NAMESPACE;
+      const namespace = await compiled(namespaceKey);
+      const result = withFliptErrors(() => evaluate(namespace, input));
+      analytics?.record(namespaceKey, input.flagKey);
+      return respond(result, input.requestId || randomUUID(), performance.now() - started, evaluationTimestamp());
+    };
+  const variant = single(evaluateVariant, variantResponse);
+  const boolean = single(evaluateBoolean, booleanResponse);
 
   app.post('/evaluate/v1/variant', (request) => variant(request.body));
   app.post('/evaluate/v1/boolean', (request) => boolean(request.body));
