@@ -6,6 +6,7 @@ import {
   evaluateFlag,
   evaluateVariant,
   type AnyEvaluation,
+  type CompiledNamespace,
   type BooleanEvaluation,
   type EvaluationRequest,
   type VariantEvaluation,
@@ -41,7 +42,7 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
   /** One flag of a known type: evaluate, count, answer in the endpoint's shape. */
   const single =
     <R extends { flagKey: string }>(
-      evaluate: (namespace: Awaited<ReturnType<typeof compiled>>, input: WireRequest) => R,
+      evaluate: (namespace: CompiledNamespace, input: WireRequest) => R,
       respond: (result: R, requestId: string, duration: number, timestamp: string) => unknown,
     ) =>
     async (body: unknown) => {
