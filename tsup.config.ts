@@ -1,5 +1,7 @@
 import { execSync } from 'node:child_process';
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
+
+type Plugin = NonNullable<Options['esbuildPlugins']>[number];
 
 function gitCommit(): string {
   try {
@@ -20,6 +22,14 @@ const loaderOptions = (options: { mangleProps?: RegExp }): void => {
   options.mangleProps = /_$/;
 };
 
+// The ESM loader's `import('./survey.js')` (widget/core/module.ts) stays an import of the built chunk.
+const surveyChunkExternal: Plugin = {
+  name: 'survey-chunk-external',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/survey\.js$/ }, () => ({ path: './formbricks-survey.mjs', external: true }));
+  },
+};
+
 export default defineConfig([
   // The server and command line: dist/cli.js (`bin: ensign`).
   {
@@ -33,7 +43,8 @@ export default defineConfig([
     splitting: false,
     define: build,
   },
-  // The survey loader: an IIFE that defines window.formbricks, and an ESM module.
+  // The survey loader: an IIFE that defines window.formbricks, and an ESM module; both import the survey
+  // chunk (an ES module) only when a survey shows or responses wait to be sent.
   {
     entry: { formbricks: 'widget/core/global.ts' },
     outDir: 'dist/widget',
@@ -47,7 +58,20 @@ export default defineConfig([
     outExtension: () => ({ js: '.js' }),
   },
   {
-    entry: { formbricks: 'widget/core/index.ts' },
+    entry: { formbricks: 'widget/core/module.ts' },
+    outDir: 'dist/widget',
+    format: ['esm'],
+    platform: 'browser',
+    target: 'es2020',
+    minify: true,
+    clean: false,
+    esbuildOptions: loaderOptions,
+    esbuildPlugins: [surveyChunkExternal],
+    outExtension: () => ({ js: '.mjs' }),
+  },
+  // The survey chunk: a factory the loader calls with its own config store and client (survey.ts).
+  {
+    entry: { 'formbricks-survey': 'widget/core/survey.ts' },
     outDir: 'dist/widget',
     format: ['esm'],
     platform: 'browser',

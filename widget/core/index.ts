@@ -5,10 +5,10 @@
 import type { TJsConfig, TJsConfigInput } from '../../domain/surveys/types.js';
 import { NEW_SESSION } from '../../domain/surveys/types.js';
 import { client, type Client } from './api.js';
+import { sendUnsent } from './chunk.js';
 import { darkMode } from './dark.js';
 import { debug, error, flags, handle } from './log.js';
 import { q } from './queue.js';
-import { flush } from './responses.js';
 import { KEY, cfg, expired, peek, read, save, use, write } from './store.js';
 import { VERSION, errorState, sync, updatePerson, type Target } from './sync.js';
 import { checkPage, deinit, listen, track } from './triggers.js';
@@ -22,7 +22,7 @@ const initialize = async (c: Partial<TJsConfigInput> = {}): Promise<void> => {
   flags.debug_ = location.search.includes('formbricksDebug=true') || !!c.debug;
   if (flags.initialized_) return;
   // responses a previous page could not send go out now, whatever the state of the config
-  void flush();
+  sendUnsent(c.apiHost);
   let existing = read<TJsConfig>(KEY);
   if (expired(existing)) {
     if (existing) debug('Config in local storage has expired');

@@ -1,7 +1,7 @@
 import type { TResponseUpdate } from '../../domain/surveys/types.js';
-import { client } from './api.js';
+import type { Client } from './api.js';
 import { error } from './log.js';
-import { randomId, read, write } from './store.js';
+import { QUEUE_KEY, randomId, read, write } from './store.js';
 
 /** One survey run: where its responses go, the ids learnt so far and the updates not yet sent. */
 export interface Run {
@@ -18,8 +18,6 @@ export interface Run {
   at?: number;
 }
 
-/** Beyond @formbricks/js: runs with unsent updates survive a reload under this key. */
-export const QUEUE_KEY = 'formbricks-js-responses';
 /** Attempts per update (spelled out in `pass`). */
 export const ATTEMPTS = 2;
 const PAUSE = 1000;
@@ -34,6 +32,12 @@ const TAB = ((): string => {
     return id;
   }
 })();
+
+/** The loader's client API (this module is part of the survey chunk). */
+let client: (apiHost: string, environmentId: string) => Client;
+export const useClient = (loaderClient: typeof client): void => {
+  client = loaderClient;
+};
 
 let live: Run | null = null;
 let onFailed: () => void = () => {};

@@ -2,6 +2,8 @@ import type { TJsConfig } from '../../domain/surveys/types.js';
 import { raise } from './log.js';
 
 export const KEY = 'formbricks-js';
+/** Beyond @formbricks/js: survey runs with unsent responses survive a reload under this key (responses.ts). */
+export const QUEUE_KEY = 'formbricks-js-responses';
 export const MINUTE = 60_000;
 
 /** JSON in local storage; never throws (storage may be full, disabled or hold garbage). */

@@ -1,6 +1,7 @@
 import type { TJsConfig, TJsState, TJsStateSync } from '../../domain/surveys/types.js';
-import { client, must, req } from './api.js';
+import { client } from './api.js';
 import { debug, flags, raise } from './log.js';
+import { must, req } from './request.js';
 import { KEY, MINUTE, iso, peek, read, save, use, write } from './store.js';
 
 export const VERSION = '1.6.5';

@@ -1,10 +1,11 @@
 import type { TActionClassNoCodeConfig, TActionClassPageUrlRule, TSurvey } from '../../domain/surveys/types.js';
 import { EXIT_INTENT, SCROLL_50 } from '../../domain/surveys/types.js';
-import { client, must } from './api.js';
+import { client } from './api.js';
+import { sendUnsent } from './chunk.js';
 import { debug, flags } from './log.js';
 import { q } from './queue.js';
-import { flush } from './responses.js';
-import { MINUTE, cfg, expired, iso, save } from './store.js';
+import { must } from './request.js';
+import { MINUTE, cfg, expired, iso, peek, save } from './store.js';
 import { sync } from './sync.js';
 import { removeContainer, render, resetRunning } from './widget.js';
 
@@ -86,6 +87,8 @@ const onClick = ({ target }: Event) => q(true, () => target instanceof Element &
 
 const onLeave = (e: Event) => (e as MouseEvent).clientY <= 0 && q(true, track, EXIT_INTENT);
 
+const onOnline = () => sendUnsent(peek()?.apiHost);
+
 let scrolled = false;
 const onScroll = () => {
   const y = scrollY;
@@ -98,8 +101,8 @@ const onScroll = () => {
 
 /** Every 30 s: re-sync an expired config (a failure extends it), and send responses still waiting. */
 const expiryCheck = async (): Promise<void> => {
-  void flush();
   const c = cfg();
+  sendUnsent(c.apiHost);
   if (!expired(c)) return;
   try {
     await sync(c);
@@ -123,7 +126,7 @@ export const listen = (on: boolean): void => {
   const method = on ? 'addEventListener' : 'removeEventListener';
   for (const ev of PAGE_EVENTS) window[method](ev, onPage);
   window[method]('scroll', onScroll);
-  window[method]('online', flush);
+  window[method]('online', onOnline);
   document[method]('click', onClick);
   document.body[method]('mouseleave', onLeave);
   clearInterval(interval);

@@ -121,10 +121,26 @@ export const fakeRenderer = () => {
 
 const loaded: Array<{ deinit: () => Promise<void> }> = [];
 
+type ChunkModule = typeof import('../../../../widget/core/survey.js');
+
+/**
+ * How the current loader imports the survey chunk in these tests: the source module (survey.ts) of its
+ * module graph, handed over at once. Tests may inspect it or make it fail.
+ */
+export let chunkImport = vi.fn<(apiHost?: string) => Promise<ChunkModule>>();
+
+/** Gives the loader of the current module graph its source chunk (the builds' entries use import()). */
+export const useSourceChunk = async (): Promise<void> => {
+  const chunk = await import('../../../../widget/core/survey.js');
+  chunkImport = vi.fn(async () => chunk);
+  (await import('../../../../widget/core/chunk.js')).setChunkImport(chunkImport);
+};
+
 /** A fresh copy of the loader (its module state included), as on a reload of the same tab. */
 export const loader = async () => {
   vi.resetModules();
   const fb = (await import('../../../../widget/core/index.js')).default;
+  await useSourceChunk();
   loaded.push(fb);
   return fb;
 };

@@ -1,11 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { client } from '../../../../widget/core/api.js';
 import { darkMode } from '../../../../widget/core/dark.js';
-import { BASE, ENV, HOST, fakeApi, json } from './helpers.js';
+import { BASE, ENV, HOST, fakeApi, json, useSourceChunk } from './helpers.js';
 
 const file = () => new File(['hello'], 'notes.txt', { type: 'text/plain' });
 const upload = (f: unknown, config?: { allowedFileExtensions?: string[]; surveyId?: string }) =>
   client(HOST, ENV).storage.uploadFile(f as File, config);
+
+// the upload itself is part of the survey chunk
+beforeEach(useSourceChunk);
 
 afterEach(() => {
   vi.unstubAllGlobals();

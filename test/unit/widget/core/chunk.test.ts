@@ -1,0 +1,167 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { chunkUrl } from '../../../../widget/core/chunk.js';
+import { BASE, ENV, HOST, action, chunkImport, fakeApi, fakeRenderer, loader, survey, unload } from './helpers.js';
+
+const QUEUE_KEY = 'formbricks-js-responses';
+const errors = () => vi.mocked(console.error).mock.calls.map((c) => String(c[0]));
+const responseCalls = (api: ReturnType<typeof fakeApi>) => api.paths().filter((p) => p.includes('/responses'));
+
+/** An unsent answer that a previous page of this tab left in local storage. */
+const leftUnsent = () => {
+  sessionStorage.setItem(QUEUE_KEY, 'this-tab');
+  const run = { id: 'r1', apiHost: HOST, environmentId: ENV, surveyId: 'cs', userId: null, queue: [{ data: { q1: 'x' }, ttc: {}, finished: true }] };
+  localStorage.setItem(QUEUE_KEY, JSON.stringify([{ ...run, owner: 'this-tab', at: Date.now() }]));
+};
+
+/** Makes the current loader's next chunk import wait until `resolve` (or fail with `reject`). */
+const holdChunkImport = () => {
+  const real = chunkImport.getMockImplementation()!;
+  let release!: () => void;
+  let fail!: (e: Error) => void;
+  const held = new Promise<void>((resolve, reject) => ((release = resolve), (fail = reject)));
+  chunkImport.mockImplementationOnce(async () => (await held, real()));
+  return { resolve: () => release(), reject: (e: Error) => fail(e) };
+};
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  vi.setSystemTime(new Date('2024-06-10T12:00:00.000Z'));
+  localStorage.clear();
+  sessionStorage.clear();
+  document.body.innerHTML = '';
+  delete (window as { formbricksSurveys?: unknown }).formbricksSurveys;
+  vi.spyOn(console, 'warn').mockImplementation(() => {});
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+  vi.spyOn(console, 'log').mockImplementation(() => {});
+});
+afterEach(async () => {
+  await unload();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('the survey chunk', () => {
+  it('is not loaded by a page that shows no survey and has nothing to send', async () => {
+    const fb = await loader();
+    fakeRenderer();
+    fakeApi({
+      surveys: [survey('cs', { triggers: ['Never'] })],
+      noCodeActionClasses: [action('Cart', { cssSelector: { value: '.cart' } })],
+    });
+    await fb.init({ environmentId: ENV, apiHost: HOST, userId: 'u1' });
+    await fb.track('Something else');
+    await fb.setAttribute('plan', 'pro');
+    document.body.click();
+    window.dispatchEvent(new Event('online'));
+    await vi.advanceTimersByTimeAsync(5 * 60_000);
+    expect(chunkImport).not.toHaveBeenCalled();
+  });
+
+  it('loads once, when the first survey is about to show, while the renderer is preloaded', async () => {
+    const fb = await loader();
+    fakeApi({ surveys: [survey('cs', { triggers: ['Go'], displayOption: 'respondMultiple' })] });
+    const preloads: string[] = [];
+    const append = document.head.append.bind(document.head);
+    vi.spyOn(document.head, 'append').mockImplementation((node) => {
+      if (node instanceof HTMLLinkElement && node.rel === 'preload') preloads.push(node.href);
+      else append(node);
+    });
+    await fb.init({ environmentId: ENV, apiHost: HOST });
+    expect(chunkImport).not.toHaveBeenCalled();
+    const chunk = holdChunkImport();
+    const tracked = fb.track('Go');
+    await vi.advanceTimersByTimeAsync(0);
+    // both downloads are under way before either has finished
+    expect(chunkImport).toHaveBeenCalledWith(HOST);
+    expect(preloads).toEqual([`${HOST}/api/js?module=surveys&format=umd`]);
+    const rendered = fakeRenderer();
+    chunk.resolve();
+    await tracked;
+    await vi.advanceTimersByTimeAsync(0);
+    expect(rendered).toHaveLength(1);
+
+    await rendered[0].onClose();
+    await fb.track('Go');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(rendered).toHaveLength(2);
+    expect(chunkImport).toHaveBeenCalledTimes(1);
+    expect(preloads).toHaveLength(1);
+  });
+
+  it('a failure to load is logged, never thrown; the slot is freed and a later survey tries again', async () => {
+    const fb = await loader();
+    const errorHandler = vi.fn();
+    fakeApi({ surveys: [survey('cs', { triggers: ['Go'] })] });
+    const rendered = fakeRenderer();
+    await fb.init({ environmentId: ENV, apiHost: HOST, errorHandler });
+    chunkImport.mockRejectedValueOnce(new TypeError('Failed to fetch dynamically imported module'));
+    await expect(fb.track('Go')).resolves.toBeUndefined();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(errors().some((e) => e.includes('[ERROR] - Failed to load the Formbricks survey chunk: TypeError: Failed to fetch dynamically imported module'))).toBe(true);
+    expect(errorHandler).not.toHaveBeenCalled();
+    expect(rendered).toEqual([]);
+
+    await fb.track('Go');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(chunkImport).toHaveBeenCalledTimes(2);
+    expect(rendered).toHaveLength(1);
+  });
+
+  it('loads at init when unsent responses wait in local storage, and sends them once loaded', async () => {
+    leftUnsent();
+    const fb = await loader();
+    const api = fakeApi();
+    const chunk = holdChunkImport();
+    await fb.init({ environmentId: ENV, apiHost: HOST });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(chunkImport).toHaveBeenCalledTimes(1);
+    expect(responseCalls(api)).toEqual([]);
+    chunk.resolve();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(responseCalls(api)).toEqual(['POST /responses']);
+    expect(api.calls.find((c) => c.url === `${BASE}/responses`)!.body).toMatchObject({ surveyId: 'cs', data: { q1: 'x' }, finished: true });
+    expect(localStorage.getItem(QUEUE_KEY)).toBeNull();
+  });
+
+  it('a failed load at init keeps the unsent responses; they go out when the network comes back', async () => {
+    leftUnsent();
+    const fb = await loader();
+    const api = fakeApi();
+    chunkImport.mockRejectedValueOnce(new TypeError('Failed to fetch dynamically imported module'));
+    await expect(fb.init({ environmentId: ENV, apiHost: HOST })).resolves.toBeUndefined();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(errors().some((e) => e.includes('Failed to load the Formbricks survey chunk'))).toBe(true);
+    expect(responseCalls(api)).toEqual([]);
+    expect(JSON.parse(localStorage.getItem(QUEUE_KEY)!)[0].queue).toHaveLength(1);
+
+    window.dispatchEvent(new Event('online'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(chunkImport).toHaveBeenCalledTimes(2);
+    expect(responseCalls(api)).toEqual(['POST /responses']);
+    expect(localStorage.getItem(QUEUE_KEY)).toBeNull();
+  });
+
+  it("getApi's file upload loads the chunk; a failure to load rejects the upload", async () => {
+    const fb = await loader();
+    fakeApi();
+    await fb.init({ environmentId: ENV, apiHost: HOST });
+    chunkImport.mockRejectedValueOnce(new TypeError('offline'));
+    await expect(fb.getApi()!.client.storage.uploadFile(new File(['x'], 'a.txt'))).rejects.toThrow('Failed to load the Formbricks survey chunk');
+    await expect(fb.getApi()!.client.storage.uploadFile('x' as never)).rejects.toThrow('Invalid file type. Expected Blob or File, but received string');
+    expect(chunkImport).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('the IIFE loader finds the chunk', () => {
+  it('next to its own script, wherever our server or another host serves it', () => {
+    expect(chunkUrl('https://cdn.test/widget/formbricks.js')).toBe('https://cdn.test/widget/formbricks-survey.mjs');
+    expect(chunkUrl('http://api.test/js/formbricks.umd.cjs', HOST)).toBe('http://api.test/js/formbricks-survey.mjs');
+    expect(chunkUrl('http://api.test/api/js?module=js&environmentId=x', HOST)).toBe('http://api.test/api/formbricks-survey.mjs');
+  });
+
+  it('under {apiHost}/js/ when its script URL is unknown (an inline copy)', () => {
+    expect(chunkUrl('', HOST)).toBe(`${HOST}/js/formbricks-survey.mjs`);
+    expect(chunkUrl(undefined, HOST)).toBe(`${HOST}/js/formbricks-survey.mjs`);
+  });
+});

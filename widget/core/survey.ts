@@ -1,0 +1,142 @@
+/**
+ * The survey chunk (built to dist/widget/formbricks-survey.mjs, loaded by chunk.ts): what the loader needs
+ * only once a survey shows or responses wait to be sent. It holds no copy of the loader's state: the
+ * config store and the client API come in `LoaderParts`; it imports stateless helpers only.
+ */
+import type { FormbricksSurveys, TJsConfig, TJsState, TSurvey } from '../../domain/surveys/types.js';
+import type { client } from './api.js';
+import type { Host } from './widget.js';
+import { error, raise } from './log.js';
+import { add, flush, setDisplay, start, stop, useClient } from './responses.js';
+import { iso, randomId } from './store.js';
+import { upload } from './upload.js';
+
+export interface LoaderParts {
+  cfg: () => TJsConfig;
+  save: (c: TJsConfig) => void;
+  filter: (state: TJsState) => TJsState;
+  client: typeof client;
+  /** Logs when debugging is on. */
+  debug: (message: string) => void;
+  /** The survey closed. */
+  close: () => Promise<void>;
+}
+
+export default function surveyChunk({ cfg, save, filter, client, debug, close }: LoaderParts) {
+  useClient(client);
+  let running = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let loading: Promise<FormbricksSurveys | undefined> | undefined;
+  let setError: (on: boolean) => void = () => {};
+  let setFinished: (on: boolean) => void = () => {};
+
+  /** Clears the one-survey-at-a-time flag, any survey still waiting for its delay and the live run. */
+  const reset = (): void => {
+    running = false;
+    clearTimeout(timer);
+    stop();
+  };
+
+  /**
+   * window.formbricksSurveys if present, else the renderer script, loaded once (again after a failure).
+   * (A script added by a script is async already.)
+   */
+  const renderer = async (url: string): Promise<FormbricksSurveys | undefined> =>
+    (window as Host).formbricksSurveys ||
+    (loading ||= new Promise<FormbricksSurveys | undefined>((resolve) => {
+      const script = document.createElement('script');
+      script.src = url;
+      script.onload = script.onerror = () => {
+        const fs = (window as Host).formbricksSurveys;
+        if (!fs) {
+          error('Failed to load Formbricks Surveys library');
+          loading = undefined;
+        }
+        resolve(fs);
+      };
+      document.head.append(script);
+    }));
+
+  /** Shows the survey after its delay, unless one is running already. */
+  const render = async (survey: TSurvey, rendererUrl: string): Promise<void> => {
+    if (running) return debug('A survey is already running. Skipping.');
+    running = true;
+    const c = cfg();
+    const fs = await renderer(rendererUrl);
+    if (!fs) return void (running = false);
+    timer = setTimeout(() => {
+      try {
+        show(fs, survey, c);
+      } catch (e) {
+        error('Could not render survey: ' + e);
+        reset();
+      }
+    }, survey.delay * 1000);
+  };
+
+  const saveDisplays = (update: (displays: NonNullable<TJsState['displays']>) => void): void => {
+    const c = cfg();
+    const displays = [...(c.state.displays || [])];
+    update(displays);
+    save({ ...c, state: filter({ ...c.state, displays }) });
+  };
+
+  /** Renders the survey with the config it was triggered with; throws what the renderer throws. */
+  const show = (fs: FormbricksSurveys, survey: TSurvey, c: TJsConfig): void => {
+    const {
+      apiHost,
+      environmentId,
+      userId,
+      state: { product },
+    } = c;
+    const o = survey.productOverwrites || {};
+    const surveyId = survey.id;
+    const api = client(apiHost, environmentId);
+    const run = start(
+      { id: randomId(), apiHost, environmentId, surveyId, userId: userId || null },
+      () => setError(true),
+      () => setFinished(true),
+    );
+    fs.renderSurveyModal({
+      survey,
+      brandColor: o.brandColor ?? product.brandColor,
+      highlightBorderColor: o.highlightBorderColor ?? product.highlightBorderColor,
+      clickOutside: o.clickOutsideClose ?? product.clickOutsideClose,
+      darkOverlay: o.darkOverlay ?? product.darkOverlay,
+      placement: o.placement ?? product.placement,
+      isBrandingEnabled: product.inAppSurveyBranding,
+      getSetIsError: (f) => (setError = f),
+      getSetIsResponseSendingFinished: (f) => (setFinished = f),
+      onDisplay: async () => {
+        try {
+          if (!userId) saveDisplays((d) => d.push({ createdAt: iso(), surveyId, responded: false }));
+          const r = await api.display.create({ surveyId, userId });
+          setDisplay(run, r.ok ? r.data.id : raise('Could not create display'));
+        } catch (e) {
+          error('' + e);
+        }
+      },
+      onResponse: ({ data, ttc, finished }) => {
+        try {
+          if (!userId) saveDisplays((d) => ((d[d.length - 1] || raise('No lastDisplay found')).responded = true));
+        } catch (e) {
+          error('' + e);
+        }
+        add(run, { data, ttc, finished });
+      },
+      onClose: async () => {
+        await close();
+        running = false;
+      },
+      onFileUpload: api.storage.uploadFile,
+      onRetry: () => {
+        setError(false);
+        void flush();
+      },
+    });
+  };
+
+  return { render, reset, flush, upload };
+}
+
+export type SurveyChunk = ReturnType<typeof surveyChunk>;
