@@ -8,11 +8,14 @@ import { cuidString, parseInput } from './validation.js';
 /** The built widget files, by the names they are served under. */
 const LOADER = 'formbricks.js';
 const RENDERER = 'surveys.js';
+/** The loader's lazily imported part (an ES module), which the loader resolves next to its own URL. */
+const SURVEY_CHUNK = 'formbricks-survey.mjs';
 const JS_FILES: Record<string, string> = {
   'formbricks.js': LOADER,
   // The name of @formbricks/js's UMD build on a Formbricks server, kept for snippets that use it.
   'formbricks.umd.cjs': LOADER,
   'surveys.js': RENDERER,
+  [SURVEY_CHUNK]: SURVEY_CHUNK,
 };
 
 const assetQuery = v.object({ module: v.optional(v.string()), environmentId: v.optional(cuidString) });
@@ -34,8 +37,9 @@ async function sendScript(reply: FastifyReply, widgetDir: string, file: string, 
 
 /**
  * `/api/js?module=js|surveys[&environmentId=]` (where a Formbricks 1.6 server serves its bundles, and where
- * the loader fetches the renderer from) and `/js/{file}`: the built loader and renderer, read at request time so a
- * rebuild shows up without a restart.
+ * the loader fetches the renderer from) and `/js/{file}`: the built loader, its survey chunk and the renderer,
+ * read at request time so a rebuild shows up without a restart. The chunk is also at `/api/formbricks-survey.mjs`,
+ * next to `/api/js?module=js`.
  */
 export function assetRoutes(app: FastifyInstance, widgetDir: string): void {
   app.get('/api/js', async (request, reply) => {
@@ -48,6 +52,7 @@ export function assetRoutes(app: FastifyInstance, widgetDir: string): void {
       : '';
     return sendScript(reply, widgetDir, LOADER, init);
   });
+  app.get(`/api/${SURVEY_CHUNK}`, async (_request, reply) => sendScript(reply, widgetDir, SURVEY_CHUNK));
   app.get('/js/:file', async (request, reply) => {
     const { file } = request.params as { file: string };
     const target = JS_FILES[file];

@@ -30,6 +30,7 @@ describe.each(dialects)('survey management API and seeding on %s', (dialect) => 
     writeFileSync(join(seedDir, 'surveys.yml'), SEED);
     writeFileSync(join(seedDir, 'surveys.js'), 'window.formbricksSurveys = {};');
     writeFileSync(join(seedDir, 'formbricks.js'), 'var formbricks = {};');
+    writeFileSync(join(seedDir, 'formbricks-survey.mjs'), 'export default function surveyChunk() {}');
     t = await startSurveyApp(dialect, (config) => {
       config.surveys.seedFile = join(seedDir, 'surveys.yml');
       config.paths.widget = seedDir;
@@ -144,6 +145,20 @@ describe.each(dialects)('survey management API and seeding on %s', (dialect) => 
     expect((await t.app.inject({ method: 'GET', url: '/api/js?module=js&environmentId=x");alert(1);//' })).statusCode).toBe(400);
     expect((await t.app.inject({ method: 'GET', url: '/js/other.js' })).json()).toMatchObject({ code: 'not_found' });
     expect((await t.app.inject({ method: 'GET', url: '/api/js?module=question-date' })).statusCode).toBe(404);
+  });
+
+  it("serves the loader's survey chunk next to each loader URL", async () => {
+    // the loader resolves it against its own URL: /js/formbricks.js, /js/formbricks.umd.cjs, /api/js?module=js
+    for (const loaderUrl of ['/js/formbricks.js', '/js/formbricks.umd.cjs', '/api/js?module=js']) {
+      const url = new URL('formbricks-survey.mjs', `http://localhost${loaderUrl}`).pathname;
+      const chunk = await t.app.inject({ method: 'GET', url });
+      expect(chunk.statusCode, url).toBe(200);
+      // a module script: a JavaScript MIME type, and CORS for host pages on other origins
+      expect(chunk.headers['content-type']).toContain('application/javascript');
+      expect(chunk.headers['access-control-allow-origin']).toBe('*');
+      expect(chunk.body).toBe('export default function surveyChunk() {}');
+    }
+    expect((await t.app.inject({ method: 'GET', url: '/api/formbricks.mjs' })).statusCode).toBe(404);
   });
 
   it('serves the demo host page at /demo/', async () => {
