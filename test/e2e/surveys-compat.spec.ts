@@ -79,3 +79,26 @@ test('our loader drives the real @formbricks/surveys 1.6.3 renderer', async ({ p
   expect(latest.data).toMatchObject({ happy: 'Not really', why: 'Too slow' });
   expect(latest.person).toBeNull();
 });
+
+test('a page that shows no survey never requests the survey chunk; the first survey imports it next to the loader', async ({ page }) => {
+  const chunkRequests: string[] = [];
+  const rendererRequests: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('formbricks-survey')) chunkRequests.push(request.url());
+    if (request.url().includes('module=surveys')) rendererRequests.push(request.url());
+  });
+  // the self-starting path of a Formbricks server: the chunk is then at /api/formbricks-survey.mjs
+  await page.goto(hostPageUrl(site, server.url, { environmentId: ENVIRONMENT, loader: `${server.url}/api/js?module=js` }));
+  await expect(page.locator('#log')).toContainText('init done');
+  await page.mouse.move(200, 200);
+  await page.mouse.click(200, 200);
+  await page.mouse.wheel(0, 2000);
+  await page.waitForLoadState('networkidle');
+  expect(chunkRequests).toEqual([]);
+
+  await trackQuickAction(page);
+  await expect(survey(page).getByText('Are you happy with the shop?')).toBeVisible();
+  expect(chunkRequests).toEqual([`${server.url}/api/formbricks-survey.mjs`]);
+  // preloaded while the chunk loads, then run by the chunk: downloaded once
+  expect(rendererRequests).toEqual([`${server.url}/api/js?module=surveys&format=umd`]);
+});
