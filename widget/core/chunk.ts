@@ -1,13 +1,13 @@
 /**
  * Loads the survey chunk (survey.ts): only when a survey is about to show (alongside the renderer), when
- * responses wait in local storage, or for a file upload. It gets the loader's own config store and client.
+ * responses wait in local storage, or for a file upload. It gets the loader's own config store, client and logger.
  */
 import type { SurveyChunk } from './survey.js';
 import { client } from './api.js';
-import { debug, error } from './log.js';
+import { debug, error, handle } from './log.js';
 import { QUEUE_KEY, cfg, read, save } from './store.js';
-import { filter } from './sync.js';
-import { close } from './widget.js';
+import { errorState, sync } from './sync.js';
+import { deinit } from './triggers.js';
 
 /** The chunk's file, next to the loader's (dist/widget). */
 export const CHUNK_FILE = 'formbricks-survey.mjs';
@@ -33,7 +33,7 @@ export let loaded: SurveyChunk | undefined;
 
 const load = async (apiHost?: string): Promise<SurveyChunk | undefined> => {
   try {
-    return (loaded = (await importChunk(apiHost)).default({ cfg, save, filter, client, debug, close }));
+    return (loaded = (await importChunk(apiHost)).default({ cfg, save, client, sync, errorState, deinit, debug, handle }));
   } catch (e) {
     error(`${CHUNK_FAILED}: ${e}`);
     loading = undefined;

@@ -6,13 +6,13 @@ import type { TJsConfig, TJsConfigInput } from '../../domain/surveys/types.js';
 import { NEW_SESSION } from '../../domain/surveys/types.js';
 import { client, type Client } from './api.js';
 import { sendUnsent } from './chunk.js';
+import { addContainer, removeContainer } from './container.js';
 import { darkMode } from './dark.js';
 import { debug, error, flags, handle } from './log.js';
 import { q } from './queue.js';
 import { KEY, cfg, expired, peek, read, save, use, write } from './store.js';
 import { VERSION, errorState, sync, updatePerson, type Target } from './sync.js';
 import { checkPage, deinit, listen, track } from './triggers.js';
-import { addContainer, removeContainer } from './widget.js';
 
 export { VERSION };
 

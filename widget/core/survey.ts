@@ -5,24 +5,31 @@
  */
 import type { FormbricksSurveys, TJsConfig, TJsState, TSurvey } from '../../domain/surveys/types.js';
 import type { client } from './api.js';
+import type { debug, handle } from './log.js';
+import type { cfg, save } from './store.js';
+import type { errorState, sync } from './sync.js';
+import type { deinit } from './triggers.js';
 import type { Host } from './widget.js';
+import { addContainer, removeContainer } from './container.js';
+import { filter } from './filter.js';
 import { error, raise } from './log.js';
 import { add, flush, setDisplay, start, stop, useClient } from './responses.js';
 import { iso, randomId } from './store.js';
 import { upload } from './upload.js';
 
+/** The loader's own config store, client, sync, error state, deinit and logger (which reads its debug flag). */
 export interface LoaderParts {
-  cfg: () => TJsConfig;
-  save: (c: TJsConfig) => void;
-  filter: (state: TJsState) => TJsState;
+  cfg: typeof cfg;
+  save: typeof save;
   client: typeof client;
-  /** Logs when debugging is on. */
-  debug: (message: string) => void;
-  /** The survey closed. */
-  close: () => Promise<void>;
+  sync: typeof sync;
+  errorState: typeof errorState;
+  deinit: typeof deinit;
+  debug: typeof debug;
+  handle: typeof handle;
 }
 
-export default function surveyChunk({ cfg, save, filter, client, debug, close }: LoaderParts) {
+export default function surveyChunk({ cfg, save, client, sync, errorState, deinit, debug, handle }: LoaderParts) {
   useClient(client);
   let running = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -81,6 +88,25 @@ export default function surveyChunk({ cfg, save, filter, client, debug, close }:
     save({ ...c, state: filter({ ...c.state, displays }) });
   };
 
+  /**
+   * The survey closed: a fresh container; anonymous visitors re-filter their surveys, identified users
+   * re-sync (a failure puts the widget in the error state); then the next survey may show.
+   */
+  const close = async (): Promise<void> => {
+    try {
+      removeContainer();
+      addContainer();
+      const c = cfg();
+      if (c.userId) await sync(c, true);
+      else save({ ...c, state: filter(c.state) });
+      running = false;
+    } catch (e) {
+      handle(e);
+      errorState();
+      deinit();
+    }
+  };
+
   /** Renders the survey with the config it was triggered with; throws what the renderer throws. */
   const show = (fs: FormbricksSurveys, survey: TSurvey, c: TJsConfig): void => {
     const {
@@ -124,10 +150,7 @@ export default function surveyChunk({ cfg, save, filter, client, debug, close }:
         }
         add(run, { data, ttc, finished });
       },
-      onClose: async () => {
-        await close();
-        running = false;
-      },
+      onClose: close,
       onFileUpload: api.storage.uploadFile,
       onRetry: () => {
         setError(false);

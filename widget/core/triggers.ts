@@ -1,13 +1,14 @@
 import type { TActionClassNoCodeConfig, TActionClassPageUrlRule, TSurvey } from '../../domain/surveys/types.js';
 import { EXIT_INTENT, SCROLL_50 } from '../../domain/surveys/types.js';
 import { client } from './api.js';
-import { sendUnsent } from './chunk.js';
+import { loaded, sendUnsent } from './chunk.js';
+import { removeContainer } from './container.js';
 import { debug, flags } from './log.js';
 import { q } from './queue.js';
 import { must } from './request.js';
 import { MINUTE, cfg, expired, iso, peek, save } from './store.js';
 import { sync } from './sync.js';
-import { removeContainer, render, resetRunning } from './widget.js';
+import { render } from './widget.js';
 
 /** One of the six URL rules, or undefined for any other rule. */
 export const urlMatch = (url: string, value: string, rule: TActionClassPageUrlRule): boolean | undefined => {
@@ -149,7 +150,7 @@ export const listen = (on: boolean): void => {
 
 export const deinit = (): void => {
   removeContainer();
-  resetRunning();
+  loaded?.reset();
   listen(false);
   flags.initialized_ = false;
 };

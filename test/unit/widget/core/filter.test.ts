@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TJsDisplay, TJsState, TSurvey } from '../../../../domain/surveys/types.js';
-import { filter } from '../../../../widget/core/sync.js';
+import { filter } from '../../../../widget/core/filter.js';
 import { product, survey } from './helpers.js';
 
 const DAY = 86_400_000;
