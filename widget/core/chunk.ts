@@ -33,7 +33,7 @@ export let loaded: SurveyChunk | undefined;
 
 const load = async (apiHost?: string): Promise<SurveyChunk | undefined> => {
   try {
-    return (loaded = (await importChunk(apiHost)).default({ cfg, save, client, sync, errorState, deinit, debug, handle }));
+    return (loaded = (await importChunk(apiHost)).default(cfg, save, client, sync, errorState, deinit, debug, handle));
   } catch (e) {
     error(`${CHUNK_FAILED}: ${e}`);
     loading = undefined;

@@ -17,19 +17,22 @@ import { add, flush, setDisplay, start, stop, useClient } from './responses.js';
 import { iso, randomId } from './store.js';
 import { upload } from './upload.js';
 
-/** The loader's own config store, client, sync, error state, deinit and logger (which reads its debug flag). */
-export interface LoaderParts {
-  cfg: typeof cfg;
-  save: typeof save;
-  client: typeof client;
-  sync: typeof sync;
-  errorState: typeof errorState;
-  deinit: typeof deinit;
-  debug: typeof debug;
-  handle: typeof handle;
-}
+/**
+ * What the chunk gets from the loader: its own config store, client, sync, error state, deinit and logger
+ * (which reads its debug flag). Positional, as property names would not be shortened across the two builds.
+ */
+export type LoaderParts = [
+  cfg: typeof cfg,
+  save: typeof save,
+  client: typeof client,
+  sync: typeof sync,
+  errorState: typeof errorState,
+  deinit: typeof deinit,
+  debug: typeof debug,
+  handle: typeof handle,
+];
 
-export default function surveyChunk({ cfg, save, client, sync, errorState, deinit, debug, handle }: LoaderParts) {
+export default function surveyChunk(...[cfg, save, client, sync, errorState, deinit, debug, handle]: LoaderParts) {
   useClient(client);
   let running = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
