@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   EvaluationError,
   evaluateBoolean,
@@ -7,7 +7,6 @@ import {
   evaluateVariant,
   type AnyEvaluation,
   type CompiledNamespace,
-  type BooleanEvaluation,
   type EvaluationRequest,
   type VariantEvaluation,
 } from '../../domain/evaluation/index.js';
@@ -15,7 +14,9 @@ import { DEFAULT_NAMESPACE } from '../../domain/flipt/types.js';
 import type { AppContext } from '../context.js';
 import { FliptError, GrpcCode, invalid, invalidField } from '../flipt/errors.js';
 import { AnalyticsRecorder, flagSeries } from './analytics.js';
+import { booleanAnswerJson, elapsedSince, evaluationTimestamp, variantAnswerJson, type AnswerMeta } from './answers.js';
 import { SnapshotCache, type NamespaceSnapshot, type SnapshotGate } from './cache.js';
+import type { FastHandler } from './fast-path.js';
 import { loadNamespace } from './loader.js';
 import { authenticationHooksInstalled } from '../auth/index.js';
 import { prettyPrinting } from '../flipt/routes/http.js';
@@ -24,6 +25,8 @@ import { prettyPrinting } from '../flipt/routes/http.js';
  * Flag evaluation (reference §2.6, §2.7, §5), the evaluation snapshot (§8) and analytics (§2.11).
  * Evaluations run on in-memory snapshots (cache.ts); the database is read only to rebuild them.
  */
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 export async function evaluationPlugin(app: FastifyInstance, context: AppContext): Promise<void> {
   const cache = new SnapshotCache((namespaceKey) => loadNamespace(context.flipt.database, namespaceKey), context.changes);
   const analytics = context.config.analytics.enabled ? new AnalyticsRecorder(() => context.database) : undefined;
@@ -39,35 +42,39 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
   prettyPrinting(app);
   const compiled = async (namespaceKey: string) => (await cache.get(namespaceKey)).compiled;
 
-  /** One flag of a known type: evaluate, count, answer in the endpoint's shape. */
+  /**
+   * One flag of a known type: evaluate, count, answer in the endpoint's JSON. Synchronous while the
+   * namespace's snapshot is in memory (the hot path answers without a promise), else after its load.
+   */
   const single =
-    <R extends { flagKey: string }>(
-      evaluate: (namespace: CompiledNamespace, input: WireRequest) => R,
-      respond: (result: R, requestId: string, duration: number, timestamp: string) => unknown,
-    ) =>
-    async (body: unknown) => {
+    <R extends { flagKey: string }>(evaluate: (namespace: CompiledNamespace, input: WireRequest) => R, json: (result: R, meta: AnswerMeta) => string): FastHandler =>
+    (body: unknown) => {
       const started = performance.now();
       const input = readRequest(body);
       const namespaceKey = input.namespaceKey || DEFAULT_NAMESPACE;
-      const namespace = await compiled(namespaceKey);
-      const result = withFliptErrors(() => evaluate(namespace, input));
-      analytics?.record(namespaceKey, input.flagKey);
-      return respond(result, input.requestId || randomUUID(), performance.now() - started, evaluationTimestamp());
+      const answer = (snapshot: NamespaceSnapshot) => {
+        const result = withFliptErrors(() => evaluate(snapshot.compiled, input));
+        analytics?.record(namespaceKey, input.flagKey);
+        return json(result, { requestId: input.requestId || randomUUID(), durationMillis: elapsedSince(started), timestamp: evaluationTimestamp() });
+      };
+      const snapshot = cache.get(namespaceKey);
+      return snapshot instanceof Promise ? snapshot.then(answer) : answer(snapshot);
     };
-  const variant = single(evaluateVariant, variantResponse);
-  const boolean = single(evaluateBoolean, booleanResponse);
+  const variant = single(evaluateVariant, variantAnswerJson);
+  const boolean = single(evaluateBoolean, booleanAnswerJson);
+  const sendJson = async (reply: FastifyReply, json: string | Promise<string>) => reply.type(JSON_TYPE).send(await json);
 
-  app.post('/evaluate/v1/variant', (request) => variant(request.body));
-  app.post('/evaluate/v1/boolean', (request) => boolean(request.body));
+  app.post('/evaluate/v1/variant', async (request, reply) => sendJson(reply, variant(request.body)));
+  app.post('/evaluate/v1/boolean', async (request, reply) => sendJson(reply, boolean(request.body)));
   if (!authenticationHooksInstalled(context.config)) {
     context.fastPath.add('/evaluate/v1/variant', variant);
     context.fastPath.add('/evaluate/v1/boolean', boolean);
   }
 
-  app.post('/evaluate/v1/batch', async (request) => {
+  app.post('/evaluate/v1/batch', async (request, reply) => {
     const started = performance.now();
     const body = objectBody(request.body);
-    const inputs = list(body, 'requests').map(readRequest);
+    const inputs = list(body.requests).map(readRequest);
     const results: (AnyEvaluation | undefined)[] = [];
     for (const input of inputs) {
       const namespaceKey = input.namespaceKey || DEFAULT_NAMESPACE;
@@ -76,21 +83,20 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
       if (result) analytics?.record(namespaceKey, input.flagKey);
       results.push(result);
     }
-    const duration = performance.now() - started;
+    const durationMillis = elapsedSince(started);
     const timestamp = evaluationTimestamp();
-    return {
-      requestId: text(body, 'requestId', 'request_id') || randomUUID(),
-      responses: results.map((result, i) => {
-        const { requestId, flagKey, namespaceKey } = inputs[i];
-        if (!result) {
-          return { type: 'ERROR_EVALUATION_RESPONSE_TYPE', errorResponse: { flagKey, namespaceKey, reason: 'NOT_FOUND_ERROR_EVALUATION_REASON' } };
-        }
-        return result.type === 'VARIANT_EVALUATION_RESPONSE_TYPE'
-          ? { type: result.type, variantResponse: variantResponse(result.variant, requestId, duration, timestamp) }
-          : { type: result.type, booleanResponse: booleanResponse(result.boolean, requestId, duration, timestamp) };
-      }),
-      requestDurationMillis: duration,
-    };
+    const responses = results.map((result, i) => {
+      const { requestId, flagKey, namespaceKey } = inputs[i];
+      if (!result) {
+        return JSON.stringify({ type: 'ERROR_EVALUATION_RESPONSE_TYPE', errorResponse: { flagKey, namespaceKey, reason: 'NOT_FOUND_ERROR_EVALUATION_REASON' } });
+      }
+      const meta = { requestId, durationMillis, timestamp };
+      return result.type === 'VARIANT_EVALUATION_RESPONSE_TYPE'
+        ? `{"type":"${result.type}","variantResponse":${variantAnswerJson(result.variant, meta)}}`
+        : `{"type":"${result.type}","booleanResponse":${booleanAnswerJson(result.boolean, meta)}}`;
+    });
+    const requestId = text(either(body.requestId, body.request_id)) || randomUUID();
+    return sendJson(reply, `{"requestId":${JSON.stringify(requestId)},"responses":[${responses.join(',')}],"requestDurationMillis":${durationMillis}}`);
   });
 
   // The deprecated v1 evaluation API (variant flags only), on namespace "default" or the path's.
@@ -104,7 +110,7 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
     const namespace = await compiled(namespaceKey);
     const result = withFliptErrors(() => evaluateVariant(namespace, input));
     analytics?.record(namespaceKey, input.flagKey);
-    return legacyResponse(input, namespaceKey, result, input.requestId || randomUUID(), performance.now() - started, evaluationTimestamp());
+    return legacyResponse(input, namespaceKey, result, input.requestId || randomUUID(), elapsedSince(started), evaluationTimestamp());
   };
   app.post('/api/v1/evaluate', legacyEvaluate);
   app.post('/api/v1/namespaces/:namespaceKey/evaluate', legacyEvaluate);
@@ -112,9 +118,9 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
   const legacyBatch = async (request: FastifyRequest) => {
     const started = performance.now();
     const body = objectBody(request.body);
-    const namespaceKey = legacyNamespace(request, text(body, 'namespaceKey', 'namespace_key'));
-    const excludeNotFound = field(body, 'excludeNotFound', 'exclude_not_found') === true;
-    const inputs = list(body, 'requests').map(readLegacyRequest);
+    const namespaceKey = legacyNamespace(request, text(either(body.namespaceKey, body.namespace_key)));
+    const excludeNotFound = either(body.excludeNotFound, body.exclude_not_found) === true;
+    const inputs = list(body.requests).map(readLegacyRequest);
     for (const input of inputs) {
       if (input.namespaceKey && input.namespaceKey !== namespaceKey) {
         throw invalidField('namespace_key', 'must be the same for all requests if specified');
@@ -128,10 +134,10 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
       analytics?.record(namespaceKey, input.flagKey);
       evaluated.push([input, result]);
     }
-    const duration = performance.now() - started;
+    const duration = elapsedSince(started);
     const timestamp = evaluationTimestamp();
     return {
-      requestId: text(body, 'requestId', 'request_id') || randomUUID(),
+      requestId: text(either(body.requestId, body.request_id)) || randomUUID(),
       responses: evaluated.map(([input, result]) => legacyResponse(input, namespaceKey, result, '', duration, timestamp)),
       requestDurationMillis: duration,
     };
@@ -161,32 +167,6 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
   });
 }
 
-function variantResponse(result: VariantEvaluation, requestId: string, duration: number, timestamp: string) {
-  return {
-    match: result.match,
-    segmentKeys: result.segmentKeys,
-    reason: result.reason,
-    variantKey: result.variantKey,
-    variantAttachment: result.variantAttachment,
-    requestId,
-    requestDurationMillis: duration,
-    timestamp,
-    flagKey: result.flagKey,
-  };
-}
-
-function booleanResponse(result: BooleanEvaluation, requestId: string, duration: number, timestamp: string) {
-  return {
-    enabled: result.enabled,
-    reason: result.reason,
-    requestId,
-    requestDurationMillis: duration,
-    timestamp,
-    flagKey: result.flagKey,
-    segmentKeys: result.segmentKeys,
-  };
-}
-
 function legacyResponse(input: WireRequest, namespaceKey: string, result: VariantEvaluation, requestId: string, duration: number, timestamp: string) {
   return {
     requestId,
@@ -205,27 +185,6 @@ function legacyResponse(input: WireRequest, namespaceKey: string, result: Varian
   };
 }
 
-let cachedSecond = -1;
-let cachedPrefix = '';
-
-/**
- * The evaluation time as RFC 3339 UTC to the microsecond (what Node's clock has of Flipt's
- * nanoseconds), trailing zero triplets trimmed as Flipt does. Runs on every evaluation, so the
- * date and time part is formatted once per second.
- */
-function evaluationTimestamp(): string {
-  const micros = Math.floor((performance.timeOrigin + performance.now()) * 1000);
-  const second = Math.floor(micros / 1_000_000);
-  if (second !== cachedSecond) {
-    cachedSecond = second;
-    cachedPrefix = new Date(second * 1000).toISOString().slice(0, 19);
-  }
-  const fraction = micros - second * 1_000_000;
-  if (fraction === 0) return `${cachedPrefix}Z`;
-  if (fraction % 1000 === 0) return `${cachedPrefix}.${String(fraction / 1000).padStart(3, '0')}Z`;
-  return `${cachedPrefix}.${String(fraction).padStart(6, '0')}Z`;
-}
-
 /**
  * An evaluation request as sent: camelCase or snake_case fields; context values must be strings.
  * Checked by hand rather than with a schema: this runs on every evaluation.
@@ -235,18 +194,24 @@ interface WireRequest extends EvaluationRequest {
   namespaceKey: string;
 }
 
+/**
+ * A JSON body's fields, read as properties: none of these names exists on `Object.prototype`, and
+ * plain property reads keep the hot path fast (a key chosen at run time makes every read a slow one).
+ */
+type WireFields = Partial<Record<'requestId' | 'request_id' | 'namespaceKey' | 'namespace_key' | 'flagKey' | 'flag_key' | 'entityId' | 'entity_id' | 'context' | 'requests' | 'excludeNotFound' | 'exclude_not_found', unknown>>;
+
 function readRequest(body: unknown): WireRequest {
   const fields = objectBody(body);
-  const context = field(fields, 'context', 'context');
+  const { context } = fields;
   if (context !== undefined && context !== null) {
     if (typeof context !== 'object' || Array.isArray(context)) throw badBody();
-    for (const value of Object.values(context)) if (typeof value !== 'string') throw badBody();
+    for (const key in context) if (typeof (context as Record<string, unknown>)[key] !== 'string') throw badBody();
   }
   return {
-    requestId: text(fields, 'requestId', 'request_id'),
-    namespaceKey: text(fields, 'namespaceKey', 'namespace_key'),
-    flagKey: text(fields, 'flagKey', 'flag_key'),
-    entityId: text(fields, 'entityId', 'entity_id'),
+    requestId: text(either(fields.requestId, fields.request_id)),
+    namespaceKey: text(either(fields.namespaceKey, fields.namespace_key)),
+    flagKey: text(either(fields.flagKey, fields.flag_key)),
+    entityId: text(either(fields.entityId, fields.entity_id)),
     context: (context ?? {}) as Record<string, string>,
   };
 }
@@ -259,24 +224,23 @@ function readLegacyRequest(body: unknown): WireRequest {
   return input;
 }
 
-function objectBody(body: unknown): Record<string, unknown> {
+function objectBody(body: unknown): WireFields {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badBody();
-  return body as Record<string, unknown>;
+  return body as WireFields;
 }
 
-function field(fields: Record<string, unknown>, camel: string, snake: string): unknown {
-  return Object.hasOwn(fields, camel) ? fields[camel] : Object.hasOwn(fields, snake) ? fields[snake] : undefined;
+/** A field sent in camelCase or snake_case; camelCase wins when both are. */
+function either(camel: unknown, snake: unknown): unknown {
+  return camel === undefined ? snake : camel;
 }
 
-function text(fields: Record<string, unknown>, camel: string, snake: string): string {
-  const value = field(fields, camel, snake);
+function text(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (typeof value !== 'string') throw badBody();
   return value;
 }
 
-function list(fields: Record<string, unknown>, name: string): unknown[] {
-  const value = fields[name];
+function list(value: unknown): unknown[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) throw badBody();
   return value;
