@@ -1,6 +1,8 @@
 // POST /evaluate/v1/variant under 64 connections (autocannon) against the real app, versus a bare
 // node:http server answering a fixed JSON body, in the same run: 10 s of load on each, given in
-// alternating rounds so that a load spike from elsewhere on the machine hits both alike.
+// alternating rounds so that a load spike from elsewhere on the machine hits both alike. A third,
+// minimal server (parse the body, answer JSON with a request id and timestamp) shows how much of
+// the gap any evaluation server pays before evaluating anything.
 import autocannon from 'autocannon';
 import { EVALUATION_BODY, serveIfChild, startServer, type ServerName } from './support/servers.js';
 
@@ -32,19 +34,19 @@ function report(label: string, totals: Totals): number {
 
 if (!(await serveIfChild())) {
   console.log(`${CONNECTIONS} connections, ${SECONDS} s on each server in ${ROUNDS} alternating rounds`);
-  const servers = { bare: await startServer('bare', import.meta.url), ensign: await startServer('ensign', import.meta.url) };
-  const totals: Record<ServerName, Totals> = {
-    bare: { requests: 0, seconds: 0, p50: [], p99: [] },
-    ensign: { requests: 0, seconds: 0, p50: [], p99: [] },
-  };
+  const names = ['bare', 'minimal', 'ensign'] as const;
+  const servers = Object.fromEntries(await Promise.all(names.map(async (name) => [name, await startServer(name, import.meta.url)] as const)));
+  const totals = Object.fromEntries(names.map((name) => [name, { requests: 0, seconds: 0, p50: [], p99: [] } as Totals]));
   for (let i = 0; i < ROUNDS; i++) {
-    for (const name of ['bare', 'ensign'] as const) await round(name, servers[name].url, totals[name]);
+    for (const name of names) await round(name, servers[name].url, totals[name]);
   }
-  servers.bare.stop();
-  servers.ensign.stop();
+  for (const name of names) servers[name].stop();
   const bare = report('bare node:http fixed JSON', totals.bare);
+  const minimal = report('minimal parse + JSON answer', totals.minimal);
   const ensign = report('ensign /evaluate/v1/variant', totals.ensign);
+  const percent = (rate: number) => `${((100 * rate) / bare).toFixed(1)}%`;
+  console.log(`minimal server: ${percent(minimal)} of bare node:http`);
   console.log(
-    `ratio ${((100 * ensign) / bare).toFixed(1)}% of bare node:http (budget: at least 70%); ensign p99 ${Math.max(...totals.ensign.p99)} ms worst round (budget: at most 10 ms)`,
+    `ratio ${percent(ensign)} of bare node:http (budget: at least 70%); ensign p99 ${Math.max(...totals.ensign.p99)} ms worst round (budget: at most 10 ms)`,
   );
 }

@@ -1,6 +1,7 @@
 // Servers for the HTTP benchmarks, each started in a child process (the benchmark's own bundle,
 // forked with the server's name as argument) so that autocannon does not share its event loop.
 import { fork } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,7 @@ import { buildApp } from '../../server/app.js';
 import { defaultConfig } from '../../server/config.js';
 
 /** The fixed answer of the bare server: the shape and size of a variant evaluation. */
-const FIXED = JSON.stringify({
+const FIXED_ANSWER = {
   match: true,
   segmentKeys: ['premium'],
   reason: 'MATCH_EVALUATION_REASON',
@@ -20,7 +21,8 @@ const FIXED = JSON.stringify({
   requestDurationMillis: 0.05,
   timestamp: '2026-01-01T00:00:00.123456Z',
   flagKey: 'flag_001',
-});
+};
+const FIXED = JSON.stringify(FIXED_ANSWER);
 
 export const EVALUATION_BODY = JSON.stringify({
   namespaceKey: 'default',
@@ -67,7 +69,26 @@ async function serveBare(): Promise<number> {
   return (server.address() as { port: number }).port;
 }
 
-const SERVERS = { ensign: serveEnsign, bare: serveBare };
+/**
+ * The least any evaluation server does per request, as a reference between the two: read and parse
+ * the JSON body, answer JSON with a fresh request id and timestamp. No evaluation, no validation.
+ */
+async function serveMinimal(): Promise<number> {
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const { flagKey } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { flagKey: string };
+      const answer = JSON.stringify({ ...FIXED_ANSWER, requestId: randomUUID(), timestamp: new Date().toISOString(), flagKey });
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(answer) });
+      response.end(answer);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as { port: number }).port;
+}
+
+const SERVERS = { ensign: serveEnsign, bare: serveBare, minimal: serveMinimal };
 export type ServerName = keyof typeof SERVERS;
 
 /** In the child: starts the server named by the argument and reports its port. True when this process is a child. */
