@@ -9,6 +9,8 @@ import { EVALUATION_BODY, serveIfChild, startServer, type ServerName } from './s
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = 2;
 const CONNECTIONS = 64;
+/** Unmeasured load on each server first, so that the figures are of JIT-compiled code, not of its warm-up. */
+const WARM_UP_SECONDS = 2;
 
 interface Totals {
   requests: number;
@@ -33,10 +35,13 @@ function report(label: string, totals: Totals): number {
 }
 
 if (!(await serveIfChild())) {
-  console.log(`${CONNECTIONS} connections, ${SECONDS} s on each server in ${ROUNDS} alternating rounds`);
+  console.log(`${CONNECTIONS} connections, ${SECONDS} s on each server in ${ROUNDS} alternating rounds after ${WARM_UP_SECONDS} s of warm-up`);
   const names = ['bare', 'minimal', 'ensign'] as const;
   const servers = Object.fromEntries(await Promise.all(names.map(async (name) => [name, await startServer(name, import.meta.url)] as const)));
   const totals = Object.fromEntries(names.map((name) => [name, { requests: 0, seconds: 0, p50: [], p99: [] } as Totals]));
+  for (const name of names) {
+    await autocannon({ url: `${servers[name].url}/evaluate/v1/variant`, method: 'POST', body: EVALUATION_BODY, connections: CONNECTIONS, duration: WARM_UP_SECONDS });
+  }
   for (let i = 0; i < ROUNDS; i++) {
     for (const name of names) await round(name, servers[name].url, totals[name]);
   }
