@@ -30,6 +30,23 @@ const surveyChunkExternal: Plugin = {
   },
 };
 
+/** A build of the survey loader or its chunk into dist/widget: minified, internal names shortened. */
+function loaderBuild(entry: Record<string, string>, format: 'iife' | 'esm', esbuildPlugins: Plugin[] = []): Options {
+  return {
+    entry,
+    outDir: 'dist/widget',
+    format: [format],
+    platform: 'browser',
+    // es2020 keeps ?. and ?? as written: about 170 bytes less gzipped than es2019
+    target: 'es2020',
+    minify: true,
+    clean: false,
+    esbuildOptions: loaderOptions,
+    esbuildPlugins,
+    outExtension: () => ({ js: format === 'iife' ? '.js' : '.mjs' }),
+  };
+}
+
 export default defineConfig([
   // The server and command line: dist/cli.js (`bin: ensign`).
   {
@@ -45,42 +62,10 @@ export default defineConfig([
   },
   // The survey loader: an IIFE that defines window.formbricks, and an ESM module; both import the survey
   // chunk (an ES module) only when a survey shows or responses wait to be sent.
-  {
-    entry: { formbricks: 'widget/core/global.ts' },
-    outDir: 'dist/widget',
-    format: ['iife'],
-    platform: 'browser',
-    // es2020 keeps ?. and ?? as written: about 170 bytes less gzipped than es2019
-    target: 'es2020',
-    minify: true,
-    clean: false,
-    esbuildOptions: loaderOptions,
-    outExtension: () => ({ js: '.js' }),
-  },
-  {
-    entry: { formbricks: 'widget/core/module.ts' },
-    outDir: 'dist/widget',
-    format: ['esm'],
-    platform: 'browser',
-    target: 'es2020',
-    minify: true,
-    clean: false,
-    esbuildOptions: loaderOptions,
-    esbuildPlugins: [surveyChunkExternal],
-    outExtension: () => ({ js: '.mjs' }),
-  },
+  loaderBuild({ formbricks: 'widget/core/global.ts' }, 'iife'),
+  loaderBuild({ formbricks: 'widget/core/module.ts' }, 'esm', [surveyChunkExternal]),
   // The survey chunk: a factory the loader calls with its own config store and client (survey.ts).
-  {
-    entry: { 'formbricks-survey': 'widget/core/survey.ts' },
-    outDir: 'dist/widget',
-    format: ['esm'],
-    platform: 'browser',
-    target: 'es2020',
-    minify: true,
-    clean: false,
-    esbuildOptions: loaderOptions,
-    outExtension: () => ({ js: '.mjs' }),
-  },
+  loaderBuild({ 'formbricks-survey': 'widget/core/survey.ts' }, 'esm'),
   // The survey renderer: an IIFE that defines window.formbricksSurveys, Preact bundled in.
   {
     entry: { surveys: 'widget/render/global.ts' },

@@ -1,6 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { chunkUrl } from '../../../../widget/core/chunk.js';
-import { BASE, ENV, HOST, action, chunkImport, fakeApi, fakeRenderer, loader, survey, unload } from './helpers.js';
+import { BASE, ENV, HOST, action, chunkImport, fakeApi, fakeRenderer, loader, survey, useLoaderPage } from './helpers.js';
 
 const QUEUE_KEY = 'formbricks-js-responses';
 const errors = () => vi.mocked(console.error).mock.calls.map((c) => String(c[0]));
@@ -23,23 +23,7 @@ const holdChunkImport = () => {
   return { resolve: () => release(), reject: (e: Error) => fail(e) };
 };
 
-beforeEach(() => {
-  vi.useFakeTimers();
-  vi.setSystemTime(new Date('2024-06-10T12:00:00.000Z'));
-  localStorage.clear();
-  sessionStorage.clear();
-  document.body.innerHTML = '';
-  delete (window as { formbricksSurveys?: unknown }).formbricksSurveys;
-  vi.spyOn(console, 'warn').mockImplementation(() => {});
-  vi.spyOn(console, 'error').mockImplementation(() => {});
-  vi.spyOn(console, 'log').mockImplementation(() => {});
-});
-afterEach(async () => {
-  await unload();
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+useLoaderPage();
 
 describe('the survey chunk', () => {
   it('is not loaded by a page that shows no survey and has nothing to send', async () => {

@@ -1,4 +1,4 @@
-import { vi } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
 import type { TActionClass, TProduct, TSurvey } from '../../../../domain/surveys/types.js';
 
 export const ENV = 'clsja4yzr00c1jyj8buxwmyds';
@@ -159,4 +159,29 @@ export const settle = async (rounds = 20): Promise<void> => {
 export const loaderInNewTab = async () => {
   sessionStorage.clear();
   return loader();
+};
+
+/**
+ * Every loader test starts on a blank page at a fixed time, with fake timers, empty storage, no
+ * renderer and a silent console, and unloads the loader afterwards.
+ */
+export const useLoaderPage = (): void => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    vi.setSystemTime(new Date('2024-06-10T12:00:00.000Z'));
+    localStorage.clear();
+    sessionStorage.clear();
+    document.body.innerHTML = '';
+    history.replaceState(null, '', '/');
+    delete (window as { formbricksSurveys?: unknown }).formbricksSurveys;
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    vi.spyOn(console, 'log').mockImplementation(() => {});
+  });
+  afterEach(async () => {
+    await unload();
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
 };

@@ -1,25 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BASE, ENV, HOST, fakeApi, fakeRenderer, json, loader, unload, survey } from './helpers.js';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { BASE, ENV, HOST, fakeApi, fakeRenderer, json, loader, survey, useLoaderPage } from './helpers.js';
 
 const KEY = 'formbricks-js';
 const MIN = 60_000;
 const stored = () => JSON.parse(localStorage.getItem(KEY) || 'null');
 
+useLoaderPage();
 beforeEach(() => {
-  vi.useFakeTimers();
-  vi.setSystemTime(new Date('2024-06-10T12:00:00.000Z'));
-  localStorage.clear();
-  document.body.innerHTML = '';
-  vi.spyOn(console, 'warn').mockImplementation(() => {});
-  vi.spyOn(console, 'error').mockImplementation(() => {});
-  vi.spyOn(console, 'log').mockImplementation(() => {});
   fakeRenderer();
-});
-afterEach(async () => {
-  await unload();
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
 });
 
 describe('init', () => {

@@ -1,27 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BASE, ENV, HOST, fakeApi, fakeRenderer, json, loader, loaderInNewTab, unload, product, survey } from './helpers.js';
+import { describe, expect, it, vi } from 'vitest';
+import { BASE, ENV, HOST, fakeApi, fakeRenderer, json, loader, loaderInNewTab, unload, product, survey, useLoaderPage } from './helpers.js';
 
 const KEY = 'formbricks-js';
 const QUEUE_KEY = 'formbricks-js-responses';
 const stored = () => JSON.parse(localStorage.getItem(KEY) || 'null');
 const errors = () => vi.mocked(console.error).mock.calls.map((c) => String(c[0]));
 
-beforeEach(() => {
-  vi.useFakeTimers();
-  vi.setSystemTime(new Date('2024-06-10T12:00:00.000Z'));
-  localStorage.clear();
-  document.body.innerHTML = '';
-  delete (window as { formbricksSurveys?: unknown }).formbricksSurveys;
-  vi.spyOn(console, 'warn').mockImplementation(() => {});
-  vi.spyOn(console, 'error').mockImplementation(() => {});
-  vi.spyOn(console, 'log').mockImplementation(() => {});
-});
-afterEach(async () => {
-  await unload();
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+useLoaderPage();
 
 /** The renderer scripts the loader appends to <head> (not run), and the URLs it preloads. */
 const appended = () => {

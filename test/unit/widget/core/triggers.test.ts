@@ -1,22 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ENV, HOST, action, fakeApi, fakeRenderer, json, loader, unload, survey } from './helpers.js';
+import { describe, expect, it, vi } from 'vitest';
+import { ENV, HOST, action, fakeApi, fakeRenderer, json, loader, survey, useLoaderPage } from './helpers.js';
 
-beforeEach(() => {
-  vi.useFakeTimers();
-  vi.setSystemTime(new Date('2024-06-10T12:00:00.000Z'));
-  localStorage.clear();
-  document.body.innerHTML = '';
-  history.replaceState(null, '', '/');
-  vi.spyOn(console, 'warn').mockImplementation(() => {});
-  vi.spyOn(console, 'error').mockImplementation(() => {});
-  vi.spyOn(console, 'log').mockImplementation(() => {});
-});
-afterEach(async () => {
-  await unload();
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+useLoaderPage();
 
 const shown = (rendered: ReturnType<typeof fakeRenderer>) => rendered.map((p) => p.survey.id);
 
