@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance, type RouteOptions } from 'fastify';
@@ -52,6 +53,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
 
   const changes = new ChangeFeed();
+  // One of several worker processes (server/workers.ts): the others must learn of this one's writes.
+  if (cluster.isWorker) {
+    const stopRelay = changes.relayThroughCluster();
+    app.addHook('onClose', async () => stopRelay());
+  }
   // `storage.type: local` serves a folder of features files, read-only, reloaded when it changes.
   const local = config.storage.type === 'local' ? await LocalStorage.open(config.storage.localPath!, changes, app.log) : undefined;
   if (local) {

@@ -6,7 +6,8 @@ import pg from 'pg';
  * whoever caches derived state (the evaluation snapshots) can drop it. `publish` is called by the
  * storage layer after the transaction commits; listeners run synchronously.
  * With PostgreSQL, `relayThroughPostgres` also sends each change to the other server instances on
- * the same database (LISTEN/NOTIFY) and publishes theirs here.
+ * the same database (LISTEN/NOTIFY) and publishes theirs here; `relayThroughCluster` does the same
+ * between the worker processes of one server.
  */
 export type ChangeListener = (namespaceKey: string) => void;
 
@@ -18,11 +19,12 @@ const RECONNECT_DELAY_MS = 500;
 
 export class ChangeFeed {
   private readonly listeners = new Set<ChangeListener>();
-  private notify?: (namespaceKey: string) => void;
+  /** Where this instance's own changes go besides its listeners: the other instances. */
+  private readonly relays = new Set<(namespaceKey: string) => void>();
 
   publish(namespaceKey: string): void {
     this.deliver(namespaceKey);
-    this.notify?.(namespaceKey);
+    for (const relay of this.relays) relay(namespaceKey);
   }
 
   subscribe(listener: ChangeListener): () => void {
@@ -71,18 +73,48 @@ export class ChangeFeed {
     };
 
     await connect();
-    this.notify = (namespaceKey) => {
+    const notify = (namespaceKey: string) => {
       pool.query('SELECT pg_notify($1, $2)', [CHANNEL, `${origin} ${namespaceKey}`]).catch(() => undefined);
     };
+    this.relays.add(notify);
     return async () => {
       stopped = true;
-      this.notify = undefined;
+      this.relays.delete(notify);
       clearTimeout(retry);
       await client?.end().catch(() => undefined);
+    };
+  }
+
+  /**
+   * In a node:cluster worker (server/workers.ts): sends each change to the primary, which passes it
+   * to the other workers, and publishes theirs here. The returned function stops.
+   */
+  relayThroughCluster(): () => void {
+    const fromPrimary = (message: unknown) => {
+      if (isClusterChange(message)) this.deliver(message.ensignChange);
+    };
+    const toPrimary = (namespaceKey: string) => {
+      const message: ClusterChange = { ensignChange: namespaceKey };
+      process.send?.(message);
+    };
+    process.on('message', fromPrimary);
+    this.relays.add(toPrimary);
+    return () => {
+      process.off('message', fromPrimary);
+      this.relays.delete(toPrimary);
     };
   }
 
   private deliver(namespaceKey: string): void {
     for (const listener of this.listeners) listener(namespaceKey);
   }
+}
+
+/** A change as the cluster workers and their primary pass it on. */
+export interface ClusterChange {
+  ensignChange: string;
+}
+
+export function isClusterChange(message: unknown): message is ClusterChange {
+  return typeof message === 'object' && message !== null && typeof (message as ClusterChange).ensignChange === 'string';
 }

@@ -1,8 +1,10 @@
+import cluster from 'node:cluster';
 import { parseArgs } from 'node:util';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type FlagSettings } from './config.js';
 import { DatabaseOpenError, migrate, openDatabase } from './db/index.js';
 import { CommandError, exportCommand, importCommand } from './flipt/declarative/commands.js';
+import { superviseWorkers } from './workers.js';
 
 const USAGE = `Usage: ensign [command] [options]
 
@@ -21,6 +23,7 @@ Commands:
 Options:
   --port N           port to listen on (PORT, default 8080)
   --host ADDR        address to listen on (HOST, default 0.0.0.0)
+  --workers N        processes serving on the port (ENSIGN_WORKERS, default 1)
   --db URL           file:PATH or postgres://... (DATABASE_URL, default file:./data/ensign.db)
   --config FILE      YAML configuration file in Flipt's config.yml layout (ENSIGN_CONFIG)
   --storage TYPE     database or local (ENSIGN_STORAGE_TYPE)
@@ -38,6 +41,7 @@ const OPTIONS = {
   'storage-path': { type: 'string' },
   surveys: { type: 'string' },
   'log-level': { type: 'string' },
+  workers: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   stdin: { type: 'boolean' },
   'skip-existing': { type: 'boolean' },
@@ -59,11 +63,13 @@ function flagSettings(values: Values): FlagSettings {
     storagePath: values['storage-path'],
     surveys: values.surveys,
     logLevel: values['log-level'],
+    workers: values.workers,
   };
 }
 
 async function serve(flags: FlagSettings): Promise<void> {
   const config = loadConfig(flags);
+  if (config.server.workers > 1 && cluster.isPrimary) return superviseWorkers(config.server.workers);
   const app = await buildApp(config, { logger: true });
   let closing = false;
   const shutdown = (signal: string) => {

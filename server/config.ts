@@ -106,6 +106,8 @@ const fileSchema = v.strictObject({
       grpc_port: opt(num),
       cert_file: opt(str),
       cert_key: opt(str),
+      // Ensign's own: how many processes serve (node:cluster), see server/workers.ts.
+      workers: opt(num),
     }),
   ),
   db: opt(
@@ -180,7 +182,8 @@ export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 /** The resolved configuration the server runs with. */
 export interface Config {
-  server: { host: string; port: number };
+  /** `workers`: how many processes serve on the port (1: this process alone). */
+  server: { host: string; port: number; workers: number };
   db: { url: string };
   storage: { type: 'database' | 'local'; readOnly?: boolean; localPath?: string };
   authentication: AuthenticationFileConfig;
@@ -207,7 +210,7 @@ export const DEFAULT_DB_URL = 'file:./data/ensign.db';
 
 export function defaultConfig(): Config {
   return {
-    server: { host: '0.0.0.0', port: 8080 },
+    server: { host: '0.0.0.0', port: 8080, workers: 1 },
     db: { url: DEFAULT_DB_URL },
     storage: { type: 'database' },
     authentication: {},
@@ -261,12 +264,14 @@ export interface FlagSettings {
   storagePath?: string;
   surveys?: string;
   logLevel?: string;
+  workers?: string;
 }
 
 /** Environment variables Ensign reads, and the setting each one stands for. */
 export const ENVIRONMENT_VARIABLES = {
   PORT: 'server.http_port',
   HOST: 'server.host',
+  ENSIGN_WORKERS: 'server.workers',
   DATABASE_URL: 'db.url',
   ENSIGN_CONFIG: 'the config file path',
   ENSIGN_STORAGE_TYPE: 'storage.type',
@@ -287,6 +292,8 @@ export function loadConfig(flags: FlagSettings = {}, env: NodeJS.ProcessEnv = pr
   const port = pick(flags.port, env.PORT, file.server?.http_port?.toString());
   if (port !== undefined) config.server.port = parsePort(port, flags.port !== undefined ? '--port' : 'PORT');
   config.server.host = pick(flags.host, env.HOST, file.server?.host) ?? config.server.host;
+  const workers = pick(flags.workers, env.ENSIGN_WORKERS, file.server?.workers?.toString());
+  if (workers !== undefined) config.server.workers = parseWorkers(workers, flags.workers !== undefined ? '--workers' : env.ENSIGN_WORKERS !== undefined ? 'ENSIGN_WORKERS' : 'server.workers');
   config.db.url = pick(flags.db, env.DATABASE_URL, file.db?.url) ?? config.db.url;
 
   const storageType = pick(flags.storage, env.ENSIGN_STORAGE_TYPE, file.storage?.type);
@@ -356,6 +363,14 @@ function parsePort(value: string, source: string): number {
     throw new ConfigError(`${source} must be a port number from 0 to 65535 (got "${value}")`);
   }
   return port;
+}
+
+function parseWorkers(value: string, source: string): number {
+  const workers = Number(value);
+  if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
+    throw new ConfigError(`${source} must be a whole number of processes from 1 to 64 (got "${value}")`);
+  }
+  return workers;
 }
 
 const DURATION_UNITS_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };

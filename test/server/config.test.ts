@@ -13,16 +13,16 @@ function configFile(text: string): string {
 describe('configuration', () => {
   it('has the documented defaults', () => {
     const config = loadConfig({}, {});
-    expect(config.server).toEqual({ host: '0.0.0.0', port: 8080 });
+    expect(config.server).toEqual({ host: '0.0.0.0', port: 8080, workers: 1 });
     expect(config.db.url).toBe(DEFAULT_DB_URL);
     expect(config.storage.type).toBe('database');
     expect(config.ui.defaultTheme).toBe('system');
   });
 
   it('takes a flag over the environment, the environment over the file, the file over the default', () => {
-    const file = configFile('server:\n  http_port: 9001\n  host: 127.0.0.2\ndb:\n  url: file:/tmp/from-file.db\n');
+    const file = configFile('server:\n  http_port: 9001\n  host: 127.0.0.2\n  workers: 2\ndb:\n  url: file:/tmp/from-file.db\n');
     const fromFile = loadConfig({ config: file }, {});
-    expect(fromFile.server).toEqual({ host: '127.0.0.2', port: 9001 });
+    expect(fromFile.server).toEqual({ host: '127.0.0.2', port: 9001, workers: 2 });
     expect(fromFile.db.url).toBe('file:/tmp/from-file.db');
 
     const fromEnv = loadConfig({ config: file }, { PORT: '9002', DATABASE_URL: 'postgres://x/y' });
@@ -31,7 +31,7 @@ describe('configuration', () => {
     expect(fromEnv.server.host).toBe('127.0.0.2');
 
     const fromFlag = loadConfig({ config: file, port: '9003', host: '::1' }, { PORT: '9002' });
-    expect(fromFlag.server).toEqual({ host: '::1', port: 9003 });
+    expect(fromFlag.server).toEqual({ host: '::1', port: 9003, workers: 2 });
   });
 
   it('reads the config file path from ENSIGN_CONFIG', () => {
@@ -77,6 +77,9 @@ describe('configuration', () => {
   it('rejects a bad port and local storage without a path', () => {
     expect(() => loadConfig({ port: '70000' }, {})).toThrow('--port must be a port number from 0 to 65535 (got "70000")');
     expect(() => loadConfig({}, { PORT: 'x' })).toThrow('PORT must be a port number');
+    expect(() => loadConfig({ workers: '0' }, {})).toThrow('--workers must be a whole number of processes from 1 to 64 (got "0")');
+    expect(() => loadConfig({}, { ENSIGN_WORKERS: '1.5' })).toThrow('ENSIGN_WORKERS must be a whole number of processes');
+    expect(loadConfig({}, { ENSIGN_WORKERS: '4' }).server.workers).toBe(4);
     expect(() => loadConfig({ storage: 'local' }, {})).toThrow(/storage\.local\.path is required/);
     expect(() => loadConfig({ storage: 'git' }, {})).toThrow('storage type must be "database" or "local" (got "git")');
   });

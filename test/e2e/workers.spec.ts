@@ -1,0 +1,51 @@
+import { request } from 'node:http';
+import { expect, startServer, test } from './fixtures.js';
+
+/** A POST on a connection of its own, so that node:cluster may hand it to any worker. */
+function postOnNewConnection(url: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request(url, { method: 'POST', agent: false, headers: { connection: 'close' } }, (incoming) => {
+      let text = '';
+      incoming.on('data', (chunk) => (text += chunk));
+      incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, json: JSON.parse(text) }));
+    });
+    outgoing.on('error', reject);
+    outgoing.end(JSON.stringify(body));
+  });
+}
+
+test('with --workers 2, a write through one worker shows in every worker\'s evaluations and the analytics add up', async () => {
+  const server = await startServer(['--workers', '2']);
+  try {
+    await expect.poll(() => server.output()).toContain('ensign: 2 workers listening');
+    const api = (path: string, method: string, body: unknown) => fetch(`${server.url}${path}`, { method, body: JSON.stringify(body) });
+    expect((await api('/api/v1/namespaces/default/flags', 'POST', { key: 'shared', name: 'Shared', type: 'BOOLEAN_FLAG_TYPE', enabled: false })).status).toBe(200);
+
+    const evaluations = async () => {
+      const answers = [];
+      // node:cluster deals new connections round-robin: ten of them reach both workers.
+      for (let i = 0; i < 10; i++) answers.push(await postOnNewConnection(`${server.url}/evaluate/v1/boolean`, { flagKey: 'shared', entityId: `e${i}` }));
+      expect(answers.every((answer) => answer.status === 200)).toBe(true);
+      return answers.map((answer) => answer.json.enabled);
+    };
+    // Both workers now hold the namespace's snapshot in memory.
+    expect(await evaluations()).toEqual(Array(10).fill(false));
+
+    expect((await api('/api/v1/namespaces/default/flags/shared', 'PUT', { name: 'Shared', enabled: true })).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(await evaluations()).toEqual(Array(10).fill(true));
+
+    // Each worker counts its own evaluations and flushes them; the series holds all twenty.
+    const from = new Date(Date.now() - 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
+    const to = new Date(Date.now() + 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
+    const counted = async () => {
+      const response = await fetch(`${server.url}/internal/v1/analytics/namespaces/default/flags/shared?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`);
+      const { values } = (await response.json()) as { values: number[] };
+      return values.reduce((sum, value) => sum + value, 0);
+    };
+    await expect.poll(counted, { timeout: 10_000 }).toBe(20);
+  } finally {
+    expect(await server.stop()).toBe(0);
+  }
+  expect(server.output()).not.toMatch(/"level":5\d/);
+});
