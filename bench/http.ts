@@ -2,9 +2,10 @@
 // node:http server answering a fixed JSON body, in the same run: 10 s of load on each, given in
 // alternating rounds so that a load spike from elsewhere on the machine hits both alike. A third,
 // minimal server (parse the body, answer JSON with a request id and timestamp) shows how much of
-// the gap any evaluation server pays before evaluating anything.
+// the gap any evaluation server pays before evaluating anything; `ensign serve --workers 2` (from the
+// build: run `npm run build` first) shows what a second process adds on this machine.
 import autocannon from 'autocannon';
-import { EVALUATION_BODY, serveIfChild, startServer, type ServerName } from './support/servers.js';
+import { EVALUATION_BODY, serveIfChild, startEnsignWorkers, startServer } from './support/servers.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = 2;
@@ -19,7 +20,7 @@ interface Totals {
   p99: number[];
 }
 
-async function round(name: ServerName, url: string, totals: Totals) {
+async function round(name: string, url: string, totals: Totals) {
   const result = await autocannon({ url: `${url}/evaluate/v1/variant`, method: 'POST', body: EVALUATION_BODY, connections: CONNECTIONS, duration: SECONDS / ROUNDS });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   totals.requests += result.requests.total;
@@ -36,8 +37,13 @@ function report(label: string, totals: Totals): number {
 
 if (!(await serveIfChild())) {
   console.log(`${CONNECTIONS} connections, ${SECONDS} s on each server in ${ROUNDS} alternating rounds after ${WARM_UP_SECONDS} s of warm-up`);
-  const names = ['bare', 'minimal', 'ensign'] as const;
-  const servers = Object.fromEntries(await Promise.all(names.map(async (name) => [name, await startServer(name, import.meta.url)] as const)));
+  const servers = {
+    bare: await startServer('bare', import.meta.url),
+    minimal: await startServer('minimal', import.meta.url),
+    ensign: await startServer('ensign', import.meta.url),
+    workers: await startEnsignWorkers(2),
+  };
+  const names = Object.keys(servers) as (keyof typeof servers)[];
   const totals = Object.fromEntries(names.map((name) => [name, { requests: 0, seconds: 0, p50: [], p99: [] } as Totals]));
   for (const name of names) {
     await autocannon({ url: `${servers[name].url}/evaluate/v1/variant`, method: 'POST', body: EVALUATION_BODY, connections: CONNECTIONS, duration: WARM_UP_SECONDS });
@@ -49,9 +55,12 @@ if (!(await serveIfChild())) {
   const bare = report('bare node:http fixed JSON', totals.bare);
   const minimal = report('minimal parse + JSON answer', totals.minimal);
   const ensign = report('ensign /evaluate/v1/variant', totals.ensign);
+  const workers = report('ensign --workers 2', totals.workers);
   const percent = (rate: number) => `${((100 * rate) / bare).toFixed(1)}%`;
+  const worstP99 = (totals: Totals) => `${Math.max(...totals.p99)} ms`;
   console.log(`minimal server: ${percent(minimal)} of bare node:http`);
+  console.log(`ensign, one process: ${percent(ensign)} of bare node:http, p99 ${worstP99(totals.ensign)} worst round`);
   console.log(
-    `ratio ${percent(ensign)} of bare node:http (budget: at least 70%); ensign p99 ${Math.max(...totals.ensign.p99)} ms worst round (budget: at most 10 ms)`,
+    `ensign --workers 2: ${percent(workers)} of bare node:http (budget: at least 70%), p99 ${worstP99(totals.workers)} worst round (budget: at most 10 ms)`,
   );
 }

@@ -1,8 +1,8 @@
 // Servers for the HTTP benchmarks, each started in a child process (the benchmark's own bundle,
 // forked with the server's name as argument) so that autocannon does not share its event loop.
-import { fork } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,18 +31,10 @@ export const EVALUATION_BODY = JSON.stringify({
   context: { plan: 'premium', seats: '12' },
 });
 
-/** Ensign on a temporary SQLite database holding one variant flag with a constrained 50/50 rule. */
-async function serveEnsign(): Promise<number> {
-  const dir = mkdtempSync(join(tmpdir(), 'ensign-bench-'));
-  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
-  const config = defaultConfig();
-  config.db.url = `file:${join(dir, 'ensign.db')}`;
-  const app = await buildApp(config);
-  const call = async (url: string, body: unknown) => {
-    const response = await app.inject({ method: 'POST', url, payload: JSON.stringify(body) });
-    if (response.statusCode !== 200) throw new Error(`${url}: ${response.body}`);
-    return response.json();
-  };
+type Call = (url: string, body: unknown) => Promise<{ id: string }>;
+
+/** The data set: one variant flag with a constrained 50/50 rule. */
+async function seedEnsign(call: Call): Promise<void> {
   const flags = '/api/v1/namespaces/default/flags';
   await call(flags, { key: 'flag_001', name: 'Flag 1', type: 'VARIANT_FLAG_TYPE', enabled: true });
   const a = await call(`${flags}/flag_001/variants`, { key: 'variant_001' });
@@ -53,8 +45,54 @@ async function serveEnsign(): Promise<number> {
   const rule = await call(`${flags}/flag_001/rules`, { segmentKey: 'premium', rank: 1 });
   await call(`${flags}/flag_001/rules/${rule.id}/distributions`, { variantId: a.id, rollout: 50 });
   await call(`${flags}/flag_001/rules/${rule.id}/distributions`, { variantId: b.id, rollout: 50 });
+}
+
+function temporaryDatabase(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ensign-bench-'));
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return `file:${join(dir, 'ensign.db')}`;
+}
+
+/** Ensign in this (child) process, on a temporary SQLite database holding the data set. */
+async function serveEnsign(): Promise<number> {
+  const config = defaultConfig();
+  config.db.url = temporaryDatabase();
+  const app = await buildApp(config);
+  await seedEnsign(async (url, body) => {
+    const response = await app.inject({ method: 'POST', url, payload: JSON.stringify(body) });
+    if (response.statusCode !== 200) throw new Error(`${url}: ${response.body}`);
+    return response.json();
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   return (app.server.address() as { port: number }).port;
+}
+
+/**
+ * `ensign serve --workers N` from the build (dist/cli.js: run `npm run build` first) on a temporary
+ * SQLite database holding the data set; resolves with its base URL and a stop function.
+ */
+export async function startEnsignWorkers(workers: number): Promise<{ url: string; stop(): void }> {
+  if (!existsSync('dist/cli.js')) throw new Error('dist/cli.js is missing: run `npm run build` first');
+  const child = spawn(process.execPath, ['dist/cli.js', 'serve', '--workers', String(workers), '--host', '127.0.0.1', '--port', '0', '--db', temporaryDatabase()], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let output = '';
+    let listening = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk;
+      listening ||= /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1] ?? '';
+      if (listening && output.includes(`${workers} workers listening`)) resolve(listening);
+    });
+    child.once('exit', (code) => reject(new Error(`ensign --workers ${workers} exited with ${code}: ${output}`)));
+  });
+  child.stdout.resume();
+  await seedEnsign(async (path, body) => {
+    const response = await fetch(`${url}${path}`, { method: 'POST', body: JSON.stringify(body) });
+    if (response.status !== 200) throw new Error(`${path}: ${await response.text()}`);
+    return (await response.json()) as { id: string };
+  });
+  return { url, stop: () => child.kill() };
 }
 
 async function serveBare(): Promise<number> {
