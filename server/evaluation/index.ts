@@ -21,12 +21,12 @@ import { loadNamespace } from './loader.js';
 import { authenticationHooksInstalled } from '../auth/index.js';
 import { prettyPrinting } from '../flipt/routes/http.js';
 
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 /**
  * Flag evaluation (reference §2.6, §2.7, §5), the evaluation snapshot (§8) and analytics (§2.11).
  * Evaluations run on in-memory snapshots (cache.ts); the database is read only to rebuild them.
  */
-const JSON_TYPE = 'application/json; charset=utf-8';
-
 export async function evaluationPlugin(app: FastifyInstance, context: AppContext): Promise<void> {
   const cache = new SnapshotCache((namespaceKey) => loadNamespace(context.flipt.database, namespaceKey), context.changes);
   const analytics = context.config.analytics.enabled ? new AnalyticsRecorder(() => context.database) : undefined;
