@@ -13,8 +13,7 @@ export type FastHandler = (body: unknown) => string | Promise<string>;
  * them (the evaluation plugin registers nothing when authentication or CSRF guards evaluation);
  * everything else, including `?pretty` (or its Accept header), trailing slashes and requests during shutdown, goes to
  * Fastify, whose routes for the same paths call the same handlers.
- * Every step counts here: the raw headers are scanned rather than `request.headers` (built on first
- * use), and a body in one chunk (the usual case) is decoded without copying.
+ * A body in one chunk (the usual case) is decoded without copying.
  */
 export class FastPath {
   private readonly routes = new Map<string, FastHandler>();
@@ -36,7 +35,7 @@ export class FastPath {
   /** Answers the request if it is one of ours; false hands it on. */
   handle(request: IncomingMessage, response: ServerResponse): boolean {
     const handler = this.open && request.method === 'POST' ? this.routes.get(request.url!) : undefined;
-    if (!handler || asksForPrettyJson(request.rawHeaders)) return false;
+    if (!handler || request.headers.accept?.includes('application/json+pretty')) return false;
     const chunks: Buffer[] = [];
     let size = 0;
     request.on('data', (chunk: Buffer) => {
@@ -64,13 +63,6 @@ export class FastPath {
     });
     return true;
   }
-}
-
-function asksForPrettyJson(rawHeaders: string[]): boolean {
-  for (let i = 0; i < rawHeaders.length; i += 2) {
-    if (rawHeaders[i].toLowerCase() === 'accept' && rawHeaders[i + 1].includes('application/json+pretty')) return true;
-  }
-  return false;
 }
 
 function send(response: ServerResponse, status: number, json: string): void {
