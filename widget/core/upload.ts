@@ -19,12 +19,12 @@ export const upload = async (base: string, file: File, { allowedFileExtensions, 
     body: form,
     headers: s
       ? {
-      'X-File-Type': type,
-      'X-File-Name': encodeURIComponent(updatedFileName || name),
-      'X-Survey-ID': surveyId ?? '',
-      'X-Signature': s.signature,
-      'X-Timestamp': '' + s.timestamp,
-      'X-UUID': s.uuid,
+          'X-File-Type': type,
+          'X-File-Name': encodeURIComponent(updatedFileName || name),
+          'X-Survey-ID': surveyId ?? '',
+          'X-Signature': s.signature,
+          'X-Timestamp': '' + s.timestamp,
+          'X-UUID': s.uuid,
         }
       : undefined,
   });
@@ -41,4 +41,3 @@ export const upload = async (base: string, file: File, { allowedFileExtensions, 
   }
   return fileUrl;
 };
-
