@@ -5,7 +5,9 @@ type Plugin = NonNullable<Options['esbuildPlugins']>[number];
 
 function gitCommit(): string {
   try {
-    return execSync('git rev-parse HEAD', { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    return execSync('git rev-parse HEAD', { stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
   } catch {
     return '';
   }

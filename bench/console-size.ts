@@ -35,7 +35,12 @@ function staticGraph(start: string): Set<string> {
 const initial = staticGraph(entry);
 const initialJs = [...initial].reduce((sum, file) => sum + gzipped(file), 0);
 const initialCss = css.reduce((sum, file) => sum + gzipped(file), 0);
-const allJs = [entry, ...readdirSync(join(ROOT, 'chunks')).filter((f) => f.endsWith('.js')).map((f) => `chunks/${f}`)];
+const allJs = [
+  entry,
+  ...readdirSync(join(ROOT, 'chunks'))
+    .filter((f) => f.endsWith('.js'))
+    .map((f) => `chunks/${f}`),
+];
 const allJsBytes = allJs.reduce((sum, file) => sum + gzipped(file), 0);
 
 console.log(`initial JavaScript: ${kb(initialJs)} gzipped in ${initial.size} files (budget ${kb(BUDGET.js)})`);
@@ -48,8 +53,12 @@ if (flagsPage) {
   const bytes = [...withPage].reduce((sum, file) => sum + gzipped(file), 0);
   console.log(`with the flag list: ${kb(bytes)} gzipped in ${withPage.size} files`);
 }
-const largest = allJs.map((file) => [file, gzipped(file)] as const).sort((a, b) => b[1] - a[1]).slice(0, 8);
-for (const [file, bytes] of largest) console.log(`  ${kb(bytes).padStart(9)}  ${file}${initial.has(file) ? '  (initial)' : ''}`);
+const largest = allJs
+  .map((file) => [file, gzipped(file)] as const)
+  .sort((a, b) => b[1] - a[1])
+  .slice(0, 8);
+for (const [file, bytes] of largest)
+  console.log(`  ${kb(bytes).padStart(9)}  ${file}${initial.has(file) ? '  (initial)' : ''}`);
 
 const over = [initialJs > BUDGET.js && 'initial JavaScript', initialCss > BUDGET.css && 'CSS'].filter(Boolean);
 if (over.length) {

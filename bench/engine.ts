@@ -15,7 +15,7 @@ import {
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
 
 let seed = 42;
-const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
 const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)];
 
 const PLANS = ['free', 'pro', 'premium', 'enterprise'];
@@ -27,9 +27,21 @@ function constraint(i: number): SnapshotConstraint {
     case 0:
       return { id, type: 'STRING_CONSTRAINT_COMPARISON_TYPE', property: 'plan', operator: 'eq', value: pick(PLANS) };
     case 1:
-      return { id, type: 'STRING_CONSTRAINT_COMPARISON_TYPE', property: 'region', operator: 'isoneof', value: JSON.stringify(REGIONS.slice(0, 2)) };
+      return {
+        id,
+        type: 'STRING_CONSTRAINT_COMPARISON_TYPE',
+        property: 'region',
+        operator: 'isoneof',
+        value: JSON.stringify(REGIONS.slice(0, 2)),
+      };
     case 2:
-      return { id, type: 'NUMBER_CONSTRAINT_COMPARISON_TYPE', property: 'seats', operator: 'gte', value: String(Math.floor(rand() * 50)) };
+      return {
+        id,
+        type: 'NUMBER_CONSTRAINT_COMPARISON_TYPE',
+        property: 'seats',
+        operator: 'gte',
+        value: String(Math.floor(rand() * 50)),
+      };
     default:
       return { id, type: 'BOOLEAN_CONSTRAINT_COMPARISON_TYPE', property: 'beta', operator: 'true', value: '' };
   }
@@ -70,7 +82,15 @@ for (let f = 0; f < 20; f++) {
         })),
     rollouts: boolean
       ? [
-          { type: 'SEGMENT_ROLLOUT_TYPE', rank: 1, segment: { value: true, segmentOperator: 'AND_SEGMENT_OPERATOR', segments: [pick(segments), pick(segments)] } },
+          {
+            type: 'SEGMENT_ROLLOUT_TYPE',
+            rank: 1,
+            segment: {
+              value: true,
+              segmentOperator: 'AND_SEGMENT_OPERATOR',
+              segments: [pick(segments), pick(segments)],
+            },
+          },
           { type: 'THRESHOLD_ROLLOUT_TYPE', rank: 2, threshold: { percentage: 40, value: true } },
         ]
       : [],
@@ -84,7 +104,12 @@ const requests: (EvaluationRequest & { boolean: boolean })[] = Array.from({ leng
     boolean: flag.type === 'BOOLEAN_FLAG_TYPE',
     flagKey: flag.key,
     entityId: `user-${i}`,
-    context: { plan: pick(PLANS), region: pick(REGIONS), seats: String(Math.floor(rand() * 100)), beta: pick(['true', 'false']) },
+    context: {
+      plan: pick(PLANS),
+      region: pick(REGIONS),
+      seats: String(Math.floor(rand() * 100)),
+      beta: pick(['true', 'false']),
+    },
   };
 });
 
@@ -105,7 +130,8 @@ const client = await FliptClient.init({
   fetcher: async () => ({ ok: true, status: 200, headers: { get: () => null }, json: async () => document }) as never,
 });
 const engines = {
-  'ensign domain/evaluation': (r: (typeof requests)[number]) => (r.boolean ? evaluateBoolean(compiled, r) : evaluateVariant(compiled, r)),
+  'ensign domain/evaluation': (r: (typeof requests)[number]) =>
+    r.boolean ? evaluateBoolean(compiled, r) : evaluateVariant(compiled, r),
   'flipt-client-js 0.5.1 (WASM)': (r: (typeof requests)[number]) => {
     const request = { flagKey: r.flagKey, entityId: r.entityId, context: r.context };
     return r.boolean ? client.evaluateBoolean(request) : client.evaluateVariant(request);
@@ -117,7 +143,8 @@ const ROUNDS = 4;
 const counts = new Map<string, number>();
 for (const evaluate of Object.values(engines)) run(evaluate, 0.2); // warm-up
 for (let round = 0; round < ROUNDS; round++) {
-  for (const [name, evaluate] of Object.entries(engines)) counts.set(name, (counts.get(name) ?? 0) + run(evaluate, SECONDS / ROUNDS));
+  for (const [name, evaluate] of Object.entries(engines))
+    counts.set(name, (counts.get(name) ?? 0) + run(evaluate, SECONDS / ROUNDS));
 }
 const rates = [...counts].map(([name, count]) => {
   const rate = count / SECONDS;

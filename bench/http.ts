@@ -21,8 +21,15 @@ interface Totals {
 }
 
 async function round(name: string, url: string, totals: Totals) {
-  const result = await autocannon({ url: `${url}/evaluate/v1/variant`, method: 'POST', body: EVALUATION_BODY, connections: CONNECTIONS, duration: SECONDS / ROUNDS });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  const result = await autocannon({
+    url: `${url}/evaluate/v1/variant`,
+    method: 'POST',
+    body: EVALUATION_BODY,
+    connections: CONNECTIONS,
+    duration: SECONDS / ROUNDS,
+  });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   totals.requests += result.requests.total;
   totals.seconds += SECONDS / ROUNDS;
   totals.p50.push(result.latency.p50);
@@ -31,12 +38,16 @@ async function round(name: string, url: string, totals: Totals) {
 
 function report(label: string, totals: Totals): number {
   const rate = totals.requests / totals.seconds;
-  console.log(`${label.padEnd(28)} ${Math.round(rate).toLocaleString('en-US').padStart(8)} req/s  p50 ${totals.p50.join('/')} ms  p99 ${totals.p99.join('/')} ms (per round)`);
+  console.log(
+    `${label.padEnd(28)} ${Math.round(rate).toLocaleString('en-US').padStart(8)} req/s  p50 ${totals.p50.join('/')} ms  p99 ${totals.p99.join('/')} ms (per round)`,
+  );
   return rate;
 }
 
 if (!(await serveIfChild())) {
-  console.log(`${CONNECTIONS} connections, ${SECONDS} s on each server in ${ROUNDS} alternating rounds after ${WARM_UP_SECONDS} s of warm-up`);
+  console.log(
+    `${CONNECTIONS} connections, ${SECONDS} s on each server in ${ROUNDS} alternating rounds after ${WARM_UP_SECONDS} s of warm-up`,
+  );
   const servers = {
     bare: await startServer('bare', import.meta.url),
     minimal: await startServer('minimal', import.meta.url),
@@ -44,9 +55,17 @@ if (!(await serveIfChild())) {
     workers: await startEnsignWorkers(2),
   };
   const names = Object.keys(servers) as (keyof typeof servers)[];
-  const totals = Object.fromEntries(names.map((name) => [name, { requests: 0, seconds: 0, p50: [], p99: [] } as Totals]));
+  const totals = Object.fromEntries(
+    names.map((name) => [name, { requests: 0, seconds: 0, p50: [], p99: [] } as Totals]),
+  );
   for (const name of names) {
-    await autocannon({ url: `${servers[name].url}/evaluate/v1/variant`, method: 'POST', body: EVALUATION_BODY, connections: CONNECTIONS, duration: WARM_UP_SECONDS });
+    await autocannon({
+      url: `${servers[name].url}/evaluate/v1/variant`,
+      method: 'POST',
+      body: EVALUATION_BODY,
+      connections: CONNECTIONS,
+      duration: WARM_UP_SECONDS,
+    });
   }
   for (let i = 0; i < ROUNDS; i++) {
     for (const name of names) await round(name, servers[name].url, totals[name]);

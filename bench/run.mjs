@@ -7,7 +7,9 @@ import * as esbuild from 'esbuild';
 
 const names = process.argv.slice(2).length
   ? process.argv.slice(2)
-  : readdirSync('bench').filter((f) => f.endsWith('.ts')).map((f) => f.replace(/\.ts$/, ''));
+  : readdirSync('bench')
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => f.replace(/\.ts$/, ''));
 
 mkdirSync('.tmp/bench', { recursive: true });
 let failed = 0;

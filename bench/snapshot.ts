@@ -12,6 +12,9 @@ if (!(await serveIfChild())) {
   const result = await autocannon({ url, headers: { 'if-none-match': etag }, connections: 64, duration: SECONDS });
   server.stop();
   const notModified = result.statusCodeStats['304']?.count ?? 0;
-  if (notModified !== result.requests.total) throw new Error(`only ${notModified} of ${result.requests.total} answers were 304`);
-  console.log(`304 Not Modified: ${Math.round(result.requests.average).toLocaleString('en-US')} answers/s  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms (64 connections, ${SECONDS} s)`);
+  if (notModified !== result.requests.total)
+    throw new Error(`only ${notModified} of ${result.requests.total} answers were 304`);
+  console.log(
+    `304 Not Modified: ${Math.round(result.requests.average).toLocaleString('en-US')} answers/s  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms (64 connections, ${SECONDS} s)`,
+  );
 }

@@ -12,9 +12,13 @@ async function once(run: number): Promise<{ coldStartMs: number; rssMiB: number 
   const dir = mkdtempSync(join(tmpdir(), 'ensign-startup-'));
   const port = PORT + run;
   const started = performance.now();
-  const child = spawn(process.execPath, ['dist/cli.js', 'serve', '--host', '127.0.0.1', '--port', String(port), '--db', `file:${join(dir, 'x.db')}`], {
-    stdio: 'ignore',
-  });
+  const child = spawn(
+    process.execPath,
+    ['dist/cli.js', 'serve', '--host', '127.0.0.1', '--port', String(port), '--db', `file:${join(dir, 'x.db')}`],
+    {
+      stdio: 'ignore',
+    },
+  );
   let coldStartMs = 0;
   for (;;) {
     try {
@@ -42,5 +46,7 @@ const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
 const median = (values: number[]) => sorted(values)[Math.floor(values.length / 2)];
 const cold = results.map((r) => r.coldStartMs);
 const rss = results.map((r) => r.rssMiB);
-console.log(`cold start (spawn -> first /health 200), ${RUNS} runs: median ${median(cold).toFixed(0)} ms, min ${Math.min(...cold).toFixed(0)} ms, max ${Math.max(...cold).toFixed(0)} ms`);
+console.log(
+  `cold start (spawn -> first /health 200), ${RUNS} runs: median ${median(cold).toFixed(0)} ms, min ${Math.min(...cold).toFixed(0)} ms, max ${Math.max(...cold).toFixed(0)} ms`,
+);
 console.log(`idle RSS 2 s after start: median ${median(rss).toFixed(1)} MiB`);

@@ -22,8 +22,13 @@ row('survey chunk dist/widget/formbricks-survey.mjs', 'dist/widget/formbricks-su
 row('renderer dist/widget/surveys.js', 'dist/widget/surveys.js');
 row('@formbricks/js 1.6.5 index.umd.js', 'node_modules/@formbricks/js/dist/index.umd.js');
 row('@formbricks/surveys 1.6.x index.umd.js', 'node_modules/@formbricks/surveys/dist/index.umd.js');
-for (const [build, gzip] of [['IIFE', loader], ['ESM', esm]] as const) {
+for (const [build, gzip] of [
+  ['IIFE', loader],
+  ['ESM', esm],
+] as const) {
   if (gzip !== undefined) {
-    console.log(`loader budget (${build}): ${gzip} of ${BUDGET} B gzip (${gzip <= BUDGET ? 'within' : `over by ${gzip - BUDGET} B`})`);
+    console.log(
+      `loader budget (${build}): ${gzip} of ${BUDGET} B gzip (${gzip <= BUDGET ? 'within' : `over by ${gzip - BUDGET} B`})`,
+    );
   }
 }

@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
-import Fastify, { type FastifyError, type FastifyInstance, type RouteOptions } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type RouteOptions } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import fastifyCookie from '@fastify/cookie';
 import type { Config } from './config.js';
@@ -40,7 +40,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   let fastPath: FastPath | undefined;
   const app = Fastify({
     // The evaluation hot path answers before Fastify sees the request (evaluation/fast-path.ts).
-    serverFactory: (handler) => createServer((request, response) => fastPath?.handle(request, response) || handler(request, response)),
+    serverFactory: (handler) =>
+      createServer((request, response) => fastPath?.handle(request, response) || handler(request, response)),
     logger: options.logger ? { level: config.log.level } : false,
     bodyLimit: BODY_LIMIT,
     // Flipt keys may be 255 characters long, so path parameters must fit them.
@@ -59,7 +60,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     app.addHook('onClose', async () => stopRelay());
   }
   // `storage.type: local` serves a folder of features files, read-only, reloaded when it changes.
-  const local = config.storage.type === 'local' ? await LocalStorage.open(config.storage.localPath!, changes, app.log) : undefined;
+  const local =
+    config.storage.type === 'local' ? await LocalStorage.open(config.storage.localPath!, changes, app.log) : undefined;
   if (local) {
     local.watch();
     app.addHook('onClose', () => local.close());
@@ -74,7 +76,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   acceptAnyContentTypeAsJson(app);
   app.setErrorHandler(answerInFliptShape);
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler((_request, reply) => {
     reply.code(404).send({ code: GrpcCode.NotFound, message: 'Not Found', details: [] });
   });
 
@@ -89,7 +91,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (config.surveys.enabled) await app.register(async (surveys) => surveyPlugin(surveys, context));
 
   if (existsSync(config.paths.console)) {
-    await app.register(fastifyStatic, { root: config.paths.console, prefix: '/', wildcard: false, index: 'index.html' });
+    await app.register(fastifyStatic, {
+      root: config.paths.console,
+      prefix: '/',
+      wildcard: false,
+      index: 'index.html',
+    });
   }
   return app;
 }
@@ -106,7 +113,11 @@ function acceptAnyContentTypeAsJson(app: FastifyInstance): void {
   });
 }
 
-function answerInFliptShape(error: FastifyError | FliptError, request: { log: FastifyInstance['log'] }, reply: any) {
+function answerInFliptShape(
+  error: FastifyError | FliptError,
+  request: { log: FastifyInstance['log'] },
+  reply: FastifyReply,
+) {
   if (error instanceof FliptError) {
     if (error.code === GrpcCode.Unauthenticated) reply.header('www-authenticate', error.message);
     return reply.code(error.httpStatus).send(error.toJSON());
@@ -114,6 +125,10 @@ function answerInFliptShape(error: FastifyError | FliptError, request: { log: Fa
   const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
   if (status >= 500) request.log.error(error);
   const message =
-    status === 413 ? `request body is too large (the limit is ${BODY_LIMIT} bytes)` : status >= 500 ? 'internal error' : error.message;
+    status === 413
+      ? `request body is too large (the limit is ${BODY_LIMIT} bytes)`
+      : status >= 500
+        ? 'internal error'
+        : error.message;
   return reply.code(status).send({ code: codeForStatus(status), message, details: [] });
 }

@@ -97,14 +97,18 @@ async function runMigrations(flags: FlagSettings): Promise<void> {
   const database = await openDatabase(config.db.url, { migrate: false });
   try {
     const applied = await migrate(database);
-    console.log(applied.length ? `applied ${applied.length} migration(s): ${applied.join(', ')}` : 'database is up to date');
+    console.log(
+      applied.length ? `applied ${applied.length} migration(s): ${applied.join(', ')}` : 'database is up to date',
+    );
   } finally {
     await database.close();
   }
 }
 
 export async function main(argv: string[]): Promise<void> {
-  let parsed;
+  let parsed: ReturnType<
+    typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>
+  >;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
@@ -124,13 +128,22 @@ export async function main(argv: string[]): Promise<void> {
       case 'migrate':
         return await runMigrations(flags);
       case 'import': {
-        const options = { file: positionals[1], stdin: values.stdin, skipExisting: values['skip-existing'], drop: values.drop };
+        const options = {
+          file: positionals[1],
+          stdin: values.stdin,
+          skipExisting: values['skip-existing'],
+          drop: values.drop,
+        };
         console.error(await importCommand(loadConfig(flags), options));
         return;
       }
       case 'export': {
         const output = values.output;
-        const text = await exportCommand(loadConfig(flags), { namespaces: values.namespaces, allNamespaces: values['all-namespaces'], output });
+        const text = await exportCommand(loadConfig(flags), {
+          namespaces: values.namespaces,
+          allNamespaces: values['all-namespaces'],
+          output,
+        });
         if (output === undefined) process.stdout.write(text);
         return;
       }
@@ -138,8 +151,10 @@ export async function main(argv: string[]): Promise<void> {
         fail(`unknown command "${command}"\n\n${USAGE}`);
     }
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof DatabaseOpenError || error instanceof CommandError) fail(error.message);
-    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') fail(`port is already in use: ${(error as Error).message}`);
+    if (error instanceof ConfigError || error instanceof DatabaseOpenError || error instanceof CommandError)
+      fail(error.message);
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE')
+      fail(`port is already in use: ${(error as Error).message}`);
     throw error;
   }
 }

@@ -31,9 +31,7 @@ const cleanup = v.strictObject({ interval: opt(duration), grace_period: opt(dura
 
 const authenticationSection = v.strictObject({
   required: opt(bool),
-  exclude: opt(
-    v.strictObject({ management: opt(bool), metadata: opt(bool), evaluation: opt(bool), ofrep: opt(bool) }),
-  ),
+  exclude: opt(v.strictObject({ management: opt(bool), metadata: opt(bool), evaluation: opt(bool), ofrep: opt(bool) })),
   session: opt(
     v.strictObject({
       domain: opt(str),
@@ -79,9 +77,7 @@ const authenticationSection = v.strictObject({
           enabled: opt(bool),
           jwks_url: opt(str),
           public_key_file: opt(str),
-          validate_claims: opt(
-            v.strictObject({ issuer: opt(str), subject: opt(str), audiences: opt(strList) }),
-          ),
+          validate_claims: opt(v.strictObject({ issuer: opt(str), subject: opt(str), audiences: opt(strList) })),
         }),
       ),
       kubernetes: opt(v.record(v.string(), v.unknown())),
@@ -143,9 +139,7 @@ const fileSchema = v.strictObject({
       storage: ignoredSection,
     }),
   ),
-  cors: opt(
-    v.strictObject({ enabled: opt(bool), allowed_origins: opt(strList), allowed_headers: opt(strList) }),
-  ),
+  cors: opt(v.strictObject({ enabled: opt(bool), allowed_origins: opt(strList), allowed_headers: opt(strList) })),
   log: opt(
     v.strictObject({
       level: opt(v.picklist(['debug', 'info', 'warn', 'error'], 'must be debug, info, warn or error')),
@@ -293,7 +287,15 @@ export function loadConfig(flags: FlagSettings = {}, env: NodeJS.ProcessEnv = pr
   if (port !== undefined) config.server.port = parsePort(port, flags.port !== undefined ? '--port' : 'PORT');
   config.server.host = pick(flags.host, env.HOST, file.server?.host) ?? config.server.host;
   const workers = pick(flags.workers, env.ENSIGN_WORKERS, file.server?.workers?.toString());
-  if (workers !== undefined) config.server.workers = parseWorkers(workers, flags.workers !== undefined ? '--workers' : env.ENSIGN_WORKERS !== undefined ? 'ENSIGN_WORKERS' : 'server.workers');
+  if (workers !== undefined)
+    config.server.workers = parseWorkers(
+      workers,
+      flags.workers !== undefined
+        ? '--workers'
+        : env.ENSIGN_WORKERS !== undefined
+          ? 'ENSIGN_WORKERS'
+          : 'server.workers',
+    );
   config.db.url = pick(flags.db, env.DATABASE_URL, file.db?.url) ?? config.db.url;
 
   const storageType = pick(flags.storage, env.ENSIGN_STORAGE_TYPE, file.storage?.type);
@@ -321,7 +323,10 @@ export function loadConfig(flags: FlagSettings = {}, env: NodeJS.ProcessEnv = pr
 
   if (file.analytics?.enabled !== undefined) config.analytics.enabled = file.analytics.enabled;
   if (file.analytics?.buffer?.flush_period !== undefined) {
-    config.analytics.flushIntervalMs = parseDurationMs(file.analytics.buffer.flush_period, 'analytics.buffer.flush_period');
+    config.analytics.flushIntervalMs = parseDurationMs(
+      file.analytics.buffer.flush_period,
+      'analytics.buffer.flush_period',
+    );
   }
 
   if (file.cors?.enabled !== undefined) config.cors.enabled = file.cors.enabled;
@@ -373,7 +378,15 @@ function parseWorkers(value: string, source: string): number {
   return workers;
 }
 
-const DURATION_UNITS_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const DURATION_UNITS_MS: Record<string, number> = {
+  ns: 1e-6,
+  us: 1e-3,
+  µs: 1e-3,
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+};
 
 /** Parses a Flipt duration (Go syntax such as `1h30m`, or integer nanoseconds) into milliseconds. */
 export function parseDurationMs(value: string | number, key: string): number {

@@ -1,15 +1,19 @@
-// `npm test`: every layer in turn (unit and server with vitest, then the build, then end-to-end in
-// Chromium). Stops at the first layer that fails and exits non-zero.
+// `npm test`: every layer in turn (lint, typecheck, unit and server with vitest, then the build, then
+// end-to-end in Chromium). Stops at the first layer that fails and exits non-zero.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (!existsSync(chromium)) {
-  console.error(`Chromium not found at ${chromium}: install it with "sudo apt-get install -y chromium" (or set CHROMIUM_PATH).`);
+  console.error(
+    `Chromium not found at ${chromium}: install it with "sudo apt-get install -y chromium" (or set CHROMIUM_PATH).`,
+  );
   process.exit(1);
 }
 
 const steps = [
+  ['lint and format (Biome)', 'npx', ['biome', 'check', '.']],
+  ['typecheck', 'npx', ['tsc', '--noEmit']],
   ['unit and server tests', 'npx', ['vitest', 'run']],
   ['build', 'npm', ['run', 'build']],
   ['end-to-end tests', 'npx', ['playwright', 'test']],

@@ -40,8 +40,18 @@ async function seedEnsign(call: Call): Promise<void> {
   const a = await call(`${flags}/flag_001/variants`, { key: 'variant_001' });
   const b = await call(`${flags}/flag_001/variants`, { key: 'variant_002', attachment: '{"color":"blue"}' });
   await call('/api/v1/namespaces/default/segments', { key: 'premium', name: 'Premium', matchType: 'ALL_MATCH_TYPE' });
-  await call('/api/v1/namespaces/default/segments/premium/constraints', { type: 'STRING_COMPARISON_TYPE', property: 'plan', operator: 'eq', value: 'premium' });
-  await call('/api/v1/namespaces/default/segments/premium/constraints', { type: 'NUMBER_COMPARISON_TYPE', property: 'seats', operator: 'gte', value: '10' });
+  await call('/api/v1/namespaces/default/segments/premium/constraints', {
+    type: 'STRING_COMPARISON_TYPE',
+    property: 'plan',
+    operator: 'eq',
+    value: 'premium',
+  });
+  await call('/api/v1/namespaces/default/segments/premium/constraints', {
+    type: 'NUMBER_COMPARISON_TYPE',
+    property: 'seats',
+    operator: 'gte',
+    value: '10',
+  });
   const rule = await call(`${flags}/flag_001/rules`, { segmentKey: 'premium', rank: 1 });
   await call(`${flags}/flag_001/rules/${rule.id}/distributions`, { variantId: a.id, rollout: 50 });
   await call(`${flags}/flag_001/rules/${rule.id}/distributions`, { variantId: b.id, rollout: 50 });
@@ -73,9 +83,24 @@ async function serveEnsign(): Promise<number> {
  */
 export async function startEnsignWorkers(workers: number): Promise<{ url: string; stop(): void }> {
   if (!existsSync('dist/cli.js')) throw new Error('dist/cli.js is missing: run `npm run build` first');
-  const child = spawn(process.execPath, ['dist/cli.js', 'serve', '--workers', String(workers), '--host', '127.0.0.1', '--port', '0', '--db', temporaryDatabase()], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      'dist/cli.js',
+      'serve',
+      '--workers',
+      String(workers),
+      '--host',
+      '127.0.0.1',
+      '--port',
+      '0',
+      '--db',
+      temporaryDatabase(),
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const url = await new Promise<string>((resolve, reject) => {
     let output = '';
     let listening = '';
@@ -117,7 +142,12 @@ async function serveMinimal(): Promise<number> {
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const { flagKey } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { flagKey: string };
-      const answer = JSON.stringify({ ...FIXED_ANSWER, requestId: randomUUID(), timestamp: new Date().toISOString(), flagKey });
+      const answer = JSON.stringify({
+        ...FIXED_ANSWER,
+        requestId: randomUUID(),
+        timestamp: new Date().toISOString(),
+        flagKey,
+      });
       response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(answer) });
       response.end(answer);
     });

@@ -1,7 +1,14 @@
 import type { FlagType, SegmentOperator } from '../flipt/types.js';
 import { compileConstraintTest, type ConstraintTest } from './constraints.js';
 import { CRC32_START, crc32Update } from './crc32.js';
-import type { SnapshotConstraint, SnapshotDocument, SnapshotFlag, SnapshotMatchType, SnapshotRule, SnapshotSegment } from './snapshot.js';
+import type {
+  SnapshotConstraint,
+  SnapshotDocument,
+  SnapshotFlag,
+  SnapshotMatchType,
+  SnapshotRule,
+  SnapshotSegment,
+} from './snapshot.js';
 
 /**
  * A namespace's snapshot compiled for evaluation: constraint values parsed, `isoneof` lists as
@@ -107,14 +114,20 @@ function compileFlag(flag: SnapshotFlag, segment: (source: SnapshotSegment) => C
     key: flag.key,
     type: flag.type,
     enabled: flag.enabled,
-    defaultVariant: flag.defaultVariant ? { key: flag.defaultVariant.key, attachment: flag.defaultVariant.attachment } : undefined,
+    defaultVariant: flag.defaultVariant
+      ? { key: flag.defaultVariant.key, attachment: flag.defaultVariant.attachment }
+      : undefined,
     variantSeed: crc32Update(CRC32_START, flag.key),
     rules,
     rollouts,
   };
 }
 
-function compileRule(rule: SnapshotRule, segment: (source: SnapshotSegment) => CompiledSegment, copies: number): CompiledRule {
+function compileRule(
+  rule: SnapshotRule,
+  segment: (source: SnapshotSegment) => CompiledSegment,
+  copies: number,
+): CompiledRule {
   const variants: CompiledRule['variants'] = [];
   const boundaries: number[] = [];
   let total = 0;
@@ -123,9 +136,19 @@ function compileRule(rule: SnapshotRule, segment: (source: SnapshotSegment) => C
     // Flipt multiplies the float32 rollout by 10 in float32 and truncates.
     total += Math.trunc(Math.fround(Math.fround(distribution.rollout) * 10));
     boundaries.push(total);
-    variants.push({ key: distribution.variantKey, attachment: distribution.variantAttachment, rollout: distribution.rollout });
+    variants.push({
+      key: distribution.variantKey,
+      attachment: distribution.variantAttachment,
+      rollout: distribution.rollout,
+    });
   }
-  return { rank: rule.rank, segmentOperator: rule.segmentOperator, segments: rule.segments.map(segment), variants, boundaries };
+  return {
+    rank: rule.rank,
+    segmentOperator: rule.segmentOperator,
+    segments: rule.segments.map(segment),
+    variants,
+    boundaries,
+  };
 }
 
 /**
@@ -157,5 +180,11 @@ function compileSegment(source: SnapshotSegment): CompiledSegment {
       test: test ?? (() => false),
     });
   }
-  return { key: source.key, matchType: source.matchType, matchAll: source.matchType === 'ALL_SEGMENT_MATCH_TYPE', constraints, valid };
+  return {
+    key: source.key,
+    matchType: source.matchType,
+    matchAll: source.matchType === 'ALL_SEGMENT_MATCH_TYPE',
+    constraints,
+    valid,
+  };
 }

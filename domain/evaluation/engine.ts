@@ -115,7 +115,13 @@ function variantOf(flag: CompiledFlag, request: EvaluationRequest, trace?: StepT
   for (const rule of flag.rules) {
     const segments = trace && [];
     const segmentKeys = matchSegments(rule.segmentOperator, rule.segments, request, segments);
-    const step: RuleTrace | undefined = segments && { kind: 'rule', rank: rule.rank, segmentOperator: rule.segmentOperator, matched: segmentKeys !== undefined, segments };
+    const step: RuleTrace | undefined = segments && {
+      kind: 'rule',
+      rank: rule.rank,
+      segmentOperator: rule.segmentOperator,
+      matched: segmentKeys !== undefined,
+      segments,
+    };
     if (step) trace!.push(step);
     if (!segmentKeys) continue;
     result.segmentKeys = segmentKeys;
@@ -126,7 +132,12 @@ function variantOf(flag: CompiledFlag, request: EvaluationRequest, trace?: StepT
     }
     const bucket = variantBucket(flag, request.entityId);
     const index = chooseDistribution(rule, bucket);
-    if (step) Object.assign(step, { bucket, boundaries: rule.boundaries, distribution: index < rule.variants.length ? index : -1 });
+    if (step)
+      Object.assign(step, {
+        bucket,
+        boundaries: rule.boundaries,
+        distribution: index < rule.variants.length ? index : -1,
+      });
     // A bucket past the last boundary (rollouts summing under 100) ends the evaluation unmatched.
     if (index === rule.variants.length) return result;
     const variant = rule.variants[index];
@@ -152,14 +163,31 @@ function booleanOf(flag: CompiledFlag, request: EvaluationRequest, trace?: StepT
     if (rollout.kind === 'threshold') {
       const bucket = thresholdBucket(flag.key, request.entityId);
       const matched = bucket < rollout.percentage;
-      trace?.push({ kind: 'threshold', rank: rollout.rank, percentage: rollout.percentage, value: rollout.value, bucket, matched });
-      if (matched) return { flagKey: flag.key, enabled: rollout.value, reason: 'MATCH_EVALUATION_REASON', segmentKeys: [] };
+      trace?.push({
+        kind: 'threshold',
+        rank: rollout.rank,
+        percentage: rollout.percentage,
+        value: rollout.value,
+        bucket,
+        matched,
+      });
+      if (matched)
+        return { flagKey: flag.key, enabled: rollout.value, reason: 'MATCH_EVALUATION_REASON', segmentKeys: [] };
       continue;
     }
     const segments = trace && [];
     const segmentKeys = matchSegments(rollout.segmentOperator, rollout.segments, request, segments);
-    if (segments) trace!.push({ kind: 'segment', rank: rollout.rank, segmentOperator: rollout.segmentOperator, value: rollout.value, matched: segmentKeys !== undefined, segments });
-    if (segmentKeys) return { flagKey: flag.key, enabled: rollout.value, reason: 'MATCH_EVALUATION_REASON', segmentKeys };
+    if (segments)
+      trace!.push({
+        kind: 'segment',
+        rank: rollout.rank,
+        segmentOperator: rollout.segmentOperator,
+        value: rollout.value,
+        matched: segmentKeys !== undefined,
+        segments,
+      });
+    if (segmentKeys)
+      return { flagKey: flag.key, enabled: rollout.value, reason: 'MATCH_EVALUATION_REASON', segmentKeys };
   }
   return { flagKey: flag.key, enabled: flag.enabled, reason: 'DEFAULT_EVALUATION_REASON', segmentKeys: [] };
 }
@@ -169,7 +197,12 @@ function booleanOf(flag: CompiledFlag, request: EvaluationRequest, trace?: StepT
  * undefined. Every segment is evaluated, as Flipt does: a later invalid segment is an error even
  * when an earlier one failed. `traces`, when given, receives each segment's trace.
  */
-function matchSegments(operator: SegmentOperator, segments: CompiledSegment[], request: EvaluationRequest, traces?: SegmentTrace[]): string[] | undefined {
+function matchSegments(
+  operator: SegmentOperator,
+  segments: CompiledSegment[],
+  request: EvaluationRequest,
+  traces?: SegmentTrace[],
+): string[] | undefined {
   let segmentKeys: string[] | undefined;
   for (const segment of segments) {
     const traced = traces ? traceSegment(segment, request) : undefined;
@@ -249,7 +282,14 @@ export interface RuleTrace {
 export type StepTrace =
   | RuleTrace
   | { kind: 'threshold'; rank: number; percentage: number; value: boolean; bucket: number; matched: boolean }
-  | { kind: 'segment'; rank: number; segmentOperator: SegmentOperator; value: boolean; matched: boolean; segments: SegmentTrace[] };
+  | {
+      kind: 'segment';
+      rank: number;
+      segmentOperator: SegmentOperator;
+      value: boolean;
+      matched: boolean;
+      segments: SegmentTrace[];
+    };
 
 export interface EvaluationExplanation {
   flagKey: string;

@@ -88,7 +88,9 @@ export interface SnapshotConstraint {
 /** The snapshot spelling of a CRUD comparison type (`STRING_COMPARISON_TYPE` → `STRING_CONSTRAINT_COMPARISON_TYPE`). */
 export function snapshotComparisonType(type: string): SnapshotComparisonType {
   const spelled = `${type.replace(/_COMPARISON_TYPE$/, '')}_CONSTRAINT_COMPARISON_TYPE`;
-  return SNAPSHOT_COMPARISON_TYPES.has(spelled) ? (spelled as SnapshotComparisonType) : 'UNKNOWN_CONSTRAINT_COMPARISON_TYPE';
+  return SNAPSHOT_COMPARISON_TYPES.has(spelled)
+    ? (spelled as SnapshotComparisonType)
+    : 'UNKNOWN_CONSTRAINT_COMPARISON_TYPE';
 }
 
 const SNAPSHOT_COMPARISON_TYPES = new Set<string>([

@@ -21,7 +21,18 @@ export function isValidKey(key: string): boolean {
   return KEY_PATTERN.test(key);
 }
 
-const NUMBER_OPERATORS = ['eq', 'neq', 'lt', 'lte', 'gt', 'gte', 'present', 'notpresent', 'isoneof', 'isnotoneof'] as const;
+const NUMBER_OPERATORS = [
+  'eq',
+  'neq',
+  'lt',
+  'lte',
+  'gt',
+  'gte',
+  'present',
+  'notpresent',
+  'isoneof',
+  'isnotoneof',
+] as const;
 
 /** The operators each comparison type accepts; UNKNOWN accepts none. */
 export const OPERATORS: Readonly<Record<ComparisonType, readonly string[]>> = {
@@ -34,7 +45,14 @@ export const OPERATORS: Readonly<Record<ComparisonType, readonly string[]>> = {
 };
 
 /** Operators that compare against no value: their constraint's value is stored as "". */
-export const NO_VALUE_OPERATORS: ReadonlySet<string> = new Set(['true', 'false', 'empty', 'notempty', 'present', 'notpresent']);
+export const NO_VALUE_OPERATORS: ReadonlySet<string> = new Set([
+  'true',
+  'false',
+  'empty',
+  'notempty',
+  'present',
+  'notpresent',
+]);
 
 /** Operators whose value is a JSON array. */
 export const LIST_OPERATORS: ReadonlySet<string> = new Set(['isoneof', 'isnotoneof']);

@@ -51,13 +51,17 @@ const namespaceKey = v.pipe(
 );
 
 const boolean = v.pipe(
-  v.nullish(v.custom<boolean | string>((x) => typeof x === 'boolean' || x === 'true' || x === 'false', 'must be a boolean'), false),
+  v.nullish(
+    v.custom<boolean | string>((x) => typeof x === 'boolean' || x === 'true' || x === 'false', 'must be a boolean'),
+    false,
+  ),
   v.transform((x) => x === true || x === 'true'),
 );
 
 const DECIMAL = /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/;
 const isNumeric = (x: unknown) =>
-  (typeof x === 'number' && Number.isFinite(x)) || (typeof x === 'string' && DECIMAL.test(x) && Number.isFinite(Number(x)));
+  (typeof x === 'number' && Number.isFinite(x)) ||
+  (typeof x === 'string' && DECIMAL.test(x) && Number.isFinite(Number(x)));
 
 const number = v.pipe(
   v.nullish(v.custom<number | string>(isNumeric, 'must be a number'), 0),
@@ -75,7 +79,8 @@ const nonNegativeInt = v.pipe(int32, v.minValue(0, 'must not be negative'));
 
 /** A protobuf enum: its name or its number; absent means the first (zero) value. */
 function enumeration<T extends string>(names: readonly T[]) {
-  const byNumber = (x: unknown) => (typeof x === 'number' || (typeof x === 'string' && /^\d+$/.test(x)) ? names[Number(x)] : undefined);
+  const byNumber = (x: unknown) =>
+    typeof x === 'number' || (typeof x === 'string' && /^\d+$/.test(x)) ? names[Number(x)] : undefined;
   return v.pipe(
     v.nullish(
       v.custom<string | number>(
@@ -92,13 +97,19 @@ const stringList = v.nullish(v.array(string, 'must be a list of strings'), []);
 
 /** Absent or null: leave unchanged (undefined); an object replaces; `{}` clears. */
 const metadata = v.nullish(
-  v.custom<Record<string, unknown>>((x) => typeof x === 'object' && x !== null && !Array.isArray(x), 'must be a JSON object'),
+  v.custom<Record<string, unknown>>(
+    (x) => typeof x === 'object' && x !== null && !Array.isArray(x),
+    'must be a JSON object',
+  ),
 );
 
 const attachment = v.pipe(
   text,
   v.check((value) => value === '' || parseJson(value) !== undefined, 'must be a json string'),
-  v.check((value) => new TextEncoder().encode(value).length <= MAX_ATTACHMENT_BYTES, `must be less than ${MAX_ATTACHMENT_BYTES / 1024} KB`),
+  v.check(
+    (value) => new TextEncoder().encode(value).length <= MAX_ATTACHMENT_BYTES,
+    `must be less than ${MAX_ATTACHMENT_BYTES / 1024} KB`,
+  ),
 );
 
 /** The parsed JSON value, or undefined when the text is not JSON. */
@@ -196,7 +207,8 @@ function constraintRules<T extends ConstraintFields>() {
     };
     if (type === 'UNKNOWN_COMPARISON_TYPE') return problem(`invalid constraint type: "${type}"`);
     const label = COMPARISON_TYPE_LABELS[type];
-    if (!OPERATORS[type].includes(operator)) return problem(`constraint operator "${operator}" is not valid for type ${label}`);
+    if (!OPERATORS[type].includes(operator))
+      return problem(`constraint operator "${operator}" is not valid for type ${label}`);
     if (type === 'ENTITY_ID_COMPARISON_TYPE' && property !== ENTITY_ID_PROPERTY) {
       return problem(`property is ${property} instead of "${ENTITY_ID_PROPERTY}"`);
     }
@@ -213,7 +225,9 @@ function constraintRules<T extends ConstraintFields>() {
         return problem(`invalid value provided for property "${property}" of type ${label}`);
       }
       if (list.length > MAX_JSON_ARRAY_ITEMS) {
-        return problem(`too many values provided for property "${property}" of type ${label} (maximum ${MAX_JSON_ARRAY_ITEMS})`);
+        return problem(
+          `too many values provided for property "${property}" of type ${label} (maximum ${MAX_JSON_ARRAY_ITEMS})`,
+        );
       }
     }
     return input;
@@ -302,16 +316,16 @@ export const DeleteDistributionRequest = v.object({ namespaceKey, flagKey: key, 
 // Rollouts
 
 const rolloutSegment = v.pipe(
-  v.object(
-    { segmentKey: text, segmentKeys: stringList, segmentOperator, value: boolean },
-    'must be an object',
-  ),
+  v.object({ segmentKey: text, segmentKeys: stringList, segmentOperator, value: boolean }, 'must be an object'),
   segmentSelection(),
 );
 
 const rolloutThreshold = v.object(
   {
-    percentage: v.pipe(number, v.check((x) => x >= 0 && x <= 100, 'must be within range [0, 100]')),
+    percentage: v.pipe(
+      number,
+      v.check((x) => x >= 0 && x <= 100, 'must be within range [0, 100]'),
+    ),
     value: boolean,
   },
   'must be an object',
@@ -376,7 +390,10 @@ export function parseRequest<S extends v.GenericSchema>(schema: S, input: unknow
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     return { success: false, message: 'invalid request body: must be a JSON object' };
   }
-  const result = v.safeParse(schema, camelCaseKeys(input as Record<string, unknown>), { abortEarly: true, abortPipeEarly: true });
+  const result = v.safeParse(schema, camelCaseKeys(input as Record<string, unknown>), {
+    abortEarly: true,
+    abortPipeEarly: true,
+  });
   if (result.success) return { success: true, output: result.output };
   const issue = result.issues[0];
   const path = (issue.path ?? []).map((item) => String(item.key)).join('.');

@@ -33,7 +33,11 @@ export const COMPARISON_TYPES: readonly ComparisonType[] = [
 ];
 
 export type RolloutType = 'UNKNOWN_ROLLOUT_TYPE' | 'SEGMENT_ROLLOUT_TYPE' | 'THRESHOLD_ROLLOUT_TYPE';
-export const ROLLOUT_TYPES: readonly RolloutType[] = ['UNKNOWN_ROLLOUT_TYPE', 'SEGMENT_ROLLOUT_TYPE', 'THRESHOLD_ROLLOUT_TYPE'];
+export const ROLLOUT_TYPES: readonly RolloutType[] = [
+  'UNKNOWN_ROLLOUT_TYPE',
+  'SEGMENT_ROLLOUT_TYPE',
+  'THRESHOLD_ROLLOUT_TYPE',
+];
 
 export interface Namespace {
   key: string;
@@ -150,12 +154,22 @@ interface Page {
   nextPageToken: string;
   totalCount: number;
 }
-export interface NamespaceList extends Page { namespaces: Namespace[] }
-export interface FlagList extends Page { flags: Flag[] }
-export interface SegmentList extends Page { segments: Segment[] }
-export interface RuleList extends Page { rules: Rule[] }
+export interface NamespaceList extends Page {
+  namespaces: Namespace[];
+}
+export interface FlagList extends Page {
+  flags: Flag[];
+}
+export interface SegmentList extends Page {
+  segments: Segment[];
+}
+export interface RuleList extends Page {
+  rules: Rule[];
+}
 /** Flipt names the rollouts of a RolloutList `rules`. */
-export interface RolloutList extends Page { rules: Rollout[] }
+export interface RolloutList extends Page {
+  rules: Rollout[];
+}
 
 /** Flipt's error body. */
 export interface ApiErrorBody {

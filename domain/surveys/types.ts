@@ -10,7 +10,13 @@ export type TSurveyDisplayOption = 'displayOnce' | 'displayMultiple' | 'respondM
 export type TPlacement = 'bottomLeft' | 'bottomRight' | 'topLeft' | 'topRight' | 'center';
 
 /** URL rules of a page-URL trigger, compared against the full `location.href`. */
-export type TActionClassPageUrlRule = 'exactMatch' | 'contains' | 'startsWith' | 'endsWith' | 'notMatch' | 'notContains';
+export type TActionClassPageUrlRule =
+  | 'exactMatch'
+  | 'contains'
+  | 'startsWith'
+  | 'endsWith'
+  | 'notMatch'
+  | 'notContains';
 export const URL_RULES: readonly TActionClassPageUrlRule[] = [
   'exactMatch',
   'contains',
@@ -185,8 +191,27 @@ export interface TSurveyDateQuestion extends TSurveyQuestionBase {
 }
 
 export type TAllowedFileExtension =
-  | 'png' | 'jpeg' | 'jpg' | 'pdf' | 'doc' | 'docx' | 'xls' | 'xlsx' | 'ppt' | 'pptx' | 'plain' | 'csv'
-  | 'mp4' | 'mov' | 'avi' | 'mkv' | 'webm' | 'zip' | 'rar' | '7z' | 'tar';
+  | 'png'
+  | 'jpeg'
+  | 'jpg'
+  | 'pdf'
+  | 'doc'
+  | 'docx'
+  | 'xls'
+  | 'xlsx'
+  | 'ppt'
+  | 'pptx'
+  | 'plain'
+  | 'csv'
+  | 'mp4'
+  | 'mov'
+  | 'avi'
+  | 'mkv'
+  | 'webm'
+  | 'zip'
+  | 'rar'
+  | '7z'
+  | 'tar';
 
 export interface TSurveyFileUploadQuestion extends TSurveyQuestionBase {
   type: 'fileUpload';

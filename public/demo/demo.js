@@ -2,8 +2,7 @@
 // control for every way a survey can be triggered, and logs what the widget does. Query parameters:
 // apiHost, environmentId, userId, loader (script URL), renderer (script URL preloaded as
 // window.formbricksSurveys), rendererUrl (passed to init), apiKey (for the responses link), formbricksDebug.
-(function () {
-  'use strict';
+(() => {
   var DEMO_ENVIRONMENT_ID = 'clensigndemoenvironment0';
   var DEMO_API_KEY = 'ensign-demo-api-key-0000';
   var params = new URLSearchParams(location.search);
@@ -26,17 +25,18 @@
 
   // Requests to the survey server, as the widget makes them.
   var realFetch = window.fetch.bind(window);
-  window.fetch = function (input, init) {
+  window.fetch = (input, init) => {
     var url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    var method = (init && init.method) || (input && input.method) || 'GET';
+    var method = init?.method || input?.method || 'GET';
     var ours = url.indexOf(apiHost) === 0 || url.charAt(0) === '/';
     if (ours) log('→ ' + method + ' ' + url.replace(apiHost, ''));
     return realFetch(input, init).then(
-      function (response) {
-        if (ours) log('← ' + response.status + ' ' + method + ' ' + url.replace(apiHost, ''), response.ok ? '' : 'error');
+      (response) => {
+        if (ours)
+          log('← ' + response.status + ' ' + method + ' ' + url.replace(apiHost, ''), response.ok ? '' : 'error');
         return response;
       },
-      function (error) {
+      (error) => {
         if (ours) log('✗ ' + method + ' ' + url.replace(apiHost, '') + ': ' + error, 'error');
         throw error;
       },
@@ -44,26 +44,22 @@
   };
 
   // The widget's own console output (debug lines appear with the debug toggle on).
-  ['log', 'warn', 'error'].forEach(function (level) {
+  ['log', 'warn', 'error'].forEach((level) => {
     var original = console[level].bind(console);
-    console[level] = function () {
-      original.apply(null, arguments);
-      var text = Array.prototype.map
-        .call(arguments, function (part) {
-          return typeof part === 'string' ? part : JSON.stringify(part);
-        })
-        .join(' ');
+    console[level] = (...parts) => {
+      original(...parts);
+      var text = parts.map((part) => (typeof part === 'string' ? part : JSON.stringify(part))).join(' ');
       if (text.indexOf('Formbricks') !== -1) log(text.replace(/^🧱 Formbricks - /, ''), level === 'log' ? '' : 'error');
     };
   });
 
   function loadScript(src) {
-    return new Promise(function (resolve, reject) {
+    return new Promise((resolve, reject) => {
       var script = document.createElement('script');
       script.src = src;
       script.async = true;
       script.onload = resolve;
-      script.onerror = function () {
+      script.onerror = () => {
         reject(new Error('could not load ' + src));
       };
       document.head.appendChild(script);
@@ -71,35 +67,43 @@
   }
 
   var renderer = params.get('renderer');
-  var ready = (renderer ? loadScript(renderer).then(function () { log('renderer preloaded from ' + renderer); }) : Promise.resolve())
-    .then(function () {
-      return loadScript(loaderUrl);
-    })
-    .then(function () {
+  var ready = (
+    renderer
+      ? loadScript(renderer).then(() => {
+          log('renderer preloaded from ' + renderer);
+        })
+      : Promise.resolve()
+  )
+    .then(() => loadScript(loaderUrl))
+    .then(() => {
       log('loader loaded from ' + loaderUrl);
-      var config = { environmentId: environmentId, apiHost: apiHost, errorHandler: function (error) { log('error: ' + JSON.stringify(error), 'error'); } };
+      var config = {
+        environmentId: environmentId,
+        apiHost: apiHost,
+        errorHandler: (error) => {
+          log('error: ' + JSON.stringify(error), 'error');
+        },
+      };
       if (userId) config.userId = userId;
       if (params.get('rendererUrl')) config.rendererUrl = params.get('rendererUrl');
       return window.formbricks.init(config);
     })
-    .then(function () {
+    .then(() => {
       log('init done for environment ' + environmentId + (userId ? ' as ' + userId : ' (anonymous)'));
     })
-    .catch(function (error) {
+    .catch((error) => {
       log(String(error), 'error');
     });
   window.ensignDemo = { ready: ready, log: log };
 
   function call(name, args) {
-    log('formbricks.' + name + '(' + args.map(function (a) { return JSON.stringify(a); }).join(', ') + ')');
-    return ready.then(function () {
-      return window.formbricks[name].apply(window.formbricks, args);
-    });
+    log('formbricks.' + name + '(' + args.map((a) => JSON.stringify(a)).join(', ') + ')');
+    return ready.then(() => window.formbricks[name].apply(window.formbricks, args));
   }
 
   function reloadWith(changes) {
     var next = new URLSearchParams(location.search);
-    Object.keys(changes).forEach(function (key) {
+    Object.keys(changes).forEach((key) => {
       if (changes[key] === null) next.delete(key);
       else next.set(key, changes[key]);
     });
@@ -112,7 +116,7 @@
   }
 
   function onSubmit(id, handler) {
-    document.getElementById(id).addEventListener('submit', function (event) {
+    document.getElementById(id).addEventListener('submit', (event) => {
       event.preventDefault();
       handler(new FormData(event.target));
     });
@@ -125,8 +129,8 @@
     call('registerRouteChange', []);
   }
 
-  document.addEventListener('DOMContentLoaded', function () {
-    pending.splice(0).forEach(function (entry) {
+  document.addEventListener('DOMContentLoaded', () => {
+    pending.splice(0).forEach((entry) => {
       log(entry[0], entry[1]);
     });
     document.getElementById('connection').textContent = 'Environment ' + environmentId + ' on ' + apiHost;
@@ -134,79 +138,86 @@
     if (userId) document.getElementById('user-id').value = userId;
     document.getElementById('toggle-debug').textContent = 'Debug: ' + (debugOn ? 'on' : 'off');
     var responses = document.getElementById('responses-link');
-    responses.href = '/demo/responses.html?' + new URLSearchParams({ apiHost: apiHost, apiKey: params.get('apiKey') || DEMO_API_KEY }).toString();
+    responses.href =
+      '/demo/responses.html?' +
+      new URLSearchParams({ apiHost: apiHost, apiKey: params.get('apiKey') || DEMO_API_KEY }).toString();
 
-    onSubmit('identify-form', function (data) {
+    onSubmit('identify-form', (data) => {
       reloadWith({ userId: String(data.get('userId')) });
     });
-    on('anonymous', function () {
+    on('anonymous', () => {
       reloadWith({ userId: null });
     });
-    onSubmit('attribute-form', function (data) {
+    onSubmit('attribute-form', (data) => {
       call('setAttribute', [String(data.get('key')), String(data.get('value'))]);
     });
-    onSubmit('email-form', function (data) {
+    onSubmit('email-form', (data) => {
       call('setEmail', [String(data.get('email'))]);
     });
-    onSubmit('track-form', function (data) {
+    onSubmit('track-form', (data) => {
       call('track', [String(data.get('name'))]);
     });
-    on('track-code-action', function () {
+    on('track-code-action', () => {
       call('track', ['Code Action']);
     });
-    on('hash-pricing', function () {
+    on('hash-pricing', () => {
       location.hash = 'pricing';
       log('hash changed to #pricing');
     });
-    on('push-pricing', function () {
-      navigate(location.pathname + '?' + new URLSearchParams(Object.assign(Object.fromEntries(params), { page: 'pricing' })).toString() + '#pricing');
+    on('push-pricing', () => {
+      navigate(
+        location.pathname +
+          '?' +
+          new URLSearchParams(Object.assign(Object.fromEntries(params), { page: 'pricing' })).toString() +
+          '#pricing',
+      );
     });
-    on('push-home', function () {
+    on('push-home', () => {
       navigate(location.pathname + location.search.replace(/[?&]page=pricing/, ''));
     });
-    on('scroll-down', function () {
+    on('scroll-down', () => {
       window.scrollTo(0, document.documentElement.scrollHeight);
       log('scrolled to the bottom');
     });
-    on('scroll-top', function () {
+    on('scroll-top', () => {
       window.scrollTo(0, 0);
       log('scrolled to the top');
     });
-    on('exit-intent', function () {
+    on('exit-intent', () => {
       document.body.dispatchEvent(new MouseEvent('mouseleave', { clientY: -1, bubbles: false }));
       log('mouse left the page at the top');
     });
-    on('reset', function () {
+    on('reset', () => {
       call('reset', []);
     });
-    on('logout', function () {
+    on('logout', () => {
       call('logout', []);
     });
-    on('clear-storage', function () {
+    on('clear-storage', () => {
       localStorage.removeItem('formbricks-js');
       log('cleared formbricks-js from local storage');
       location.reload();
     });
-    on('toggle-debug', function () {
+    on('toggle-debug', () => {
       reloadWith({ formbricksDebug: debugOn ? null : 'true' });
     });
-    on('clear-log', function () {
+    on('clear-log', () => {
       document.getElementById('log').textContent = '';
     });
-    document.querySelector('.feedback-button').addEventListener('click', function () {
+    document.querySelector('.feedback-button').addEventListener('click', () => {
       log('clicked .feedback-button');
     });
 
     // Surveys appearing and closing, as seen in the page.
     var surveyOpen = false;
-    new MutationObserver(function (records) {
-      records.forEach(function (record) {
-        Array.prototype.forEach.call(record.addedNodes, function (node) {
+    new MutationObserver((records) => {
+      records.forEach((record) => {
+        Array.prototype.forEach.call(record.addedNodes, (node) => {
           if (node.id === 'formbricks-web-container') log('survey container added');
         });
       });
       var container = document.getElementById('formbricks-web-container');
-      var open = !!(container && container.childElementCount);
+      var open = !!container?.childElementCount;
       if (open !== surveyOpen) {
         surveyOpen = open;
         log(open ? 'a survey is showing' : 'no survey is showing');

@@ -1,18 +1,17 @@
 // Lists every survey of the API key's environment with its displays and responses, newest first.
-(function () {
-  'use strict';
+(() => {
   var params = new URLSearchParams(location.search);
   var apiHost = (params.get('apiHost') || location.origin).replace(/\/+$/, '');
   var headers = { 'x-api-key': params.get('apiKey') || 'ensign-demo-api-key-0000' };
   var main = document.getElementById('surveys');
 
   function get(path) {
-    return fetch(apiHost + '/api/v1/management' + path, { headers: headers, cache: 'no-store' }).then(function (response) {
-      return response.json().then(function (body) {
+    return fetch(apiHost + '/api/v1/management' + path, { headers: headers, cache: 'no-store' }).then((response) =>
+      response.json().then((body) => {
         if (!response.ok) throw new Error(body.message || 'HTTP ' + response.status);
         return body.data;
-      });
-    });
+      }),
+    );
   }
 
   function element(tag, text, className) {
@@ -28,37 +27,39 @@
   }
 
   Promise.all([get('/surveys'), get('/responses'), get('/displays')])
-    .then(function (results) {
+    .then((results) => {
       var surveys = results[0];
       var responses = results[1];
       var displays = results[2];
       main.textContent = '';
-      surveys.forEach(function (survey) {
+      surveys.forEach((survey) => {
         var section = element('section', undefined, 'panel');
         section.dataset.surveyId = survey.id;
-        var ofSurvey = responses.filter(function (response) { return response.surveyId === survey.id; });
-        var shown = displays.filter(function (display) { return display.surveyId === survey.id; }).length;
+        var ofSurvey = responses.filter((response) => response.surveyId === survey.id);
+        var shown = displays.filter((display) => display.surveyId === survey.id).length;
         section.appendChild(element('h2', survey.name));
         section.appendChild(element('p', shown + ' display(s), ' + ofSurvey.length + ' response(s)', 'counts'));
         if (ofSurvey.length) {
-          var table = element('table');
-          var head = element('tr');
-          ['When', 'Person', 'Finished', 'Answers'].forEach(function (title) { head.appendChild(element('th', title)); });
+          const table = element('table');
+          const head = element('tr');
+          ['When', 'Person', 'Finished', 'Answers'].forEach((title) => {
+            head.appendChild(element('th', title));
+          });
           table.appendChild(head);
-          ofSurvey.forEach(function (response) {
+          ofSurvey.forEach((response) => {
             var row = element('tr');
             row.appendChild(element('td', response.createdAt.replace('T', ' ').slice(0, 19)));
             row.appendChild(element('td', response.person ? response.person.userId : 'anonymous'));
             row.appendChild(element('td', response.finished ? 'yes' : 'no'));
             var answers = element('td');
             var list = element('dl');
-            Object.keys(response.data).forEach(function (key) {
+            Object.keys(response.data).forEach((key) => {
               list.appendChild(element('dt', key));
               var value = response.data[key];
               var cell = element('dd');
-              var urls = Array.isArray(value) ? value.filter(function (item) { return /^https?:\/\//.test(item); }) : [];
+              var urls = Array.isArray(value) ? value.filter((item) => /^https?:\/\//.test(item)) : [];
               if (urls.length) {
-                urls.forEach(function (url) {
+                urls.forEach((url) => {
                   var link = element('a', decodeURIComponent(url.split('/').pop()).replace(/--fid--[^.]*/, ''));
                   link.href = url;
                   cell.appendChild(link);
@@ -75,7 +76,7 @@
         main.appendChild(section);
       });
     })
-    .catch(function (error) {
+    .catch((error) => {
       main.textContent = 'Could not load the responses: ' + error.message;
     });
 })();

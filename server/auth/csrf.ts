@@ -26,7 +26,8 @@ export class Csrf {
     const [tokenPart, signature] = cookie?.split('.') ?? [];
     if (!tokenPart || !signature) return undefined;
     const token = Buffer.from(tokenPart, 'base64url');
-    if (token.length !== TOKEN_BYTES || !safeEqual(Buffer.from(this.sign(token)), Buffer.from(signature))) return undefined;
+    if (token.length !== TOKEN_BYTES || !safeEqual(Buffer.from(this.sign(token)), Buffer.from(signature)))
+      return undefined;
     return token;
   }
 
@@ -48,7 +49,8 @@ export class Csrf {
   /** True when the request needs no token or carries a valid one. */
   allows(request: FastifyRequest): boolean {
     if (SAFE_METHODS.has(request.method) || request.headers.origin === undefined) return true;
-    const cookieAuthenticated = request.headers.authorization === undefined && request.cookies[SESSION_COOKIE] !== undefined;
+    const cookieAuthenticated =
+      request.headers.authorization === undefined && request.cookies[SESSION_COOKIE] !== undefined;
     if (!cookieAuthenticated) return true;
     const token = this.cookieToken(request);
     const header = request.headers[CSRF_HEADER];

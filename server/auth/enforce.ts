@@ -53,7 +53,8 @@ export async function enforceAuthentication(runtime: AuthRuntime, request: Fasti
   try {
     request.authentication = await authenticate(runtime, request);
   } catch (error) {
-    if (route.startsWith('/auth/v1/') && request.cookies[SESSION_COOKIE] !== undefined) clearSessionCookies(reply, settings);
+    if (route.startsWith('/auth/v1/') && request.cookies[SESSION_COOKIE] !== undefined)
+      clearSessionCookies(reply, settings);
     throw error;
   }
 }
@@ -87,12 +88,23 @@ async function byJwt(runtime: AuthRuntime, token: string): Promise<Authenticatio
   const { jwt } = runtime.settings;
   let claims: Record<string, unknown>;
   try {
-    claims = await verifyJwt(token, runtime.jwtKeys!, { issuer: jwt.issuer, subject: jwt.subject, audiences: jwt.audiences });
+    claims = await verifyJwt(token, runtime.jwtKeys!, {
+      issuer: jwt.issuer,
+      subject: jwt.subject,
+      audiences: jwt.audiences,
+    });
   } catch (error) {
     if (error instanceof JwtError) throw unauthenticated();
     throw error;
   }
-  return { id: '', method: 'METHOD_JWT', expiresAt: null, createdAt: null, updatedAt: null, metadata: jwtMetadata(claims) };
+  return {
+    id: '',
+    method: 'METHOD_JWT',
+    expiresAt: null,
+    createdAt: null,
+    updatedAt: null,
+    metadata: jwtMetadata(claims),
+  };
 }
 
 export function jwtMetadata(claims: Record<string, unknown>): Record<string, string> {
@@ -103,7 +115,13 @@ export function jwtMetadata(claims: Record<string, unknown>): Record<string, str
   if (typeof claims.iss === 'string') metadata['io.flipt.auth.jwt.issuer'] = claims.iss;
   const user = claims.user;
   if (user && typeof user === 'object') {
-    const fields: [string, string][] = [['email', 'email'], ['sub', 'sub'], ['image', 'picture'], ['name', 'name'], ['role', 'role']];
+    const fields: [string, string][] = [
+      ['email', 'email'],
+      ['sub', 'sub'],
+      ['image', 'picture'],
+      ['name', 'name'],
+      ['role', 'role'],
+    ];
     for (const [claim, key] of fields) {
       const value = (user as Record<string, unknown>)[claim];
       if (typeof value === 'string') metadata[`io.flipt.auth.jwt.${key}`] = value;
@@ -135,7 +153,9 @@ function requestNamespaces(request: FastifyRequest): string[] | undefined {
   if (/^\/evaluate\/v1\/[^/]+$/.test(route) || route === '/api/v1/evaluate' || route === '/api/v1/batch-evaluate') {
     // A batch names a namespace per request; every one must be the token's.
     if (Array.isArray(body.requests)) {
-      return (body.requests as Record<string, unknown>[]).map((item) => bodyNamespace(item?.namespaceKey ?? item?.namespace_key));
+      return (body.requests as Record<string, unknown>[]).map((item) =>
+        bodyNamespace(item?.namespaceKey ?? item?.namespace_key),
+      );
     }
     return [bodyNamespace(body.namespaceKey ?? body.namespace_key)];
   }

@@ -54,7 +54,9 @@ export function jwksKeySource(url: string): KeySource {
       });
   };
   const find = (header: { kid?: string; alg: string }) =>
-    keys?.find((k) => (header.kid === undefined || k.kid === header.kid) && (k.alg === undefined || k.alg === header.alg));
+    keys?.find(
+      (k) => (header.kid === undefined || k.kid === header.kid) && (k.alg === undefined || k.alg === header.alg),
+    );
   return {
     async keyFor(header) {
       if (!keys) await load();
@@ -87,7 +89,10 @@ export async function verifyJwt(token: string, keys: KeySource, checks: ClaimChe
   const header = decodeJson(headerPart) as { alg?: unknown; kid?: unknown };
   const algorithm = typeof header.alg === 'string' ? ALGORITHMS[header.alg] : undefined;
   if (!algorithm) throw new JwtError(`unsupported algorithm ${String(header.alg)}`);
-  const key = await keys.keyFor({ alg: header.alg as string, kid: typeof header.kid === 'string' ? header.kid : undefined });
+  const key = await keys.keyFor({
+    alg: header.alg as string,
+    kid: typeof header.kid === 'string' ? header.kid : undefined,
+  });
   if (!key) throw new JwtError('no key matches the token');
   let valid = false;
   try {

@@ -30,8 +30,16 @@ export async function authRoutes(app: FastifyInstance, runtime: AuthRuntime): Pr
 
   app.get('/auth/v1/method', async (request): Promise<ListAuthenticationMethodsResponse> => {
     const prefix = forwardedPrefix(request);
-    const urls = (base: string) => ({ authorize_url: `${prefix}${base}/authorize`, callback_url: `${prefix}${base}/callback` });
-    const info = (method: AuthMethod, enabled: boolean, sessionCompatible: boolean, metadata: MethodInfo['metadata'] = null) => ({
+    const urls = (base: string) => ({
+      authorize_url: `${prefix}${base}/authorize`,
+      callback_url: `${prefix}${base}/callback`,
+    });
+    const info = (
+      method: AuthMethod,
+      enabled: boolean,
+      sessionCompatible: boolean,
+      metadata: MethodInfo['metadata'] = null,
+    ) => ({
       method,
       enabled,
       sessionCompatible,
@@ -43,7 +51,12 @@ export async function authRoutes(app: FastifyInstance, runtime: AuthRuntime): Pr
     return {
       methods: [
         info('METHOD_TOKEN', settings.token.enabled, false),
-        info('METHOD_GITHUB', settings.github.enabled, true, settings.github.enabled ? urls('/auth/v1/method/github') : null),
+        info(
+          'METHOD_GITHUB',
+          settings.github.enabled,
+          true,
+          settings.github.enabled ? urls('/auth/v1/method/github') : null,
+        ),
         info('METHOD_OIDC', settings.oidc.enabled, true, settings.oidc.enabled ? { providers } : null),
         info('METHOD_KUBERNETES', false, false),
         info('METHOD_JWT', settings.jwt.enabled, false),
@@ -113,10 +126,12 @@ export async function authRoutes(app: FastifyInstance, runtime: AuthRuntime): Pr
       const description = text('description', body.description);
       const namespaceKey = text('namespaceKey', body.namespaceKey ?? body.namespace_key);
       const expiresAtText = text('expiresAt', body.expiresAt ?? body.expires_at);
-      const expiresAt = expiresAtText === '' ? undefined : (storedTimestamp(expiresAtText) ?? failTimestamp('expiresAt'));
+      const expiresAt =
+        expiresAtText === '' ? undefined : (storedTimestamp(expiresAtText) ?? failTimestamp('expiresAt'));
       const metadata: Record<string, string> = {};
       if (body.metadata !== undefined && body.metadata !== null) {
-        if (typeof body.metadata !== 'object' || Array.isArray(body.metadata)) throw invalidField('metadata', 'must be an object');
+        if (typeof body.metadata !== 'object' || Array.isArray(body.metadata))
+          throw invalidField('metadata', 'must be an object');
         for (const [key, value] of Object.entries(body.metadata)) metadata[key] = text(`metadata.${key}`, value);
       }
       metadata[AuthMetadata.tokenName] = name;

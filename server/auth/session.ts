@@ -44,7 +44,10 @@ export async function sessionRoutes(app: FastifyInstance, runtime: AuthRuntime):
         redirect_uri: `${config.redirectAddress}/auth/v1/method/oidc/${name}/callback`,
         scope: ['openid', ...config.scopes.filter((scope) => scope !== 'openid')].join(' '),
         state,
-        ...(verifier && { code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256' }),
+        ...(verifier && {
+          code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+          code_challenge_method: 'S256',
+        }),
       }).toString();
       return { authorizeUrl: url.toString() };
     });
@@ -62,12 +65,17 @@ export async function sessionRoutes(app: FastifyInstance, runtime: AuthRuntime):
           redirect_uri: `${config.redirectAddress}/auth/v1/method/oidc/${name}/callback`,
           ...(verifier && { code_verifier: verifier }),
         },
-        { authorization: `Basic ${Buffer.from(`${encodeURIComponent(config.clientId)}:${encodeURIComponent(config.clientSecret)}`).toString('base64')}` },
+        {
+          authorization: `Basic ${Buffer.from(`${encodeURIComponent(config.clientId)}:${encodeURIComponent(config.clientSecret)}`).toString('base64')}`,
+        },
       );
       if (!tokens.id_token) throw loginFailed('the provider returned no ID token');
       let claims: Claims;
       try {
-        claims = await verifyJwt(tokens.id_token, provider.keys, { issuer: provider.issuer, audiences: [config.clientId] });
+        claims = await verifyJwt(tokens.id_token, provider.keys, {
+          issuer: provider.issuer,
+          audiences: [config.clientId],
+        });
       } catch (error) {
         if (error instanceof JwtError) throw loginFailed(`the ID token is not valid: ${error.message}`);
         throw error;
@@ -79,7 +87,8 @@ export async function sessionRoutes(app: FastifyInstance, runtime: AuthRuntime):
       const metadata: Record<string, string> = { 'io.flipt.auth.oidc.provider': name };
       for (const claim of ['email', 'email_verified', 'name', 'profile', 'picture', 'sub', 'preferred_username']) {
         const value = claims[claim];
-        if (typeof value === 'string' || typeof value === 'boolean') metadata[`io.flipt.auth.oidc.${claim}`] = String(value);
+        if (typeof value === 'string' || typeof value === 'boolean')
+          metadata[`io.flipt.auth.oidc.${claim}`] = String(value);
       }
       addGenericMetadata(metadata, claims.email, claims.name, claims.picture);
       await startSession(request, reply, runtime, 'METHOD_OIDC', metadata);
@@ -95,7 +104,12 @@ export async function sessionRoutes(app: FastifyInstance, runtime: AuthRuntime):
       const scopes = new Set(['user:email', ...github.scopes]);
       if (github.allowedOrganizations.length > 0) scopes.add('read:org');
       const url = new URL(`${github.serverUrl}/login/oauth/authorize`);
-      url.search = new URLSearchParams({ client_id: github.clientId, redirect_uri: redirectUri, scope: [...scopes].join(' '), state }).toString();
+      url.search = new URLSearchParams({
+        client_id: github.clientId,
+        redirect_uri: redirectUri,
+        scope: [...scopes].join(' '),
+        state,
+      }).toString();
       return { authorizeUrl: url.toString() };
     });
 
@@ -105,16 +119,27 @@ export async function sessionRoutes(app: FastifyInstance, runtime: AuthRuntime):
         `${github.serverUrl}/login/oauth/access_token`,
         { client_id: github.clientId, client_secret: github.clientSecret, code, redirect_uri: redirectUri },
       );
-      if (!token.access_token) throw loginFailed(`GitHub refused the code${token.error_description ? `: ${token.error_description}` : ''}`);
-      const user = await getJson<{ login?: string; id?: number; name?: string | null; email?: string | null; avatar_url?: string }>(
-        `${github.apiUrl}/user`,
-        token.access_token,
-      );
+      if (!token.access_token)
+        throw loginFailed(`GitHub refused the code${token.error_description ? `: ${token.error_description}` : ''}`);
+      const user = await getJson<{
+        login?: string;
+        id?: number;
+        name?: string | null;
+        email?: string | null;
+        avatar_url?: string;
+      }>(`${github.apiUrl}/user`, token.access_token);
       if (github.allowedOrganizations.length > 0) {
-        const orgs = new Set((await getJson<{ login: string }[]>(`${github.apiUrl}/user/orgs`, token.access_token)).map((org) => org.login));
+        const orgs = new Set(
+          (await getJson<{ login: string }[]>(`${github.apiUrl}/user/orgs`, token.access_token)).map(
+            (org) => org.login,
+          ),
+        );
         const teamsByOrg = new Map<string, Set<string>>();
         if (Object.keys(github.allowedTeams).length > 0) {
-          const teams = await getJson<{ slug: string; organization: { login: string } }[]>(`${github.apiUrl}/user/teams`, token.access_token);
+          const teams = await getJson<{ slug: string; organization: { login: string } }[]>(
+            `${github.apiUrl}/user/teams`,
+            token.access_token,
+          );
           for (const team of teams) {
             const slugs = teamsByOrg.get(team.organization.login) ?? new Set();
             teamsByOrg.set(team.organization.login, slugs.add(team.slug));
@@ -129,7 +154,8 @@ export async function sessionRoutes(app: FastifyInstance, runtime: AuthRuntime):
       }
       const metadata: Record<string, string> = {};
       const put = (key: string, value: unknown) => {
-        if (value !== undefined && value !== null && value !== '') metadata[`io.flipt.auth.github.${key}`] = String(value);
+        if (value !== undefined && value !== null && value !== '')
+          metadata[`io.flipt.auth.github.${key}`] = String(value);
       };
       put('email', user.email);
       put('name', user.name);
@@ -154,7 +180,10 @@ interface OidcProvider {
 async function discover(issuerUrl: string): Promise<OidcProvider> {
   const document = await getJson<Omit<OidcProvider, 'keys'>>(`${issuerUrl}/.well-known/openid-configuration`);
   if (document.issuer.replace(/\/$/, '') !== issuerUrl) {
-    throw new FliptError(GrpcCode.Internal, `the OIDC provider at ${issuerUrl} names another issuer (${document.issuer})`);
+    throw new FliptError(
+      GrpcCode.Internal,
+      `the OIDC provider at ${issuerUrl} names another issuer (${document.issuer})`,
+    );
   }
   return { ...document, keys: jwksKeySource(document.jwks_uri) };
 }
@@ -162,7 +191,13 @@ async function discover(issuerUrl: string): Promise<OidcProvider> {
 const loginFailed = (reason: string) => new FliptError(GrpcCode.Unauthenticated, `login failed: ${reason}`);
 
 /** Starts a login: the state sent to the provider, and the security token in the state cookie. */
-function beginLogin(request: FastifyRequest, reply: FastifyReply, runtime: AuthRuntime, callbackPath: string, verifier?: string): string {
+function beginLogin(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  runtime: AuthRuntime,
+  callbackPath: string,
+  verifier?: string,
+): string {
   const { session } = runtime.settings;
   const securityToken = randomBytes(32).toString('base64url');
   const originalState = (request.query as { state?: string }).state ?? '';
@@ -174,7 +209,9 @@ function beginLogin(request: FastifyRequest, reply: FastifyReply, runtime: AuthR
     sameSite: 'lax',
     maxAge: Math.floor(session.stateLifetimeMs / 1000),
   });
-  return Buffer.from(JSON.stringify({ security_token: securityToken, original_state: originalState })).toString('base64url');
+  return Buffer.from(JSON.stringify({ security_token: securityToken, original_state: originalState })).toString(
+    'base64url',
+  );
 }
 
 /** Checks the callback's state against the state cookie; returns the code and the PKCE verifier. */
@@ -194,7 +231,13 @@ function finishLogin(request: FastifyRequest): { code: string; verifier?: string
   return { code: query.code, verifier };
 }
 
-async function startSession(request: FastifyRequest, reply: FastifyReply, runtime: AuthRuntime, method: AuthMethod, metadata: Record<string, string>) {
+async function startSession(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  runtime: AuthRuntime,
+  method: AuthMethod,
+  metadata: Record<string, string>,
+) {
   const { tokenLifetimeMs } = runtime.settings.session;
   const expiresAt = timestampIn(tokenLifetimeMs);
   const { clientToken } = await runtime.store.create({ method, metadata, expiresAt });
@@ -225,18 +268,27 @@ async function call(url: string, init: RequestInit): Promise<Response> {
 }
 
 async function getJson<T>(url: string, bearer?: string): Promise<T> {
-  const response = await call(url, { headers: { accept: 'application/json', ...(bearer && { authorization: `Bearer ${bearer}` }) } });
+  const response = await call(url, {
+    headers: { accept: 'application/json', ...(bearer && { authorization: `Bearer ${bearer}` }) },
+  });
   if (!response.ok) throw loginFailed(`${url} answered HTTP ${response.status}`);
   return (await response.json()) as T;
 }
 
-async function postForm<T>(url: string, form: Record<string, string>, headers: Record<string, string> = {}): Promise<T> {
+async function postForm<T>(
+  url: string,
+  form: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<T> {
   const response = await call(url, {
     method: 'POST',
     headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded', ...headers },
     body: new URLSearchParams(form).toString(),
   });
   const body = (await response.json().catch(() => ({}))) as T & { error?: string; error_description?: string };
-  if (!response.ok) throw loginFailed(`${url} answered HTTP ${response.status}${body.error ? ` (${body.error_description || body.error})` : ''}`);
+  if (!response.ok)
+    throw loginFailed(
+      `${url} answered HTTP ${response.status}${body.error ? ` (${body.error_description || body.error})` : ''}`,
+    );
   return body;
 }

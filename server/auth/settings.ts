@@ -72,7 +72,8 @@ export function resolveAuthSettings(file: AuthenticationFileConfig): AuthSetting
   const providers: Record<string, OidcProviderSettings> = {};
   for (const [name, provider] of Object.entries(methods.oidc?.providers ?? {})) {
     const need = (value: string | undefined, field: string) => {
-      if (methods.oidc?.enabled && !value) throw new ConfigError(`${key(`methods.oidc.providers.${name}.${field}`)} is required`);
+      if (methods.oidc?.enabled && !value)
+        throw new ConfigError(`${key(`methods.oidc.providers.${name}.${field}`)} is required`);
       return value ?? '';
     };
     providers[name] = {
@@ -94,7 +95,9 @@ export function resolveAuthSettings(file: AuthenticationFileConfig): AuthSetting
 
   for (const org of Object.keys(github.allowed_teams ?? {})) {
     if (!github.allowed_organizations?.includes(org)) {
-      throw new ConfigError(`${key(`methods.github.allowed_teams.${org}`)}: the organization must also be in allowed_organizations`);
+      throw new ConfigError(
+        `${key(`methods.github.allowed_teams.${org}`)}: the organization must also be in allowed_organizations`,
+      );
     }
   }
 
@@ -197,7 +200,10 @@ function readKeyFile(path: string): string {
  */
 function cookieDomain(domain: string | undefined): string | undefined {
   if (!domain) return undefined;
-  const host = domain.replace(/^[a-z]+:\/\//i, '').replace(/\/.*$/, '').replace(/:\d+$/, '');
+  const host = domain
+    .replace(/^[a-z]+:\/\//i, '')
+    .replace(/\/.*$/, '')
+    .replace(/:\d+$/, '');
   if (host === 'localhost' || /^[\d.]+$/.test(host) || host.includes(':')) return undefined;
   return host;
 }

@@ -83,7 +83,11 @@ export class AuthStore {
   }
 
   async byId(id: string): Promise<Authentication | undefined> {
-    const row = await this.database.db.selectFrom('authentications').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await this.database.db
+      .selectFrom('authentications')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row && toAuthentication(row);
   }
 
@@ -97,7 +101,10 @@ export class AuthStore {
       .limit(options.limit + 1)
       .offset(options.offset)
       .execute();
-    return { authentications: rows.slice(0, options.limit).map(toAuthentication), hasMore: rows.length > options.limit };
+    return {
+      authentications: rows.slice(0, options.limit).map(toAuthentication),
+      hasMore: rows.length > options.limit,
+    };
   }
 
   async delete(id: string): Promise<void> {

@@ -61,7 +61,8 @@ export class AnalyticsRecorder {
     const current = this.current.get(namespaceKey)?.get(flagKey);
     if (current) counts.set(this.minute, current);
     for (const c of this.unflushed) {
-      if (c.namespaceKey === namespaceKey && c.flagKey === flagKey) counts.set(c.minute, (counts.get(c.minute) ?? 0) + c.count);
+      if (c.namespaceKey === namespaceKey && c.flagKey === flagKey)
+        counts.set(c.minute, (counts.get(c.minute) ?? 0) + c.count);
     }
     return counts;
   }
@@ -85,7 +86,9 @@ export class AnalyticsRecorder {
           await trx
             .insertInto('flag_evaluation_counts')
             .values(
-              batch.slice(i, i + ROWS_PER_INSERT).map((c) => ({ namespace_key: c.namespaceKey, flag_key: c.flagKey, minute: c.minute, count: c.count })),
+              batch
+                .slice(i, i + ROWS_PER_INSERT)
+                .map((c) => ({ namespace_key: c.namespaceKey, flag_key: c.flagKey, minute: c.minute, count: c.count })),
             )
             .onConflict((conflict) =>
               conflict

@@ -42,12 +42,16 @@ function gateDocument(document: SnapshotDocument, gate: SnapshotGate): SnapshotD
     namespace: document.namespace,
     flags: document.flags.map(({ defaultVariant, ...flag }) => {
       if (gate === 'no-default-variant') return flag;
-      const hide = <T extends { segments: SnapshotDocument['flags'][number]['rules'][number]['segments'] }>(owner: T): T => ({
+      const hide = <T extends { segments: SnapshotDocument['flags'][number]['rules'][number]['segments'] }>(
+        owner: T,
+      ): T => ({
         ...owner,
         segments: owner.segments.map((segment) => ({
           ...segment,
           constraints: segment.constraints.map((c) =>
-            c.type === 'ENTITY_ID_CONSTRAINT_COMPARISON_TYPE' ? { ...c, type: 'UNKNOWN_CONSTRAINT_COMPARISON_TYPE' as const } : c,
+            c.type === 'ENTITY_ID_CONSTRAINT_COMPARISON_TYPE'
+              ? { ...c, type: 'UNKNOWN_CONSTRAINT_COMPARISON_TYPE' as const }
+              : c,
           ),
         })),
       });

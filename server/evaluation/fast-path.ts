@@ -44,7 +44,15 @@ export class FastPath {
     });
     request.on('end', () => {
       if (size > this.bodyLimit) {
-        send(response, 413, JSON.stringify({ code: 8, message: `request body is too large (the limit is ${this.bodyLimit} bytes)`, details: [] }));
+        send(
+          response,
+          413,
+          JSON.stringify({
+            code: 8,
+            message: `request body is too large (the limit is ${this.bodyLimit} bytes)`,
+            details: [],
+          }),
+        );
         return;
       }
       const body = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString('utf8');
@@ -66,6 +74,11 @@ export class FastPath {
 }
 
 function send(response: ServerResponse, status: number, json: string): void {
-  response.writeHead(status, ['content-type', 'application/json; charset=utf-8', 'content-length', String(Buffer.byteLength(json))]);
+  response.writeHead(status, [
+    'content-type',
+    'application/json; charset=utf-8',
+    'content-length',
+    String(Buffer.byteLength(json)),
+  ]);
   response.end(json);
 }

@@ -28,7 +28,10 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * Evaluations run on in-memory snapshots (cache.ts); the database is read only to rebuild them.
  */
 export async function evaluationPlugin(app: FastifyInstance, context: AppContext): Promise<void> {
-  const cache = new SnapshotCache((namespaceKey) => loadNamespace(context.flipt.database, namespaceKey), context.changes);
+  const cache = new SnapshotCache(
+    (namespaceKey) => loadNamespace(context.flipt.database, namespaceKey),
+    context.changes,
+  );
   const analytics = context.config.analytics.enabled ? new AnalyticsRecorder(() => context.database) : undefined;
   analytics?.start(context.config.analytics.flushIntervalMs);
   const { pgPool } = context.database;
@@ -47,7 +50,10 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
    * namespace's snapshot is in memory (the hot path answers without a promise), else after its load.
    */
   const single =
-    <R extends { flagKey: string }>(evaluate: (namespace: CompiledNamespace, input: WireRequest) => R, json: (result: R, meta: AnswerMeta) => string): FastHandler =>
+    <R extends { flagKey: string }>(
+      evaluate: (namespace: CompiledNamespace, input: WireRequest) => R,
+      json: (result: R, meta: AnswerMeta) => string,
+    ): FastHandler =>
     (body: unknown) => {
       const started = performance.now();
       const input = readRequest(body);
@@ -55,14 +61,19 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
       const answer = (snapshot: NamespaceSnapshot) => {
         const result = withFliptErrors(() => evaluate(snapshot.compiled, input));
         analytics?.record(namespaceKey, input.flagKey);
-        return json(result, { requestId: input.requestId || randomUUID(), durationMillis: elapsedSince(started), timestamp: evaluationTimestamp() });
+        return json(result, {
+          requestId: input.requestId || randomUUID(),
+          durationMillis: elapsedSince(started),
+          timestamp: evaluationTimestamp(),
+        });
       };
       const snapshot = cache.get(namespaceKey);
       return snapshot instanceof Promise ? snapshot.then(answer) : answer(snapshot);
     };
   const variant = single(evaluateVariant, variantAnswerJson);
   const boolean = single(evaluateBoolean, booleanAnswerJson);
-  const sendJson = async (reply: FastifyReply, json: string | Promise<string>) => reply.type(JSON_TYPE).send(await json);
+  const sendJson = async (reply: FastifyReply, json: string | Promise<string>) =>
+    reply.type(JSON_TYPE).send(await json);
 
   app.post('/evaluate/v1/variant', async (request, reply) => sendJson(reply, variant(request.body)));
   app.post('/evaluate/v1/boolean', async (request, reply) => sendJson(reply, boolean(request.body)));
@@ -88,7 +99,10 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
     const responses = results.map((result, i) => {
       const { requestId, flagKey, namespaceKey } = inputs[i];
       if (!result) {
-        return JSON.stringify({ type: 'ERROR_EVALUATION_RESPONSE_TYPE', errorResponse: { flagKey, namespaceKey, reason: 'NOT_FOUND_ERROR_EVALUATION_REASON' } });
+        return JSON.stringify({
+          type: 'ERROR_EVALUATION_RESPONSE_TYPE',
+          errorResponse: { flagKey, namespaceKey, reason: 'NOT_FOUND_ERROR_EVALUATION_REASON' },
+        });
       }
       const meta = { requestId, durationMillis, timestamp };
       return result.type === 'VARIANT_EVALUATION_RESPONSE_TYPE'
@@ -96,7 +110,10 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
         : `{"type":"${result.type}","booleanResponse":${booleanAnswerJson(result.boolean, meta)}}`;
     });
     const requestId = text(either(body.requestId, body.request_id)) || randomUUID();
-    return sendJson(reply, `{"requestId":${JSON.stringify(requestId)},"responses":[${responses.join(',')}],"requestDurationMillis":${durationMillis}}`);
+    return sendJson(
+      reply,
+      `{"requestId":${JSON.stringify(requestId)},"responses":[${responses.join(',')}],"requestDurationMillis":${durationMillis}}`,
+    );
   });
 
   // The deprecated v1 evaluation API (variant flags only), on namespace "default" or the path's.
@@ -110,7 +127,14 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
     const namespace = await compiled(namespaceKey);
     const result = withFliptErrors(() => evaluateVariant(namespace, input));
     analytics?.record(namespaceKey, input.flagKey);
-    return legacyResponse(input, namespaceKey, result, input.requestId || randomUUID(), elapsedSince(started), evaluationTimestamp());
+    return legacyResponse(
+      input,
+      namespaceKey,
+      result,
+      input.requestId || randomUUID(),
+      elapsedSince(started),
+      evaluationTimestamp(),
+    );
   };
   app.post('/api/v1/evaluate', legacyEvaluate);
   app.post('/api/v1/namespaces/:namespaceKey/evaluate', legacyEvaluate);
@@ -129,7 +153,10 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
     const namespace = await compiled(namespaceKey);
     const evaluated: [WireRequest, VariantEvaluation][] = [];
     for (const input of inputs) {
-      const result = withFliptErrors(() => evaluateVariant(namespace, input), excludeNotFound ? { notFound: () => undefined } : {});
+      const result = withFliptErrors(
+        () => evaluateVariant(namespace, input),
+        excludeNotFound ? { notFound: () => undefined } : {},
+      );
       if (!result) continue;
       analytics?.record(namespaceKey, input.flagKey);
       evaluated.push([input, result]);
@@ -138,7 +165,9 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
     const timestamp = evaluationTimestamp();
     return {
       requestId: text(either(body.requestId, body.request_id)) || randomUUID(),
-      responses: evaluated.map(([input, result]) => legacyResponse(input, namespaceKey, result, '', duration, timestamp)),
+      responses: evaluated.map(([input, result]) =>
+        legacyResponse(input, namespaceKey, result, '', duration, timestamp),
+      ),
       requestDurationMillis: duration,
     };
   };
@@ -154,7 +183,9 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
     reply.header('etag', snapshot.etag);
     if (request.headers['if-none-match'] === snapshot.etag) return reply.code(304).send();
     const version = request.headers['x-flipt-accept-server-version'];
-    return reply.type('application/json').send(snapshot.json(gateFor(typeof version === 'string' ? version : undefined)));
+    return reply
+      .type('application/json')
+      .send(snapshot.json(gateFor(typeof version === 'string' ? version : undefined)));
   });
 
   app.get('/internal/v1/analytics/namespaces/:namespaceKey/flags/:flagKey', async (request) => {
@@ -167,7 +198,14 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
   });
 }
 
-function legacyResponse(input: WireRequest, namespaceKey: string, result: VariantEvaluation, requestId: string, duration: number, timestamp: string) {
+function legacyResponse(
+  input: WireRequest,
+  namespaceKey: string,
+  result: VariantEvaluation,
+  requestId: string,
+  duration: number,
+  timestamp: string,
+) {
   return {
     requestId,
     entityId: input.entityId,
@@ -198,7 +236,23 @@ interface WireRequest extends EvaluationRequest {
  * A JSON body's fields, read as properties: none of these names exists on `Object.prototype`, and
  * plain property reads keep the hot path fast (a key chosen at run time makes every read a slow one).
  */
-type WireFields = Partial<Record<'requestId' | 'request_id' | 'namespaceKey' | 'namespace_key' | 'flagKey' | 'flag_key' | 'entityId' | 'entity_id' | 'context' | 'requests' | 'excludeNotFound' | 'exclude_not_found', unknown>>;
+type WireFields = Partial<
+  Record<
+    | 'requestId'
+    | 'request_id'
+    | 'namespaceKey'
+    | 'namespace_key'
+    | 'flagKey'
+    | 'flag_key'
+    | 'entityId'
+    | 'entity_id'
+    | 'context'
+    | 'requests'
+    | 'excludeNotFound'
+    | 'exclude_not_found',
+    unknown
+  >
+>;
 
 function readRequest(body: unknown): WireRequest {
   const fields = objectBody(body);
@@ -266,9 +320,13 @@ function withFliptErrors<T, U = never>(evaluate: () => T, options: { notFound?: 
 
 /** `X-Flipt-Accept-Server-Version`, parsed tolerantly; absent or unparsable counts as 1.37.1 (reference §8.1). */
 export function gateFor(version: string | undefined): SnapshotGate {
-  const parsed = /^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/.exec((version ?? '').trim());
+  const parsed = /^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/.exec(
+    (version ?? '').trim(),
+  );
   // A pre-release sorts before its release.
-  const rank = parsed ? +parsed[1] * 1e6 + +(parsed[2] ?? 0) * 1e3 + +(parsed[3] ?? 0) - (parsed[4] ? 0.5 : 0) : 1_037_001;
+  const rank = parsed
+    ? +parsed[1] * 1e6 + +(parsed[2] ?? 0) * 1e3 + +(parsed[3] ?? 0) - (parsed[4] ? 0.5 : 0)
+    : 1_037_001;
   if (rank < 1_038_000) return 'no-entity-id';
   if (rank < 1_047_000) return 'no-default-variant';
   return 'current';
@@ -281,7 +339,12 @@ function parseDateTime(value: string): number {
   if (match && date) {
     date.setUTCFullYear(+match[1], +match[2] - 1, +match[3]);
     date.setUTCHours(+match[4], +match[5], +match[6]);
-    const valid = date.getUTCMonth() === +match[2] - 1 && date.getUTCDate() === +match[3] && +match[4] < 24 && +match[5] < 60 && +match[6] < 60;
+    const valid =
+      date.getUTCMonth() === +match[2] - 1 &&
+      date.getUTCDate() === +match[3] &&
+      +match[4] < 24 &&
+      +match[5] < 60 &&
+      +match[6] < 60;
     if (valid) return date.getTime();
   }
   throw new FliptError(GrpcCode.Internal, `parsing time "${value}" as "2006-01-02 15:04:05": cannot parse`);

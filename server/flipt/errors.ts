@@ -22,8 +22,21 @@ export const GrpcCode = {
 export type GrpcCode = (typeof GrpcCode)[keyof typeof GrpcCode];
 
 const HTTP_STATUS: Record<number, number> = {
-  1: 499, 2: 500, 3: 400, 4: 504, 5: 404, 6: 409, 7: 403, 8: 429, 9: 400, 10: 409, 11: 400, 12: 501, 13: 500,
-  14: 503, 16: 401,
+  1: 499,
+  2: 500,
+  3: 400,
+  4: 504,
+  5: 404,
+  6: 409,
+  7: 403,
+  8: 429,
+  9: 400,
+  10: 409,
+  11: 400,
+  12: 501,
+  13: 500,
+  14: 503,
+  16: 401,
 };
 
 export class FliptError extends Error {
@@ -52,13 +65,22 @@ export const readOnly = () => new FliptError(GrpcCode.Internal, 'not implemented
 /** The gRPC code that best describes a plain HTTP error status (for errors raised by Fastify itself). */
 export function codeForStatus(status: number): GrpcCode {
   switch (status) {
-    case 401: return GrpcCode.Unauthenticated;
-    case 403: return GrpcCode.PermissionDenied;
-    case 404: return GrpcCode.NotFound;
-    case 405: return GrpcCode.Unimplemented;
-    case 413: case 429: return GrpcCode.ResourceExhausted;
-    case 501: return GrpcCode.Unimplemented;
-    case 503: return GrpcCode.Unavailable;
-    default: return status >= 500 ? GrpcCode.Internal : GrpcCode.InvalidArgument;
+    case 401:
+      return GrpcCode.Unauthenticated;
+    case 403:
+      return GrpcCode.PermissionDenied;
+    case 404:
+      return GrpcCode.NotFound;
+    case 405:
+      return GrpcCode.Unimplemented;
+    case 413:
+    case 429:
+      return GrpcCode.ResourceExhausted;
+    case 501:
+      return GrpcCode.Unimplemented;
+    case 503:
+      return GrpcCode.Unavailable;
+    default:
+      return status >= 500 ? GrpcCode.Internal : GrpcCode.InvalidArgument;
   }
 }

@@ -9,9 +9,15 @@ import { cuidString, parseInput, plainObject, userIdString } from './validation.
 const environmentParams = v.object({ environmentId: cuidString });
 const syncParams = v.object({ environmentId: cuidString, userId: userIdString });
 
-const responseValue = v.union([v.string(), v.number(), v.array(v.string()), v.record(v.string(), v.string())], 'must be a string, number, list of strings or string map');
+const responseValue = v.union(
+  [v.string(), v.number(), v.array(v.string()), v.record(v.string(), v.string())],
+  'must be a string, number, list of strings or string map',
+);
 const responseData = plainObject(v.record(v.string(), responseValue), 'must be an object');
-const ttc = plainObject(v.record(v.string(), v.pipe(v.number('must be a number'), v.minValue(0))), 'must be an object of numbers');
+const ttc = plainObject(
+  v.record(v.string(), v.pipe(v.number('must be a number'), v.minValue(0))),
+  'must be an object of numbers',
+);
 
 const responseCreateBody = v.object({
   surveyId: cuidString,
@@ -22,13 +28,27 @@ const responseCreateBody = v.object({
   ttc: v.optional(ttc),
   meta: v.optional(v.object({ source: v.optional(v.string()), url: v.optional(v.string()) })),
 });
-const responseUpdateBody = v.object({ finished: v.boolean('must be a boolean'), data: responseData, ttc: v.optional(ttc) });
-const displayCreateBody = v.object({ surveyId: cuidString, userId: v.optional(userIdString), responseId: v.optional(cuidString) });
+const responseUpdateBody = v.object({
+  finished: v.boolean('must be a boolean'),
+  data: responseData,
+  ttc: v.optional(ttc),
+});
+const displayCreateBody = v.object({
+  surveyId: cuidString,
+  userId: v.optional(userIdString),
+  responseId: v.optional(cuidString),
+});
 const displayUpdateBody = v.object({ userId: v.optional(userIdString), responseId: v.optional(cuidString) });
-const actionBody = v.object({ userId: userIdString, name: v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty')) });
+const actionBody = v.object({
+  userId: userIdString,
+  name: v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty')),
+});
 const personCreateBody = v.object({ userId: userIdString });
 const attributesBody = v.object({
-  attributes: plainObject(v.record(v.pipe(v.string(), v.minLength(1)), v.union([v.string(), v.number()], 'must be a string or a number')), 'must be an object'),
+  attributes: plainObject(
+    v.record(v.pipe(v.string(), v.minLength(1)), v.union([v.string(), v.number()], 'must be a string or a number')),
+    'must be an object',
+  ),
 });
 
 /** Formbricks 1.6 client API (reference §1.2): everything the in-app widget calls, answered as `{data}`. */
@@ -76,7 +96,8 @@ export function clientRoutes(app: FastifyInstance, store: SurveyStore): void {
       product,
     };
     // Clients older than 1.6 send no version and read the person from the sync.
-    if ((request.query as Record<string, unknown>).version === undefined) data.person = { id: personId, userId, attributes };
+    if ((request.query as Record<string, unknown>).version === undefined)
+      data.person = { id: personId, userId, attributes };
     reply.header('cache-control', 'no-store');
     return { data };
   });
@@ -97,7 +118,8 @@ export function clientRoutes(app: FastifyInstance, store: SurveyStore): void {
     await surveyOf(store, environment, body.surveyId);
     const personId = body.userId ? await store.ensurePerson(environment.id, body.userId) : null;
     const id = await store.createDisplay(environment.id, body.surveyId, personId);
-    if (body.responseId) await store.updateDisplay(id, { responseId: await responseIdOf(store, environment, body.responseId) });
+    if (body.responseId)
+      await store.updateDisplay(id, { responseId: await responseIdOf(store, environment, body.responseId) });
     return { data: { id } };
   });
 
@@ -118,11 +140,17 @@ export function clientRoutes(app: FastifyInstance, store: SurveyStore): void {
     const environment = await environmentOf(request);
     const raw = request.body as Record<string, unknown> | null;
     // Clients before 1.4 sent the user as `personId`.
-    const input = raw && typeof raw === 'object' && 'personId' in raw && !('userId' in raw) ? { ...raw, userId: raw.personId, personId: undefined } : raw;
+    const input =
+      raw && typeof raw === 'object' && 'personId' in raw && !('userId' in raw)
+        ? { ...raw, userId: raw.personId, personId: undefined }
+        : raw;
     const body = parseInput(responseCreateBody, input);
     const survey = SurveyStore.required(await store.survey(body.surveyId), 'Survey', body.surveyId);
     if (survey.environmentId !== environment.id) {
-      throw badRequest('Survey is part of another environment', { 'survey.environmentId': survey.environmentId, environmentId: environment.id });
+      throw badRequest('Survey is part of another environment', {
+        'survey.environmentId': survey.environmentId,
+        environmentId: environment.id,
+      });
     }
     const personId = body.userId ? await store.ensurePerson(environment.id, body.userId) : null;
     const id = await store.createResponse({
@@ -131,7 +159,11 @@ export function clientRoutes(app: FastifyInstance, store: SurveyStore): void {
       personId,
       finished: body.finished,
       data: body.data,
-      meta: { source: body.meta?.source, url: body.meta?.url, userAgent: describeUserAgent(request.headers['user-agent'] ?? '') },
+      meta: {
+        source: body.meta?.source,
+        url: body.meta?.url,
+        userAgent: describeUserAgent(request.headers['user-agent'] ?? ''),
+      },
       personAttributes: personId ? await store.attributes(personId) : null,
     });
     if (body.finished) await store.completeIfDue(survey.id);

@@ -1,9 +1,5 @@
 import * as v from 'valibot';
-import {
-  URL_RULES,
-  type TProduct,
-  type TSurvey,
-} from '../../domain/surveys/types.js';
+import { URL_RULES, type TProduct, type TSurvey } from '../../domain/surveys/types.js';
 import { parseInput } from './validation.js';
 
 /** Product settings the widget reads, with Formbricks' database defaults. */
@@ -20,7 +16,10 @@ export type ProductSettings = Pick<
 >;
 
 const hexColor = v.pipe(v.string(), v.regex(/^#([0-9a-f]{3}|[0-9a-f]{6})$/i, 'must be a hex colour such as #64748b'));
-const placement = v.picklist(['bottomLeft', 'bottomRight', 'topLeft', 'topRight', 'center'], 'must be bottomLeft, bottomRight, topLeft, topRight or center');
+const placement = v.picklist(
+  ['bottomLeft', 'bottomRight', 'topLeft', 'topRight', 'center'],
+  'must be bottomLeft, bottomRight, topLeft, topRight or center',
+);
 const nonNegativeInteger = v.pipe(v.number(), v.integer('must be an integer'), v.minValue(0, 'must be 0 or more'));
 
 export const productSettingsSchema = v.strictObject({
@@ -84,28 +83,46 @@ const text = v.string('must be a string');
 const choices = v.pipe(v.array(v.strictObject({ id: text, label: text })), v.minLength(1, 'needs at least one choice'));
 
 /** Per type, the fields a question of that type cannot do without (reference §2.3). */
-const questionSchema = v.variant('type', [
-  v.looseObject({ type: v.literal('openText'), inputType: v.optional(v.picklist(['text', 'email', 'url', 'number', 'phone'])) }),
-  v.looseObject({ type: v.picklist(['multipleChoiceSingle', 'multipleChoiceMulti']), choices, shuffleOption: v.optional(v.picklist(['none', 'all', 'exceptLast'])) }),
-  v.looseObject({ type: v.literal('nps'), lowerLabel: v.optional(text, ''), upperLabel: v.optional(text, '') }),
-  v.looseObject({ type: v.literal('cta'), buttonExternal: v.optional(v.boolean(), false) }),
-  v.looseObject({
-    type: v.literal('rating'),
-    scale: v.picklist(['number', 'smiley', 'star'], 'must be number, smiley or star'),
-    range: v.picklist([3, 4, 5, 7, 10], 'must be 3, 4, 5, 7 or 10'),
-    lowerLabel: v.optional(text, ''),
-    upperLabel: v.optional(text, ''),
-  }),
-  v.looseObject({ type: v.literal('consent'), label: text }),
-  v.looseObject({
-    type: v.literal('pictureSelection'),
-    allowMulti: v.optional(v.boolean(), false),
-    choices: v.pipe(v.array(v.strictObject({ id: text, imageUrl: text })), v.minLength(2, 'needs at least two pictures')),
-  }),
-  v.looseObject({ type: v.literal('date'), format: v.optional(v.picklist(['M-d-y', 'd-M-y', 'y-M-d']), 'y-M-d') }),
-  v.looseObject({ type: v.literal('fileUpload'), allowMultipleFiles: v.optional(v.boolean(), false), maxSizeInMB: v.optional(v.pipe(v.number(), v.minValue(0))) }),
-  v.looseObject({ type: v.literal('cal'), calUserName: v.pipe(text, v.minLength(1, 'must not be empty')) }),
-], `must be one of ${QUESTION_TYPES.join(', ')}`);
+const questionSchema = v.variant(
+  'type',
+  [
+    v.looseObject({
+      type: v.literal('openText'),
+      inputType: v.optional(v.picklist(['text', 'email', 'url', 'number', 'phone'])),
+    }),
+    v.looseObject({
+      type: v.picklist(['multipleChoiceSingle', 'multipleChoiceMulti']),
+      choices,
+      shuffleOption: v.optional(v.picklist(['none', 'all', 'exceptLast'])),
+    }),
+    v.looseObject({ type: v.literal('nps'), lowerLabel: v.optional(text, ''), upperLabel: v.optional(text, '') }),
+    v.looseObject({ type: v.literal('cta'), buttonExternal: v.optional(v.boolean(), false) }),
+    v.looseObject({
+      type: v.literal('rating'),
+      scale: v.picklist(['number', 'smiley', 'star'], 'must be number, smiley or star'),
+      range: v.picklist([3, 4, 5, 7, 10], 'must be 3, 4, 5, 7 or 10'),
+      lowerLabel: v.optional(text, ''),
+      upperLabel: v.optional(text, ''),
+    }),
+    v.looseObject({ type: v.literal('consent'), label: text }),
+    v.looseObject({
+      type: v.literal('pictureSelection'),
+      allowMulti: v.optional(v.boolean(), false),
+      choices: v.pipe(
+        v.array(v.strictObject({ id: text, imageUrl: text })),
+        v.minLength(2, 'needs at least two pictures'),
+      ),
+    }),
+    v.looseObject({ type: v.literal('date'), format: v.optional(v.picklist(['M-d-y', 'd-M-y', 'y-M-d']), 'y-M-d') }),
+    v.looseObject({
+      type: v.literal('fileUpload'),
+      allowMultipleFiles: v.optional(v.boolean(), false),
+      maxSizeInMB: v.optional(v.pipe(v.number(), v.minValue(0))),
+    }),
+    v.looseObject({ type: v.literal('cal'), calUserName: v.pipe(text, v.minLength(1, 'must not be empty')) }),
+  ],
+  `must be one of ${QUESTION_TYPES.join(', ')}`,
+);
 
 const questionCommon = v.looseObject({
   id: v.pipe(text, v.regex(/^[A-Za-z0-9_-]+$/, 'must be letters, digits, "_" or "-"')),
@@ -120,15 +137,31 @@ export const surveyInputSchema = v.pipe(
   v.looseObject({
     name: v.pipe(text, v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(255)),
     type: v.optional(v.picklist(['web', 'email', 'link', 'mobile'], 'must be web, email, link or mobile'), 'web'),
-    status: v.optional(v.picklist(['draft', 'inProgress', 'paused', 'completed'], 'must be draft, inProgress, paused or completed'), 'inProgress'),
-    displayOption: v.optional(v.picklist(['displayOnce', 'displayMultiple', 'respondMultiple'], 'must be displayOnce, displayMultiple or respondMultiple'), 'displayOnce'),
+    status: v.optional(
+      v.picklist(['draft', 'inProgress', 'paused', 'completed'], 'must be draft, inProgress, paused or completed'),
+      'inProgress',
+    ),
+    displayOption: v.optional(
+      v.picklist(
+        ['displayOnce', 'displayMultiple', 'respondMultiple'],
+        'must be displayOnce, displayMultiple or respondMultiple',
+      ),
+      'displayOnce',
+    ),
     autoClose: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1))), null),
     triggers: v.optional(v.array(v.pipe(text, v.minLength(1, 'must not be empty'))), []),
     inlineTriggers: nullableObject,
     redirectUrl: v.optional(v.nullable(v.pipe(text, v.url('must be a URL'))), null),
     recontactDays: v.optional(v.nullable(nonNegativeInteger), null),
-    welcomeCard: v.optional(v.looseObject({ enabled: v.boolean() }), { enabled: false, timeToFinish: true, showResponseCount: false }),
-    questions: v.pipe(v.array(v.intersect([questionCommon, questionSchema])), v.minLength(1, 'needs at least one question')),
+    welcomeCard: v.optional(v.looseObject({ enabled: v.boolean() }), {
+      enabled: false,
+      timeToFinish: true,
+      showResponseCount: false,
+    }),
+    questions: v.pipe(
+      v.array(v.intersect([questionCommon, questionSchema])),
+      v.minLength(1, 'needs at least one question'),
+    ),
     thankYouCard: v.optional(v.looseObject({ enabled: v.boolean() }), {
       enabled: true,
       headline: 'Thank you!',
@@ -148,11 +181,18 @@ export const surveyInputSchema = v.pipe(
     resultShareKey: v.optional(v.nullable(text), null),
     displayPercentage: v.optional(v.nullable(v.pipe(v.number(), v.minValue(1), v.maxValue(100))), null),
   }),
-  v.check((survey) => new Set(survey.questions.map((q) => q.id)).size === survey.questions.length, 'question ids must be unique'),
+  v.check(
+    (survey) => new Set(survey.questions.map((q) => q.id)).size === survey.questions.length,
+    'question ids must be unique',
+  ),
   v.forward(
     v.check((survey) => {
       const ids = new Set(survey.questions.map((q) => q.id));
-      return survey.questions.every((q) => (q.logic ?? []).every((rule) => rule.destination === undefined || rule.destination === 'end' || ids.has(rule.destination)));
+      return survey.questions.every((q) =>
+        (q.logic ?? []).every(
+          (rule) => rule.destination === undefined || rule.destination === 'end' || ids.has(rule.destination),
+        ),
+      );
     }, 'every logic destination must be a question id of this survey or "end"'),
     ['questions'],
   ),

@@ -1,7 +1,13 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 
 /** Formbricks' error codes and the status each is sent with. */
-export type SurveyErrorCode = 'bad_request' | 'not_found' | 'unauthorized' | 'not_authenticated' | 'method_not_allowed' | 'internal_server_error';
+export type SurveyErrorCode =
+  | 'bad_request'
+  | 'not_found'
+  | 'unauthorized'
+  | 'not_authenticated'
+  | 'method_not_allowed'
+  | 'internal_server_error';
 
 /** An error answered as Formbricks does: `{code, message, details}`. */
 export class SurveyApiError extends Error {
@@ -33,5 +39,7 @@ export function answerSurveyError(error: FastifyError | SurveyApiError, request:
     request.log.error(error);
     return reply.code(500).send({ code: 'internal_server_error', message: 'Internal server error', details: {} });
   }
-  return reply.code(status).send({ code: status === 404 ? 'not_found' : 'bad_request', message: error.message, details: {} });
+  return reply
+    .code(status)
+    .send({ code: status === 404 ? 'not_found' : 'bad_request', message: error.message, details: {} });
 }

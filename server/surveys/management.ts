@@ -3,7 +3,7 @@ import type { TEnvironment } from '../../domain/surveys/types.js';
 import * as v from 'valibot';
 import { SurveyApiError, notFound } from './errors.js';
 import { actionClassInputSchema, parseSurveyInput } from './documents.js';
-import { SurveyStore } from './store.js';
+import type { SurveyStore } from './store.js';
 import { parseInput, plainObject } from './validation.js';
 
 declare module 'fastify' {
@@ -22,13 +22,19 @@ export function managementRoutes(app: FastifyInstance, store: SurveyStore): void
     const key = request.headers['x-api-key'];
     const environment = typeof key === 'string' && key !== '' ? await store.environmentForApiKey(key) : undefined;
     if (!environment) {
-      throw new SurveyApiError(401, 'not_authenticated', 'Not authenticated', { 'x-Api-Key': 'Header not provided or API Key invalid' });
+      throw new SurveyApiError(401, 'not_authenticated', 'Not authenticated', {
+        'x-Api-Key': 'Header not provided or API Key invalid',
+      });
     }
     request.surveyEnvironment = environment;
   });
   const environmentOf = (request: FastifyRequest) => request.surveyEnvironment!;
   const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
-  const owned = <T extends { environmentId: string }>(value: T | undefined, request: FastifyRequest, type: string): T => {
+  const owned = <T extends { environmentId: string }>(
+    value: T | undefined,
+    request: FastifyRequest,
+    type: string,
+  ): T => {
     if (!value || value.environmentId !== environmentOf(request).id) throw notFound(type, idOf(request));
     return value;
   };
@@ -47,7 +53,10 @@ export function managementRoutes(app: FastifyInstance, store: SurveyStore): void
   app.get('/surveys/:id', async (request) => ({ data: owned(await store.survey(idOf(request)), request, 'Survey') }));
   app.put('/surveys/:id', async (request) => {
     const current = owned(await store.survey(idOf(request)), request, 'Survey');
-    const changes = parseInput(plainObject(v.record(v.string(), v.unknown()), 'must be an object of the keys to change'), request.body);
+    const changes = parseInput(
+      plainObject(v.record(v.string(), v.unknown()), 'must be an object of the keys to change'),
+      request.body,
+    );
     const { name, document } = parseSurveyInput({ ...current, ...changes });
     return { data: await store.saveSurvey(current.environmentId, name, document, current.id) };
   });
@@ -62,11 +71,15 @@ export function managementRoutes(app: FastifyInstance, store: SurveyStore): void
     const input = parseInput(actionClassInputSchema, request.body);
     const environmentId = environmentOf(request).id;
     if (await store.actionClassByName(environmentId, input.name)) {
-      throw new SurveyApiError(400, 'bad_request', `An action class named "${input.name}" already exists`, { name: 'must be unique in the environment' });
+      throw new SurveyApiError(400, 'bad_request', `An action class named "${input.name}" already exists`, {
+        name: 'must be unique in the environment',
+      });
     }
     return { data: await store.saveActionClass(environmentId, input) };
   });
-  app.get('/action-classes/:id', async (request) => ({ data: owned(await store.actionClass(idOf(request)), request, 'ActionClass') }));
+  app.get('/action-classes/:id', async (request) => ({
+    data: owned(await store.actionClass(idOf(request)), request, 'ActionClass'),
+  }));
   app.delete('/action-classes/:id', async (request) => {
     const actionClass = owned(await store.actionClass(idOf(request)), request, 'ActionClass');
     await store.deleteActionClass(actionClass.id);
@@ -77,7 +90,9 @@ export function managementRoutes(app: FastifyInstance, store: SurveyStore): void
     const { surveyId } = request.query as { surveyId?: string };
     return { data: await store.responses(environmentOf(request).id, surveyId || undefined) };
   });
-  app.get('/responses/:id', async (request) => ({ data: owned(await store.response(idOf(request)), request, 'Response') }));
+  app.get('/responses/:id', async (request) => ({
+    data: owned(await store.response(idOf(request)), request, 'Response'),
+  }));
   app.delete('/responses/:id', async (request) => {
     const response = owned(await store.response(idOf(request)), request, 'Response');
     await store.deleteResponse(response.id);

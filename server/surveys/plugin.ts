@@ -58,7 +58,11 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
       strictPreflight: false,
     });
     scope.setNotFoundHandler((request, reply) => {
-      answerSurveyError(new SurveyApiError(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}`), request, reply);
+      answerSurveyError(
+        new SurveyApiError(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}`),
+        request,
+        reply,
+      );
     });
   };
 
@@ -66,7 +70,10 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
     async (client) => {
       await withCors(client);
       clientRoutes(client, store);
-      await storageRoutes(client, store, { uploadDir: config.surveys.uploadDir, signingSecret: config.surveys.signingSecret });
+      await storageRoutes(client, store, {
+        uploadDir: config.surveys.uploadDir,
+        signingSecret: config.surveys.signingSecret,
+      });
     },
     { prefix: '/api/v1/client' },
   );
@@ -87,5 +94,7 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
   await app.register(async (assets) => assetRoutes(assets, config.paths.widget));
   await app.register(fastifyStatic, { root: config.paths.demo, prefix: '/demo/', decorateReply: false, index: false });
   // With trailing slashes ignored, the static wildcard never sees "/demo/" itself; the page links its files absolutely.
-  app.get('/demo', async (_request, reply) => reply.type('text/html; charset=utf-8').send(await readFile(join(config.paths.demo, 'index.html'))));
+  app.get('/demo', async (_request, reply) =>
+    reply.type('text/html; charset=utf-8').send(await readFile(join(config.paths.demo, 'index.html'))),
+  );
 }

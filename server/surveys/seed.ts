@@ -11,7 +11,11 @@ const environmentSeed = v.strictObject({
   id: cuidString,
   type: v.optional(v.picklist(['development', 'production'], 'must be development or production'), 'production'),
   product: v.optional(
-    v.object({ id: v.optional(cuidString), name: v.optional(v.string(), 'My product'), ...productSettingsSchema.entries }),
+    v.object({
+      id: v.optional(cuidString),
+      name: v.optional(v.string(), 'My product'),
+      ...productSettingsSchema.entries,
+    }),
     {},
   ),
   apiKeys: v.optional(v.array(v.pipe(v.string(), v.minLength(16, 'must be at least 16 characters'))), []),
@@ -32,7 +36,9 @@ export async function applySeed(store: SurveyStore, input: unknown, source: stri
   const result = v.safeParse(seedSchema, input);
   if (!result.success) {
     const issue = result.issues[0];
-    throw new ConfigError(`${source}: ${(issue.path ?? []).map((item) => String(item.key)).join('.') || '(root)'} ${issue.message}`);
+    throw new ConfigError(
+      `${source}: ${(issue.path ?? []).map((item) => String(item.key)).join('.') || '(root)'} ${issue.message}`,
+    );
   }
   for (const [index, environment] of result.output.environments.entries()) {
     const at = `${source}: environments.${index}`;
@@ -78,7 +84,9 @@ function seedEntry<T>(at: string, parse: () => T): T {
     }
     if (error instanceof v.ValiError) {
       const issue = error.issues[0];
-      throw new ConfigError(`${at}.${(issue.path ?? []).map((item: { key: unknown }) => String(item.key)).join('.')} ${issue.message}`);
+      throw new ConfigError(
+        `${at}.${(issue.path ?? []).map((item: { key: unknown }) => String(item.key)).join('.')} ${issue.message}`,
+      );
     }
     throw error;
   }

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
 import * as v from 'valibot';
 import { badRequest, notFound, unauthorized } from './errors.js';
-import { SurveyStore } from './store.js';
+import type { SurveyStore } from './store.js';
 import { environmentOfRequest, surveyOf } from './client.js';
 import { cuidString, parseInput } from './validation.js';
 
@@ -29,14 +29,25 @@ export interface StorageOptions {
   signingSecret?: string;
 }
 
-export function signUpload(secret: string, parts: { uuid: string; fileName: string; environmentId: string; fileType: string; timestamp: number }): string {
+export function signUpload(
+  secret: string,
+  parts: { uuid: string; fileName: string; environmentId: string; fileType: string; timestamp: number },
+): string {
   const { uuid, fileName, environmentId, fileType, timestamp } = parts;
-  return createHmac('sha256', secret).update(`${uuid}:${fileName}:${environmentId}:${fileType}:${timestamp}`).digest('hex');
+  return createHmac('sha256', secret)
+    .update(`${uuid}:${fileName}:${environmentId}:${fileType}:${timestamp}`)
+    .digest('hex');
 }
 
 /** Keeps the original name readable but unable to leave the upload folder or break a header. */
 function safeFileName(name: string): string {
-  return name.replace(/[\\/\u0000-\u001f\u007f]/g, '_').replace(/^\.+/, '_').slice(0, 200);
+  return (
+    name
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is replaced
+      .replace(/[\\/\u0000-\u001f\u007f]/g, '_')
+      .replace(/^\.+/, '_')
+      .slice(0, 200)
+  );
 }
 
 /**
@@ -58,10 +69,17 @@ export async function storageRoutes(app: FastifyInstance, store: SurveyStore, op
 
     const name = safeFileName(body.fileName);
     const dot = name.lastIndexOf('.');
-    const updatedFileName = dot > 0 ? `${name.slice(0, dot)}--fid--${randomUUID()}${name.slice(dot)}` : `${name}--fid--${randomUUID()}`;
+    const updatedFileName =
+      dot > 0 ? `${name.slice(0, dot)}--fid--${randomUUID()}${name.slice(dot)}` : `${name}--fid--${randomUUID()}`;
     const uuid = randomBytes(16).toString('hex');
     const timestamp = Date.now();
-    const signature = signUpload(secret, { uuid, fileName: updatedFileName, environmentId: environment.id, fileType: body.fileType, timestamp });
+    const signature = signUpload(secret, {
+      uuid,
+      fileName: updatedFileName,
+      environmentId: environment.id,
+      fileType: body.fileType,
+      timestamp,
+    });
     const origin = `${request.protocol}://${request.host}`;
     return {
       data: {
@@ -74,7 +92,9 @@ export async function storageRoutes(app: FastifyInstance, store: SurveyStore, op
   });
 
   await app.register(async (upload) => {
-    await upload.register(fastifyMultipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20, parts: 21 } });
+    await upload.register(fastifyMultipart, {
+      limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20, parts: 21 },
+    });
 
     upload.post('/:environmentId/storage/local', async (request) => {
       const environment = await environmentOf(request);
@@ -95,8 +115,13 @@ export async function storageRoutes(app: FastifyInstance, store: SurveyStore, op
       const signature = header('x-signature');
       const uuid = header('x-uuid');
       const timestamp = Number(header('x-timestamp'));
-      if (!signature || !uuid || !Number.isFinite(timestamp)) throw unauthorized('X-Signature, X-UUID and X-Timestamp headers are required');
-      await surveyOf(store, environment, parseInput(v.object({ 'X-Survey-ID': cuidString }), { 'X-Survey-ID': surveyId })['X-Survey-ID']);
+      if (!signature || !uuid || !Number.isFinite(timestamp))
+        throw unauthorized('X-Signature, X-UUID and X-Timestamp headers are required');
+      await surveyOf(
+        store,
+        environment,
+        parseInput(v.object({ 'X-Survey-ID': cuidString }), { 'X-Survey-ID': surveyId })['X-Survey-ID'],
+      );
 
       let fileName: string;
       try {
@@ -104,15 +129,18 @@ export async function storageRoutes(app: FastifyInstance, store: SurveyStore, op
       } catch {
         throw badRequest('X-File-Name is not a valid URI component');
       }
-      const expected = Buffer.from(signUpload(secret, { uuid, fileName, environmentId: environment.id, fileType, timestamp }));
+      const expected = Buffer.from(
+        signUpload(secret, { uuid, fileName, environmentId: environment.id, fileType, timestamp }),
+      );
       const given = Buffer.from(signature);
-      if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw unauthorized('Invalid signature');
+      if (expected.length !== given.length || !timingSafeEqual(expected, given))
+        throw unauthorized('Invalid signature');
       if (Date.now() - timestamp > SIGNATURE_TTL_MS) throw unauthorized('Signature expired');
       // The signature covers the name, and only names from safeFileName are ever signed.
 
       if (!request.isMultipart()) throw badRequest('The upload must be multipart/form-data with a "file" field');
       const part = await request.file({ throwFileSizeLimit: false });
-      if (!part || part.fieldname !== 'file') throw badRequest('The "file" field is missing', { file: 'is required' });
+      if (part?.fieldname !== 'file') throw badRequest('The "file" field is missing', { file: 'is required' });
 
       const folder = join(options.uploadDir, environment.id, 'private');
       await mkdir(folder, { recursive: true });
@@ -145,7 +173,10 @@ export function fileRoutes(app: FastifyInstance, store: SurveyStore, uploadDir: 
     });
     reply
       .header('content-type', file.file_type || 'application/octet-stream')
-      .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.file_name.replace(/--fid--[^.]*/, ''))}`)
+      .header(
+        'content-disposition',
+        `attachment; filename*=UTF-8''${encodeURIComponent(file.file_name.replace(/--fid--[^.]*/, ''))}`,
+      )
       .header('x-content-type-options', 'nosniff')
       .header('content-length', String(file.size));
     return reply.send(createReadStream(path));

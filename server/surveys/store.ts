@@ -72,8 +72,17 @@ export class SurveyStore {
   }
 
   async product(environment: TEnvironment): Promise<TProduct> {
-    const row = await this.db.selectFrom('survey_products').selectAll().where('id', '=', environment.productId).executeTakeFirstOrThrow();
-    const environments = await this.db.selectFrom('survey_environments').selectAll().where('product_id', '=', row.id).orderBy('id').execute();
+    const row = await this.db
+      .selectFrom('survey_products')
+      .selectAll()
+      .where('id', '=', environment.productId)
+      .executeTakeFirstOrThrow();
+    const environments = await this.db
+      .selectFrom('survey_environments')
+      .selectAll()
+      .where('product_id', '=', row.id)
+      .orderBy('id')
+      .execute();
     return {
       id: row.id,
       createdAt: row.created_at,
@@ -112,7 +121,9 @@ export class SurveyStore {
           created_at: at,
           updated_at: at,
         })
-        .onConflict((oc) => oc.column('id').doUpdateSet({ product_id: input.productId, type: input.type, updated_at: at }))
+        .onConflict((oc) =>
+          oc.column('id').doUpdateSet({ product_id: input.productId, type: input.type, updated_at: at }),
+        )
         .execute();
       for (const name of AUTOMATIC_ACTIONS) await this.ensureActionClass(input.environmentId, name, 'automatic', trx);
     });
@@ -252,7 +263,12 @@ export class SurveyStore {
   }
 
   /** The id of the named action class, created with `type` when missing. */
-  async ensureActionClass(environmentId: string, name: string, type: TActionClass['type'], executor: Executor = this.db): Promise<string> {
+  async ensureActionClass(
+    environmentId: string,
+    name: string,
+    type: TActionClass['type'],
+    executor: Executor = this.db,
+  ): Promise<string> {
     const existing = await executor
       .selectFrom('survey_action_classes')
       .select('id')
@@ -264,7 +280,16 @@ export class SurveyStore {
     const at = now();
     await executor
       .insertInto('survey_action_classes')
-      .values({ id, environment_id: environmentId, name, description: null, type, no_code_config: null, created_at: at, updated_at: at })
+      .values({
+        id,
+        environment_id: environmentId,
+        name,
+        description: null,
+        type,
+        no_code_config: null,
+        created_at: at,
+        updated_at: at,
+      })
       .onConflict((oc) => oc.columns(['environment_id', 'name']).doNothing())
       .execute();
     return (
@@ -281,7 +306,14 @@ export class SurveyStore {
     const at = now();
     await this.db
       .insertInto('survey_actions')
-      .values({ id: cuid(), environment_id: environmentId, person_id: personId, action_class_id: actionClassId, created_at: at, updated_at: at })
+      .values({
+        id: cuid(),
+        environment_id: environmentId,
+        person_id: personId,
+        action_class_id: actionClassId,
+        created_at: at,
+        updated_at: at,
+      })
       .execute();
   }
 
@@ -336,7 +368,12 @@ export class SurveyStore {
   private async attributesOf(personIds: string[]): Promise<Map<string, Record<string, string>>> {
     const result = new Map<string, Record<string, string>>();
     if (personIds.length === 0) return result;
-    const rows = await this.db.selectFrom('survey_attributes').selectAll().where('person_id', 'in', personIds).orderBy('key').execute();
+    const rows = await this.db
+      .selectFrom('survey_attributes')
+      .selectAll()
+      .where('person_id', 'in', personIds)
+      .orderBy('key')
+      .execute();
     for (const row of rows) {
       const attributes = result.get(row.person_id) ?? {};
       attributes[row.key] = row.value;
@@ -371,7 +408,15 @@ export class SurveyStore {
     const at = now();
     await this.db
       .insertInto('survey_displays')
-      .values({ id, environment_id: environmentId, survey_id: surveyId, person_id: personId, response_id: null, created_at: at, updated_at: at })
+      .values({
+        id,
+        environment_id: environmentId,
+        survey_id: surveyId,
+        person_id: personId,
+        response_id: null,
+        created_at: at,
+        updated_at: at,
+      })
       .execute();
     return id;
   }
@@ -452,14 +497,20 @@ export class SurveyStore {
     return this.responsesWhere({ environmentId, surveyId });
   }
 
-  private async responsesWhere(filter: { id?: string; environmentId?: string; surveyId?: string }): Promise<ResponseRecord[]> {
+  private async responsesWhere(filter: {
+    id?: string;
+    environmentId?: string;
+    surveyId?: string;
+  }): Promise<ResponseRecord[]> {
     const rows = await this.db
       .selectFrom('survey_responses')
       .leftJoin('survey_people', 'survey_people.id', 'survey_responses.person_id')
       .selectAll('survey_responses')
       .select('survey_people.user_id')
       .$if(filter.id !== undefined, (query) => query.where('survey_responses.id', '=', filter.id!))
-      .$if(filter.environmentId !== undefined, (query) => query.where('survey_responses.environment_id', '=', filter.environmentId!))
+      .$if(filter.environmentId !== undefined, (query) =>
+        query.where('survey_responses.environment_id', '=', filter.environmentId!),
+      )
       .$if(filter.surveyId !== undefined, (query) => query.where('survey_responses.survey_id', '=', filter.surveyId!))
       .orderBy('survey_responses.created_at', 'desc')
       .orderBy('survey_responses.id', 'desc')
@@ -506,7 +557,12 @@ export class SurveyStore {
       }
       await trx
         .updateTable('survey_responses')
-        .set({ data: JSON.stringify(data), ttc: JSON.stringify(ttc), finished: fromBool(this.database.dialect, update.finished), updated_at: now() })
+        .set({
+          data: JSON.stringify(data),
+          ttc: JSON.stringify(ttc),
+          finished: fromBool(this.database.dialect, update.finished),
+          updated_at: now(),
+        })
         .where('id', '=', id)
         .execute();
       return row.survey_id;
@@ -519,7 +575,13 @@ export class SurveyStore {
 
   // Files
 
-  async recordFile(file: { environmentId: string; surveyId: string; fileName: string; fileType: string; size: number }): Promise<void> {
+  async recordFile(file: {
+    environmentId: string;
+    surveyId: string;
+    fileName: string;
+    fileType: string;
+    size: number;
+  }): Promise<void> {
     await this.db
       .insertInto('survey_files')
       .values({
@@ -569,7 +631,14 @@ function environmentFromRow(row: {
   };
 }
 
-function surveyFromRow(row: { id: string; environment_id: string; name: string; document: string; created_at: string; updated_at: string }): TSurvey {
+function surveyFromRow(row: {
+  id: string;
+  environment_id: string;
+  name: string;
+  document: string;
+  created_at: string;
+  updated_at: string;
+}): TSurvey {
   const document = JSON.parse(row.document) as SurveyDocument;
   return {
     id: row.id,
@@ -598,7 +667,14 @@ function personFromRow(
   row: { id: string; user_id: string; environment_id: string; created_at: string; updated_at: string },
   attributes: Record<string, string>,
 ): PersonRecord {
-  return { id: row.id, userId: row.user_id, environmentId: row.environment_id, attributes, createdAt: row.created_at, updatedAt: row.updated_at };
+  return {
+    id: row.id,
+    userId: row.user_id,
+    environmentId: row.environment_id,
+    attributes,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
 }
 
 function displayFromRow(row: {
@@ -610,5 +686,13 @@ function displayFromRow(row: {
   created_at: string;
   updated_at: string;
 }): DisplayRecord {
-  return { id: row.id, environmentId: row.environment_id, createdAt: row.created_at, updatedAt: row.updated_at, surveyId: row.survey_id, personId: row.person_id, responseId: row.response_id };
+  return {
+    id: row.id,
+    environmentId: row.environment_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    surveyId: row.survey_id,
+    personId: row.person_id,
+    responseId: row.response_id,
+  };
 }

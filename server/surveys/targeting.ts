@@ -6,7 +6,11 @@ const daysSince = (iso: string, now: number) => Math.floor(Math.abs(now - Date.p
 
 /** A web survey in progress whose close date, if any, has not passed (Formbricks closes those by a daily job). */
 function isRunning(survey: TSurvey, now: number): boolean {
-  return survey.status === 'inProgress' && survey.type === 'web' && !(survey.closeOnDate && Date.parse(survey.closeOnDate) <= now);
+  return (
+    survey.status === 'inProgress' &&
+    survey.type === 'web' &&
+    !(survey.closeOnDate && Date.parse(survey.closeOnDate) <= now)
+  );
 }
 
 /** What the in-app sync sends anyone: running web surveys without segment filters. */
@@ -26,14 +30,21 @@ export interface Visitor {
  * The surveys an identified user may see (reference §1.3 (2)): display option against the person's displays,
  * then recontact days (the survey's own, else the product's), then segment filters.
  */
-export function surveysForVisitor(surveys: TSurvey[], product: TProduct, visitor: Visitor, now = Date.now()): TSurvey[] {
+export function surveysForVisitor(
+  surveys: TSurvey[],
+  product: TProduct,
+  visitor: Visitor,
+  now = Date.now(),
+): TSurvey[] {
   const candidates = surveys.filter((survey) => {
     if (!isRunning(survey, now)) return false;
     const ofSurvey = visitor.displays.filter((display) => display.surveyId === survey.id);
     if (survey.displayOption === 'displayOnce' && ofSurvey.length > 0) return false;
-    if (survey.displayOption === 'displayMultiple' && ofSurvey.some((display) => display.responseId !== null)) return false;
+    if (survey.displayOption === 'displayMultiple' && ofSurvey.some((display) => display.responseId !== null))
+      return false;
     if (visitor.displays.length === 0) return true;
-    if (survey.recontactDays !== null) return ofSurvey.length === 0 || daysSince(ofSurvey[0].createdAt, now) >= survey.recontactDays;
+    if (survey.recontactDays !== null)
+      return ofSurvey.length === 0 || daysSince(ofSurvey[0].createdAt, now) >= survey.recontactDays;
     if (product.recontactDays !== null) return daysSince(visitor.displays[0].createdAt, now) >= product.recontactDays;
     return true;
   });
@@ -62,7 +73,9 @@ function evaluateFilters(items: unknown[], visitor: Visitor): boolean {
   let result = false;
   items.forEach((raw, index) => {
     const item = raw as FilterItem;
-    const value = Array.isArray(item.resource) ? evaluateFilters(item.resource, visitor) : evaluateFilter(item.resource as Filter, visitor);
+    const value = Array.isArray(item.resource)
+      ? evaluateFilters(item.resource, visitor)
+      : evaluateFilter(item.resource as Filter, visitor);
     if (index === 0) result = value;
     else result = item.connector === 'or' ? result || value : result && value;
   });

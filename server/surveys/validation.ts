@@ -26,4 +26,7 @@ export const userIdString = v.pipe(
 
 /** `schema`, for a JSON object only: valibot's record also lets arrays through. */
 export const plainObject = <T extends v.GenericSchema>(schema: T, message: string) =>
-  v.pipe(v.custom<unknown>((input) => typeof input === 'object' && input !== null && !Array.isArray(input), message), schema);
+  v.pipe(
+    v.custom<unknown>((input) => typeof input === 'object' && input !== null && !Array.isArray(input), message),
+    schema,
+  );

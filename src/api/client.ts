@@ -49,8 +49,17 @@ export const unauthorized = {
   },
 };
 
-export async function request<T>(method: string, path: string, body?: unknown, options: RequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json', ...options.headers };
+export async function request<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  options: RequestOptions = {},
+): Promise<T> {
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    Accept: 'application/json',
+    ...options.headers,
+  };
   const csrf = localStorage.getItem(CSRF_STORAGE_KEY);
   if (csrf && !options.meta) headers[CSRF_HEADER] = csrf;
   const response = await fetch(withReference(path), {

@@ -77,7 +77,13 @@ export default function CommandPalette({ onClose }: { onClose(): void }) {
   };
 
   return (
-    <Dialog open onClose={onClose} className="dialog palette" backdrop={<div className="backdrop" />} aria-label="Command palette">
+    <Dialog
+      open
+      onClose={onClose}
+      className="dialog palette"
+      backdrop={<div className="backdrop" />}
+      aria-label="Command palette"
+    >
       <input
         className="palette-input"
         role="combobox"
@@ -94,11 +100,15 @@ export default function CommandPalette({ onClose }: { onClose(): void }) {
         }}
         onKeyDown={onKeyDown}
       />
+      {/* biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: a listbox driven from the search field (aria-activedescendant) */}
       <ul id={listId} role="listbox" className="palette-list" aria-label="Commands">
         {matches.map((command, index) => (
+          // biome-ignore lint/a11y/useKeyWithClickEvents: options are chosen with the search field's arrow keys
+          // biome-ignore lint/a11y/useFocusableInteractive: focus stays in the search field (aria-activedescendant)
           <li
             key={command.label}
             id={`${listId}-${index}`}
+            // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: an option of the listbox above
             role="option"
             aria-selected={index === selected}
             className="palette-option"

@@ -9,15 +9,9 @@ export function ErrorPage({ message }: { message?: string }) {
       </Link>
       <h1>Error</h1>
       {message && <p>{message}</p>}
-      <a
-        href="#"
-        onClick={(event) => {
-          event.preventDefault();
-          history.back();
-        }}
-      >
+      <button type="button" className="button" onClick={() => history.back()}>
         Go Back
-      </a>
+      </button>
     </section>
   );
 }

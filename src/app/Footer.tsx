@@ -11,10 +11,18 @@ export function Footer() {
       <span>
         © {new Date().getFullYear()} {PRODUCT_NAME}
       </span>
-      <a href={LINKS.changelog} target="_blank" rel="noreferrer">Changelog</a>
-      <a href={LINKS.feedback} target="_blank" rel="noreferrer">Feedback</a>
-      <a href={LINKS.github} target="_blank" rel="noreferrer">GitHub</a>
-      <a href={LINKS.discord} target="_blank" rel="noreferrer">Discord</a>
+      <a href={LINKS.changelog} target="_blank" rel="noreferrer">
+        Changelog
+      </a>
+      <a href={LINKS.feedback} target="_blank" rel="noreferrer">
+        Feedback
+      </a>
+      <a href={LINKS.github} target="_blank" rel="noreferrer">
+        GitHub
+      </a>
+      <a href={LINKS.discord} target="_blank" rel="noreferrer">
+        Discord
+      </a>
     </footer>
   );
 }

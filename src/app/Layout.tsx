@@ -57,7 +57,12 @@ function NamespacedPage({ route, params }: { route: AppRoute; params: Record<str
 function routeElements(): ReactNode[] {
   return routes.flatMap((route) => {
     const Page = route.component;
-    if (!route.namespaced) return [<Route key={route.path} path={route.path}>{(params) => <Page params={params} />}</Route>];
+    if (!route.namespaced)
+      return [
+        <Route key={route.path} path={route.path}>
+          {(params) => <Page params={params} />}
+        </Route>,
+      ];
     const prefixed = `/namespaces/:namespaceKey${route.path === '/' ? '' : route.path}`;
     return [prefixed, route.path].map((path) => (
       <Route key={path} path={path}>
@@ -91,7 +96,8 @@ export function Layout() {
 
   // Without a stored session, wait for the check: the shell's own calls would answer 401 and reload the page.
   if (!check.isSuccess && !session) return <p className="muted">Loading…</p>;
-  if (check.isSuccess && (!session || (session.required && !session.authenticated))) return <Redirect to="/login" replace />;
+  if (check.isSuccess && (!session || (session.required && !session.authenticated)))
+    return <Redirect to="/login" replace />;
 
   return (
     <div className="layout">

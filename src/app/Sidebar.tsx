@@ -33,11 +33,7 @@ export function Sidebar() {
       </Link>
       <label className="field">
         <span>Namespace</span>
-        <select
-          value={current}
-          disabled={!section}
-          onChange={(event) => switchNamespace(event.target.value)}
-        >
+        <select value={current} disabled={!section} onChange={(event) => switchNamespace(event.target.value)}>
           {namespaces.data?.namespaces.map((namespace) => (
             <option key={namespace.key} value={namespace.key}>
               {namespace.name}
@@ -48,13 +44,23 @@ export function Sidebar() {
       </label>
       {namespaces.isError && <p role="alert">{namespaces.error.message}</p>}
       <div className="nav">
-        <NavLink href={namespacePath(current, '/flags')} active={section === 'flags'}>Flags</NavLink>
-        <NavLink href={namespacePath(current, '/segments')} active={section === 'segments'}>Segments</NavLink>
-        <NavLink href={namespacePath(current, '/console')} active={section === 'console'}>Console</NavLink>
+        <NavLink href={namespacePath(current, '/flags')} active={section === 'flags'}>
+          Flags
+        </NavLink>
+        <NavLink href={namespacePath(current, '/segments')} active={section === 'segments'}>
+          Segments
+        </NavLink>
+        <NavLink href={namespacePath(current, '/console')} active={section === 'console'}>
+          Console
+        </NavLink>
       </div>
       <div className="nav nav-bottom">
-        <NavLink href="/settings" active={location.startsWith('/settings')}>Settings</NavLink>
-        <NavLink href="/support" active={location === '/support'}>Support</NavLink>
+        <NavLink href="/settings" active={location.startsWith('/settings')}>
+          Settings
+        </NavLink>
+        <NavLink href="/support" active={location === '/support'}>
+          Support
+        </NavLink>
         <p className="hint">Command Mode: ctrl + k</p>
       </div>
     </nav>

@@ -16,7 +16,8 @@ export function SurveyWidget() {
     script.src = '/js/formbricks.js';
     script.async = true;
     script.onload = () => {
-      const widget = (window as { formbricks?: { init(config: { environmentId: string; apiHost: string }): unknown } }).formbricks;
+      const widget = (window as { formbricks?: { init(config: { environmentId: string; apiHost: string }): unknown } })
+        .formbricks;
       void widget?.init({ environmentId, apiHost: location.origin });
     };
     document.head.appendChild(script);

@@ -10,7 +10,11 @@ export default function UserMenu({ user }: { user: SessionUser }) {
   return (
     <MenuProvider>
       <MenuButton className="user-button" aria-label={`User menu: ${user.name}`}>
-        {user.imgURL ? <img className="avatar" src={user.imgURL} alt="" /> : <span className="avatar">{user.name[0]}</span>}
+        {user.imgURL ? (
+          <img className="avatar" src={user.imgURL} alt="" />
+        ) : (
+          <span className="avatar">{user.name[0]}</span>
+        )}
       </MenuButton>
       <Menu gutter={8} className="menu">
         <div className="menu-header">

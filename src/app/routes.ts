@@ -20,7 +20,11 @@ export const routes: AppRoute[] = [
   { path: '/flags/:flagKey/:tab?', namespaced: true, component: lazy(() => import('../features/flags/FlagPage')) },
   { path: '/segments', namespaced: true, component: lazy(() => import('../features/segments/SegmentsPage')) },
   { path: '/segments/new', namespaced: true, component: lazy(() => import('../features/segments/NewSegmentPage')) },
-  { path: '/segments/:segmentKey', namespaced: true, component: lazy(() => import('../features/segments/SegmentPage')) },
+  {
+    path: '/segments/:segmentKey',
+    namespaced: true,
+    component: lazy(() => import('../features/segments/SegmentPage')),
+  },
   { path: '/console', namespaced: true, component: lazy(() => import('../features/evaluation-console/ConsolePage')) },
   { path: '/settings/:tab?', component: lazy(() => import('../features/settings/SettingsPage')) },
   { path: '/onboarding', component: lazy(() => import('../features/onboarding/OnboardingPage')) },

@@ -23,7 +23,9 @@ export function ActionsMenu({ actions }: { actions: Action[] }) {
     window.clearTimeout(typed.current.timer);
     typed.current.chars += event.key.toLowerCase();
     typed.current.timer = window.setTimeout(() => (typed.current.chars = ''), TYPEAHEAD_RESET_MS);
-    const index = actions.findIndex((action) => !action.disabled && action.label.toLowerCase().startsWith(typed.current.chars));
+    const index = actions.findIndex(
+      (action) => !action.disabled && action.label.toLowerCase().startsWith(typed.current.chars),
+    );
     if (index >= 0) menu.move(`${baseId}-${index}`);
   };
 

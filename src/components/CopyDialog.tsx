@@ -45,7 +45,14 @@ export function CopyDialog({ open, onClose, entity, sourceKey, namespaceKey, onC
           )}
         </Field>
         <Field label="New Key (optional)">
-          {(props) => <input {...props} value={key} placeholder={sourceKey} onChange={(event) => setKey(stringAsKey(event.target.value))} />}
+          {(props) => (
+            <input
+              {...props}
+              value={key}
+              placeholder={sourceKey}
+              onChange={(event) => setKey(stringAsKey(event.target.value))}
+            />
+          )}
         </Field>
         <div className="form-actions">
           <button type="button" className="button" onClick={onClose}>

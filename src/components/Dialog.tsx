@@ -41,7 +41,14 @@ interface ConfirmDialogProps {
 }
 
 /** A delete confirmation: always closes once the action settles; the caller reports failures. */
-export function ConfirmDialog({ open, onClose, title, children, confirmLabel = 'Delete', onConfirm }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  open,
+  onClose,
+  title,
+  children,
+  confirmLabel = 'Delete',
+  onConfirm,
+}: ConfirmDialogProps) {
   return (
     <Dialog open={open} onClose={onClose} title={title}>
       <p>{children}</p>

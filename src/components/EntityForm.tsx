@@ -14,11 +14,25 @@ export function NameKeyFields({ form, editing, readOnly }: { form: NameKeyForm; 
   return (
     <div className="form-grid">
       <Field label="Name" error={form.error('name')}>
-        {(props) => <input {...props} name="name" value={values.name} disabled={readOnly} onChange={(event) => setName(event.target.value)} />}
+        {(props) => (
+          <input
+            {...props}
+            name="name"
+            value={values.name}
+            disabled={readOnly}
+            onChange={(event) => setName(event.target.value)}
+          />
+        )}
       </Field>
       <Field label="Key" error={form.error('key')}>
         {(props) => (
-          <input {...props} name="key" value={values.key} disabled={editing || readOnly} onChange={(event) => setKey(event.target.value)} />
+          <input
+            {...props}
+            name="key"
+            value={values.key}
+            disabled={editing || readOnly}
+            onChange={(event) => setKey(event.target.value)}
+          />
         )}
       </Field>
     </div>

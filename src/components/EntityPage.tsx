@@ -26,7 +26,19 @@ interface EntityPageProps {
 }
 
 /** The page of one flag or segment: name, key and age, the Copy to Namespace and Delete actions with their dialogs. */
-export function EntityPage({ entity, data, keyAddon, namespaceKey, namespaceCount, readOnly, readOnlyTitle, listHref, onCopy, onDelete, children }: EntityPageProps) {
+export function EntityPage({
+  entity,
+  data,
+  keyAddon,
+  namespaceKey,
+  namespaceCount,
+  readOnly,
+  readOnlyTitle,
+  listHref,
+  onCopy,
+  onDelete,
+  children,
+}: EntityPageProps) {
   const [, navigate] = useLocation();
   const [dialog, setDialog] = useState<'copy' | 'delete' | null>(null);
   const disabledTitle = readOnly ? readOnlyTitle : undefined;
@@ -42,8 +54,19 @@ export function EntityPage({ entity, data, keyAddon, namespaceKey, namespaceCoun
         </div>
         <ActionsMenu
           actions={[
-            { label: 'Copy to Namespace', onSelect: () => setDialog('copy'), disabled: readOnly || namespaceCount < 2, title: disabledTitle },
-            { label: 'Delete', onSelect: () => setDialog('delete'), disabled: readOnly, title: disabledTitle, danger: true },
+            {
+              label: 'Copy to Namespace',
+              onSelect: () => setDialog('copy'),
+              disabled: readOnly || namespaceCount < 2,
+              title: disabledTitle,
+            },
+            {
+              label: 'Delete',
+              onSelect: () => setDialog('delete'),
+              disabled: readOnly,
+              title: disabledTitle,
+              danger: true,
+            },
           ]}
         />
       </header>

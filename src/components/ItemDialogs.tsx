@@ -27,7 +27,12 @@ export function ItemDialogs<T>(props: ItemDialogsProps<T>) {
   const { entity, editing, deleting } = props;
   return (
     <>
-      <Dialog open={editing !== null} onClose={props.onCloseEdit} title={editing === 'new' ? `New ${entity}` : `Edit ${entity}`} side={props.side}>
+      <Dialog
+        open={editing !== null}
+        onClose={props.onCloseEdit}
+        title={editing === 'new' ? `New ${entity}` : `Edit ${entity}`}
+        side={props.side}
+      >
         {editing !== null && props.form(editing === 'new' ? undefined : editing)}
       </Dialog>
       <ConfirmDialog

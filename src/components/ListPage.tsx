@@ -92,7 +92,9 @@ export function ListPage<T extends ListItem, C extends keyof T & string>(props: 
           ))}
         </tbody>
       </table>
-      {query.isSuccess && table.total === 0 && <p className="muted">{table.search ? props.noMatchMessage : props.emptyMessage}</p>}
+      {query.isSuccess && table.total === 0 && (
+        <p className="muted">{table.search ? props.noMatchMessage : props.emptyMessage}</p>
+      )}
       <Pagination page={table.page} total={table.total} onPage={table.setPage} />
     </section>
   );

@@ -11,7 +11,15 @@ interface EditDeleteButtonsProps {
 }
 
 /** The Edit and Delete link buttons of a row. */
-export function EditDeleteButtons({ name, onEdit, onDelete, disabled, title, deleteDisabled, deleteTitle }: EditDeleteButtonsProps) {
+export function EditDeleteButtons({
+  name,
+  onEdit,
+  onDelete,
+  disabled,
+  title,
+  deleteDisabled,
+  deleteTitle,
+}: EditDeleteButtonsProps) {
   return (
     <>
       <button type="button" className="link-button" disabled={disabled} title={title} onClick={onEdit}>
@@ -31,7 +39,13 @@ export function EditDeleteButtons({ name, onEdit, onDelete, disabled, title, del
 }
 
 /** A table head: the column labels, then an actions column named for assistive technology only. */
-export function TableHead({ columns, actionsLabel = 'Actions' }: { columns: readonly string[]; actionsLabel?: string }) {
+export function TableHead({
+  columns,
+  actionsLabel = 'Actions',
+}: {
+  columns: readonly string[];
+  actionsLabel?: string;
+}) {
   return (
     <thead>
       <tr>

@@ -31,7 +31,10 @@ export function SegmentsPicker({
                 type="checkbox"
                 checked={segmentKeys.includes(key)}
                 onChange={(event) =>
-                  onChange(event.target.checked ? [...segmentKeys, key] : segmentKeys.filter((candidate) => candidate !== key), operator)
+                  onChange(
+                    event.target.checked ? [...segmentKeys, key] : segmentKeys.filter((candidate) => candidate !== key),
+                    operator,
+                  )
                 }
               />
               {key}
@@ -43,11 +46,21 @@ export function SegmentsPicker({
         <fieldset className="field">
           <legend>Segment operator</legend>
           <label className="choice">
-            <input type="radio" name={name} checked={operator === 'OR_SEGMENT_OPERATOR'} onChange={() => onChange(segmentKeys, 'OR_SEGMENT_OPERATOR')} />
+            <input
+              type="radio"
+              name={name}
+              checked={operator === 'OR_SEGMENT_OPERATOR'}
+              onChange={() => onChange(segmentKeys, 'OR_SEGMENT_OPERATOR')}
+            />
             OR: any of the segments
           </label>
           <label className="choice">
-            <input type="radio" name={name} checked={operator === 'AND_SEGMENT_OPERATOR'} onChange={() => onChange(segmentKeys, 'AND_SEGMENT_OPERATOR')} />
+            <input
+              type="radio"
+              name={name}
+              checked={operator === 'AND_SEGMENT_OPERATOR'}
+              onChange={() => onChange(segmentKeys, 'AND_SEGMENT_OPERATOR')}
+            />
             AND: all of the segments
           </label>
         </fieldset>
@@ -55,4 +68,3 @@ export function SegmentsPicker({
     </>
   );
 }
-

@@ -23,7 +23,15 @@ export function move<T>(items: T[], from: number, to: number): T[] {
  * An ordered list that can be reordered by dragging an item onto another, or from the keyboard with
  * each item's Move up / Move down buttons.
  */
-export function SortableList<T>({ items, itemKey, itemLabel, onReorder, disabled, disabledTitle, children }: SortableListProps<T>) {
+export function SortableList<T>({
+  items,
+  itemKey,
+  itemLabel,
+  onReorder,
+  disabled,
+  disabledTitle,
+  children,
+}: SortableListProps<T>) {
   const [dragging, setDragging] = useState<number | null>(null);
   const [over, setOver] = useState<number | null>(null);
   const reorder = (from: number, to: number) => {

@@ -13,7 +13,13 @@ interface TabsProps<T extends { label: string; path: string }> {
 }
 
 /** A row of tab links, one per path below `base`, then the current tab's content. */
-export function Tabs<T extends { label: string; path: string }>({ label, base, tabs, current, children }: TabsProps<T>) {
+export function Tabs<T extends { label: string; path: string }>({
+  label,
+  base,
+  tabs,
+  current,
+  children,
+}: TabsProps<T>) {
   return (
     <>
       <nav className="tabs" aria-label={label}>

@@ -10,7 +10,11 @@ interface RankedList<T> {
  * Reordering of rules or rollouts (PUT .../order with the ids in their new order), optimistic: the
  * cached list takes the new order at once and goes back to the old one if the server refuses.
  */
-export function useOrderMutation<T extends { id: string }>(queryKey: QueryKey, orderPath: string, idsField: 'ruleIds' | 'rolloutIds') {
+export function useOrderMutation<T extends { id: string }>(
+  queryKey: QueryKey,
+  orderPath: string,
+  idsField: 'ruleIds' | 'rolloutIds',
+) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (items: T[]) => request<void>('PUT', orderPath, { [idsField]: items.map((item) => item.id) }),

@@ -8,7 +8,11 @@ export type SortDirection = 'asc' | 'desc';
  * once per change, and only the current page is rendered, so 10,000 items stay fast.
  */
 /** `searchFields` must be a constant (defined outside the component). */
-export function useTable<T, C extends keyof T & string>(items: T[], searchFields: readonly (keyof T)[], initialSort: C) {
+export function useTable<T, C extends keyof T & string>(
+  items: T[],
+  searchFields: readonly (keyof T)[],
+  initialSort: C,
+) {
   const [search, setSearch] = useState('');
   const [sort, setSort] = useState<{ column: C; direction: SortDirection }>({ column: initialSort, direction: 'asc' });
   const [page, setPage] = useState(0);

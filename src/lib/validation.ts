@@ -20,7 +20,11 @@ export const KEY_WITH_DOT_PATTERN = /^[-_,A-Za-z0-9.]+$/;
 
 export const requiredString = v.pipe(v.string(), v.trim(), v.nonEmpty(MESSAGES.required));
 export const keyRule = v.pipe(v.string(), v.nonEmpty(MESSAGES.required), v.regex(KEY_PATTERN, MESSAGES.key));
-export const keyWithDotRule = v.pipe(v.string(), v.nonEmpty(MESSAGES.required), v.regex(KEY_WITH_DOT_PATTERN, MESSAGES.keyWithDot));
+export const keyWithDotRule = v.pipe(
+  v.string(),
+  v.nonEmpty(MESSAGES.required),
+  v.regex(KEY_WITH_DOT_PATTERN, MESSAGES.keyWithDot),
+);
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
@@ -36,7 +40,8 @@ export const isJsonOrEmpty = (text: string) => text.trim() === '' || parseJson(t
 /** A JSON object whose values are all strings. */
 export function isContextValue(text: string): boolean {
   const parsed = parseJson(text);
-  if (!parsed.ok || parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) return false;
+  if (!parsed.ok || parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value))
+    return false;
   return Object.values(parsed.value).every((item) => typeof item === 'string');
 }
 

@@ -50,7 +50,8 @@ const METADATA_PREFIX: Record<string, string> = {
 export function sessionUser(self: SelfResponse): SessionUser {
   const metadata = self.metadata ?? {};
   const prefix = METADATA_PREFIX[self.method] ?? 'io.flipt.auth';
-  const field = (name: string): string | undefined => metadata[`${prefix}.${name}`] ?? metadata[`io.flipt.auth.${name}`];
+  const field = (name: string): string | undefined =>
+    metadata[`${prefix}.${name}`] ?? metadata[`io.flipt.auth.${name}`];
   return {
     authMethod: self.method,
     name: field('name') || 'User',

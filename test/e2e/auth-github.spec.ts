@@ -11,7 +11,14 @@ let unusedPort: number;
 
 test.beforeAll(async () => {
   github = await startFakeGithub({ id: 'gh-client', secret: 'gh-secret' });
-  github.state.signedIn = { login: 'octo', id: 9, name: 'Octo Cat', email: 'octo@example.com', avatar_url: 'https://avatars.example.com/octo', orgs: ['ensign'] };
+  github.state.signedIn = {
+    login: 'octo',
+    id: 9,
+    name: 'Octo Cat',
+    email: 'octo@example.com',
+    avatar_url: 'https://avatars.example.com/octo',
+    orgs: ['ensign'],
+  };
   const port = await freePort();
   unusedPort = await freePort();
   configDir = mkdtempSync(join(tmpdir(), 'ensign-github-e2e-'));
@@ -56,7 +63,9 @@ test.afterAll(async () => {
   rmSync(configDir, { recursive: true, force: true });
 });
 
-test('the login page offers each session method; GitHub login leads to the console as the GitHub user', async ({ page }) => {
+test('the login page offers each session method; GitHub login leads to the console as the GitHub user', async ({
+  page,
+}) => {
   await page.goto(server.url);
   await expect(page).toHaveURL(/#\/login$/);
   const buttons = page.getByRole('main').getByRole('button');
@@ -77,5 +86,7 @@ test('the login page offers each session method; GitHub login leads to the conso
 test('a provider that cannot be reached is reported on the login page', async ({ page }) => {
   await page.goto(`${server.url}/#/login`);
   await page.getByRole('button', { name: 'Login with Google' }).click();
-  await expect(page.getByRole('alert')).toHaveText(`login failed: cannot reach http://127.0.0.1:${unusedPort}/.well-known/openid-configuration (ECONNREFUSED)`);
+  await expect(page.getByRole('alert')).toHaveText(
+    `login failed: cannot reach http://127.0.0.1:${unusedPort}/.well-known/openid-configuration (ECONNREFUSED)`,
+  );
 });

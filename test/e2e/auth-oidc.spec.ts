@@ -84,11 +84,16 @@ test('signs in through the local OpenID provider, shows the user menu, and logs 
   expect((await page.request.get(`${server.url}/auth/v1/self`)).status()).toBe(401);
 });
 
-test('the console\'s own writes carry the CSRF token; a cookie-authenticated write without it is refused', async ({ page }) => {
+test("the console's own writes carry the CSRF token; a cookie-authenticated write without it is refused", async ({
+  page,
+}) => {
   await logIn(page, 'grace');
   await expect(page.getByRole('button', { name: 'User menu: Grace' })).toBeVisible();
   const refused = await page.evaluate(async () => {
-    const response = await fetch('/api/v1/namespaces', { method: 'POST', body: JSON.stringify({ key: 'forged', name: 'Forged' }) });
+    const response = await fetch('/api/v1/namespaces', {
+      method: 'POST',
+      body: JSON.stringify({ key: 'forged', name: 'Forged' }),
+    });
     return { status: response.status, text: await response.text() };
   });
   expect(refused).toEqual({ status: 403, text: 'Forbidden - CSRF token invalid\n' });
@@ -101,7 +106,9 @@ test('the console\'s own writes carry the CSRF token; a cookie-authenticated wri
   await expect(page.getByRole('row').filter({ hasText: 'Team Grace' })).toBeVisible();
 });
 
-test('Settings > API Tokens: create shows the token once, the token works, and several tokens are deleted at once', async ({ page }) => {
+test('Settings > API Tokens: create shows the token once, the token works, and several tokens are deleted at once', async ({
+  page,
+}) => {
   await logIn(page, 'linus');
   await page.goto(`${server.url}/#/settings/tokens`);
   const section = page.getByRole('region', { name: 'API Tokens' });
@@ -120,7 +127,9 @@ test('Settings > API Tokens: create shows the token once, the token works, and s
     await page.getByRole('button', { name: 'Done' }).click();
   }
 
-  const api = await page.request.get(`${server.url}/api/v1/namespaces`, { headers: { authorization: `Bearer ${created[0]}` } });
+  const api = await page.request.get(`${server.url}/api/v1/namespaces`, {
+    headers: { authorization: `Bearer ${created[0]}` },
+  });
   expect(api.status()).toBe(200);
 
   const rows = section.getByRole('row');
@@ -139,7 +148,9 @@ test('Settings > API Tokens: create shows the token once, the token works, and s
   await expect(section.getByRole('cell', { name: 'initial_bootstrap_token', exact: true })).toBeVisible();
 
   for (const token of created) {
-    const refused = await page.request.get(`${server.url}/api/v1/namespaces`, { headers: { authorization: `Bearer ${token}` } });
+    const refused = await page.request.get(`${server.url}/api/v1/namespaces`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(refused.status()).toBe(401);
   }
 });

@@ -7,13 +7,23 @@ import { api, expectAccessible, open, unique } from './console-support.js';
 
 async function createFlag(server: RunningServer): Promise<string> {
   const key = unique('counted');
-  await api(server, 'POST', '/api/v1/namespaces/default/flags', { key, name: 'Counted', type: 'VARIANT_FLAG_TYPE', enabled: true });
+  await api(server, 'POST', '/api/v1/namespaces/default/flags', {
+    key,
+    name: 'Counted',
+    type: 'VARIANT_FLAG_TYPE',
+    enabled: true,
+  });
   return key;
 }
 
 async function evaluate(server: RunningServer, flagKey: string, times: number): Promise<void> {
   for (let i = 0; i < times; i++) {
-    await api(server, 'POST', '/evaluate/v1/variant', { namespaceKey: 'default', flagKey, entityId: `user-${i}`, context: {} });
+    await api(server, 'POST', '/evaluate/v1/variant', {
+      namespaceKey: 'default',
+      flagKey,
+      entityId: `user-${i}`,
+      context: {},
+    });
   }
 }
 
@@ -25,7 +35,12 @@ test('the analytics tab charts the evaluations made through evaluate/v1', async 
   await page.getByRole('navigation', { name: 'Flag' }).getByRole('link', { name: 'Analytics' }).click();
   await expect(page).toHaveURL(new RegExp(`/flags/${key}/analytics$`));
   await expect(page.getByText('Total evaluations: 3')).toBeVisible();
-  await expect(page.getByRole('img', { name: `Chart of the evaluations of ${key}, last hour` }).locator('canvas').first()).toBeVisible();
+  await expect(
+    page
+      .getByRole('img', { name: `Chart of the evaluations of ${key}, last hour` })
+      .locator('canvas')
+      .first(),
+  ).toBeVisible();
   await expectAccessible(page);
 
   await evaluate(server, key, 2);
@@ -42,7 +57,9 @@ test('the analytics tab charts the evaluations made through evaluate/v1', async 
 
   for (const range of ['Last 30 minutes', 'Last 4 hours', 'Last 12 hours', 'Last 24 hours', 'Last 7 days']) {
     await page.getByLabel('Range').selectOption({ label: range });
-    await expect(page.getByRole('img', { name: `Chart of the evaluations of ${key}, ${range.toLowerCase()}` })).toBeVisible();
+    await expect(
+      page.getByRole('img', { name: `Chart of the evaluations of ${key}, ${range.toLowerCase()}` }),
+    ).toBeVisible();
     await expect(page.getByText('Total evaluations: 6')).toBeVisible();
   }
   await expectAccessible(page);
@@ -50,13 +67,17 @@ test('the analytics tab charts the evaluations made through evaluate/v1', async 
 
 /** How many pixels of the chart's canvas have exactly this colour. */
 function pixelsOf(page: Page, hex: string): Promise<number> {
-  return page.locator('.uplot canvas').first().evaluate((canvas: HTMLCanvasElement, colour) => {
-    const rgb = [1, 3, 5].map((i) => parseInt(colour.slice(i, i + 2), 16));
-    const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
-    let count = 0;
-    for (let i = 0; i < data.length; i += 4) if (data[i] === rgb[0] && data[i + 1] === rgb[1] && data[i + 2] === rgb[2] && data[i + 3] === 255) count++;
-    return count;
-  }, hex);
+  return page
+    .locator('.uplot canvas')
+    .first()
+    .evaluate((canvas: HTMLCanvasElement, colour) => {
+      const rgb = [1, 3, 5].map((i) => parseInt(colour.slice(i, i + 2), 16));
+      const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
+      let count = 0;
+      for (let i = 0; i < data.length; i += 4)
+        if (data[i] === rgb[0] && data[i + 1] === rgb[1] && data[i + 2] === rgb[2] && data[i + 3] === 255) count++;
+      return count;
+    }, hex);
 }
 
 test('the chart is drawn in the colours of the theme and redrawn when it changes', async ({ page, server }) => {
@@ -64,7 +85,9 @@ test('the chart is drawn in the colours of the theme and redrawn when it changes
   const DARK_ACCENT = '#a5b4fc';
   const key = await createFlag(server);
   await evaluate(server, key, 1);
-  await page.addInitScript(() => localStorage.setItem('preferences', JSON.stringify({ state: { theme: 'light', timezone: 'utc' }, version: 0 })));
+  await page.addInitScript(() =>
+    localStorage.setItem('preferences', JSON.stringify({ state: { theme: 'light', timezone: 'utc' }, version: 0 })),
+  );
   await open(page, server, `/namespaces/default/flags/${key}/analytics`);
   await expect(page.getByText('Total evaluations: 1')).toBeVisible();
   await expect.poll(() => pixelsOf(page, LIGHT_ACCENT)).toBeGreaterThan(50);

@@ -11,14 +11,27 @@ const ns = '/api/v1/namespaces/default';
 async function createVariantFlag(server: RunningServer): Promise<{ flagKey: string; segmentKey: string }> {
   const segmentKey = unique('adults');
   await api(server, 'POST', `${ns}/segments`, { key: segmentKey, name: 'Adult pros', matchType: 'ALL_MATCH_TYPE' });
-  await api(server, 'POST', `${ns}/segments/${segmentKey}/constraints`, { type: 'STRING_COMPARISON_TYPE', property: 'plan', operator: 'eq', value: 'pro' });
-  await api(server, 'POST', `${ns}/segments/${segmentKey}/constraints`, { type: 'NUMBER_COMPARISON_TYPE', property: 'age', operator: 'gte', value: '18' });
+  await api(server, 'POST', `${ns}/segments/${segmentKey}/constraints`, {
+    type: 'STRING_COMPARISON_TYPE',
+    property: 'plan',
+    operator: 'eq',
+    value: 'pro',
+  });
+  await api(server, 'POST', `${ns}/segments/${segmentKey}/constraints`, {
+    type: 'NUMBER_COMPARISON_TYPE',
+    property: 'age',
+    operator: 'gte',
+    value: '18',
+  });
   const flagKey = unique('colour');
   await api(server, 'POST', `${ns}/flags`, { key: flagKey, name: 'Colour', type: 'VARIANT_FLAG_TYPE', enabled: true });
   await api(server, 'POST', `${ns}/flags/${flagKey}/variants`, { key: 'blue', name: 'Blue' });
   const flag = await api<Flag>(server, 'GET', `${ns}/flags/${flagKey}`);
   const rule = await api<Rule>(server, 'POST', `${ns}/flags/${flagKey}/rules`, { segmentKey, rank: 1 });
-  await api(server, 'POST', `${ns}/flags/${flagKey}/rules/${rule.id}/distributions`, { variantId: flag.variants[0].id, rollout: 100 });
+  await api(server, 'POST', `${ns}/flags/${flagKey}/rules/${rule.id}/distributions`, {
+    variantId: flag.variants[0].id,
+    rollout: 100,
+  });
   return { flagKey, segmentKey };
 }
 
@@ -26,7 +39,10 @@ async function createVariantFlag(server: RunningServer): Promise<{ flagKey: stri
 async function createBooleanFlag(server: RunningServer): Promise<string> {
   const flagKey = unique('switch');
   await api(server, 'POST', `${ns}/flags`, { key: flagKey, name: 'Switch', type: 'BOOLEAN_FLAG_TYPE', enabled: false });
-  await api(server, 'POST', `${ns}/flags/${flagKey}/rollouts`, { rank: 1, threshold: { percentage: 100, value: true } });
+  await api(server, 'POST', `${ns}/flags/${flagKey}/rollouts`, {
+    rank: 1,
+    threshold: { percentage: 100, value: true },
+  });
   return flagKey;
 }
 
@@ -35,7 +51,10 @@ async function responseOf(page: Page): Promise<Record<string, unknown>> {
   return JSON.parse((await region.locator('pre').textContent())!) as Record<string, unknown>;
 }
 
-test('evaluate a variant flag: the response, the explanation of a failing and a matching constraint, and the context rule', async ({ page, server }) => {
+test('evaluate a variant flag: the response, the explanation of a failing and a matching constraint, and the context rule', async ({
+  page,
+  server,
+}) => {
   const { flagKey, segmentKey } = await createVariantFlag(server);
   await open(page, server, '/namespaces/default/console');
   await expect(page.getByRole('heading', { name: 'Console' })).toBeVisible();
@@ -62,24 +81,41 @@ test('evaluate a variant flag: the response, the explanation of a failing and a 
   await expectAccessible(page);
   await page.getByRole('button', { name: 'Evaluate' }).click();
   await expect(page.getByRole('heading', { name: 'Response' })).toBeVisible();
-  expect(await responseOf(page)).toMatchObject({ flagKey, match: false, variantKey: '', reason: 'UNKNOWN_EVALUATION_REASON', segmentKeys: [] });
+  expect(await responseOf(page)).toMatchObject({
+    flagKey,
+    match: false,
+    variantKey: '',
+    reason: 'UNKNOWN_EVALUATION_REASON',
+    segmentKeys: [],
+  });
 
   const explanation = page.getByRole('region', { name: 'Explanation' });
   await expect(explanation.getByText("Matches the server's answer.")).toBeVisible();
   await expect(explanation.getByText(/Rule 1: any segment \(OR\)\s*✗ not matched/)).toBeVisible();
   const constraints = explanation.getByRole('table', { name: `Constraints of segment ${segmentKey}` });
-  await expect(constraints.getByRole('row')).toHaveText([/Property\s*Operator\s*Expected\s*Context value\s*Result/, /plan\s*==\s*pro\s*pro\s*✓/, /age\s*>=\s*18\s*12\s*✗/]);
+  await expect(constraints.getByRole('row')).toHaveText([
+    /Property\s*Operator\s*Expected\s*Context value\s*Result/,
+    /plan\s*==\s*pro\s*pro\s*✓/,
+    /age\s*>=\s*18\s*12\s*✗/,
+  ]);
   await expect(explanation.getByText("Nothing matched: the flag's default applies.")).toBeVisible();
   await expectAccessible(page);
 
   await context.fill('{"plan": "pro", "age": "30"}');
   await page.getByRole('button', { name: 'Evaluate' }).click();
   await expect.poll(async () => (await responseOf(page)).variantKey).toBe('blue');
-  expect(await responseOf(page)).toMatchObject({ flagKey, match: true, reason: 'MATCH_EVALUATION_REASON', segmentKeys: [segmentKey] });
+  expect(await responseOf(page)).toMatchObject({
+    flagKey,
+    match: true,
+    reason: 'MATCH_EVALUATION_REASON',
+    segmentKeys: [segmentKey],
+  });
   await expect(explanation.getByText("Matches the server's answer.")).toBeVisible();
   await expect(explanation.getByText(/Rule 1: any segment \(OR\)\s*✓ matched/)).toBeVisible();
   await expect(constraints.getByRole('row').nth(2)).toHaveText(/age\s*>=\s*18\s*30\s*✓/);
-  await expect(explanation.getByText(/The entity's bucket is \d+ of 1000: distribution 1, variant blue\./)).toBeVisible();
+  await expect(
+    explanation.getByText(/The entity's bucket is \d+ of 1000: distribution 1, variant blue\./),
+  ).toBeVisible();
 
   // A property the context lacks shows as not set.
   await context.fill('{"age": "30"}');
@@ -87,7 +123,11 @@ test('evaluate a variant flag: the response, the explanation of a failing and a 
   await expect(constraints.getByRole('row').nth(1)).toHaveText(/plan\s*==\s*pro\s*\(not set\)\s*✗/);
 });
 
-test('evaluate a boolean flag with a generated entity id, then copy the request as curl and run it', async ({ page, context, server }) => {
+test('evaluate a boolean flag with a generated entity id, then copy the request as curl and run it', async ({
+  page,
+  context,
+  server,
+}) => {
   const flagKey = await createBooleanFlag(server);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
   await open(page, server, '/console');
@@ -122,29 +162,53 @@ test('evaluate a boolean flag with a generated entity id, then copy the request 
   for (const field of ['flagKey', 'enabled', 'reason', 'segmentKeys']) expect(fromCurl[field]).toEqual(answer[field]);
 });
 
-test('evaluate in another namespace: a disabled variant flag and a boolean flag without rollouts', async ({ page, server }) => {
+test('evaluate in another namespace: a disabled variant flag and a boolean flag without rollouts', async ({
+  page,
+  server,
+}) => {
   const namespace = unique('team');
   await api(server, 'POST', '/api/v1/namespaces', { key: namespace, name: 'Team' });
-  await api(server, 'POST', `/api/v1/namespaces/${namespace}/flags`, { key: 'paused', name: 'Paused', type: 'VARIANT_FLAG_TYPE', enabled: false });
-  await api(server, 'POST', `/api/v1/namespaces/${namespace}/flags`, { key: 'plain', name: 'Plain', type: 'BOOLEAN_FLAG_TYPE', enabled: true });
+  await api(server, 'POST', `/api/v1/namespaces/${namespace}/flags`, {
+    key: 'paused',
+    name: 'Paused',
+    type: 'VARIANT_FLAG_TYPE',
+    enabled: false,
+  });
+  await api(server, 'POST', `/api/v1/namespaces/${namespace}/flags`, {
+    key: 'plain',
+    name: 'Plain',
+    type: 'BOOLEAN_FLAG_TYPE',
+    enabled: true,
+  });
   await open(page, server, `/namespaces/${namespace}/console`);
   const explanation = page.getByRole('region', { name: 'Explanation' });
 
   await page.getByRole('combobox', { name: 'Flag' }).fill('paused');
   await page.getByRole('button', { name: 'Evaluate' }).click();
   await expect(explanation.getByText('The flag is disabled: no rules are evaluated.')).toBeVisible();
-  expect(await responseOf(page)).toMatchObject({ flagKey: 'paused', match: false, reason: 'FLAG_DISABLED_EVALUATION_REASON' });
+  expect(await responseOf(page)).toMatchObject({
+    flagKey: 'paused',
+    match: false,
+    reason: 'FLAG_DISABLED_EVALUATION_REASON',
+  });
   await expect(explanation.getByText("Matches the server's answer.")).toBeVisible();
 
   await page.getByRole('combobox', { name: 'Flag' }).fill('plain');
   await page.getByRole('button', { name: 'Evaluate' }).click();
   await expect(explanation.getByText('The flag has no rollouts with segments or thresholds.')).toBeVisible();
-  expect(await responseOf(page)).toMatchObject({ flagKey: 'plain', enabled: true, reason: 'DEFAULT_EVALUATION_REASON' });
+  expect(await responseOf(page)).toMatchObject({
+    flagKey: 'plain',
+    enabled: true,
+    reason: 'DEFAULT_EVALUATION_REASON',
+  });
   await expect(explanation.getByText("Matches the server's answer.")).toBeVisible();
   await expectAccessible(page);
 });
 
-test('the explanation covers entity-id constraints and the default variant (the full snapshot is asked for)', async ({ page, server }) => {
+test('the explanation covers entity-id constraints and the default variant (the full snapshot is asked for)', async ({
+  page,
+  server,
+}) => {
   const segmentKey = unique('vips');
   await api(server, 'POST', `${ns}/segments`, { key: segmentKey, name: 'VIPs', matchType: 'ANY_MATCH_TYPE' });
   await api(server, 'POST', `${ns}/segments/${segmentKey}/constraints`, {
@@ -154,12 +218,20 @@ test('the explanation covers entity-id constraints and the default variant (the 
     value: '["vip-1","vip-2"]',
   });
   const flagKey = unique('greeting');
-  await api(server, 'POST', `${ns}/flags`, { key: flagKey, name: 'Greeting', type: 'VARIANT_FLAG_TYPE', enabled: true });
+  await api(server, 'POST', `${ns}/flags`, {
+    key: flagKey,
+    name: 'Greeting',
+    type: 'VARIANT_FLAG_TYPE',
+    enabled: true,
+  });
   const vip = await api<{ id: string }>(server, 'POST', `${ns}/flags/${flagKey}/variants`, { key: 'vip' });
   const plain = await api<{ id: string }>(server, 'POST', `${ns}/flags/${flagKey}/variants`, { key: 'plain' });
   await api(server, 'PUT', `${ns}/flags/${flagKey}`, { name: 'Greeting', enabled: true, defaultVariantId: plain.id });
   const rule = await api<Rule>(server, 'POST', `${ns}/flags/${flagKey}/rules`, { segmentKey, rank: 1 });
-  await api(server, 'POST', `${ns}/flags/${flagKey}/rules/${rule.id}/distributions`, { variantId: vip.id, rollout: 100 });
+  await api(server, 'POST', `${ns}/flags/${flagKey}/rules/${rule.id}/distributions`, {
+    variantId: vip.id,
+    rollout: 100,
+  });
 
   await open(page, server, '/namespaces/default/console');
   await page.getByRole('combobox', { name: 'Flag' }).fill(flagKey);
@@ -169,11 +241,21 @@ test('the explanation covers entity-id constraints and the default variant (the 
   expect(await responseOf(page)).toMatchObject({ match: false, reason: 'DEFAULT_EVALUATION_REASON' });
   const explanation = page.getByRole('region', { name: 'Explanation' });
   await expect(explanation.getByText("Matches the server's answer.")).toBeVisible();
-  await expect(explanation.getByRole('table', { name: `Constraints of segment ${segmentKey}` }).getByRole('row').nth(1)).toHaveText(/someone\s*✗/);
+  await expect(
+    explanation
+      .getByRole('table', { name: `Constraints of segment ${segmentKey}` })
+      .getByRole('row')
+      .nth(1),
+  ).toHaveText(/someone\s*✗/);
 
   await page.getByLabel('Entity ID').fill('vip-2');
   await page.getByRole('button', { name: 'Evaluate' }).click();
   await expect.poll(async () => (await responseOf(page)).variantKey).toBe('vip');
   await expect(explanation.getByText("Matches the server's answer.")).toBeVisible();
-  await expect(explanation.getByRole('table', { name: `Constraints of segment ${segmentKey}` }).getByRole('row').nth(1)).toHaveText(/vip-2\s*✓/);
+  await expect(
+    explanation
+      .getByRole('table', { name: `Constraints of segment ${segmentKey}` })
+      .getByRole('row')
+      .nth(1),
+  ).toHaveText(/vip-2\s*✓/);
 });

@@ -2,7 +2,10 @@ import type { Flag } from '../../domain/flipt/types.js';
 import { expect, test } from './fixtures.js';
 import { api, expectAccessible, open, toast, unique } from './console-support.js';
 
-test('create a flag: key follows the name, key rules and messages, type only at creation, then edit it', async ({ page, server }) => {
+test('create a flag: key follows the name, key rules and messages, type only at creation, then edit it', async ({
+  page,
+  server,
+}) => {
   const name = unique('Checkout Flow');
   const key = name.replace(/\s/g, '-');
   await open(page, server, '/namespaces/default/flags/new');
@@ -80,7 +83,9 @@ test('copying is disabled while only one namespace exists', async ({ page, serve
   // Other tests on this worker's server add namespaces: show the console a single one.
   await page.route('**/api/v1/namespaces', async (route) => {
     const list = await (await route.fetch()).json();
-    await route.fulfill({ json: { ...list, namespaces: list.namespaces.filter((n: { key: string }) => n.key === 'default') } });
+    await route.fulfill({
+      json: { ...list, namespaces: list.namespaces.filter((n: { key: string }) => n.key === 'default') },
+    });
   });
   await open(page, server, `/namespaces/default/flags/${key}`);
   await page.getByRole('button', { name: 'Actions' }).click();

@@ -47,7 +47,9 @@ test.afterAll(async () => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-test('on local storage the console is read-only: badge, fields, submit, copy, delete and constraint actions', async ({ page }) => {
+test('on local storage the console is read-only: badge, fields, submit, copy, delete and constraint actions', async ({
+  page,
+}) => {
   await open(page, server, '/namespaces/default/flags');
   await expect(page.getByRole('banner').getByText('Read-Only: local')).toBeVisible();
   await expect(page.getByRole('button', { name: 'New Flag' })).toBeDisabled();

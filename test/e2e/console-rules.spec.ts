@@ -3,21 +3,31 @@ import { expect, test, type RunningServer } from './fixtures.js';
 import { api, expectAccessible, open, toast, unique } from './console-support.js';
 
 async function seedSegments(server: RunningServer, ...keys: string[]): Promise<void> {
-  for (const key of keys) await api(server, 'POST', '/api/v1/namespaces/default/segments', { key, name: key, matchType: 'ALL_MATCH_TYPE' });
+  for (const key of keys)
+    await api(server, 'POST', '/api/v1/namespaces/default/segments', { key, name: key, matchType: 'ALL_MATCH_TYPE' });
 }
 
 async function variantFlag(server: RunningServer): Promise<Flag> {
   const key = unique('checkout');
-  await api(server, 'POST', '/api/v1/namespaces/default/flags', { key, name: 'Checkout', type: 'VARIANT_FLAG_TYPE', enabled: true });
+  await api(server, 'POST', '/api/v1/namespaces/default/flags', {
+    key,
+    name: 'Checkout',
+    type: 'VARIANT_FLAG_TYPE',
+    enabled: true,
+  });
   for (const variant of ['red', 'green', 'blue']) {
     await api(server, 'POST', `/api/v1/namespaces/default/flags/${key}/variants`, { key: variant });
   }
   return api<Flag>(server, 'GET', `/api/v1/namespaces/default/flags/${key}`);
 }
 
-const rulesOf = (server: RunningServer, flagKey: string) => api<RuleList>(server, 'GET', `/api/v1/namespaces/default/flags/${flagKey}/rules`);
+const rulesOf = (server: RunningServer, flagKey: string) =>
+  api<RuleList>(server, 'GET', `/api/v1/namespaces/default/flags/${flagKey}/rules`);
 
-test('rules: create multi-variate and single-variant rules, edit distributions, reorder by keyboard and drag, a refused reorder reverts, delete', async ({ page, server }) => {
+test('rules: create multi-variate and single-variant rules, edit distributions, reorder by keyboard and drag, a refused reorder reverts, delete', async ({
+  page,
+  server,
+}) => {
   const [first, second] = [unique('beta'), unique('staff')];
   await seedSegments(server, first, second);
   const flag = await variantFlag(server);
@@ -45,7 +55,12 @@ test('rules: create multi-variate and single-variant rules, edit distributions, 
 
   let rules = (await rulesOf(server, flag.key)).rules;
   expect(rules).toHaveLength(1);
-  expect(rules[0]).toMatchObject({ segmentKey: '', segmentKeys: [first, second].sort(), segmentOperator: 'AND_SEGMENT_OPERATOR', rank: 1 });
+  expect(rules[0]).toMatchObject({
+    segmentKey: '',
+    segmentKeys: [first, second].sort(),
+    segmentOperator: 'AND_SEGMENT_OPERATOR',
+    rank: 1,
+  });
   expect(rules[0].distributions.map((d) => [variantKey(d.variantId), d.rollout])).toEqual([
     ['red', 33.34],
     ['green', 33.33],
@@ -78,7 +93,9 @@ test('rules: create multi-variate and single-variant rules, edit distributions, 
   const ids = rules.map((rule) => rule.id);
   await page.getByRole('button', { name: 'Move rule 2 up' }).focus();
   await page.keyboard.press('Enter');
-  await expect.poll(async () => (await rulesOf(server, flag.key)).rules.map((rule) => rule.id)).toEqual([ids[1], ids[0]]);
+  await expect
+    .poll(async () => (await rulesOf(server, flag.key)).rules.map((rule) => rule.id))
+    .toEqual([ids[1], ids[0]]);
   await expect(page.getByRole('article', { name: 'Rule 1' }).getByText(second)).toBeVisible();
 
   // Reorder by dragging the second card onto the first.
@@ -87,7 +104,11 @@ test('rules: create multi-variate and single-variant rules, edit distributions, 
 
   // A reorder the server refuses: the list goes back to the stored order and the error shows.
   await page.route('**/rules/order', (route) =>
-    route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ code: 3, message: 'reorder refused', details: [] }) }),
+    route.fulfill({
+      status: 400,
+      contentType: 'application/json',
+      body: JSON.stringify({ code: 3, message: 'reorder refused', details: [] }),
+    }),
   );
   await page.getByRole('button', { name: 'Move rule 2 up' }).click();
   await expect(toast(page).error).toContainText('reorder refused');
@@ -105,12 +126,21 @@ test('rules: create multi-variate and single-variant rules, edit distributions, 
   await expectAccessible(page);
 });
 
-test('rollouts: threshold and segment rollouts, edit, reorder, a refused reorder reverts, default value, delete', async ({ page, server }) => {
+test('rollouts: threshold and segment rollouts, edit, reorder, a refused reorder reverts, default value, delete', async ({
+  page,
+  server,
+}) => {
   const [first, second] = [unique('internal'), unique('eu')];
   await seedSegments(server, first, second);
   const flagKey = unique('new-nav');
-  await api(server, 'POST', '/api/v1/namespaces/default/flags', { key: flagKey, name: 'New nav', type: 'BOOLEAN_FLAG_TYPE', enabled: false });
-  const rolloutsOf = () => api<RolloutList>(server, 'GET', `/api/v1/namespaces/default/flags/${flagKey}/rollouts`).then((list) => list.rules);
+  await api(server, 'POST', '/api/v1/namespaces/default/flags', {
+    key: flagKey,
+    name: 'New nav',
+    type: 'BOOLEAN_FLAG_TYPE',
+    enabled: false,
+  });
+  const rolloutsOf = () =>
+    api<RolloutList>(server, 'GET', `/api/v1/namespaces/default/flags/${flagKey}/rollouts`).then((list) => list.rules);
   await open(page, server, `/namespaces/default/flags/${flagKey}`);
   await expect(page.getByRole('heading', { name: 'Rollouts' })).toBeVisible();
 
@@ -140,7 +170,11 @@ test('rollouts: threshold and segment rollouts, edit, reorder, a refused reorder
     ['SEGMENT_ROLLOUT_TYPE', 2],
   ]);
   expect(rollouts[0]).toMatchObject({ description: 'Slow start', threshold: { percentage: 30, value: false } });
-  expect(rollouts[1].segment).toMatchObject({ segmentKeys: [first, second].sort(), segmentOperator: 'OR_SEGMENT_OPERATOR', value: true });
+  expect(rollouts[1].segment).toMatchObject({
+    segmentKeys: [first, second].sort(),
+    segmentOperator: 'OR_SEGMENT_OPERATOR',
+    value: true,
+  });
 
   // Edit the threshold: the type cannot change.
   await page.getByRole('button', { name: 'Edit rollout 1' }).click();
@@ -156,7 +190,11 @@ test('rollouts: threshold and segment rollouts, edit, reorder, a refused reorder
   await page.getByRole('button', { name: 'Move rollout 2 up' }).click();
   await expect.poll(async () => (await rolloutsOf()).map((r) => r.id)).toEqual([ids[1], ids[0]]);
   await page.route('**/rollouts/order', (route) =>
-    route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ code: 13, message: 'storage unavailable', details: [] }) }),
+    route.fulfill({
+      status: 500,
+      contentType: 'application/json',
+      body: JSON.stringify({ code: 13, message: 'storage unavailable', details: [] }),
+    }),
   );
   await page.getByRole('article', { name: 'Rollout 2' }).dragTo(page.getByRole('article', { name: 'Rollout 1' }));
   await expect(toast(page).error).toContainText('storage unavailable');

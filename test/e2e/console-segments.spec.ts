@@ -5,7 +5,11 @@ import type { Page } from '@playwright/test';
 
 async function createSegment(server: RunningServer, namespace = 'default'): Promise<string> {
   const key = unique('segment');
-  await api(server, 'POST', `/api/v1/namespaces/${namespace}/segments`, { key, name: 'Beta users', matchType: 'ALL_MATCH_TYPE' });
+  await api(server, 'POST', `/api/v1/namespaces/${namespace}/segments`, {
+    key,
+    name: 'Beta users',
+    matchType: 'ALL_MATCH_TYPE',
+  });
   return key;
 }
 
@@ -47,7 +51,10 @@ test('create a segment: key follows the name, match type labels, then update it'
   await expectAccessible(page);
 });
 
-test('constraints of every type with their operators, validation messages, edit and delete', async ({ page, server }) => {
+test('constraints of every type with their operators, validation messages, edit and delete', async ({
+  page,
+  server,
+}) => {
   const key = await createSegment(server);
   await open(page, server, `/namespaces/default/segments/${key}`);
   await expect(page.getByText('This segment has no constraints.')).toBeVisible();
@@ -56,7 +63,14 @@ test('constraints of every type with their operators, validation messages, edit 
   await page.getByRole('button', { name: 'New Constraint' }).click();
   let form = slideOver(page, 'New Constraint');
   await expect(form.getByLabel('Operator').locator('option')).toHaveText([
-    '==', '!=', 'is empty', 'is not empty', 'has prefix', 'has suffix', 'is one of', 'is not one of',
+    '==',
+    '!=',
+    'is empty',
+    'is not empty',
+    'has prefix',
+    'has suffix',
+    'is one of',
+    'is not one of',
   ]);
   await form.getByLabel('Property').fill('email');
   await form.getByLabel('Value').fill('x');
@@ -77,7 +91,16 @@ test('constraints of every type with their operators, validation messages, edit 
   await form.getByLabel('Property').fill('age');
   await form.getByLabel('Type').selectOption({ label: 'Number' });
   await expect(form.getByLabel('Operator').locator('option')).toHaveText([
-    '==', '!=', '>', '>=', '<', '<=', 'is present', 'is not present', 'is one of', 'is not one of',
+    '==',
+    '!=',
+    '>',
+    '>=',
+    '<',
+    '<=',
+    'is present',
+    'is not present',
+    'is one of',
+    'is not one of',
   ]);
   await form.getByLabel('Operator').selectOption('isoneof');
   for (const value of ['18', '21', '18', '30', '40', '50', '60']) {
@@ -99,7 +122,12 @@ test('constraints of every type with their operators, validation messages, edit 
   await form.getByLabel('Property').fill('beta');
   await form.getByLabel('Type').selectOption({ label: 'Boolean' });
   await expect(form.getByLabel('Operator')).toHaveValue('true');
-  await expect(form.getByLabel('Operator').locator('option')).toHaveText(['true', 'false', 'is present', 'is not present']);
+  await expect(form.getByLabel('Operator').locator('option')).toHaveText([
+    'true',
+    'false',
+    'is present',
+    'is not present',
+  ]);
   await expect(form.getByLabel('Value')).toHaveCount(0);
   await form.getByRole('button', { name: 'Create' }).click();
   await expect(form).toBeHidden();
@@ -111,7 +139,14 @@ test('constraints of every type with their operators, validation messages, edit 
   await form.getByLabel('Property').fill('signedUp');
   await form.getByLabel('Type').selectOption({ label: 'DateTime' });
   await expect(form.getByLabel('Operator').locator('option')).toHaveText([
-    '==', '!=', 'is after', 'is after or at', 'is before', 'is before or at', 'is present', 'is not present',
+    '==',
+    '!=',
+    'is after',
+    'is after or at',
+    'is before',
+    'is before or at',
+    'is present',
+    'is not present',
   ]);
   await form.getByLabel('Operator').selectOption('gt');
   await form.getByLabel('Date').fill('2024-03-01');
@@ -141,7 +176,12 @@ test('constraints of every type with their operators, validation messages, edit 
   await expect(form).toBeHidden();
   await expect(toast(page).success).toHaveText('Successfully created constraint');
 
-  const stored = (await getSegment(server, key)).constraints.map(({ property, type, operator, value }) => ({ property, type, operator, value }));
+  const stored = (await getSegment(server, key)).constraints.map(({ property, type, operator, value }) => ({
+    property,
+    type,
+    operator,
+    value,
+  }));
   expect(stored).toEqual([
     { property: 'email', type: 'STRING_COMPARISON_TYPE', operator: 'suffix', value: '@example.com' },
     { property: 'age', type: 'NUMBER_COMPARISON_TYPE', operator: 'isoneof', value: '[18,21,30,40,50,60]' },
@@ -196,7 +236,10 @@ test('copy a segment with its constraints to another namespace, then delete it',
   await api(server, 'POST', '/api/v1/namespaces', { key: target, name: target });
   const key = await createSegment(server);
   await api(server, 'POST', `/api/v1/namespaces/default/segments/${key}/constraints`, {
-    property: 'plan', type: 'STRING_COMPARISON_TYPE', operator: 'eq', value: 'pro',
+    property: 'plan',
+    type: 'STRING_COMPARISON_TYPE',
+    operator: 'eq',
+    value: 'pro',
   });
   await open(page, server, `/namespaces/default/segments/${key}`);
   await page.getByRole('button', { name: 'Actions' }).click();

@@ -30,7 +30,10 @@ test('preferences: theme and timezone are applied and remembered', async ({ page
   await expect(created).toHaveText(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
 });
 
-test('namespaces: create with the key following the name, edit, delete; the protected one cannot be deleted', async ({ page, server }) => {
+test('namespaces: create with the key following the name, edit, delete; the protected one cannot be deleted', async ({
+  page,
+  server,
+}) => {
   const name = unique('Staging Env');
   const key = name.replace(/\s/g, '-');
   await open(page, server, '/settings/namespaces');

@@ -43,7 +43,10 @@ test('an unknown path shows the 404 page with a Home link', async ({ page, serve
 
 test('a page that fails to render shows the error page, whose Go Back steps back', async ({ page, server }) => {
   await page.route('**/api/v1/namespaces/default/flags/broken', (route) =>
-    route.fulfill({ contentType: 'application/json', body: JSON.stringify({ key: 'broken', type: 'VARIANT_FLAG_TYPE' }) }),
+    route.fulfill({
+      contentType: 'application/json',
+      body: JSON.stringify({ key: 'broken', type: 'VARIANT_FLAG_TYPE' }),
+    }),
   );
   await open(page, server, '/namespaces/default/flags');
   await expect(page.getByRole('heading', { name: 'Flags' })).toBeVisible();
@@ -52,14 +55,18 @@ test('a page that fails to render shows the error page, whose Go Back steps back
   await expect(page.getByRole('main')).toContainText('Cannot read properties of undefined');
   await expect(page.getByRole('link', { name: 'Home' })).toHaveAttribute('href', '#/');
   await expectAccessible(page);
-  await page.getByRole('link', { name: 'Go Back' }).click();
+  await page.getByRole('button', { name: 'Go Back' }).click();
   await expect(page.getByRole('heading', { name: 'Flags' })).toBeVisible();
 });
 
 test('a failing call shows a red Error toast until dismissed', async ({ page, server }) => {
   await page.route('**/api/v1/namespaces/default/flags', (route) =>
     route.request().method() === 'POST'
-      ? route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ code: 13, message: 'the store is on fire', details: [] }) })
+      ? route.fulfill({
+          status: 500,
+          contentType: 'application/json',
+          body: JSON.stringify({ code: 13, message: 'the store is on fire', details: [] }),
+        })
       : route.fallback(),
   );
   await open(page, server, '/namespaces/default/flags/new');
@@ -72,18 +79,31 @@ test('a failing call shows a red Error toast until dismissed', async ({ page, se
   await expect(error).toBeHidden();
 });
 
-test('the command palette opens with ctrl+k, navigates, changes the theme and closes with Escape', async ({ page, server }) => {
+test('the command palette opens with ctrl+k, navigates, changes the theme and closes with Escape', async ({
+  page,
+  server,
+}) => {
   // Other tests on this worker's server add namespaces: show the console a single one.
   await page.route('**/api/v1/namespaces', async (route) => {
     const list = await (await route.fetch()).json();
-    await route.fulfill({ json: { ...list, namespaces: list.namespaces.filter((n: { key: string }) => n.key === 'default') } });
+    await route.fulfill({
+      json: { ...list, namespaces: list.namespaces.filter((n: { key: string }) => n.key === 'default') },
+    });
   });
   await open(page, server, '/namespaces/default/flags');
   await expect(page.getByRole('heading', { name: 'Flags' })).toBeVisible();
   await page.keyboard.press('Control+k');
   const palette = page.getByRole('dialog', { name: 'Command palette' });
   await expect(palette).toBeVisible();
-  for (const entry of ['Flags', 'Segments', 'Console', 'Settings: General', 'Settings: Namespaces', 'Settings: API Tokens', 'Support']) {
+  for (const entry of [
+    'Flags',
+    'Segments',
+    'Console',
+    'Settings: General',
+    'Settings: Namespaces',
+    'Settings: API Tokens',
+    'Support',
+  ]) {
     await expect(palette.getByRole('option', { name: entry, exact: true })).toBeVisible();
   }
   await expect(palette.getByRole('option', { name: 'Preferences: Change Theme: Dark' })).toBeVisible();
@@ -113,7 +133,9 @@ test('the command palette opens with ctrl+k, navigates, changes the theme and cl
   await expect(palette).toBeHidden();
 });
 
-test('the banner, top-bar label and colour and default theme come from the server UI configuration', async ({ page }) => {
+test('the banner, top-bar label and colour and default theme come from the server UI configuration', async ({
+  page,
+}) => {
   const file = join(tmpdir(), `${unique('ensign-ui')}.yml`);
   writeFileSync(
     file,
@@ -139,16 +161,31 @@ test('the banner, top-bar label and colour and default theme come from the serve
   }
 });
 
-test('the top bar shows the update notification from meta/info and a git read-only badge with the ref', async ({ page, server }) => {
+test('the top bar shows the update notification from meta/info and a git read-only badge with the ref', async ({
+  page,
+  server,
+}) => {
   await page.route('**/meta/info', async (route) => {
     const info = await (await route.fetch()).json();
     await route.fulfill({
-      json: { ...info, updateAvailable: true, latestVersion: 'v9.9.9', latestVersionURL: 'https://example.com/releases/v9.9.9', isRelease: false, commit: 'abcdef0123456789' },
+      json: {
+        ...info,
+        updateAvailable: true,
+        latestVersion: 'v9.9.9',
+        latestVersionURL: 'https://example.com/releases/v9.9.9',
+        isRelease: false,
+        commit: 'abcdef0123456789',
+      },
     });
   });
   await page.route('**/meta/config', async (route) => {
     const config = await (await route.fetch()).json();
-    await route.fulfill({ json: { ...config, storage: { type: 'git', git: { ref: 'main', repository: 'https://example.com/features.git' } } } });
+    await route.fulfill({
+      json: {
+        ...config,
+        storage: { type: 'git', git: { ref: 'main', repository: 'https://example.com/features.git' } },
+      },
+    });
   });
   await open(page, server, '/namespaces/default/flags');
   const topbar = page.getByRole('banner');
@@ -190,7 +227,10 @@ test('the user menu shows the signed-in user from the session and logs out', asy
   expect(expired).toBe(true);
 });
 
-test('the flag list stays paginated with 10,000 flags: 20 rows rendered, search and sort over all of them', async ({ page, server }) => {
+test('the flag list stays paginated with 10,000 flags: 20 rows rendered, search and sort over all of them', async ({
+  page,
+  server,
+}) => {
   const flags = Array.from({ length: 10_000 }, (_, i) => ({
     key: `bulk-${String(i).padStart(5, '0')}`,
     name: `Bulk ${i}`,

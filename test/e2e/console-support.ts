@@ -3,7 +3,12 @@ import { expect, type Page } from '@playwright/test';
 import type { RunningServer } from './fixtures.js';
 
 /** Calls the server's API directly (to seed or check data), failing on a non-OK answer. */
-export async function api<T = unknown>(server: RunningServer, method: string, path: string, body?: unknown): Promise<T> {
+export async function api<T = unknown>(
+  server: RunningServer,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
   const response = await fetch(`${server.url}${path}`, {
     method,
     headers: { 'content-type': 'application/json' },
@@ -35,7 +40,10 @@ export async function expectAccessible(page: Page): Promise<void> {
 export function toast(page: Page) {
   return {
     /** The newest success toast (earlier ones may still be showing). */
-    success: page.getByRole('status').filter({ hasText: /^Successfully/ }).last(),
+    success: page
+      .getByRole('status')
+      .filter({ hasText: /^Successfully/ })
+      .last(),
     error: page.getByRole('alert').filter({ hasText: 'Error' }),
   };
 }

@@ -14,7 +14,10 @@ test('every write answered 200 survives a SIGKILL, and the database opens cleanl
   const db = `file:${join(dir, 'ensign.db')}`;
   try {
     const server = await startServer(['--db', db]);
-    const created = await fetch(`${server.url}/api/v1/namespaces`, { method: 'POST', body: JSON.stringify({ key: 'crash', name: 'Crash' }) });
+    const created = await fetch(`${server.url}/api/v1/namespaces`, {
+      method: 'POST',
+      body: JSON.stringify({ key: 'crash', name: 'Crash' }),
+    });
     expect(created.status).toBe(200);
 
     const acknowledgedFlags: string[] = [];
@@ -65,12 +68,17 @@ test('every write answered 200 survives a SIGKILL, and the database opens cleanl
     const restarted = await startServer(['--db', db]);
     try {
       const list = await (await fetch(`${restarted.url}/api/v1/namespaces/crash/flags`)).json();
-      const flags = new Map<string, { variants: { key: string }[] }>(list.flags.map((flag: { key: string }) => [flag.key, flag]));
+      const flags = new Map<string, { variants: { key: string }[] }>(
+        list.flags.map((flag: { key: string }) => [flag.key, flag]),
+      );
       expect(acknowledgedFlags.length).toBeGreaterThan(0);
       expect(acknowledgedFlags.filter((key) => !flags.has(key))).toEqual([]);
       expect(acknowledgedVariants.filter((key) => flags.get(key)?.variants.length !== 1)).toEqual([]);
       // The server keeps taking writes after the restart.
-      const after = await fetch(`${restarted.url}/api/v1/namespaces/crash/flags`, { method: 'POST', body: JSON.stringify({ key: 'after', name: 'After' }) });
+      const after = await fetch(`${restarted.url}/api/v1/namespaces/crash/flags`, {
+        method: 'POST',
+        body: JSON.stringify({ key: 'after', name: 'After' }),
+      });
       expect(after.status).toBe(200);
     } finally {
       await restarted.stop();

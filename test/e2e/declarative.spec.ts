@@ -9,9 +9,14 @@ const FIXTURES = 'test/fixtures/declarative';
 /** Runs the built `ensign` binary to completion. */
 function ensign(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['dist/cli.js', ...args], { env: { ...process.env, DATABASE_URL: undefined } }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      ['dist/cli.js', ...args],
+      { env: { ...process.env, DATABASE_URL: undefined } },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -31,7 +36,10 @@ test('the built binary imports, exports and re-imports a features file unchanged
     expect(again.stdout).toBe(readFileSync(file, 'utf8'));
 
     const refused = await ensign('import', file, '--db', second);
-    expect(refused).toMatchObject({ code: 1, stderr: 'ensign: namespace "default", flag "pricing": flag "default/pricing" is not unique\n' });
+    expect(refused).toMatchObject({
+      code: 1,
+      stderr: 'ensign: namespace "default", flag "pricing": flag "default/pricing" is not unique\n',
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

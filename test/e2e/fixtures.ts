@@ -39,7 +39,16 @@ export async function startServer(args: string[] = [], env: NodeJS.ProcessEnv = 
   const hasDb = args.includes('--db');
   const child = spawn(
     process.execPath,
-    ['dist/cli.js', 'serve', '--host', '127.0.0.1', '--port', String(port), ...(hasDb ? [] : ['--db', `file:${join(dataDir, 'ensign.db')}`]), ...args],
+    [
+      'dist/cli.js',
+      'serve',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      ...(hasDb ? [] : ['--db', `file:${join(dataDir, 'ensign.db')}`]),
+      ...args,
+    ],
     { env: { ...process.env, DATABASE_URL: undefined, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
@@ -80,8 +89,10 @@ export async function startServer(args: string[] = [], env: NodeJS.ProcessEnv = 
 }
 
 /** `server`: one Ensign server per worker, on its own temporary database. */
+// biome-ignore lint/complexity/noBannedTypes: Playwright's type for "no test-scoped fixtures"
 export const test = base.extend<{}, { server: RunningServer }>({
   server: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures a function needs from its first parameter's pattern
     async ({}, use) => {
       const server = await startServer();
       await use(server);

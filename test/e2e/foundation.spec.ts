@@ -16,7 +16,10 @@ test('serve shuts down cleanly on SIGTERM after finishing in-flight requests', a
   try {
     const server = await startServer(['--db', db]);
     // A request whose body is still arriving when the signal comes: in flight, not idle.
-    const request = http.request(`${server.url}/api/v1/namespaces`, { method: 'POST', headers: { 'content-type': 'application/json' } });
+    const request = http.request(`${server.url}/api/v1/namespaces`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+    });
     const answered = new Promise<{ status?: number; body: string }>((resolve, reject) => {
       request.on('response', (response) => {
         let body = '';

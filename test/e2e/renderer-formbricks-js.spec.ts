@@ -26,13 +26,29 @@ const product = {
 
 const survey = makeSurvey(
   [
-    { id: 'name', type: 'openText', headline: 'What is your name?', required: true, inputType: 'text', longAnswer: false },
-    { id: 'score', type: 'nps', headline: 'Would you recommend us, #recall:name/fallback:friend#?', required: true, lowerLabel: 'No', upperLabel: 'Yes' },
+    {
+      id: 'name',
+      type: 'openText',
+      headline: 'What is your name?',
+      required: true,
+      inputType: 'text',
+      longAnswer: false,
+    },
+    {
+      id: 'score',
+      type: 'nps',
+      headline: 'Would you recommend us, #recall:name/fallback:friend#?',
+      required: true,
+      lowerLabel: 'No',
+      upperLabel: 'Yes',
+    },
   ],
   { welcomeCard: { enabled: true, headline: 'Hi!', buttonLabel: 'Start' } },
 );
 
-test('the real @formbricks/js 1.6.5 loader shows our renderer and posts its displays and responses', async ({ page }) => {
+test('the real @formbricks/js 1.6.5 loader shows our renderer and posts its displays and responses', async ({
+  page,
+}) => {
   const calls: { method: string; path: string; body: unknown }[] = [];
   const loader = readFileSync('node_modules/@formbricks/js/dist/index.umd.js', 'utf8');
   const renderer = readFileSync('dist/widget/surveys.js', 'utf8');
@@ -40,14 +56,18 @@ test('the real @formbricks/js 1.6.5 loader shows our renderer and posts its disp
     const url = new URL(request.url());
     const path = url.pathname;
     if (path === '/') {
-      return route.fulfill({ contentType: 'text/html', body: '<!doctype html><html lang="en"><head><title>Host</title></head><body><h1>Host</h1></body></html>' });
+      return route.fulfill({
+        contentType: 'text/html',
+        body: '<!doctype html><html lang="en"><head><title>Host</title></head><body><h1>Host</h1></body></html>',
+      });
     }
     if (path === '/surveys.js') return route.fulfill({ contentType: 'text/javascript', body: renderer });
     if (path === '/formbricks.js') return route.fulfill({ contentType: 'text/javascript', body: loader });
     const body = request.postData() ? JSON.parse(request.postData()!) : undefined;
     calls.push({ method: request.method(), path: path.replace(`/api/v1/client/${ENV}`, '') + url.search, body });
     const json = (data: unknown) => route.fulfill({ contentType: 'application/json', body: JSON.stringify({ data }) });
-    if (path.endsWith('/in-app/sync')) return json({ surveys: [survey], noCodeActionClasses: [], product, person: null });
+    if (path.endsWith('/in-app/sync'))
+      return json({ surveys: [survey], noCodeActionClasses: [], product, person: null });
     if (path.endsWith('/displays') && request.method() === 'POST') return json({ id: 'cldisplay0000000000000001' });
     if (path.endsWith('/responses') && request.method() === 'POST') return json({ id: 'clresponse000000000000001' });
     return json({});
@@ -55,7 +75,10 @@ test('the real @formbricks/js 1.6.5 loader shows our renderer and posts its disp
   await page.goto(`${ORIGIN}/`);
   await page.addScriptTag({ url: `${ORIGIN}/surveys.js` });
   await page.addScriptTag({ url: `${ORIGIN}/formbricks.js` });
-  await page.evaluate(({ env, origin }) => (window as any).formbricks.init({ environmentId: env, apiHost: origin }), { env: ENV, origin: ORIGIN });
+  await page.evaluate(({ env, origin }) => (window as any).formbricks.init({ environmentId: env, apiHost: origin }), {
+    env: ENV,
+    origin: ORIGIN,
+  });
 
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByRole('heading', { name: 'Hi!' })).toBeVisible();
@@ -77,7 +100,14 @@ test('the real @formbricks/js 1.6.5 loader shows our renderer and posts its disp
     'PUT /responses/clresponse000000000000001',
   ]);
   expect(writes[0].body).toEqual({ surveyId: survey.id });
-  expect(writes[1].body).toEqual({ data: { welcomeCard: 'clicked' }, ttc: {}, finished: false, surveyId: survey.id, userId: null, singleUseId: null });
+  expect(writes[1].body).toEqual({
+    data: { welcomeCard: 'clicked' },
+    ttc: {},
+    finished: false,
+    surveyId: survey.id,
+    userId: null,
+    singleUseId: null,
+  });
   expect(writes[2].body).toEqual({ responseId: 'clresponse000000000000001' });
   expect(writes[3].body).toMatchObject({ data: { name: 'Ada', inputType: 'text' }, finished: false });
   expect(writes[4].body).toMatchObject({ data: { score: 10 }, finished: true });

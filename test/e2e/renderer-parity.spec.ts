@@ -7,10 +7,21 @@ import { makeSurvey } from '../unit/widget/render/survey-fixture.js';
 // and in ours must produce the same onResponse `data` sequence. (Date and cal are left out: the real
 // renderer loads their widgets from unpkg and cal.com.)
 const ORIGIN = 'http://host.test';
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 const questions: TSurveyQuestion[] = [
-  { id: 'name', type: 'openText', headline: 'Your name?', required: true, inputType: 'text', longAnswer: false, placeholder: 'Name' },
+  {
+    id: 'name',
+    type: 'openText',
+    headline: 'Your name?',
+    required: true,
+    inputType: 'text',
+    longAnswer: false,
+    placeholder: 'Name',
+  },
   { id: 'bio', type: 'openText', headline: 'About you?', required: false, placeholder: 'Bio' },
   {
     id: 'plan',
@@ -38,7 +49,16 @@ const questions: TSurveyQuestion[] = [
     ],
   },
   { id: 'nps', type: 'nps', headline: 'Recommend?', required: true, lowerLabel: 'No', upperLabel: 'Yes' },
-  { id: 'stars', type: 'rating', headline: 'Stars?', required: true, scale: 'number', range: 7, lowerLabel: 'Low', upperLabel: 'High' },
+  {
+    id: 'stars',
+    type: 'rating',
+    headline: 'Stars?',
+    required: true,
+    scale: 'number',
+    range: 7,
+    lowerLabel: 'Low',
+    upperLabel: 'High',
+  },
   { id: 'terms', type: 'consent', headline: 'Terms?', html: '<p>Terms text</p>', label: 'I accept', required: false },
   {
     id: 'pics',
@@ -52,7 +72,15 @@ const questions: TSurveyQuestion[] = [
     ],
   },
   { id: 'file', type: 'fileUpload', headline: 'File?', required: false, allowMultipleFiles: false },
-  { id: 'cta', type: 'cta', headline: 'Beta?', required: false, buttonExternal: false, buttonLabel: 'Join', dismissButtonLabel: 'Later' },
+  {
+    id: 'cta',
+    type: 'cta',
+    headline: 'Beta?',
+    required: false,
+    buttonExternal: false,
+    buttonLabel: 'Join',
+    dismissButtonLabel: 'Later',
+  },
   { id: 'cta2', type: 'cta', headline: 'Last?', required: true, buttonExternal: false, buttonLabel: 'Done' },
 ];
 const survey = makeSurvey(questions, { welcomeCard: { enabled: true, headline: 'Welcome', buttonLabel: 'Start' } });
@@ -60,8 +88,13 @@ const survey = makeSurvey(questions, { welcomeCard: { enabled: true, headline: '
 async function run(page: Page, script: string, answer: (root: Locator) => Promise<void>) {
   await page.route(`${ORIGIN}/**`, (route) => {
     const path = new URL(route.request().url()).pathname;
-    if (path === '/') return route.fulfill({ contentType: 'text/html', body: '<!doctype html><html lang="en"><head><title>Host</title></head><body></body></html>' });
-    if (path === '/renderer.js') return route.fulfill({ contentType: 'text/javascript', body: readFileSync(script, 'utf8') });
+    if (path === '/')
+      return route.fulfill({
+        contentType: 'text/html',
+        body: '<!doctype html><html lang="en"><head><title>Host</title></head><body></body></html>',
+      });
+    if (path === '/renderer.js')
+      return route.fulfill({ contentType: 'text/javascript', body: readFileSync(script, 'utf8') });
     return route.fulfill({ contentType: 'image/png', body: PNG });
   });
   await page.goto(`${ORIGIN}/`);
@@ -93,7 +126,10 @@ async function run(page: Page, script: string, answer: (root: Locator) => Promis
 }
 
 /** Answers every question the same way, using only what both renderers show: texts, labels, buttons. */
-async function answerAll(root: Locator, pick: { rating: (n: number) => Locator; picture: (i: number) => Locator; file: Locator }) {
+async function answerAll(
+  root: Locator,
+  pick: { rating: (n: number) => Locator; picture: (i: number) => Locator; file: Locator },
+) {
   const next = () => root.getByRole('button', { name: /^(Next|Finish)$/ }).click();
   await root.getByRole('button', { name: 'Start' }).click();
   await root.getByPlaceholder('Name').fill('Ada');

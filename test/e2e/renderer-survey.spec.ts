@@ -7,13 +7,20 @@ import { XSS_PAYLOADS } from '../unit/widget/render/xss-corpus.js';
 
 // The built renderer, served with a host page from a routed origin (no server needed).
 const ORIGIN = 'http://host.test';
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 async function openHost(page: Page) {
   const bundle = readFileSync('dist/widget/surveys.js', 'utf8');
   await page.route(`${ORIGIN}/**`, (route) => {
     const path = new URL(route.request().url()).pathname;
-    if (path === '/') return route.fulfill({ contentType: 'text/html', body: '<!doctype html><html lang="en"><head><title>Host</title></head><body><main><h1>Host page</h1><button id="host-button">Host button</button></main></body></html>' });
+    if (path === '/')
+      return route.fulfill({
+        contentType: 'text/html',
+        body: '<!doctype html><html lang="en"><head><title>Host</title></head><body><main><h1>Host page</h1><button id="host-button">Host button</button></main></body></html>',
+      });
     if (path === '/surveys.js') return route.fulfill({ contentType: 'text/javascript', body: bundle });
     if (path.startsWith('/img/')) return route.fulfill({ contentType: 'image/png', body: PNG });
     return route.fulfill({ status: 404, body: '' });
@@ -57,7 +64,15 @@ const recorded = (page: Page) => page.evaluate(() => (window as any).__rec as Re
 const data = async (page: Page) => (await recorded(page)).responses.map((r: any) => r.data);
 
 const everyType: TSurveyQuestion[] = [
-  { id: 'name', type: 'openText', headline: 'What is your name?', required: true, longAnswer: false, inputType: 'text', placeholder: 'Your name' },
+  {
+    id: 'name',
+    type: 'openText',
+    headline: 'What is your name?',
+    required: true,
+    longAnswer: false,
+    inputType: 'text',
+    placeholder: 'Your name',
+  },
   {
     id: 'plan',
     type: 'multipleChoiceSingle',
@@ -80,10 +95,42 @@ const everyType: TSurveyQuestion[] = [
       { id: 'other', label: 'Other' },
     ],
   },
-  { id: 'nps', type: 'nps', headline: 'How likely are you to recommend us?', required: true, lowerLabel: 'Not likely', upperLabel: 'Very likely' },
-  { id: 'stars', type: 'rating', headline: 'Rate the docs', required: true, scale: 'star', range: 5, lowerLabel: 'Poor', upperLabel: 'Great' },
-  { id: 'mood', type: 'rating', headline: 'How do you feel?', required: false, scale: 'smiley', range: 7, lowerLabel: 'Sad', upperLabel: 'Happy' },
-  { id: 'terms', type: 'consent', headline: 'Terms', html: '<p>Please read <a href="https://example.com/terms" target="_blank">the terms</a>.</p>', label: 'I accept the terms', required: true },
+  {
+    id: 'nps',
+    type: 'nps',
+    headline: 'How likely are you to recommend us?',
+    required: true,
+    lowerLabel: 'Not likely',
+    upperLabel: 'Very likely',
+  },
+  {
+    id: 'stars',
+    type: 'rating',
+    headline: 'Rate the docs',
+    required: true,
+    scale: 'star',
+    range: 5,
+    lowerLabel: 'Poor',
+    upperLabel: 'Great',
+  },
+  {
+    id: 'mood',
+    type: 'rating',
+    headline: 'How do you feel?',
+    required: false,
+    scale: 'smiley',
+    range: 7,
+    lowerLabel: 'Sad',
+    upperLabel: 'Happy',
+  },
+  {
+    id: 'terms',
+    type: 'consent',
+    headline: 'Terms',
+    html: '<p>Please read <a href="https://example.com/terms" target="_blank">the terms</a>.</p>',
+    label: 'I accept the terms',
+    required: true,
+  },
   {
     id: 'pics',
     type: 'pictureSelection',
@@ -97,29 +144,57 @@ const everyType: TSurveyQuestion[] = [
     ],
   },
   { id: 'when', type: 'date', headline: 'When did you start?', required: true, format: 'y-M-d' },
-  { id: 'file', type: 'fileUpload', headline: 'Attach a screenshot', required: true, allowMultipleFiles: false, allowedFileExtensions: ['png'], maxSizeInMB: 5 },
+  {
+    id: 'file',
+    type: 'fileUpload',
+    headline: 'Attach a screenshot',
+    required: true,
+    allowMultipleFiles: false,
+    allowedFileExtensions: ['png'],
+    maxSizeInMB: 5,
+  },
   { id: 'meet', type: 'cal', headline: 'Book a call', required: false, calUserName: 'ensign/intro' },
   { id: 'more', type: 'openText', headline: 'Anything else?', required: false, placeholder: 'Tell us more' },
-  { id: 'cta', type: 'cta', headline: 'Join the beta', html: '<p>Early access to <strong>new</strong> features.</p>', required: true, buttonExternal: false, buttonLabel: 'Count me in' },
+  {
+    id: 'cta',
+    type: 'cta',
+    headline: 'Join the beta',
+    html: '<p>Early access to <strong>new</strong> features.</p>',
+    required: true,
+    buttonExternal: false,
+    buttonLabel: 'Count me in',
+  },
 ];
 
 const survey = makeSurvey(everyType, {
-  welcomeCard: { enabled: true, headline: 'Welcome!', html: '<p>Three minutes of your time?</p>', buttonLabel: 'Start', timeToFinish: true },
+  welcomeCard: {
+    enabled: true,
+    headline: 'Welcome!',
+    html: '<p>Three minutes of your time?</p>',
+    buttonLabel: 'Start',
+    timeToFinish: true,
+  },
   thankYouCard: { enabled: true, headline: 'Thanks, #recall:name/fallback:friend#!', subheader: 'See you soon.' },
 });
 
 async function seriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).include('#formbricks-web-container').analyze();
   // The survey lives in a shadow root: make sure axe looked inside it (shadow targets are nested arrays).
-  expect(results.passes.some((rule) => rule.nodes.some((node) => node.target.some((t) => Array.isArray(t))))).toBe(true);
-  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(results.passes.some((rule) => rule.nodes.some((node) => node.target.some((t) => Array.isArray(t))))).toBe(
+    true,
+  );
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 test.beforeEach(async ({ page }) => {
   await openHost(page);
 });
 
-test('answers every question type by keyboard and mouse, with the onResponse payloads of Formbricks 1.6', async ({ page }) => {
+test('answers every question type by keyboard and mouse, with the onResponse payloads of Formbricks 1.6', async ({
+  page,
+}) => {
   await render(page, survey);
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByRole('heading', { name: 'Welcome!' })).toBeVisible();
@@ -171,12 +246,17 @@ test('answers every question type by keyboard and mouse, with the onResponse pay
   await dialog.getByRole('button', { name: 'Next' }).click();
 
   await expect(dialog.getByRole('heading', { name: 'Attach a screenshot' })).toBeVisible();
-  await dialog.getByLabel('Attach a screenshot').setInputFiles({ name: 'shot.png', mimeType: 'image/png', buffer: PNG });
+  await dialog
+    .getByLabel('Attach a screenshot')
+    .setInputFiles({ name: 'shot.png', mimeType: 'image/png', buffer: PNG });
   await expect(dialog.getByText('shot.png')).toBeVisible();
   await dialog.getByRole('button', { name: 'Next' }).click();
 
   await expect(dialog.getByRole('heading', { name: /Book a call/ })).toBeVisible();
-  await expect(dialog.getByRole('link', { name: /Book an appointment/ })).toHaveAttribute('href', 'https://cal.com/ensign/intro');
+  await expect(dialog.getByRole('link', { name: /Book an appointment/ })).toHaveAttribute(
+    'href',
+    'https://cal.com/ensign/intro',
+  );
   await dialog.getByRole('button', { name: 'Next' }).click();
 
   // Back returns to the previous question with its answer kept, then forward again.
@@ -195,7 +275,14 @@ test('answers every question type by keyboard and mouse, with the onResponse pay
   await expect(page.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
 
   const rec = await recorded(page);
-  expect(rec.uploads).toEqual([{ name: 'shot.png', type: 'image/png', size: PNG.length, config: { allowedFileExtensions: ['png'], surveyId: survey.id } }]);
+  expect(rec.uploads).toEqual([
+    {
+      name: 'shot.png',
+      type: 'image/png',
+      size: PNG.length,
+      config: { allowedFileExtensions: ['png'], surveyId: survey.id },
+    },
+  ]);
   expect(await data(page)).toEqual([
     { welcomeCard: 'clicked' },
     { name: 'Ada', inputType: 'text' },
@@ -271,10 +358,31 @@ test('keeps keyboard focus inside the survey', async ({ page }) => {
 test('no XSS payload in survey texts ever runs', async ({ page }) => {
   const payloads = XSS_PAYLOADS.map((p) => p.replaceAll('parent.__xss', 'window.__xss'));
   const xssSurvey = makeSurvey(
-    payloads.map((payload, i) => ({ id: `c${i}`, type: 'cta', headline: `Payload ${i} ${payload}`, subheader: payload, html: payload, required: false, buttonExternal: true, buttonUrl: 'javascript:window.__xss=1', buttonLabel: 'Go' })),
+    payloads.map((payload, i) => ({
+      id: `c${i}`,
+      type: 'cta',
+      headline: `Payload ${i} ${payload}`,
+      subheader: payload,
+      html: payload,
+      required: false,
+      buttonExternal: true,
+      buttonUrl: 'javascript:window.__xss=1',
+      buttonLabel: 'Go',
+    })),
     {
-      welcomeCard: { enabled: true, headline: payloads.join(''), html: payloads.join(''), buttonLabel: 'Start', fileUrl: 'javascript:window.__xss=1' },
-      thankYouCard: { enabled: true, headline: payloads.join(''), subheader: payloads.join(''), imageUrl: 'javascript:window.__xss=1' },
+      welcomeCard: {
+        enabled: true,
+        headline: payloads.join(''),
+        html: payloads.join(''),
+        buttonLabel: 'Start',
+        fileUrl: 'javascript:window.__xss=1',
+      },
+      thankYouCard: {
+        enabled: true,
+        headline: payloads.join(''),
+        subheader: payloads.join(''),
+        imageUrl: 'javascript:window.__xss=1',
+      },
       // An unsafe redirect is never followed; a survey with a redirect also stays open after finishing.
       redirectUrl: 'javascript:window.__xss=1',
     },
@@ -283,12 +391,16 @@ test('no XSS payload in survey texts ever runs', async ({ page }) => {
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByRole('button', { name: 'Start' })).toBeVisible();
   // A control payload inserted without the sanitiser proves such payloads do run on this page.
-  await page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<img src="/missing.png" onerror="window.__control=1">'));
+  await page.evaluate(() =>
+    document.body.insertAdjacentHTML('beforeend', '<img src="/missing.png" onerror="window.__control=1">'),
+  );
   await page.waitForFunction(() => (window as any).__control === 1);
   await dialog.getByRole('button', { name: 'Start' }).click();
   for (let i = 0; i < payloads.length; i++) {
     await expect(dialog.getByRole('heading', { name: new RegExp(`^Payload ${i}\\b`) })).toBeVisible();
-    await dialog.locator('a').evaluateAll((links) => links.forEach((a) => (a as HTMLAnchorElement).click()));
+    await dialog.locator('a').evaluateAll((links) => {
+      for (const a of links) (a as HTMLAnchorElement).click();
+    });
     await dialog.getByRole('button', { name: 'Go' }).click();
   }
   await expect(dialog.locator('.ty')).toBeVisible();
@@ -318,7 +430,9 @@ test('axe finds no serious or critical violations on any card', async ({ page })
     pics: () => dialog.getByLabel('Picture 1').check(),
     when: () => dialog.getByLabel('When did you start?').fill('2024-01-02'),
     file: async () => {
-      await dialog.getByLabel('Attach a screenshot').setInputFiles({ name: 'a.png', mimeType: 'image/png', buffer: PNG });
+      await dialog
+        .getByLabel('Attach a screenshot')
+        .setInputFiles({ name: 'a.png', mimeType: 'image/png', buffer: PNG });
       await expect(dialog.getByText('a.png')).toBeVisible();
     },
   };

@@ -54,7 +54,10 @@ test('the real @formbricks/js 1.6.5 drives our renderer against our server, acro
     (surveyId) =>
       (window as any).formbricks
         .getApi()
-        .client.storage.uploadFile(new File(['from the real client'], 'report.txt', { type: 'text/plain' }), { surveyId, allowedFileExtensions: ['plain'] }),
+        .client.storage.uploadFile(new File(['from the real client'], 'report.txt', { type: 'text/plain' }), {
+          surveyId,
+          allowedFileExtensions: ['plain'],
+        }),
     SURVEY,
   );
   expect(fileUrl).toMatch(new RegExp(`/storage/${ENVIRONMENT}/private/report--fid--[0-9a-f-]+\\.txt$`));
@@ -63,7 +66,12 @@ test('the real @formbricks/js 1.6.5 drives our renderer against our server, acro
 
 test('our loader drives the real @formbricks/surveys 1.6.3 renderer', async ({ page }) => {
   const before = (await management<any[]>(server.url, `/responses?surveyId=${SURVEY}`, KEY)).length;
-  await page.goto(hostPageUrl(site, server.url, { environmentId: ENVIRONMENT, rendererUrl: `${site.origin}/vendor/formbricks-surveys.umd.js` }));
+  await page.goto(
+    hostPageUrl(site, server.url, {
+      environmentId: ENVIRONMENT,
+      rendererUrl: `${site.origin}/vendor/formbricks-surveys.umd.js`,
+    }),
+  );
   await trackQuickAction(page);
   // The 1.6 renderer mounts its own container under <body>, outside the loader's.
   const container = page.locator('body');
@@ -74,13 +82,17 @@ test('our loader drives the real @formbricks/surveys 1.6.3 renderer', async ({ p
   await container.getByRole('button', { name: 'Finish' }).click();
   await expect(container.getByText('Thanks for the feedback')).toBeVisible();
 
-  await expect.poll(async () => (await management<any[]>(server.url, `/responses?surveyId=${SURVEY}`, KEY)).length).toBe(before + 1);
+  await expect
+    .poll(async () => (await management<any[]>(server.url, `/responses?surveyId=${SURVEY}`, KEY)).length)
+    .toBe(before + 1);
   const [latest] = await responsesOf(server.url, SURVEY, KEY);
   expect(latest.data).toMatchObject({ happy: 'Not really', why: 'Too slow' });
   expect(latest.person).toBeNull();
 });
 
-test('a page that shows no survey never requests the survey chunk; the first survey imports it next to the loader', async ({ page }) => {
+test('a page that shows no survey never requests the survey chunk; the first survey imports it next to the loader', async ({
+  page,
+}) => {
   const chunkRequests: string[] = [];
   const rendererRequests: string[] = [];
   page.on('request', (request) => {
@@ -88,7 +100,9 @@ test('a page that shows no survey never requests the survey chunk; the first sur
     if (request.url().includes('module=surveys')) rendererRequests.push(request.url());
   });
   // the self-starting path of a Formbricks server: the chunk is then at /api/formbricks-survey.mjs
-  await page.goto(hostPageUrl(site, server.url, { environmentId: ENVIRONMENT, loader: `${server.url}/api/js?module=js` }));
+  await page.goto(
+    hostPageUrl(site, server.url, { environmentId: ENVIRONMENT, loader: `${server.url}/api/js?module=js` }),
+  );
   await expect(page.locator('#log')).toContainText('init done');
   await page.mouse.move(200, 200);
   await page.mouse.click(200, 200);

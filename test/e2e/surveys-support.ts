@@ -9,7 +9,12 @@ const ROUTES: Record<string, string> = {
   '/vendor/formbricks-js.umd.js': 'node_modules/@formbricks/js/dist/index.umd.js',
   '/vendor/formbricks-surveys.umd.js': 'node_modules/@formbricks/surveys/dist/index.umd.js',
 };
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'application/javascript', '.css': 'text/css', '.svg': 'image/svg+xml' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'application/javascript',
+  '.css': 'text/css',
+  '.svg': 'image/svg+xml',
+};
 
 export interface HostSite {
   origin: string;
@@ -21,7 +26,9 @@ export async function startHostSite(): Promise<HostSite> {
   const port = await freePort();
   const server: Server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://host').pathname;
-    const file = ROUTES[path] ?? (path.startsWith('/demo/') ? join('public', path === '/demo/' ? '/demo/index.html' : path) : undefined);
+    const file =
+      ROUTES[path] ??
+      (path.startsWith('/demo/') ? join('public', path === '/demo/' ? '/demo/index.html' : path) : undefined);
     const full = file && resolve(file);
     if (!full || !existsSync(full) || !statSync(full).isFile()) {
       response.writeHead(404).end('not found');
@@ -42,7 +49,11 @@ export function hostPageUrl(site: HostSite, apiHost: string, params: Record<stri
   return `${site.origin}/demo/?${new URLSearchParams({ apiHost, ...params }).toString()}`;
 }
 
-export async function management<T = any>(apiHost: string, path: string, apiKey = 'ensign-demo-api-key-0000'): Promise<T> {
+export async function management<T = any>(
+  apiHost: string,
+  path: string,
+  apiKey = 'ensign-demo-api-key-0000',
+): Promise<T> {
   const response = await fetch(`${apiHost}/api/v1/management${path}`, { headers: { 'x-api-key': apiKey } });
   expect(response.status).toBe(200);
   return ((await response.json()) as { data: T }).data;

@@ -34,7 +34,9 @@ async function finishSurvey(page: Page) {
   await expect(survey(page).getByText('Thank you!')).toBeVisible();
 }
 
-test('New Session: the demo page shows the welcome survey with no set-up, and its answers are stored', async ({ page }) => {
+test('New Session: the demo page shows the welcome survey with no set-up, and its answers are stored', async ({
+  page,
+}) => {
   await page.goto(`${server.url}/demo/`);
   const dialog = survey(page);
   await expect(dialog.getByText('Welcome to the Ensign demo')).toBeVisible();
@@ -50,7 +52,9 @@ test('New Session: the demo page shows the welcome survey with no set-up, and it
   await expect(page.locator('#log')).toContainText('POST /api/v1/client/clensigndemoenvironment0/responses');
 });
 
-test('a named action shows every question type; logic jumps, the upload and every value are stored', async ({ page }) => {
+test('a named action shows every question type; logic jumps, the upload and every value are stored', async ({
+  page,
+}) => {
   await openPageAndCloseWelcome(page);
   await page.getByRole('button', { name: 'Code Action (every question type)' }).click();
   const dialog = survey(page);
@@ -80,7 +84,9 @@ test('a named action shows every question type; logic jumps, the upload and ever
   await next();
   await dialog.locator('input[type="date"]').fill('2024-05-17');
   await next();
-  await dialog.locator('input[type="file"]').setInputFiles({ name: 'shot.png', mimeType: 'image/png', buffer: Buffer.from('not really a png') });
+  await dialog
+    .locator('input[type="file"]')
+    .setInputFiles({ name: 'shot.png', mimeType: 'image/png', buffer: Buffer.from('not really a png') });
   await expect(dialog.getByText('shot.png')).toBeVisible();
   await next();
   await expect(dialog.getByText('Book a call with us')).toBeVisible();
@@ -118,7 +124,11 @@ test('a logic jump to the end finishes the survey at once', async ({ page }) => 
   await survey(page).getByRole('button', { name: 'Next' }).click();
   await expect(survey(page).getByText('All question types answered')).toBeVisible();
   await expect
-    .poll(async () => (await management<any[]>(server.url, `/responses?surveyId=${ALL_TYPES}`)).some((r) => r.finished && r.data.role === 'Skip to the end'))
+    .poll(async () =>
+      (await management<any[]>(server.url, `/responses?surveyId=${ALL_TYPES}`)).some(
+        (r) => r.finished && r.data.role === 'Skip to the end',
+      ),
+    )
     .toBe(true);
 });
 
@@ -165,7 +175,9 @@ test('50% scroll: scrolling past the middle shows its survey', async ({ page }) 
   expect(response.data).toEqual({ useful: 3 });
 });
 
-test('the demo panel identifies a visitor, sets attributes, tracks actions and links to the responses', async ({ page }) => {
+test('the demo panel identifies a visitor, sets attributes, tracks actions and links to the responses', async ({
+  page,
+}) => {
   await openPageAndCloseWelcome(page);
   await page.getByLabel('User id').fill('panel-user');
   await page.getByRole('button', { name: 'Identify (reloads)' }).click();
@@ -176,7 +188,9 @@ test('the demo panel identifies a visitor, sets attributes, tracks actions and l
   await page.getByRole('button', { name: 'Set attribute' }).click();
   await page.getByRole('button', { name: 'Set email' }).click();
   await expect
-    .poll(async () => (await management<any[]>(server.url, '/people')).find((p) => p.userId === 'panel-user')?.attributes)
+    .poll(
+      async () => (await management<any[]>(server.url, '/people')).find((p) => p.userId === 'panel-user')?.attributes,
+    )
     .toEqual({ plan: 'paid', email: 'test@web.com' });
   await page.getByLabel('Action name').fill('Panel action');
   await page.getByRole('button', { name: 'Track action' }).click();

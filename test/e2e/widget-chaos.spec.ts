@@ -12,9 +12,20 @@ const API_KEY = 'ensign-demo-api-key-0000';
 type Fault = (route: Route) => Promise<void>;
 const FAULTS: Record<string, Fault> = {
   down: (route) => route.abort('connectionrefused'),
-  '500': (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"code":"internal_server_error","message":"boom","details":{}}' }),
-  'invalid JSON': (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '{"data": {"surveys": [' }),
-  'a wrong shape': (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '{"data": {"id": 42, "surveys": {}}, "ok": true}' }),
+  '500': (route) =>
+    route.fulfill({
+      status: 500,
+      contentType: 'application/json',
+      body: '{"code":"internal_server_error","message":"boom","details":{}}',
+    }),
+  'invalid JSON': (route) =>
+    route.fulfill({ status: 200, contentType: 'application/json', body: '{"data": {"surveys": [' }),
+  'a wrong shape': (route) =>
+    route.fulfill({
+      status: 200,
+      contentType: 'application/json',
+      body: '{"data": {"id": 42, "surveys": {}}, "ok": true}',
+    }),
 };
 
 let host: Server;
@@ -50,10 +61,15 @@ test.beforeAll(async ({ server }) => {
 test.afterAll(() => new Promise<void>((resolve) => host.close(() => resolve())));
 
 const init = (p: Page, apiHost: string) =>
-  p.evaluate(([environmentId, apiHost]) => (window as any).formbricks.init({ environmentId, apiHost }), [ENV, apiHost] as const);
+  p.evaluate(([environmentId, apiHost]) => (window as any).formbricks.init({ environmentId, apiHost }), [
+    ENV,
+    apiHost,
+  ] as const);
 
 const fault = (p: Page, apiHost: string, f: Fault, only?: RegExp) =>
-  p.route(`${apiHost}/api/v1/client/**`, (route) => (!only || only.test(route.request().url()) ? f(route) : route.continue()));
+  p.route(`${apiHost}/api/v1/client/**`, (route) =>
+    !only || only.test(route.request().url()) ? f(route) : route.continue(),
+  );
 
 const uncaught = (p: Page) => p.evaluate(() => (window as any).uncaught as string[]);
 
@@ -79,7 +95,10 @@ const answer = (p: Page, marker: string) =>
   }, marker);
 
 for (const [name, f] of Object.entries(FAULTS)) {
-  test(`init with the client API ${name}: no uncaught error, the error state, a clean start once it recovers`, async ({ page: p, server }) => {
+  test(`init with the client API ${name}: no uncaught error, the error state, a clean start once it recovers`, async ({
+    page: p,
+    server,
+  }) => {
     await p.goto(hostUrl);
     await fault(p, server.url, f);
     await init(p, server.url);
@@ -99,7 +118,10 @@ for (const [name, f] of Object.entries(FAULTS)) {
   });
 
   const recover = name === 'down' || name === 'a wrong shape' ? 'a reload' : 'the retry button';
-  test(`answers given while the client API is ${name} reach the server once, after ${recover}`, async ({ page: p, server }) => {
+  test(`answers given while the client API is ${name} reach the server once, after ${recover}`, async ({
+    page: p,
+    server,
+  }) => {
     const marker = `chaos ${name} ${Date.now()}`;
     await showSurvey(p, server.url);
     await fault(p, server.url, f, /\/(responses|displays)/);
@@ -123,7 +145,10 @@ for (const [name, f] of Object.entries(FAULTS)) {
   });
 }
 
-test('a slow client API (5 s per call): init waits, answers arrive once, nothing uncaught', async ({ page: p, server }) => {
+test('a slow client API (5 s per call): init waits, answers arrive once, nothing uncaught', async ({
+  page: p,
+  server,
+}) => {
   test.setTimeout(90_000);
   const marker = `chaos slow ${Date.now()}`;
   await p.goto(hostUrl);

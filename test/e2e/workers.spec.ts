@@ -14,24 +14,39 @@ function postOnNewConnection(url: string, body: unknown): Promise<{ status: numb
   });
 }
 
-test('with --workers 2, a write through one worker shows in every worker\'s evaluations and the analytics add up', async () => {
+test("with --workers 2, a write through one worker shows in every worker's evaluations and the analytics add up", async () => {
   const server = await startServer(['--workers', '2']);
   try {
     await expect.poll(() => server.output()).toContain('ensign: 2 workers listening');
-    const api = (path: string, method: string, body: unknown) => fetch(`${server.url}${path}`, { method, body: JSON.stringify(body) });
-    expect((await api('/api/v1/namespaces/default/flags', 'POST', { key: 'shared', name: 'Shared', type: 'BOOLEAN_FLAG_TYPE', enabled: false })).status).toBe(200);
+    const api = (path: string, method: string, body: unknown) =>
+      fetch(`${server.url}${path}`, { method, body: JSON.stringify(body) });
+    expect(
+      (
+        await api('/api/v1/namespaces/default/flags', 'POST', {
+          key: 'shared',
+          name: 'Shared',
+          type: 'BOOLEAN_FLAG_TYPE',
+          enabled: false,
+        })
+      ).status,
+    ).toBe(200);
 
     const evaluations = async () => {
       const answers = [];
       // node:cluster deals new connections round-robin: ten of them reach both workers.
-      for (let i = 0; i < 10; i++) answers.push(await postOnNewConnection(`${server.url}/evaluate/v1/boolean`, { flagKey: 'shared', entityId: `e${i}` }));
+      for (let i = 0; i < 10; i++)
+        answers.push(
+          await postOnNewConnection(`${server.url}/evaluate/v1/boolean`, { flagKey: 'shared', entityId: `e${i}` }),
+        );
       expect(answers.every((answer) => answer.status === 200)).toBe(true);
       return answers.map((answer) => answer.json.enabled);
     };
     // Both workers now hold the namespace's snapshot in memory.
     expect(await evaluations()).toEqual(Array(10).fill(false));
 
-    expect((await api('/api/v1/namespaces/default/flags/shared', 'PUT', { name: 'Shared', enabled: true })).status).toBe(200);
+    expect(
+      (await api('/api/v1/namespaces/default/flags/shared', 'PUT', { name: 'Shared', enabled: true })).status,
+    ).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(await evaluations()).toEqual(Array(10).fill(true));
 
@@ -39,7 +54,9 @@ test('with --workers 2, a write through one worker shows in every worker\'s eval
     const from = new Date(Date.now() - 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
     const to = new Date(Date.now() + 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
     const counted = async () => {
-      const response = await fetch(`${server.url}/internal/v1/analytics/namespaces/default/flags/shared?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`);
+      const response = await fetch(
+        `${server.url}/internal/v1/analytics/namespaces/default/flags/shared?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
+      );
       const { values } = (await response.json()) as { values: number[] };
       return values.reduce((sum, value) => sum + value, 0);
     };

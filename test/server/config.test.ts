@@ -20,7 +20,9 @@ describe('configuration', () => {
   });
 
   it('takes a flag over the environment, the environment over the file, the file over the default', () => {
-    const file = configFile('server:\n  http_port: 9001\n  host: 127.0.0.2\n  workers: 2\ndb:\n  url: file:/tmp/from-file.db\n');
+    const file = configFile(
+      'server:\n  http_port: 9001\n  host: 127.0.0.2\n  workers: 2\ndb:\n  url: file:/tmp/from-file.db\n',
+    );
     const fromFile = loadConfig({ config: file }, {});
     expect(fromFile.server).toEqual({ host: '127.0.0.2', port: 9001, workers: 2 });
     expect(fromFile.db.url).toBe('file:/tmp/from-file.db');
@@ -64,21 +66,35 @@ describe('configuration', () => {
   });
 
   it('names a key of the wrong type in one line', () => {
-    expect(() => parseConfigFile('server:\n  http_port: abc\n', 'c.yml')).toThrow(/^c\.yml: server\.http_port must be a number \(got "abc"\)$/);
-    expect(() => parseConfigFile('ui:\n  default_theme: pink\n', 'c.yml')).toThrow(/^c\.yml: ui\.default_theme must be "system", "light" or "dark"/);
-    expect(() => parseConfigFile('authentication:\n  required: maybe\n', 'c.yml')).toThrow(/^c\.yml: authentication\.required must be a boolean/);
+    expect(() => parseConfigFile('server:\n  http_port: abc\n', 'c.yml')).toThrow(
+      /^c\.yml: server\.http_port must be a number \(got "abc"\)$/,
+    );
+    expect(() => parseConfigFile('ui:\n  default_theme: pink\n', 'c.yml')).toThrow(
+      /^c\.yml: ui\.default_theme must be "system", "light" or "dark"/,
+    );
+    expect(() => parseConfigFile('authentication:\n  required: maybe\n', 'c.yml')).toThrow(
+      /^c\.yml: authentication\.required must be a boolean/,
+    );
   });
 
   it('reports invalid YAML and a missing file', () => {
     expect(() => parseConfigFile('server: [\n', 'c.yml')).toThrow(/^c\.yml: invalid YAML/);
-    expect(() => loadConfig({ config: '/no/such/file.yml' }, {})).toThrow('cannot read config file /no/such/file.yml: ENOENT');
+    expect(() => loadConfig({ config: '/no/such/file.yml' }, {})).toThrow(
+      'cannot read config file /no/such/file.yml: ENOENT',
+    );
   });
 
   it('rejects a bad port and local storage without a path', () => {
-    expect(() => loadConfig({ port: '70000' }, {})).toThrow('--port must be a port number from 0 to 65535 (got "70000")');
+    expect(() => loadConfig({ port: '70000' }, {})).toThrow(
+      '--port must be a port number from 0 to 65535 (got "70000")',
+    );
     expect(() => loadConfig({}, { PORT: 'x' })).toThrow('PORT must be a port number');
-    expect(() => loadConfig({ workers: '0' }, {})).toThrow('--workers must be a whole number of processes from 1 to 64 (got "0")');
-    expect(() => loadConfig({}, { ENSIGN_WORKERS: '1.5' })).toThrow('ENSIGN_WORKERS must be a whole number of processes');
+    expect(() => loadConfig({ workers: '0' }, {})).toThrow(
+      '--workers must be a whole number of processes from 1 to 64 (got "0")',
+    );
+    expect(() => loadConfig({}, { ENSIGN_WORKERS: '1.5' })).toThrow(
+      'ENSIGN_WORKERS must be a whole number of processes',
+    );
     expect(loadConfig({}, { ENSIGN_WORKERS: '4' }).server.workers).toBe(4);
     expect(() => loadConfig({ storage: 'local' }, {})).toThrow(/storage\.local\.path is required/);
     expect(() => loadConfig({ storage: 'git' }, {})).toThrow('storage type must be "database" or "local" (got "git")');
@@ -89,6 +105,8 @@ describe('configuration', () => {
     expect(parseDurationMs('1h30m', 'k')).toBe(5_400_000);
     expect(parseDurationMs('250ms', 'k')).toBe(250);
     expect(parseDurationMs(2_000_000_000, 'k')).toBe(2000);
-    expect(() => parseDurationMs('soon', 'session.token_lifetime')).toThrow(/^session\.token_lifetime must be a duration/);
+    expect(() => parseDurationMs('soon', 'session.token_lifetime')).toThrow(
+      /^session\.token_lifetime must be a duration/,
+    );
   });
 });

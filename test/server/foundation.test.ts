@@ -31,7 +31,7 @@ describe.each(dialects)('foundation on %s', (dialect) => {
     expect(body.namespaces[0].createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3}|\.\d{6})?Z$/);
   });
 
-  it('answers unknown API routes with Flipt\'s not-found shape', async () => {
+  it("answers unknown API routes with Flipt's not-found shape", async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/v1/nothing-here' });
     expect(response.statusCode).toBe(404);
     expect(response.json()).toEqual({ code: 5, message: 'Not Found', details: [] });

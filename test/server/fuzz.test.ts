@@ -57,7 +57,20 @@ function generator(seed: number) {
 }
 type Random = ReturnType<typeof generator>;
 
-type Kind = 'string' | 'newKey' | 'key' | 'number' | 'rank' | 'percent' | 'boolean' | 'enum' | 'list' | 'ids' | 'metadata' | 'object' | 'attachment';
+type Kind =
+  | 'string'
+  | 'newKey'
+  | 'key'
+  | 'number'
+  | 'rank'
+  | 'percent'
+  | 'boolean'
+  | 'enum'
+  | 'list'
+  | 'ids'
+  | 'metadata'
+  | 'object'
+  | 'attachment';
 
 /** Values each kind of field must refuse. */
 const POISON: Record<Kind, readonly unknown[]> = {
@@ -124,17 +137,35 @@ interface Route {
 const NS = '/api/v1/namespaces/fz';
 const ROUTES: Route[] = [
   { method: 'POST', path: () => '/api/v1/namespaces', fields: { key: 'newKey', name: 'key', description: 'string' } },
-  { method: 'PUT', path: () => NS, fields: { name: 'key', description: 'string' }, unknownPath: () => '/api/v1/namespaces/unknown-ns' },
+  {
+    method: 'PUT',
+    path: () => NS,
+    fields: { name: 'key', description: 'string' },
+    unknownPath: () => '/api/v1/namespaces/unknown-ns',
+  },
   {
     method: 'POST',
     path: () => `${NS}/flags`,
-    fields: { key: 'newKey', name: 'key', description: 'string', enabled: 'boolean', type: 'enum', metadata: 'metadata' },
+    fields: {
+      key: 'newKey',
+      name: 'key',
+      description: 'string',
+      enabled: 'boolean',
+      type: 'enum',
+      metadata: 'metadata',
+    },
     unknownPath: () => '/api/v1/namespaces/unknown-ns/flags',
   },
   {
     method: 'PUT',
     path: () => `${NS}/flags/f1`,
-    fields: { name: 'key', description: 'string', enabled: 'boolean', defaultVariantId: 'string', metadata: 'metadata' },
+    fields: {
+      name: 'key',
+      description: 'string',
+      enabled: 'boolean',
+      defaultVariantId: 'string',
+      metadata: 'metadata',
+    },
     unknownPath: () => `${NS}/flags/unknown-flag`,
   },
   {
@@ -225,7 +256,19 @@ const REFUSED: [string, string, string[]?][] = [
   ['POST', '/api/v1/flags', ['legacy']],
 ];
 
-const JUNK_SEGMENTS = ['%00', '%ff', 'x'.repeat(300), 'y'.repeat(2000), '😀', '%E2%80%AE', '*', ';drop table flags', '%25', ' ', 'a b'];
+const JUNK_SEGMENTS = [
+  '%00',
+  '%ff',
+  'x'.repeat(300),
+  'y'.repeat(2000),
+  '😀',
+  '%E2%80%AE',
+  '*',
+  ';drop table flags',
+  '%25',
+  ' ',
+  'a b',
+];
 
 function poisonedBody(route: Route, random: Random): Record<string, unknown> {
   const body: Record<string, unknown> = {};
@@ -271,14 +314,42 @@ function badRequest(random: Random, ids: Ids): [string, string, unknown, string?
     case 4: {
       // A well-formed body aimed at something that does not exist.
       const target = random.pick(ROUTES.filter((r) => r.unknownPath));
-      const body = Object.fromEntries(Object.entries(target.fields).map(([name, kind]) => [name, plausible(kind, random)]));
+      const body = Object.fromEntries(
+        Object.entries(target.fields).map(([name, kind]) => [name, plausible(kind, random)]),
+      );
       if (target.fields.segment) Object.assign(body, { segment: { segmentKey: 's1' }, threshold: undefined });
       return [target.method, target.unknownPath!(), body];
     }
     case 5: {
       // Not a JSON object at all.
-      const raw = random.pick(['{', '{"key": ', 'null', '[]', '[1,2,3]', '"string"', '42', 'true', '{"a":1}{"b":2}', '\u0000\u0001', '{"key":"a",}', "{'key':'a'}", '[' .repeat(5000) + ']'.repeat(5000), '{"key":"\\ud800",}']);
-      return [route.method, route.path(ids), raw, random.pick(['application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data', 'application/octet-stream'])];
+      const raw = random.pick([
+        '{',
+        '{"key": ',
+        'null',
+        '[]',
+        '[1,2,3]',
+        '"string"',
+        '42',
+        'true',
+        '{"a":1}{"b":2}',
+        '\u0000\u0001',
+        '{"key":"a",}',
+        "{'key':'a'}",
+        '['.repeat(5000) + ']'.repeat(5000),
+        '{"key":"\\ud800",}',
+      ]);
+      return [
+        route.method,
+        route.path(ids),
+        raw,
+        random.pick([
+          'application/json',
+          'text/plain',
+          'application/x-www-form-urlencoded',
+          'multipart/form-data',
+          'application/octet-stream',
+        ]),
+      ];
     }
     case 6: {
       const [method, url, existing] = random.pick(REFUSED);
@@ -314,14 +385,24 @@ function badRequest(random: Random, ids: Ids): [string, string, unknown, string?
         `${NS}/segments?limit=${random.pick(['-5', '1.5', '1e3x', '2147483648'])}`,
         `/api/v1/${junk}`,
       ]);
-      return [random.pick(['GET', 'PATCH', 'PUT', 'POST', 'DELETE', 'OPTIONS']), url, random.next() < 0.5 ? { key: junk, name: junk } : undefined];
+      return [
+        random.pick(['GET', 'PATCH', 'PUT', 'POST', 'DELETE', 'OPTIONS']),
+        url,
+        random.next() < 0.5 ? { key: junk, name: junk } : undefined,
+      ];
     }
     default: {
       // Huge strings: over the column limits (400), or the whole body over 1 MiB (413) now and then.
       const huge = random.int(50) === 0 ? 'x'.repeat(1_100_000) : 'x'.repeat(256 + random.int(200_000));
-      const target = random.pick(ROUTES.filter((r) => Object.values(r.fields).some((kind) => kind === 'key' || kind === 'newKey')));
-      const field = random.pick(Object.keys(target.fields).filter((name) => ['key', 'newKey'].includes(target.fields[name])));
-      const body = Object.fromEntries(Object.entries(target.fields).map(([name, kind]) => [name, plausible(kind, random)]));
+      const target = random.pick(
+        ROUTES.filter((r) => Object.values(r.fields).some((kind) => kind === 'key' || kind === 'newKey')),
+      );
+      const field = random.pick(
+        Object.keys(target.fields).filter((name) => ['key', 'newKey'].includes(target.fields[name])),
+      );
+      const body = Object.fromEntries(
+        Object.entries(target.fields).map(([name, kind]) => [name, plausible(kind, random)]),
+      );
       return [target.method, target.path(ids), { ...body, [field]: huge }];
     }
   }
@@ -340,20 +421,44 @@ describe.each(dialects)('fuzzing the Flipt API on %s', (dialect) => {
     await call('POST', '/api/v1/flags', { key: 'legacy', name: 'Legacy' });
     const variant = (await call('POST', `${NS}/flags/f1/variants`, { key: 'v1', attachment: '{"a":1}' })).body.id;
     await call('POST', `${NS}/flags/f1/variants`, { key: 'v2' });
-    await call('PUT', `${NS}/flags/f1`, { name: 'F1', enabled: true, defaultVariantId: variant, metadata: { team: 'a' } });
+    await call('PUT', `${NS}/flags/f1`, {
+      name: 'F1',
+      enabled: true,
+      defaultVariantId: variant,
+      metadata: { team: 'a' },
+    });
     await call('POST', `${NS}/segments`, { key: 's1', name: 'S1' });
     await call('POST', `${NS}/segments`, { key: 's2', name: 'S2', matchType: 'ANY_MATCH_TYPE' });
-    const constraint = (await call('POST', `${NS}/segments/s1/constraints`, { type: 'STRING_COMPARISON_TYPE', property: 'plan', operator: 'eq', value: 'pro' })).body.id;
-    const rule = (await call('POST', `${NS}/flags/f1/rules`, { segmentKeys: ['s1', 's2'], segmentOperator: 'AND_SEGMENT_OPERATOR', rank: 1 })).body.id;
+    const constraint = (
+      await call('POST', `${NS}/segments/s1/constraints`, {
+        type: 'STRING_COMPARISON_TYPE',
+        property: 'plan',
+        operator: 'eq',
+        value: 'pro',
+      })
+    ).body.id;
+    const rule = (
+      await call('POST', `${NS}/flags/f1/rules`, {
+        segmentKeys: ['s1', 's2'],
+        segmentOperator: 'AND_SEGMENT_OPERATOR',
+        rank: 1,
+      })
+    ).body.id;
     await call('POST', `${NS}/flags/f1/rules`, { segmentKey: 's1', rank: 2 });
-    const distribution = (await call('POST', `${NS}/flags/f1/rules/${rule}/distributions`, { variantId: variant, rollout: 60 })).body.id;
-    const rollout = (await call('POST', `${NS}/flags/f2/rollouts`, { rank: 1, segment: { segmentKey: 's2', value: true } })).body.id;
+    const distribution = (
+      await call('POST', `${NS}/flags/f1/rules/${rule}/distributions`, { variantId: variant, rollout: 60 })
+    ).body.id;
+    const rollout = (
+      await call('POST', `${NS}/flags/f2/rollouts`, { rank: 1, segment: { segmentKey: 's2', value: true } })
+    ).body.id;
     await call('POST', `${NS}/flags/f2/rollouts`, { rank: 2, threshold: { percentage: 30, value: true } });
     ids = { variant, rule, distribution, constraint, rollout };
   });
   afterAll(() => t.close());
 
-  it(`answers ${REQUESTS} bad requests without a 5xx and without changing any data (seed ${SEED})`, { timeout: 600_000 }, async () => {
+  it(`answers ${REQUESTS} bad requests without a 5xx and without changing any data (seed ${SEED})`, {
+    timeout: 600_000,
+  }, async () => {
     const before = await snapshot(t.database.url);
     const random = generator(SEED);
     const statuses = new Map<number, number>();
@@ -378,7 +483,12 @@ describe.each(dialects)('fuzzing the Flipt API on %s', (dialect) => {
             return undefined;
           }
         })();
-        if (typeof parsed?.code !== 'number' || typeof parsed?.message !== 'string' || parsed.message === '' || !Array.isArray(parsed.details)) {
+        if (
+          typeof parsed?.code !== 'number' ||
+          typeof parsed?.message !== 'string' ||
+          parsed.message === '' ||
+          !Array.isArray(parsed.details)
+        ) {
           badShapes.push(describe);
         }
       }

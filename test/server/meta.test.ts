@@ -4,11 +4,28 @@ import { startTestApp, type TestApp } from './support.js';
 import { defaultConfig } from '../../server/config.js';
 import { metaConfig } from '../../server/flipt/routes/meta.js';
 
-const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 
 const SECTIONS = [
-  'audit', 'authentication', 'authorization', 'cache', 'cloud', 'cors', 'db', 'diagnostics', 'experimental',
-  'log', 'meta', 'analytics', 'server', 'storage', 'metrics', 'tracing', 'ui',
+  'audit',
+  'authentication',
+  'authorization',
+  'cache',
+  'cloud',
+  'cors',
+  'db',
+  'diagnostics',
+  'experimental',
+  'log',
+  'meta',
+  'analytics',
+  'server',
+  'storage',
+  'metrics',
+  'tracing',
+  'ui',
 ];
 
 describe('/meta with the default configuration', () => {
@@ -71,7 +88,12 @@ describe('/meta/config with a configured server', () => {
       config.authentication = {
         methods: {
           token: { enabled: true, bootstrap: { token: 's3cret-token' } },
-          github: { enabled: true, client_id: 'gh-id', client_secret: 'gh-s3cret', redirect_address: 'https://flags.example.com' },
+          github: {
+            enabled: true,
+            client_id: 'gh-id',
+            client_secret: 'gh-s3cret',
+            redirect_address: 'https://flags.example.com',
+          },
         },
         session: { domain: 'flags.example.com', csrf: { key: 'csrf-s3cret' } },
       };

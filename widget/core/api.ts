@@ -20,7 +20,8 @@ export const client = (apiHost: string, environmentId: string) => {
   return {
     response: {
       create: (input: TResponseInput) => post<{ id: string }>('responses', input),
-      update: ({ responseId, ...input }: TResponseUpdateInput & { responseId: string }) => post('responses/' + responseId, input, 'PUT'),
+      update: ({ responseId, ...input }: TResponseUpdateInput & { responseId: string }) =>
+        post('responses/' + responseId, input, 'PUT'),
     },
     display: {
       create: (input: TDisplayCreateInput) => post<{ id: string }>('displays', input),
@@ -28,7 +29,8 @@ export const client = (apiHost: string, environmentId: string) => {
     },
     action: { create: (input: TActionInput) => post('actions', input) },
     people: {
-      create: (userId: string) => post<{ userId: string }>('people', { environmentId, userId } satisfies TPersonCreateInput),
+      create: (userId: string) =>
+        post<{ userId: string }>('people', { environmentId, userId } satisfies TPersonCreateInput),
       update: (userId: string, input: TPersonUpdateInput) => post<TPersonUpdateResult>('people/' + userId, input),
     },
     storage: {

@@ -18,7 +18,8 @@ export const CHUNK_FAILED = 'Failed to load the Formbricks survey chunk';
  * Formbricks server as apiHost does not serve it). With no script URL (an inline copy of the loader):
  * `{apiHost}/js/`, where our server serves it.
  */
-export const chunkUrl = (loaderUrl: string | undefined, apiHost?: string): string => new URL(CHUNK_FILE, loaderUrl || apiHost + '/js/').href;
+export const chunkUrl = (loaderUrl: string | undefined, apiHost?: string): string =>
+  new URL(CHUNK_FILE, loaderUrl || apiHost + '/js/').href;
 
 type ImportChunk = (apiHost?: string) => Promise<typeof import('./survey.js')>;
 let importChunk: ImportChunk;

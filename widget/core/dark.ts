@@ -6,7 +6,9 @@ export type Mode = 'dark' | 'light';
 /** Sets the mode when given; otherwise applies the stored one, else the system preference. */
 export const darkMode = (mode?: Mode): Mode => {
   try {
-    mode ||= (localStorage.getItem(DARK_KEY) as Mode | null) || (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
+    mode ||=
+      (localStorage.getItem(DARK_KEY) as Mode | null) ||
+      (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
     localStorage.setItem(DARK_KEY, mode);
   } catch {
     mode ||= 'light';

@@ -15,7 +15,13 @@ export const filter = (state: TJsState): TJsState => {
   const surveys = state.surveys.filter((s) => {
     const own = displays.filter((d) => d.surveyId === s.id);
     const o = s.displayOption;
-    if (o === 'displayOnce' ? own[0] : o === 'displayMultiple' ? own.some((d) => d.responded) : o !== 'respondMultiple' && raise('Invalid displayOption')) {
+    if (
+      o === 'displayOnce'
+        ? own[0]
+        : o === 'displayMultiple'
+          ? own.some((d) => d.responded)
+          : o !== 'respondMultiple' && raise('Invalid displayOption')
+    ) {
       return false;
     }
     // the survey's own recontact days against its own first display, else the product's against the latest display

@@ -38,7 +38,13 @@ const initialize = async (c: Partial<TJsConfigInput> = {}): Promise<void> => {
     throw missing('userId');
   }
   const target = { environmentId, apiHost, userId };
-  const reuse = existing?.state && existing.environmentId === environmentId && existing.apiHost === apiHost && existing.userId === userId ? existing : null;
+  const reuse =
+    existing?.state &&
+    existing.environmentId === environmentId &&
+    existing.apiHost === apiHost &&
+    existing.userId === userId
+      ? existing
+      : null;
   const changed = await sendChanged(target, reuse?.state.attributes || {}, attributes);
   addContainer();
   use(reuse);
@@ -59,7 +65,11 @@ const initialize = async (c: Partial<TJsConfigInput> = {}): Promise<void> => {
 };
 
 /** Sends only the attributes that differ from the cached ones, as strings (nothing when none differ); returns them. */
-const sendChanged = async (t: Target, cached: Record<string, string>, attributes: Record<string, unknown> = {}): Promise<Record<string, string>> => {
+const sendChanged = async (
+  t: Target,
+  cached: Record<string, string>,
+  attributes: Record<string, unknown> = {},
+): Promise<Record<string, string>> => {
   const changed: Record<string, string> = {};
   for (const k in attributes) {
     const v = String(attributes[k]);
@@ -108,7 +118,9 @@ const formbricks = {
     flags.handlerSet_ = true;
     return q(false, initialize, config);
   },
-  setUserId: command(() => error("'setUserId' is no longer supported. Please set the userId in the init call instead.")),
+  setUserId: command(() =>
+    error("'setUserId' is no longer supported. Please set the userId in the init call instead."),
+  ),
   setEmail: command((email: string) => setAttribute('email', email)),
   setAttribute: command(setAttribute),
   track: command(track as (name: string, properties?: Record<string, unknown>) => Promise<void>),

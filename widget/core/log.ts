@@ -19,7 +19,6 @@ const out = (method: 'log' | 'error', level: string, message: string): void =>
 export const debug = (message: string): void => void (flags.debug_ && out('log', 'DEBUG', message));
 export const error = (message: string): void => out('error', 'ERROR', message);
 
-
 export const handle = (e: unknown): void => {
   try {
     console.warn('🧱 Formbricks - Global error: ', e);

@@ -16,7 +16,10 @@ export const req = async <T>(url: string, body?: unknown, method = 'POST', init?
   let status = 0;
   let message = '';
   try {
-    const r = await fetch(url, body ? { method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) } : init);
+    const r = await fetch(
+      url,
+      body ? { method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) } : init,
+    );
     status = r.status;
     message = r.statusText;
     const json = await r.json();

@@ -35,7 +35,7 @@ const TAB = ((): string => {
 
 /** The loader's client API (this module is part of the survey chunk). */
 let client: (apiHost: string, environmentId: string) => Client;
-export const useClient = (loaderClient: typeof client): void => {
+export const adoptClient = (loaderClient: typeof client): void => {
   client = loaderClient;
 };
 
@@ -76,7 +76,9 @@ export const stop = (): void => {
 const current = (run: Run): Run => (run === live ? run : stored().find((r) => r.id === run.id) || run);
 
 const linkDisplay = async (run: Run): Promise<void> => {
-  const r = await client(run.apiHost, run.environmentId).display.update(run.displayId!, { responseId: run.responseId! });
+  const r = await client(run.apiHost, run.environmentId).display.update(run.displayId!, {
+    responseId: run.responseId!,
+  });
   if (!r.ok) error('Failed to update display, proceeding with the response.');
 };
 
@@ -101,7 +103,7 @@ const send = async (run: Run, update: TResponseUpdate): Promise<boolean> => {
   if (run.responseId) return (await response.update({ ...update, responseId: run.responseId })).ok;
   const r = await response.create({ ...update, surveyId: run.surveyId, userId: run.userId, singleUseId: null });
   const id = r.ok && r.data?.id;
-  if (typeof id != 'string') return error('Could not create response'), false;
+  if (typeof id !== 'string') return (error('Could not create response'), false);
   run.responseId = id;
   // stored before anything else, so that a reload updates this response instead of creating another
   persist(run);
@@ -137,7 +139,7 @@ const pass = async (): Promise<void> => {
     live?.queue.length && !failed.includes(live.id)
       ? live
       : stored().find((r) => r.id !== live?.id && r.queue.length && !failed.includes(r.id) && mine(r));
-  for (let run; (run = next()); ) {
+  for (let run: Run | undefined; (run = next()); ) {
     const update = run.queue[0];
     // 2 attempts (ATTEMPTS), PAUSE apart
     const ok = (await send(run, update)) || (await sleep(PAUSE), await send(run, update));

@@ -25,7 +25,8 @@ export const write = (key: string, value: unknown): void => {
 
 export const randomId = (): string => Math.random().toString(36);
 export const iso = (inMs = 0): string => new Date(Date.now() + inMs).toISOString();
-export const expired = (c: { expiresAt?: string } | null): boolean => !(Date.parse(c?.expiresAt as string) >= Date.now());
+export const expired = (c: { expiresAt?: string } | null): boolean =>
+  !(Date.parse(c?.expiresAt as string) >= Date.now());
 
 let current: TJsConfig | null = null;
 

@@ -13,7 +13,7 @@ import type { Host } from './widget.js';
 import { addContainer, removeContainer } from './container.js';
 import { filter } from './filter.js';
 import { error, raise } from './log.js';
-import { add, flush, setDisplay, start, stop, useClient } from './responses.js';
+import { add, flush, setDisplay, start, stop, adoptClient } from './responses.js';
 import { iso, randomId } from './store.js';
 import { upload } from './upload.js';
 
@@ -33,7 +33,7 @@ export type LoaderParts = [
 ];
 
 export default function surveyChunk(...[cfg, save, client, sync, errorState, deinit, debug, handle]: LoaderParts) {
-  useClient(client);
+  adoptClient(client);
   let running = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let loading: Promise<FormbricksSurveys | undefined> | undefined;

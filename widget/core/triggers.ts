@@ -21,7 +21,7 @@ export const urlMatch = (url: string, value: string, rule: TActionClassPageUrlRu
     notContains: !url.includes(value),
   }[rule];
   // not a prototype member such as "constructor"
-  return typeof m == 'boolean' ? m : undefined;
+  return typeof m === 'boolean' ? m : undefined;
 };
 
 /** A click matches when every part given (inner HTML, each CSS selector part, URL) matches; none never does. */
@@ -52,7 +52,10 @@ export const track = async (name: string): Promise<void> => {
   const { apiHost, environmentId, userId, state } = cfg();
   for (const s of state.surveys) if (s.inlineTriggers?.codeConfig?.identifier === name) await render(s);
   if (userId && name !== EXIT_INTENT && name !== SCROLL_50) {
-    must(await client(apiHost, environmentId).action.create({ environmentId, userId, name }), `Error tracking action ${name}`);
+    must(
+      await client(apiHost, environmentId).action.create({ environmentId, userId, name }),
+      `Error tracking action ${name}`,
+    );
     if (flags.debug_) await sync({ apiHost, environmentId, userId }, true);
   }
   debug(`Formbricks: Action "${name}" tracked`);
@@ -61,7 +64,8 @@ export const track = async (name: string): Promise<void> => {
   }
 };
 
-const pageUrlOnly = (c: TActionClassNoCodeConfig | null | undefined) => (c?.pageUrl && !c.innerHtml && !c.cssSelector ? c.pageUrl : undefined);
+const pageUrlOnly = (c: TActionClassNoCodeConfig | null | undefined) =>
+  c?.pageUrl && !c.innerHtml && !c.cssSelector ? c.pageUrl : undefined;
 
 const matchesPage = (p: NonNullable<TActionClassNoCodeConfig['pageUrl']>): boolean => {
   const m = urlMatch(location.href, p.value, p.rule);

@@ -5,10 +5,20 @@ const fail = (message: string, name?: string): Error => Object.assign(new Error(
 const failed = (status: number): Error => fail('Upload failed with status ' + status);
 
 /** `storage.uploadFile` of the client API under `base` (part of the survey chunk). */
-export const upload = async (base: string, file: File, { allowedFileExtensions, surveyId }: TUploadFileConfig = {}): Promise<string> => {
-  if (!(file instanceof Blob) || !(file instanceof File)) throw fail('Invalid file type. Expected Blob or File, but received ' + typeof file);
+export const upload = async (
+  base: string,
+  file: File,
+  { allowedFileExtensions, surveyId }: TUploadFileConfig = {},
+): Promise<string> => {
+  if (!(file instanceof Blob) || !(file instanceof File))
+    throw fail('Invalid file type. Expected Blob or File, but received ' + typeof file);
   const { name, type } = file;
-  const r = await req<TStorageUploadResult>(base + 'storage', { fileName: name, fileType: type, allowedFileExtensions, surveyId });
+  const r = await req<TStorageUploadResult>(base + 'storage', {
+    fileName: name,
+    fileType: type,
+    allowedFileExtensions,
+    surveyId,
+  });
   if (!r.ok) throw failed(r.error.status);
   const { signedUrl, fileUrl, signingData: s, presignedFields: p, updatedFileName } = r.data;
   const form = new FormData();

@@ -14,7 +14,9 @@ export const render = async (survey: TSurvey): Promise<void> => {
   const { apiHost } = cfg();
   const rendererUrl = flags.rendererUrl_ || apiHost + '/api/js?module=surveys&format=umd';
   if (!(window as Host).formbricksSurveys) {
-    document.head.append(Object.assign(document.createElement('link'), { rel: 'preload', as: 'script', href: rendererUrl }));
+    document.head.append(
+      Object.assign(document.createElement('link'), { rel: 'preload', as: 'script', href: rendererUrl }),
+    );
   }
   await (await surveyChunk(apiHost))?.render(survey, rendererUrl);
 };

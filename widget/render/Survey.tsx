@@ -1,6 +1,12 @@
 /** @jsxImportSource preact */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { RenderSurveyModalProps, TResponseData, TResponseTtc, TSurveyQuestion } from '../../domain/surveys/types.js';
+import type { JSX } from 'preact';
+import type {
+  RenderSurveyModalProps,
+  TResponseData,
+  TResponseTtc,
+  TSurveyQuestion,
+} from '../../domain/surveys/types.js';
 import { nextQuestionId, progressSteps, timeToFinish, type Answer } from './logic.js';
 import { Body, html, Question } from './questions.js';
 import { recall } from './recall.js';
@@ -20,6 +26,7 @@ export function call<A extends unknown[]>(fn: ((...args: A) => unknown) | undefi
 /** Milliseconds spent on the current card, not counting time while the tab was hidden. */
 function useStopwatch(card: string) {
   const watch = useRef({ start: performance.now() as number | null, spent: 0 });
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the stopwatch restarts when the card changes
   useEffect(() => {
     watch.current = { start: performance.now(), spent: 0 };
   }, [card]);
@@ -45,7 +52,7 @@ const FOCUS_FIRST = 'input,textarea,[aria-pressed],a.cal,.btn';
 export function Survey(props: SurveyProps) {
   const { survey } = props;
   const questions = survey.questions;
-  const [current, setCurrent] = useState(survey.welcomeCard.enabled ? 'start' : questions[0]?.id ?? 'end');
+  const [current, setCurrent] = useState(survey.welcomeCard.enabled ? 'start' : (questions[0]?.id ?? 'end'));
   const [history, setHistory] = useState<string[]>([]);
   const [answers, setAnswers] = useState<Record<string, Answer>>({});
   const [isError, setIsError] = useState(false);
@@ -55,12 +62,14 @@ export function Survey(props: SurveyProps) {
   const root = useRef<HTMLDivElement>(null);
   const progress = useMemo(() => progressSteps(questions), [questions]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the display is reported once, when the survey mounts
   useEffect(() => {
     call(props.onDisplay);
     call(props.getSetIsError, setIsError);
     call(props.getSetIsResponseSendingFinished, setAllSent);
   }, []);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: focus moves only when the card changes
   useEffect(() => {
     const el = root.current;
     const first = el?.querySelector<HTMLElement>(FOCUS_FIRST);
@@ -84,7 +93,10 @@ export function Survey(props: SurveyProps) {
 
   const index = questions.findIndex((q) => q.id === current);
   const shown: TSurveyQuestion | undefined =
-    questions[index] ?? (current === 'end' && !survey.thankYouCard.enabled ? questions.find((q) => q.id === history[history.length - 1]) : undefined);
+    questions[index] ??
+    (current === 'end' && !survey.thankYouCard.enabled
+      ? questions.find((q) => q.id === history[history.length - 1])
+      : undefined);
   const withRecall = (text?: string) => (text ? recall(text, answers) : text);
 
   const submit = (q: TSurveyQuestion, value: Answer) => {
@@ -110,7 +122,7 @@ export function Survey(props: SurveyProps) {
     if (previous) setCurrent(previous);
   };
 
-  let card;
+  let card: JSX.Element;
   if (isError) {
     card = (
       <div>
@@ -144,7 +156,9 @@ export function Survey(props: SurveyProps) {
         <Body text={welcome.html} />
         <div class="nav">
           {welcome.timeToFinish && !welcome.showResponseCount && <p class="meta">Takes {timeToFinish(questions)}</p>}
-          {welcome.showResponseCount && (props.responseCount ?? 0) > 3 && <p class="meta">{props.responseCount} people responded</p>}
+          {welcome.showResponseCount && (props.responseCount ?? 0) > 3 && (
+            <p class="meta">{props.responseCount} people responded</p>
+          )}
           <button
             type="button"
             class="btn"
@@ -159,7 +173,14 @@ export function Survey(props: SurveyProps) {
       </div>
     );
   } else if (current === 'end' && survey.thankYouCard.enabled) {
-    card = <ThankYou {...props} allSent={allSent} headline={withRecall(survey.thankYouCard.headline)} subheader={withRecall(survey.thankYouCard.subheader)} />;
+    card = (
+      <ThankYou
+        {...props}
+        allSent={allSent}
+        headline={withRecall(survey.thankYouCard.headline)}
+        subheader={withRecall(survey.thankYouCard.subheader)}
+      />
+    );
   } else if (shown) {
     const q = { ...shown, headline: withRecall(shown.headline) ?? '', subheader: withRecall(shown.subheader) };
     card = (
@@ -188,7 +209,14 @@ export function Survey(props: SurveyProps) {
         {card}
       </div>
       {!survey.styling?.hideProgressBar && (
-        <div class="pb" role="progressbar" aria-label="Survey progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.floor(width * 100)}>
+        <div
+          class="pb"
+          role="progressbar"
+          aria-label="Survey progress"
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={Math.floor(width * 100)}
+        >
           <div style={{ width: `${Math.floor(width * 100)}%` }} />
         </div>
       )}

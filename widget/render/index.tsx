@@ -33,6 +33,7 @@ function Modal({ props, close }: { props: RenderSurveyModalProps; close: () => v
   const [autoClosing, setAutoClosing] = useState(Boolean(survey.autoClose));
   const dialog = useRef<HTMLDivElement>(null);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the timer restarts only when auto-closing is switched
   useEffect(() => {
     if (!autoClosing) return;
     const timer = setTimeout(close, (survey.autoClose ?? 0) * 1000);
@@ -49,7 +50,9 @@ function Modal({ props, close }: { props: RenderSurveyModalProps; close: () => v
       e.preventDefault();
       close();
     } else if (e.key === 'Tab' && dialog.current) {
-      const focusable = Array.from(dialog.current.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => !el.closest('[inert]'));
+      const focusable = Array.from(dialog.current.querySelectorAll<HTMLElement>(FOCUSABLE)).filter(
+        (el) => !el.closest('[inert]'),
+      );
       const active = (dialog.current.getRootNode() as ShadowRoot).activeElement;
       const first = focusable[0];
       const last = focusable[focusable.length - 1];
@@ -61,6 +64,7 @@ function Modal({ props, close }: { props: RenderSurveyModalProps; close: () => v
   };
 
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: a click on the backdrop closes the survey; Escape does it from the keyboard
     <div
       class={`l${center ? ' c' : ''}${center && props.darkOverlay ? ' dk' : ''}`}
       style={{ '--b': brandColor, '--bt': textColorOn(brandColor), '--hl': highlightBorderColor ?? undefined }}
@@ -68,6 +72,7 @@ function Modal({ props, close }: { props: RenderSurveyModalProps; close: () => v
         if (center && props.clickOutside && e.target === e.currentTarget) close();
       }}
     >
+      {/* biome-ignore lint/a11y/useKeyWithMouseEvents: a click stops auto-close; a key press does too, through onKeyDown */}
       <div
         ref={dialog}
         role="dialog"
@@ -78,7 +83,9 @@ function Modal({ props, close }: { props: RenderSurveyModalProps; close: () => v
         onClick={() => setAutoClosing(false)}
         onMouseOver={() => setAutoClosing(false)}
       >
-        {autoClosing && survey.type === 'web' && <div class="ac" style={{ animationDuration: `${survey.autoClose}s` }} />}
+        {autoClosing && survey.type === 'web' && (
+          <div class="ac" style={{ animationDuration: `${survey.autoClose}s` }} />
+        )}
         <button type="button" class="x" aria-label="Close survey" onClick={close}>
           ×
         </button>

@@ -44,10 +44,15 @@ function OpenText({ question: q, value, setValue }: BodyProps) {
     required: q.required,
     value: (value as string | undefined) ?? '',
     'aria-labelledby': 'h',
-    onInput: (e: JSX.TargetedEvent<HTMLInputElement | HTMLTextAreaElement>) => setValue(e.currentTarget.value || undefined),
+    onInput: (e: JSX.TargetedEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+      setValue(e.currentTarget.value || undefined),
   };
   return q.longAnswer === false ? (
-    <input {...props} type={INPUT_TYPES[q.inputType ?? ''] ?? 'text'} pattern={q.inputType === 'phone' ? '[0-9+ ]+' : undefined} />
+    <input
+      {...props}
+      type={INPUT_TYPES[q.inputType ?? ''] ?? 'text'}
+      pattern={q.inputType === 'phone' ? '[0-9+ ]+' : undefined}
+    />
   ) : (
     <textarea {...props} rows={3} />
   );
@@ -82,6 +87,7 @@ const onEnter = (action: () => void) => (e: KeyboardEvent) => {
 function Choices({ question: q, value, setValue, submit }: BodyProps) {
   const mc = q as TSurveyMultipleChoiceQuestion;
   const multi = q.type === 'multipleChoiceMulti';
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the shuffled order is kept for the question's lifetime
   const choices = useMemo(() => orderChoices(mc), [q.id]);
   const labels = mc.choices.filter((c) => c.id !== 'other').map((c) => c.label);
   const values = value === undefined ? [] : Array.isArray(value) ? (value as string[]) : [String(value)];
@@ -199,7 +205,14 @@ function Consent({ question: q, value, setValue }: BodyProps) {
     <>
       <Body text={q.html} />
       <label class="ch">
-        <input type="checkbox" name={q.id} required={q.required} checked={value === 'accepted'} onChange={toggle} onKeyDown={onEnter(toggle)} />
+        <input
+          type="checkbox"
+          name={q.id}
+          required={q.required}
+          checked={value === 'accepted'}
+          onChange={toggle}
+          onKeyDown={onEnter(toggle)}
+        />
         {q.label}
       </label>
     </>
@@ -280,7 +293,9 @@ function FileUpload({ question, value, setValue, setError, surveyId, onFileUploa
         list = q.allowMultipleFiles ? [...list, url] : [url];
         setValue(list);
       } catch (err) {
-        setError((err as Error)?.name === 'FileTooLargeError' ? (err as Error).message : 'Upload failed! Please try again.');
+        setError(
+          (err as Error)?.name === 'FileTooLargeError' ? (err as Error).message : 'Upload failed! Please try again.',
+        );
       }
       setBusy(false);
     }
@@ -315,7 +330,11 @@ function FileUpload({ question, value, setValue, setError, surveyId, onFileUploa
           {urls.map((url) => (
             <li key={url}>
               {fileName(url)}
-              <button type="button" aria-label={`Remove ${fileName(url)}`} onClick={() => setValue(urls.filter((u) => u !== url))}>
+              <button
+                type="button"
+                aria-label={`Remove ${fileName(url)}`}
+                onClick={() => setValue(urls.filter((u) => u !== url))}
+              >
                 ×
               </button>
             </li>
@@ -329,7 +348,13 @@ function FileUpload({ question, value, setValue, setError, surveyId, onFileUploa
 function Cal({ question: q, setValue }: BodyProps) {
   if (q.type !== 'cal') return null;
   return (
-    <a class="cal" href={`https://cal.com/${encodeURI(q.calUserName)}`} target="_blank" rel="noopener noreferrer" onClick={() => setValue('booked')}>
+    <a
+      class="cal"
+      href={`https://cal.com/${encodeURI(q.calUserName)}`}
+      target="_blank"
+      rel="noopener noreferrer"
+      onClick={() => setValue('booked')}
+    >
       Book an appointment on cal.com (opens in a new tab)
     </a>
   );

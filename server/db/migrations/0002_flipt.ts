@@ -33,7 +33,13 @@ export async function up(db: Kysely<any>): Promise<void> {
       .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
       .addColumn('attachment', 'text', (c) => c.notNull().defaultTo('')),
   )
-    .addForeignKeyConstraint('variants_flag_fk', ['namespace_key', 'flag_key'], 'flags', ['namespace_key', 'key'], (fk) => fk.onDelete('cascade'))
+    .addForeignKeyConstraint(
+      'variants_flag_fk',
+      ['namespace_key', 'flag_key'],
+      'flags',
+      ['namespace_key', 'key'],
+      (fk) => fk.onDelete('cascade'),
+    )
     .addUniqueConstraint('variants_key_unique', ['namespace_key', 'flag_key', 'key'])
     .execute();
 
@@ -61,7 +67,13 @@ export async function up(db: Kysely<any>): Promise<void> {
       .addColumn('value', 'text', (c) => c.notNull().defaultTo(''))
       .addColumn('description', 'text', (c) => c.notNull().defaultTo('')),
   )
-    .addForeignKeyConstraint('constraints_segment_fk', ['namespace_key', 'segment_key'], 'segments', ['namespace_key', 'key'], (fk) => fk.onDelete('cascade'))
+    .addForeignKeyConstraint(
+      'constraints_segment_fk',
+      ['namespace_key', 'segment_key'],
+      'segments',
+      ['namespace_key', 'key'],
+      (fk) => fk.onDelete('cascade'),
+    )
     .execute();
 
   await timestamps(
@@ -73,7 +85,9 @@ export async function up(db: Kysely<any>): Promise<void> {
       .addColumn('rank', 'integer', (c) => c.notNull())
       .addColumn('segment_operator', 'varchar(40)', (c) => c.notNull()),
   )
-    .addForeignKeyConstraint('rules_flag_fk', ['namespace_key', 'flag_key'], 'flags', ['namespace_key', 'key'], (fk) => fk.onDelete('cascade'))
+    .addForeignKeyConstraint('rules_flag_fk', ['namespace_key', 'flag_key'], 'flags', ['namespace_key', 'key'], (fk) =>
+      fk.onDelete('cascade'),
+    )
     .execute();
 
   await db.schema
@@ -82,7 +96,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('namespace_key', 'varchar(255)', (c) => c.notNull())
     .addColumn('segment_key', 'varchar(255)', (c) => c.notNull())
     .addPrimaryKeyConstraint('rule_segments_pk', ['rule_id', 'namespace_key', 'segment_key'])
-    .addForeignKeyConstraint('rule_segments_segment_fk', ['namespace_key', 'segment_key'], 'segments', ['namespace_key', 'key'], (fk) => fk.onDelete('restrict'))
+    .addForeignKeyConstraint(
+      'rule_segments_segment_fk',
+      ['namespace_key', 'segment_key'],
+      'segments',
+      ['namespace_key', 'key'],
+      (fk) => fk.onDelete('restrict'),
+    )
     .execute();
 
   await timestamps(
@@ -104,7 +124,13 @@ export async function up(db: Kysely<any>): Promise<void> {
       .addColumn('rank', 'integer', (c) => c.notNull())
       .addColumn('description', 'text', (c) => c.notNull().defaultTo('')),
   )
-    .addForeignKeyConstraint('rollouts_flag_fk', ['namespace_key', 'flag_key'], 'flags', ['namespace_key', 'key'], (fk) => fk.onDelete('cascade'))
+    .addForeignKeyConstraint(
+      'rollouts_flag_fk',
+      ['namespace_key', 'flag_key'],
+      'flags',
+      ['namespace_key', 'key'],
+      (fk) => fk.onDelete('cascade'),
+    )
     .execute();
 
   await db.schema
@@ -123,15 +149,27 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('rollout_segment_references')
-    .addColumn('rollout_id', 'varchar(255)', (c) => c.notNull().references('rollout_segments.rollout_id').onDelete('cascade'))
+    .addColumn('rollout_id', 'varchar(255)', (c) =>
+      c.notNull().references('rollout_segments.rollout_id').onDelete('cascade'),
+    )
     .addColumn('namespace_key', 'varchar(255)', (c) => c.notNull())
     .addColumn('segment_key', 'varchar(255)', (c) => c.notNull())
     .addPrimaryKeyConstraint('rollout_segment_references_pk', ['rollout_id', 'namespace_key', 'segment_key'])
-    .addForeignKeyConstraint('rollout_segment_references_segment_fk', ['namespace_key', 'segment_key'], 'segments', ['namespace_key', 'key'], (fk) => fk.onDelete('restrict'))
+    .addForeignKeyConstraint(
+      'rollout_segment_references_segment_fk',
+      ['namespace_key', 'segment_key'],
+      'segments',
+      ['namespace_key', 'key'],
+      (fk) => fk.onDelete('restrict'),
+    )
     .execute();
 
   await db.schema.createIndex('rules_flag_idx').on('rules').columns(['namespace_key', 'flag_key', 'rank']).execute();
-  await db.schema.createIndex('rollouts_flag_idx').on('rollouts').columns(['namespace_key', 'flag_key', 'rank']).execute();
+  await db.schema
+    .createIndex('rollouts_flag_idx')
+    .on('rollouts')
+    .columns(['namespace_key', 'flag_key', 'rank'])
+    .execute();
   await db.schema.createIndex('flags_created_idx').on('flags').columns(['namespace_key', 'created_at']).execute();
   await db.schema.createIndex('segments_created_idx').on('segments').columns(['namespace_key', 'created_at']).execute();
 }

@@ -15,5 +15,9 @@ export async function up(db: Kysely<any>): Promise<void> {
       .addColumn('metadata', 'text', (c) => c.notNull())
       .addColumn('expires_at', 'varchar(40)'),
   ).execute();
-  await db.schema.createIndex('authentications_method_idx').on('authentications').columns(['method', 'created_at']).execute();
+  await db.schema
+    .createIndex('authentications_method_idx')
+    .on('authentications')
+    .columns(['method', 'created_at'])
+    .execute();
 }

@@ -34,7 +34,11 @@ export async function up(db: Kysely<any>): Promise<void> {
       .addColumn('name', 'varchar(255)', (c) => c.notNull())
       .addColumn('document', 'text', (c) => c.notNull()),
   ).execute();
-  await db.schema.createIndex('surveys_environment_idx').on('surveys').columns(['environment_id', 'updated_at']).execute();
+  await db.schema
+    .createIndex('surveys_environment_idx')
+    .on('surveys')
+    .columns(['environment_id', 'updated_at'])
+    .execute();
 
   await timestamps(
     environmentId(db.schema.createTable('survey_action_classes').addColumn('id', 'varchar(64)', (c) => c.primaryKey()))
@@ -47,11 +51,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
 
   await timestamps(
-    environmentId(db.schema.createTable('survey_people').addColumn('id', 'varchar(64)', (c) => c.primaryKey())).addColumn(
-      'user_id',
-      'varchar(255)',
-      (c) => c.notNull(),
-    ),
+    environmentId(
+      db.schema.createTable('survey_people').addColumn('id', 'varchar(64)', (c) => c.primaryKey()),
+    ).addColumn('user_id', 'varchar(255)', (c) => c.notNull()),
   )
     .addUniqueConstraint('survey_people_user_unique', ['environment_id', 'user_id'])
     .execute();
@@ -84,7 +86,11 @@ export async function up(db: Kysely<any>): Promise<void> {
       .addColumn('meta', 'text', (c) => c.notNull())
       .addColumn('person_attributes', 'text'),
   ).execute();
-  await db.schema.createIndex('survey_responses_survey_idx').on('survey_responses').columns(['survey_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('survey_responses_survey_idx')
+    .on('survey_responses')
+    .columns(['survey_id', 'created_at'])
+    .execute();
 
   await timestamps(
     environmentId(db.schema.createTable('survey_displays').addColumn('id', 'varchar(64)', (c) => c.primaryKey()))
@@ -92,7 +98,11 @@ export async function up(db: Kysely<any>): Promise<void> {
       .addColumn('person_id', 'varchar(64)', (c) => c.references('survey_people.id').onDelete('set null'))
       .addColumn('response_id', 'varchar(64)', (c) => c.references('survey_responses.id').onDelete('set null')),
   ).execute();
-  await db.schema.createIndex('survey_displays_person_idx').on('survey_displays').columns(['person_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('survey_displays_person_idx')
+    .on('survey_displays')
+    .columns(['person_id', 'created_at'])
+    .execute();
 
   await environmentId(db.schema.createTable('survey_files').addColumn('id', 'varchar(64)', (c) => c.primaryKey()))
     .addColumn('survey_id', 'varchar(64)', (c) => c.notNull().references('surveys.id').onDelete('cascade'))

@@ -66,7 +66,12 @@ export async function exportCommand(config: Config, options: ExportCommandOption
   }
   const selection: NamespaceSelection = options.allNamespaces
     ? 'all'
-    : { keys: (options.namespaces ?? DEFAULT_NAMESPACE).split(',').map((key) => key.trim()).filter(Boolean) };
+    : {
+        keys: (options.namespaces ?? DEFAULT_NAMESPACE)
+          .split(',')
+          .map((key) => key.trim())
+          .filter(Boolean),
+      };
   if (selection !== 'all' && selection.keys.length === 0) throw new CommandError('--namespaces names no namespace');
   const database = await openDatabase(config.db.url);
   let text: string;

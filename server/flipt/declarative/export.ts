@@ -77,7 +77,10 @@ function exportRule(rule: Rule, index: number, variantKeys: Map<string, string>)
 
 function exportRollout(rollout: Rollout): RolloutDocument {
   if (rollout.threshold) {
-    return { description: rollout.description, threshold: { percentage: rollout.threshold.percentage, value: rollout.threshold.value } };
+    return {
+      description: rollout.description,
+      threshold: { percentage: rollout.threshold.percentage, value: rollout.threshold.value },
+    };
   }
   const segment = rollout.segment!;
   return {

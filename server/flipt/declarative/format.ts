@@ -196,8 +196,14 @@ function parseDocument(top: Mapping, version: Version, label: string): FeaturesD
   const place = new Place([`${label} (namespace "${namespace.key}")`]);
   const flags = list(top.flags, place.at('flags')).map((item, index) => parseFlag(item, version, place, index));
   const segments = list(top.segments, place.at('segments')).map((item, index) => parseSegment(item, place, index));
-  unique(flags.map((f) => f.key), (key) => place.fail(`flag "${key}" appears twice`));
-  unique(segments.map((s) => s.key), (key) => place.fail(`segment "${key}" appears twice`));
+  unique(
+    flags.map((f) => f.key),
+    (key) => place.fail(`flag "${key}" appears twice`),
+  );
+  unique(
+    segments.map((s) => s.key),
+    (key) => place.fail(`segment "${key}" appears twice`),
+  );
   return { namespace, flags, segments };
 }
 
@@ -228,29 +234,37 @@ function parseFlag(value: unknown, version: Version, parent: Place, index: numbe
   const place = parent.at(`flag "${key}"`);
   // The gates apply only when a feature is used, as in Flipt (an empty `rollouts: []` passes).
   if (fields.type) atLeast(version, '1.1', place.at('type'), 'a flag type');
-  if (Array.isArray(fields.rollouts) && fields.rollouts.length) atLeast(version, '1.1', place.at('rollouts'), 'a rollout');
+  if (Array.isArray(fields.rollouts) && fields.rollouts.length)
+    atLeast(version, '1.1', place.at('rollouts'), 'a rollout');
   const result: FlagDocument = {
     key,
     name: text(fields.name, place.at('name'), true),
     type: oneOf(fields.type, FLAG_TYPES, 'VARIANT_FLAG_TYPE', place.at('type')),
     description: text(fields.description, place.at('description')),
     enabled: flag(fields.enabled, place.at('enabled')),
-    variants: list(fields.variants, place.at('variants')).map((item, i) => parseVariant(item, version, place.at(`variants[${i}]`))),
+    variants: list(fields.variants, place.at('variants')).map((item, i) =>
+      parseVariant(item, version, place.at(`variants[${i}]`)),
+    ),
     rules: list(fields.rules, place.at('rules')).map((item, i) => parseRule(item, version, place.at(`rules[${i}]`), i)),
-    rollouts: list(fields.rollouts, place.at('rollouts')).map((item, i) => parseRollout(item, version, place.at(`rollouts[${i}]`))),
+    rollouts: list(fields.rollouts, place.at('rollouts')).map((item, i) =>
+      parseRollout(item, version, place.at(`rollouts[${i}]`)),
+    ),
   };
   if (fields.metadata !== undefined && fields.metadata !== null) {
     result.metadata = isMapping(fields.metadata) ? fields.metadata : place.at('metadata').fail('must be a mapping');
   }
-  unique(result.variants.map((v) => v.key), (variantKey) => place.fail(`variant "${variantKey}" appears twice`));
+  unique(
+    result.variants.map((v) => v.key),
+    (variantKey) => place.fail(`variant "${variantKey}" appears twice`),
+  );
   const variantKeys = new Set(result.variants.map((v) => v.key));
-  result.rules.forEach((rule, i) =>
+  result.rules.forEach((rule, i) => {
     rule.distributions.forEach((distribution, j) => {
       if (!variantKeys.has(distribution.variant)) {
         place.at(`rules[${i}].distributions[${j}].variant`).fail(`unknown variant "${distribution.variant}"`);
       }
-    }),
-  );
+    });
+  });
   return result;
 }
 
@@ -380,7 +394,12 @@ function documentToYaml(document: FeaturesDocument, withVersion: boolean): Mappi
 function omitEmpty(fields: Mapping): Mapping {
   return Object.fromEntries(
     Object.entries(fields).filter(
-      ([, value]) => value !== undefined && value !== '' && value !== false && value !== 0 && !(Array.isArray(value) && !value.length),
+      ([, value]) =>
+        value !== undefined &&
+        value !== '' &&
+        value !== false &&
+        value !== 0 &&
+        !(Array.isArray(value) && !value.length),
     ),
   );
 }

@@ -40,7 +40,11 @@ export class ImportError extends Error {
  * API (so every §4 rule and message applies, and a read-only store refuses); any problem rolls the
  * whole import back. The store publishes each namespace touched after the commit.
  */
-export async function importFeatures(store: FliptStore, documents: FeaturesDocument[], options: ImportOptions = {}): Promise<ImportSummary> {
+export async function importFeatures(
+  store: FliptStore,
+  documents: FeaturesDocument[],
+  options: ImportOptions = {},
+): Promise<ImportSummary> {
   const summary: ImportSummary = { namespaces: [], flags: 0, segments: 0, skipped: 0 };
   await store.transaction(async (writer) => {
     if (options.drop) await dropEverything(writer);
@@ -53,7 +57,8 @@ async function dropEverything(writer: FliptWriter): Promise<void> {
   for (const namespace of (await writer.listNamespaces()).namespaces) {
     // Flags first: their rules and rollouts hold on to segments.
     for (const flag of (await writer.listFlags(namespace.key)).flags) await writer.deleteFlag(namespace.key, flag.key);
-    for (const segment of (await writer.listSegments(namespace.key)).segments) await writer.deleteSegment(namespace.key, segment.key);
+    for (const segment of (await writer.listSegments(namespace.key)).segments)
+      await writer.deleteSegment(namespace.key, segment.key);
     if (namespace.key !== DEFAULT_NAMESPACE) await writer.deleteNamespace(namespace.key);
   }
 }
@@ -70,7 +75,11 @@ async function exists(get: () => Promise<unknown>): Promise<boolean> {
 }
 
 /** Validates a request body as the API would, naming the place on failure. */
-function validated<S extends v.GenericSchema>(schema: S, body: Record<string, unknown>, place: string): v.InferOutput<S> {
+function validated<S extends v.GenericSchema>(
+  schema: S,
+  body: Record<string, unknown>,
+  place: string,
+): v.InferOutput<S> {
   const result = parseRequest(schema, body);
   if (!result.success) throw new ImportError(`${place}: ${result.message}`);
   return result.output;
@@ -86,7 +95,12 @@ async function step<T>(place: string, work: () => Promise<T>): Promise<T> {
   }
 }
 
-async function importDocument(writer: FliptWriter, document: FeaturesDocument, options: ImportOptions, summary: ImportSummary) {
+async function importDocument(
+  writer: FliptWriter,
+  document: FeaturesDocument,
+  options: ImportOptions,
+  summary: ImportSummary,
+) {
   const namespaceKey = document.namespace.key;
   const at = `namespace "${namespaceKey}"`;
   if (!(await exists(() => writer.getNamespace(namespaceKey)))) {
@@ -123,7 +137,12 @@ async function importDocument(writer: FliptWriter, document: FeaturesDocument, o
 }
 
 /** Creates the flag and its variants, then marks the default variant; returns variant ids by key. */
-async function importFlag(writer: FliptWriter, namespaceKey: string, flag: FlagDocument, parent: string): Promise<Map<string, string>> {
+async function importFlag(
+  writer: FliptWriter,
+  namespaceKey: string,
+  flag: FlagDocument,
+  parent: string,
+): Promise<Map<string, string>> {
   const at = `${parent}, flag "${flag.key}"`;
   const { key, name, description, enabled, type, metadata } = flag;
   const input = validated(CreateFlagRequest, { namespaceKey, key, name, description, enabled, type, metadata }, at);
@@ -133,20 +152,36 @@ async function importFlag(writer: FliptWriter, namespaceKey: string, flag: FlagD
   let defaultVariantId = '';
   for (const variant of flag.variants) {
     const place = `${at}, variant "${variant.key}"`;
-    const body = { namespaceKey, flagKey: key, key: variant.key, name: variant.name, description: variant.description, attachment: variant.attachment };
+    const body = {
+      namespaceKey,
+      flagKey: key,
+      key: variant.key,
+      name: variant.name,
+      description: variant.description,
+      attachment: variant.attachment,
+    };
     const created = await step(place, () => writer.createVariant(validated(CreateVariantRequest, body, place)));
     ids.set(variant.key, created.id);
     // Several variants marked default: the last one wins, as in Flipt.
     if (variant.default) defaultVariantId = created.id;
   }
   if (defaultVariantId) {
-    const update = validated(UpdateFlagRequest, { namespaceKey, key, name, description, enabled, defaultVariantId }, at);
+    const update = validated(
+      UpdateFlagRequest,
+      { namespaceKey, key, name, description, enabled, defaultVariantId },
+      at,
+    );
     await step(at, () => writer.updateFlag(update));
   }
   return ids;
 }
 
-async function importSegment(writer: FliptWriter, namespaceKey: string, segment: SegmentDocument, parent: string): Promise<void> {
+async function importSegment(
+  writer: FliptWriter,
+  namespaceKey: string,
+  segment: SegmentDocument,
+  parent: string,
+): Promise<void> {
   const at = `${parent}, segment "${segment.key}"`;
   const { key, name, description, matchType } = segment;
   const input = validated(CreateSegmentRequest, { namespaceKey, key, name, description, matchType }, at);
@@ -167,7 +202,13 @@ async function importRulesAndRollouts(
 ): Promise<void> {
   for (const [index, rule] of flag.rules.entries()) {
     const place = `${at}, rules[${index}]`;
-    const body = { namespaceKey, flagKey: flag.key, segmentKeys: rule.segmentKeys, segmentOperator: rule.segmentOperator, rank: rule.rank };
+    const body = {
+      namespaceKey,
+      flagKey: flag.key,
+      segmentKeys: rule.segmentKeys,
+      segmentOperator: rule.segmentOperator,
+      rank: rule.rank,
+    };
     const created = await step(place, () => writer.createRule(validated(CreateRuleRequest, body, place)));
     for (const [d, distribution] of rule.distributions.entries()) {
       const where = `${place}.distributions[${d}]`;

@@ -26,7 +26,8 @@ export interface LocalLog {
 /** The features files under `dir`, at any depth, in a stable order. */
 export function findFeaturesFiles(dir: string): string[] {
   const { include, exclude } = readIndex(dir);
-  const selected = (path: string) => include.some((glob) => glob.test(path)) && !exclude.some((glob) => glob.test(path));
+  const selected = (path: string) =>
+    include.some((glob) => glob.test(path)) && !exclude.some((glob) => glob.test(path));
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .map((entry) => entry.split(sep).join('/'))
     .filter((path) => path !== INDEX_FILE && selected(path))
@@ -54,14 +55,19 @@ function readIndex(dir: string): { include: RegExp[]; exclude: RegExp[] } {
   if (typeof index !== 'object' || index === null || Array.isArray(index)) return fail('must be a mapping');
   const { version, include, exclude, ...unknown } = index as Record<string, unknown>;
   if (Object.keys(unknown).length) fail(`unknown key "${Object.keys(unknown)[0]}"`);
-  if (version !== undefined && version !== '1.0') fail(`unsupported version ${JSON.stringify(version)} (expected "1.0")`);
+  if (version !== undefined && version !== '1.0')
+    fail(`unsupported version ${JSON.stringify(version)} (expected "1.0")`);
   const globs = (value: unknown, key: string): RegExp[] => {
     if (value === undefined || value === null) return [];
-    if (!Array.isArray(value) || value.some((glob) => typeof glob !== 'string')) fail(`${key} must be a list of glob patterns`);
+    if (!Array.isArray(value) || value.some((glob) => typeof glob !== 'string'))
+      fail(`${key} must be a list of glob patterns`);
     return (value as string[]).map(globToRegExp);
   };
   const included = globs(include, 'include');
-  return { include: included.length ? included : DEFAULT_INCLUDE.map(globToRegExp), exclude: globs(exclude, 'exclude') };
+  return {
+    include: included.length ? included : DEFAULT_INCLUDE.map(globToRegExp),
+    exclude: globs(exclude, 'exclude'),
+  };
 }
 
 /** A glob over `/`-separated paths: `**` spans folders, `*` and `?` stay within one. */
@@ -152,7 +158,9 @@ export class LocalStorage {
       clearTimeout(this.timer);
       this.timer = setTimeout(() => void this.reload(), DEBOUNCE_MS);
     });
-    this.watcher.on('error', (error) => this.log.error(`local storage ${this.dir}: watching failed: ${describe(error)}`));
+    this.watcher.on('error', (error) =>
+      this.log.error(`local storage ${this.dir}: watching failed: ${describe(error)}`),
+    );
   }
 
   /** Called after each reload: without an argument when the new data is served, with the error when not. */

@@ -9,8 +9,12 @@ import type { FliptStore } from '../store/index.js';
 import { message, namespaceOf, parse, pathParams as params, type FliptRoutes } from './http.js';
 
 export function flagRoutes(routes: FliptRoutes, store: FliptStore): void {
-  routes.namespaced('GET', '/flags', async (request) => store.listFlags(namespaceOf(request), parse(ListRequest, message(request))));
-  routes.namespaced('GET', '/flags/:flagKey', async (request) => store.getFlag(namespaceOf(request), params(request).flagKey));
+  routes.namespaced('GET', '/flags', async (request) =>
+    store.listFlags(namespaceOf(request), parse(ListRequest, message(request))),
+  );
+  routes.namespaced('GET', '/flags/:flagKey', async (request) =>
+    store.getFlag(namespaceOf(request), params(request).flagKey),
+  );
   routes.namespaced('POST', '/flags', async (request) => store.createFlag(parse(CreateFlagRequest, message(request))));
   routes.namespaced('PUT', '/flags/:flagKey', async (request) =>
     store.updateFlag(parse(UpdateFlagRequest, message(request, { key: params(request).flagKey }))),

@@ -94,8 +94,10 @@ export class FliptRoutes {
 export function prettyPrinting(app: FastifyInstance): void {
   app.addHook('onSend', async (request, reply, payload) => {
     const query = request.query as Record<string, unknown> | undefined;
-    const wanted = (query && Object.hasOwn(query, 'pretty')) || request.headers.accept?.includes('application/json+pretty');
-    if (!wanted || typeof payload !== 'string' || !String(reply.getHeader('content-type') ?? '').includes('json')) return payload;
+    const wanted =
+      (query && Object.hasOwn(query, 'pretty')) || request.headers.accept?.includes('application/json+pretty');
+    if (!wanted || typeof payload !== 'string' || !String(reply.getHeader('content-type') ?? '').includes('json'))
+      return payload;
     try {
       return JSON.stringify(JSON.parse(payload), null, 2);
     } catch {

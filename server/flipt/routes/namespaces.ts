@@ -1,5 +1,10 @@
 import type { FastifyRequest } from 'fastify';
-import { CreateNamespaceRequest, DeleteNamespaceRequest, ListRequest, UpdateNamespaceRequest } from '../../../domain/flipt/schemas.js';
+import {
+  CreateNamespaceRequest,
+  DeleteNamespaceRequest,
+  ListRequest,
+  UpdateNamespaceRequest,
+} from '../../../domain/flipt/schemas.js';
 import type { FliptStore } from '../store/index.js';
 import { message, parse, type FliptRoutes } from './http.js';
 
@@ -7,7 +12,9 @@ type Params = { namespaceKey: string };
 const keyOf = (request: FastifyRequest) => (request.params as Params).namespaceKey;
 
 export function namespaceRoutes(routes: FliptRoutes, store: FliptStore): void {
-  routes.route('GET', '/api/v1/namespaces', async (request) => store.listNamespaces(parse(ListRequest, message(request))));
+  routes.route('GET', '/api/v1/namespaces', async (request) =>
+    store.listNamespaces(parse(ListRequest, message(request))),
+  );
   routes.route('GET', '/api/v1/namespaces/:namespaceKey', async (request) => store.getNamespace(keyOf(request)));
   routes.route('POST', '/api/v1/namespaces', async (request) =>
     store.createNamespace(parse(CreateNamespaceRequest, message(request))),

@@ -14,7 +14,8 @@ export function rolloutRoutes(routes: FliptRoutes, store: FliptStore): void {
   routes.namespaced(
     'GET',
     rollouts,
-    async (request) => store.listRollouts(namespaceOf(request), params(request).flagKey, parse(ListRequest, message(request))),
+    async (request) =>
+      store.listRollouts(namespaceOf(request), params(request).flagKey, parse(ListRequest, message(request))),
     only,
   );
   routes.namespaced(
@@ -23,7 +24,12 @@ export function rolloutRoutes(routes: FliptRoutes, store: FliptStore): void {
     async (request) => store.getRollout(namespaceOf(request), params(request).flagKey, params(request).id),
     only,
   );
-  routes.namespaced('POST', rollouts, async (request) => store.createRollout(parse(CreateRolloutRequest, message(request))), only);
+  routes.namespaced(
+    'POST',
+    rollouts,
+    async (request) => store.createRollout(parse(CreateRolloutRequest, message(request))),
+    only,
+  );
   routes.namespaced(
     'PUT',
     `${rollouts}/order`,
@@ -33,7 +39,12 @@ export function rolloutRoutes(routes: FliptRoutes, store: FliptStore): void {
     },
     only,
   );
-  routes.namespaced('PUT', `${rollouts}/:id`, async (request) => store.updateRollout(parse(UpdateRolloutRequest, message(request))), only);
+  routes.namespaced(
+    'PUT',
+    `${rollouts}/:id`,
+    async (request) => store.updateRollout(parse(UpdateRolloutRequest, message(request))),
+    only,
+  );
   routes.namespaced(
     'DELETE',
     `${rollouts}/:id`,

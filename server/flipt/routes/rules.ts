@@ -23,7 +23,9 @@ export function ruleRoutes(routes: FliptRoutes, store: FliptStore): void {
     await store.orderRules(parse(OrderRulesRequest, message(request)));
     return {};
   });
-  routes.namespaced('PUT', `${rules}/:id`, async (request) => store.updateRule(parse(UpdateRuleRequest, message(request))));
+  routes.namespaced('PUT', `${rules}/:id`, async (request) =>
+    store.updateRule(parse(UpdateRuleRequest, message(request))),
+  );
   routes.namespaced('DELETE', `${rules}/:id`, async (request) => {
     await store.deleteRule(namespaceOf(request), params(request).flagKey, params(request).id);
     return {};

@@ -15,7 +15,9 @@ export function segmentRoutes(routes: FliptRoutes, store: FliptStore): void {
   routes.namespaced('GET', '/segments/:segmentKey', async (request) =>
     store.getSegment(namespaceOf(request), params(request).segmentKey),
   );
-  routes.namespaced('POST', '/segments', async (request) => store.createSegment(parse(CreateSegmentRequest, message(request))));
+  routes.namespaced('POST', '/segments', async (request) =>
+    store.createSegment(parse(CreateSegmentRequest, message(request))),
+  );
   routes.namespaced('PUT', '/segments/:segmentKey', async (request) =>
     store.updateSegment(parse(UpdateSegmentRequest, message(request, { key: params(request).segmentKey }))),
   );

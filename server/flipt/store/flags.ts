@@ -54,13 +54,21 @@ function flagFromRow(row: FlagsTable, variantRows: VariantsTable[], shape: 'get'
   return flag;
 }
 
-function variantsOf(executor: Executor, namespaceKey: string, flagKeys: string[]): Promise<Map<string, VariantsTable[]>> {
+function variantsOf(
+  executor: Executor,
+  namespaceKey: string,
+  flagKeys: string[],
+): Promise<Map<string, VariantsTable[]>> {
   return childrenByParent(executor, 'variants', namespaceKey, flagKeys);
 }
 
 export async function listFlags(executor: Executor, namespaceKey: string, page: ListInput): Promise<FlagList> {
   const result = await namespacePage(executor, 'flags', namespaceKey, pageWindow(page, { requireLimit: true }));
-  const variants = await variantsOf(executor, namespaceKey, result.rows.map((row) => row.key));
+  const variants = await variantsOf(
+    executor,
+    namespaceKey,
+    result.rows.map((row) => row.key),
+  );
   return {
     flags: result.rows.map((row) => flagFromRow(row, variants.get(row.key) ?? [], 'list')),
     nextPageToken: result.nextPageToken,
@@ -69,7 +77,12 @@ export async function listFlags(executor: Executor, namespaceKey: string, page: 
 }
 
 export async function findFlag({ db }: Executor, namespaceKey: string, key: string): Promise<FlagsTable | undefined> {
-  return db.selectFrom('flags').selectAll().where('namespace_key', '=', namespaceKey).where('key', '=', key).executeTakeFirst();
+  return db
+    .selectFrom('flags')
+    .selectAll()
+    .where('namespace_key', '=', namespaceKey)
+    .where('key', '=', key)
+    .executeTakeFirst();
 }
 
 /** The flag's row, or Flipt's 404. */
@@ -128,7 +141,12 @@ export async function updateFlag(executor: Executor, input: UpdateFlagInput): Pr
     metadata: input.metadata ? storedMetadata(input.metadata) : row.metadata,
     updated_at: nowTimestamp(),
   };
-  await executor.db.updateTable('flags').set(changed).where('namespace_key', '=', namespaceKey).where('key', '=', key).execute();
+  await executor.db
+    .updateTable('flags')
+    .set(changed)
+    .where('namespace_key', '=', namespaceKey)
+    .where('key', '=', key)
+    .execute();
   return flagFromRow({ ...row, ...changed }, variants, 'get');
 }
 
@@ -192,7 +210,12 @@ export async function updateVariant(executor: Executor, input: UpdateVariantInpu
 }
 
 /** Idempotent; distributions using the variant go with it, and a flag defaulting to it has no default after. */
-export async function deleteVariant(executor: Executor, namespaceKey: string, flagKey: string, id: string): Promise<void> {
+export async function deleteVariant(
+  executor: Executor,
+  namespaceKey: string,
+  flagKey: string,
+  id: string,
+): Promise<void> {
   await executor.db
     .updateTable('flags')
     .set({ default_variant_id: null })

@@ -190,7 +190,11 @@ export class FliptWriter extends FliptReader {
 
 type Write<A extends unknown[], R> = (...args: A) => Promise<R>;
 type WriterMethods = {
-  [K in keyof FliptWriter as FliptWriter[K] extends Write<any, any> ? (K extends keyof FliptReader ? never : K) : never]: FliptWriter[K];
+  [K in keyof FliptWriter as FliptWriter[K] extends Write<never, unknown>
+    ? K extends keyof FliptReader
+      ? never
+      : K
+    : never]: FliptWriter[K];
 };
 
 /**
@@ -204,7 +208,10 @@ function conflict(error: unknown): FliptError | undefined {
     return new FliptError(GrpcCode.Aborted, 'a concurrent write created the same key; retry the request');
   }
   if (code === '23503' || text.includes('FOREIGN KEY constraint failed')) {
-    return new FliptError(GrpcCode.Aborted, 'a concurrent write changed what this request refers to; retry the request');
+    return new FliptError(
+      GrpcCode.Aborted,
+      'a concurrent write changed what this request refers to; retry the request',
+    );
   }
   return undefined;
 }
@@ -262,7 +269,9 @@ export class FliptStore extends FliptReader {
 
   private write<K extends keyof WriterMethods>(method: K) {
     return ((...args: Parameters<WriterMethods[K]>) =>
-      this.transaction((writer) => (writer[method] as (...a: unknown[]) => Promise<unknown>)(...args))) as WriterMethods[K];
+      this.transaction((writer) =>
+        (writer[method] as (...a: unknown[]) => Promise<unknown>)(...args),
+      )) as WriterMethods[K];
   }
 
   readonly createNamespace = this.write('createNamespace');

@@ -22,11 +22,25 @@ export function namespaceFromRow(row: NamespacesTable): Namespace {
 export async function listNamespaces({ db }: Executor, page: ListInput): Promise<NamespaceList> {
   const window = pageWindow(page, { requireLimit: false });
   const [rows, count] = await Promise.all([
-    db.selectFrom('namespaces').selectAll().orderBy('created_at').orderBy('key').offset(window.offset).limit(window.fetch).execute(),
-    db.selectFrom('namespaces').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('namespaces')
+      .selectAll()
+      .orderBy('created_at')
+      .orderBy('key')
+      .offset(window.offset)
+      .limit(window.fetch)
+      .execute(),
+    db
+      .selectFrom('namespaces')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow(),
   ]);
   const result = finishPage(rows, window, (row) => row.key);
-  return { namespaces: result.rows.map(namespaceFromRow), nextPageToken: result.nextPageToken, totalCount: Number(count.n) };
+  return {
+    namespaces: result.rows.map(namespaceFromRow),
+    nextPageToken: result.nextPageToken,
+    totalCount: Number(count.n),
+  };
 }
 
 export async function findNamespace({ db }: Executor, key: string): Promise<NamespacesTable | undefined> {
@@ -76,7 +90,12 @@ export async function deleteNamespace(executor: Executor, key: string, force: bo
   if (!row) throw notFound(`namespace "${key}"`);
   if (!force) {
     if (toBool(row.protected)) throw invalid(`namespace "${key}" is protected`);
-    const flag = await executor.db.selectFrom('flags').select('key').where('namespace_key', '=', key).limit(1).executeTakeFirst();
+    const flag = await executor.db
+      .selectFrom('flags')
+      .select('key')
+      .where('namespace_key', '=', key)
+      .limit(1)
+      .executeTakeFirst();
     if (flag) throw invalid(`namespace "${key}" cannot be deleted; flags must be deleted first`);
   }
   await executor.db.deleteFrom('flags').where('namespace_key', '=', key).execute();

@@ -41,7 +41,11 @@ function decodePageToken(token: string): number {
 }
 
 /** Cuts the extra row off a fetched page and names the token of the next page ("" when none). */
-export function finishPage<T>(rows: T[], window: PageWindow, keyOf: (row: T) => string): { rows: T[]; nextPageToken: string } {
+export function finishPage<T>(
+  rows: T[],
+  window: PageWindow,
+  keyOf: (row: T) => string,
+): { rows: T[]; nextPageToken: string } {
   if (window.limit === 0 || rows.length <= window.limit) return { rows, nextPageToken: '' };
   const next = rows[window.limit];
   const token = JSON.stringify({ key: keyOf(next), offset: window.offset + window.limit });
@@ -97,7 +101,10 @@ async function listPage<T extends ListedTable>(
     count = count.where('flag_key', '=', scope.flagKey);
   }
   rows = ranked ? rows.orderBy('rank').orderBy('created_at') : rows.orderBy('created_at').orderBy('key');
-  const [found, counted] = await Promise.all([rows.offset(window.offset).limit(window.fetch).execute(), count.executeTakeFirstOrThrow()]);
+  const [found, counted] = await Promise.all([
+    rows.offset(window.offset).limit(window.fetch).execute(),
+    count.executeTakeFirstOrThrow(),
+  ]);
   const keyOf = (row: Tables[ListedTable]) =>
     ranked ? (row as Tables['rules' | 'rollouts']).id : (row as Tables['flags' | 'segments']).key;
   const result = finishPage(found as Tables[T][], window, keyOf);

@@ -5,7 +5,12 @@ import type { Executor } from './executor.js';
 type RankedTable = 'rules' | 'rollouts';
 
 /** Rewrites the ranks of a flag's rules or rollouts as 1..n in their current order (after a delete). */
-export async function renumber({ db }: Executor, table: RankedTable, namespaceKey: string, flagKey: string): Promise<void> {
+export async function renumber(
+  { db }: Executor,
+  table: RankedTable,
+  namespaceKey: string,
+  flagKey: string,
+): Promise<void> {
   const rows = await db
     .selectFrom(table)
     .select(['id', 'rank'])
@@ -15,12 +20,23 @@ export async function renumber({ db }: Executor, table: RankedTable, namespaceKe
     .orderBy('created_at')
     .execute();
   for (const [index, row] of rows.entries()) {
-    if (row.rank !== index + 1) await db.updateTable(table).set({ rank: index + 1 }).where('id', '=', row.id).execute();
+    if (row.rank !== index + 1)
+      await db
+        .updateTable(table)
+        .set({ rank: index + 1 })
+        .where('id', '=', row.id)
+        .execute();
   }
 }
 
 /** Ranks the given ids 1..n in array order; ids of other flags or unknown ids change nothing. */
-export async function orderByIds({ db }: Executor, table: RankedTable, namespaceKey: string, flagKey: string, ids: string[]): Promise<void> {
+export async function orderByIds(
+  { db }: Executor,
+  table: RankedTable,
+  namespaceKey: string,
+  flagKey: string,
+  ids: string[],
+): Promise<void> {
   const now = nowTimestamp();
   for (const [index, id] of ids.entries()) {
     await db
@@ -34,7 +50,13 @@ export async function orderByIds({ db }: Executor, table: RankedTable, namespace
 }
 
 /** Idempotent; deletes one rule or rollout of the flag and ranks the remaining ones 1..n again. */
-export async function deleteRanked(executor: Executor, table: RankedTable, namespaceKey: string, flagKey: string, id: string): Promise<void> {
+export async function deleteRanked(
+  executor: Executor,
+  table: RankedTable,
+  namespaceKey: string,
+  flagKey: string,
+  id: string,
+): Promise<void> {
   await executor.db
     .deleteFrom(table)
     .where('id', '=', id)

@@ -25,9 +25,19 @@ export async function segmentKeysOf({ db }: Executor, owner: Owner, ids: string[
 }
 
 /** Records the segments a rule or rollout matches. */
-export async function insertSegmentKeys({ db }: Executor, owner: Owner, id: string, namespaceKey: string, segmentKeys: string[]): Promise<void> {
+export async function insertSegmentKeys(
+  { db }: Executor,
+  owner: Owner,
+  id: string,
+  namespaceKey: string,
+  segmentKeys: string[],
+): Promise<void> {
   const { table, owner: column } = REFERENCES[owner];
-  const rows = segmentKeys.map((segmentKey) => ({ [column]: id, namespace_key: namespaceKey, segment_key: segmentKey }));
+  const rows = segmentKeys.map((segmentKey) => ({
+    [column]: id,
+    namespace_key: namespaceKey,
+    segment_key: segmentKey,
+  }));
   await db
     .insertInto(table as ReferenceTable)
     .values(rows as unknown as ReferenceRow[])

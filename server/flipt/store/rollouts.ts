@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Rollout, RolloutList, RolloutType, SegmentOperator } from '../../../domain/flipt/types.js';
-import type { CreateRolloutInput, ListInput, OrderRolloutsInput, UpdateRolloutInput } from '../../../domain/flipt/schemas.js';
+import type {
+  CreateRolloutInput,
+  ListInput,
+  OrderRolloutsInput,
+  UpdateRolloutInput,
+} from '../../../domain/flipt/schemas.js';
 import type { RolloutsTable } from '../../db/schema.js';
 import { fromBool, nowTimestamp, toBool } from '../../db/codec.js';
 import { formatTimestamp } from '../timestamps.js';
@@ -40,18 +45,43 @@ async function rolloutsFromRows(executor: Executor, rows: RolloutsTable[]): Prom
     const segment = segments.find((s) => s.rollout_id === row.id);
     if (segment) {
       const { segmentKey, segmentKeys } = segmentReference(references.get(row.id) ?? []);
-      rollout.segment = { segmentKey, value: toBool(segment.value), segmentKeys, segmentOperator: segment.segment_operator as SegmentOperator };
+      rollout.segment = {
+        segmentKey,
+        value: toBool(segment.value),
+        segmentKeys,
+        segmentOperator: segment.segment_operator as SegmentOperator,
+      };
     }
     return rollout;
   });
 }
 
-export async function listRollouts(executor: Executor, namespaceKey: string, flagKey: string, page: ListInput): Promise<RolloutList> {
-  const result = await flagPage(executor, 'rollouts', namespaceKey, flagKey, pageWindow({ ...page, offset: 0 }, { requireLimit: false }));
-  return { rules: await rolloutsFromRows(executor, result.rows), nextPageToken: result.nextPageToken, totalCount: result.totalCount };
+export async function listRollouts(
+  executor: Executor,
+  namespaceKey: string,
+  flagKey: string,
+  page: ListInput,
+): Promise<RolloutList> {
+  const result = await flagPage(
+    executor,
+    'rollouts',
+    namespaceKey,
+    flagKey,
+    pageWindow({ ...page, offset: 0 }, { requireLimit: false }),
+  );
+  return {
+    rules: await rolloutsFromRows(executor, result.rows),
+    nextPageToken: result.nextPageToken,
+    totalCount: result.totalCount,
+  };
 }
 
-async function requireRollout({ db }: Executor, namespaceKey: string, flagKey: string, id: string): Promise<RolloutsTable> {
+async function requireRollout(
+  { db }: Executor,
+  namespaceKey: string,
+  flagKey: string,
+  id: string,
+): Promise<RolloutsTable> {
   const row = await db
     .selectFrom('rollouts')
     .selectAll()
@@ -63,7 +93,12 @@ async function requireRollout({ db }: Executor, namespaceKey: string, flagKey: s
   return row;
 }
 
-export async function getRollout(executor: Executor, namespaceKey: string, flagKey: string, id: string): Promise<Rollout> {
+export async function getRollout(
+  executor: Executor,
+  namespaceKey: string,
+  flagKey: string,
+  id: string,
+): Promise<Rollout> {
   const [rollout] = await rolloutsFromRows(executor, [await requireRollout(executor, namespaceKey, flagKey, id)]);
   return rollout;
 }
@@ -75,7 +110,12 @@ function rolloutType(body: RolloutBody): RolloutType {
 }
 
 /** Writes the threshold or segment rows of a rollout (after removing any it had). */
-async function writeRolloutRule(executor: Executor, id: string, namespaceKey: string, body: RolloutBody): Promise<void> {
+async function writeRolloutRule(
+  executor: Executor,
+  id: string,
+  namespaceKey: string,
+  body: RolloutBody,
+): Promise<void> {
   const { db, dialect } = executor;
   await db.deleteFrom('rollout_thresholds').where('rollout_id', '=', id).execute();
   await db.deleteFrom('rollout_segments').where('rollout_id', '=', id).execute();
@@ -143,7 +183,12 @@ export async function updateRollout(executor: Executor, input: UpdateRolloutInpu
 }
 
 /** Idempotent; the remaining rollouts are ranked 1..n again. */
-export async function deleteRollout(executor: Executor, namespaceKey: string, flagKey: string, id: string): Promise<void> {
+export async function deleteRollout(
+  executor: Executor,
+  namespaceKey: string,
+  flagKey: string,
+  id: string,
+): Promise<void> {
   await deleteRanked(executor, 'rollouts', namespaceKey, flagKey, id);
 }
 

@@ -62,19 +62,43 @@ async function rulesFromRows(executor: Executor, rows: RulesTable[]): Promise<Ru
   const ids = rows.map((row) => row.id);
   const [segments, distributions] = await Promise.all([
     segmentKeysOf(executor, 'rules', ids),
-    executor.db.selectFrom('distributions').selectAll().where('rule_id', 'in', ids).orderBy('created_at').orderBy('id').execute(),
+    executor.db
+      .selectFrom('distributions')
+      .selectAll()
+      .where('rule_id', 'in', ids)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute(),
   ]);
   return rows.map((row) =>
-    ruleFromRow(row, segments.get(row.id) ?? [], distributions.filter((distribution) => distribution.rule_id === row.id)),
+    ruleFromRow(
+      row,
+      segments.get(row.id) ?? [],
+      distributions.filter((distribution) => distribution.rule_id === row.id),
+    ),
   );
 }
 
-export async function listRules(executor: Executor, namespaceKey: string, flagKey: string, page: ListInput): Promise<RuleList> {
+export async function listRules(
+  executor: Executor,
+  namespaceKey: string,
+  flagKey: string,
+  page: ListInput,
+): Promise<RuleList> {
   const result = await flagPage(executor, 'rules', namespaceKey, flagKey, pageWindow(page, { requireLimit: true }));
-  return { rules: await rulesFromRows(executor, result.rows), nextPageToken: result.nextPageToken, totalCount: result.totalCount };
+  return {
+    rules: await rulesFromRows(executor, result.rows),
+    nextPageToken: result.nextPageToken,
+    totalCount: result.totalCount,
+  };
 }
 
-async function findRule({ db }: Executor, namespaceKey: string, flagKey: string, id: string): Promise<RulesTable | undefined> {
+async function findRule(
+  { db }: Executor,
+  namespaceKey: string,
+  flagKey: string,
+  id: string,
+): Promise<RulesTable | undefined> {
   return db
     .selectFrom('rules')
     .selectAll()
@@ -96,10 +120,16 @@ export async function getRule(executor: Executor, namespaceKey: string, flagKey:
 }
 
 /** Flipt's one 404 for a rule whose flag or one of whose segments is missing. */
-async function requireFlagAndSegments(executor: Executor, namespaceKey: string, flagKey: string, segments: string[]): Promise<void> {
+async function requireFlagAndSegments(
+  executor: Executor,
+  namespaceKey: string,
+  flagKey: string,
+  segments: string[],
+): Promise<void> {
   const flag = await findFlag(executor, namespaceKey, flagKey);
   const missing = flag ? await firstMissingSegment(executor, namespaceKey, segments) : segments[0];
-  if (missing !== undefined) throw notFound(`flag "${namespaceKey}/${flagKey}" or segment "${namespaceKey}/${missing}"`);
+  if (missing !== undefined)
+    throw notFound(`flag "${namespaceKey}/${flagKey}" or segment "${namespaceKey}/${missing}"`);
 }
 
 export async function createRule(executor: Executor, input: CreateRuleInput): Promise<Rule> {
@@ -147,7 +177,12 @@ async function requireDistributionParts(executor: Executor, input: CreateDistrib
   const { namespaceKey, flagKey, ruleId, variantId } = input;
   const [rule, variant] = await Promise.all([
     findRule(executor, namespaceKey, flagKey, ruleId),
-    executor.db.selectFrom('variants').select('id').where('id', '=', variantId).where('namespace_key', '=', namespaceKey).executeTakeFirst(),
+    executor.db
+      .selectFrom('variants')
+      .select('id')
+      .where('id', '=', variantId)
+      .where('namespace_key', '=', namespaceKey)
+      .executeTakeFirst(),
   ]);
   if (!rule || !variant) {
     throw notFound(`variant "${variantId}", rule "${ruleId}", flag "${flagKey}" in namespace "${namespaceKey}"`);

@@ -44,13 +44,21 @@ function segmentFromRow(row: SegmentsTable, constraints: ConstraintsTable[]): Se
   };
 }
 
-function constraintsOf(executor: Executor, namespaceKey: string, segmentKeys: string[]): Promise<Map<string, ConstraintsTable[]>> {
+function constraintsOf(
+  executor: Executor,
+  namespaceKey: string,
+  segmentKeys: string[],
+): Promise<Map<string, ConstraintsTable[]>> {
   return childrenByParent(executor, 'constraints', namespaceKey, segmentKeys);
 }
 
 export async function listSegments(executor: Executor, namespaceKey: string, page: ListInput): Promise<SegmentList> {
   const result = await namespacePage(executor, 'segments', namespaceKey, pageWindow(page, { requireLimit: true }));
-  const constraints = await constraintsOf(executor, namespaceKey, result.rows.map((row) => row.key));
+  const constraints = await constraintsOf(
+    executor,
+    namespaceKey,
+    result.rows.map((row) => row.key),
+  );
   return {
     segments: result.rows.map((row) => segmentFromRow(row, constraints.get(row.key) ?? [])),
     nextPageToken: result.nextPageToken,
@@ -58,8 +66,17 @@ export async function listSegments(executor: Executor, namespaceKey: string, pag
   };
 }
 
-export async function findSegment({ db }: Executor, namespaceKey: string, key: string): Promise<SegmentsTable | undefined> {
-  return db.selectFrom('segments').selectAll().where('namespace_key', '=', namespaceKey).where('key', '=', key).executeTakeFirst();
+export async function findSegment(
+  { db }: Executor,
+  namespaceKey: string,
+  key: string,
+): Promise<SegmentsTable | undefined> {
+  return db
+    .selectFrom('segments')
+    .selectAll()
+    .where('namespace_key', '=', namespaceKey)
+    .where('key', '=', key)
+    .executeTakeFirst();
 }
 
 async function requireSegment(executor: Executor, namespaceKey: string, key: string): Promise<SegmentsTable> {
@@ -75,7 +92,11 @@ export async function getSegment(executor: Executor, namespaceKey: string, key: 
 }
 
 /** The first of the keys with no segment in the namespace, if any. */
-export async function firstMissingSegment({ db }: Executor, namespaceKey: string, keys: string[]): Promise<string | undefined> {
+export async function firstMissingSegment(
+  { db }: Executor,
+  namespaceKey: string,
+  keys: string[],
+): Promise<string | undefined> {
   const found = await db
     .selectFrom('segments')
     .select('key')
@@ -107,7 +128,12 @@ export async function createSegment(executor: Executor, input: CreateSegmentInpu
 
 export async function updateSegment(executor: Executor, input: UpdateSegmentInput): Promise<Segment> {
   const row = await requireSegment(executor, input.namespaceKey, input.key);
-  const changed = { name: input.name, description: input.description, match_type: input.matchType, updated_at: nowTimestamp() };
+  const changed = {
+    name: input.name,
+    description: input.description,
+    match_type: input.matchType,
+    updated_at: nowTimestamp(),
+  };
   await executor.db
     .updateTable('segments')
     .set(changed)
@@ -122,7 +148,13 @@ export async function updateSegment(executor: Executor, input: UpdateSegmentInpu
 export async function deleteSegment(executor: Executor, namespaceKey: string, key: string): Promise<void> {
   const { db } = executor;
   const [rule, rollout] = await Promise.all([
-    db.selectFrom('rule_segments').select('rule_id').where('namespace_key', '=', namespaceKey).where('segment_key', '=', key).limit(1).executeTakeFirst(),
+    db
+      .selectFrom('rule_segments')
+      .select('rule_id')
+      .where('namespace_key', '=', namespaceKey)
+      .where('segment_key', '=', key)
+      .limit(1)
+      .executeTakeFirst(),
     db
       .selectFrom('rollout_segment_references')
       .select('rollout_id')
@@ -175,7 +207,12 @@ export async function updateConstraint(executor: Executor, input: UpdateConstrai
   return constraintFromRow({ ...row, ...changed });
 }
 
-export async function deleteConstraint(executor: Executor, namespaceKey: string, segmentKey: string, id: string): Promise<void> {
+export async function deleteConstraint(
+  executor: Executor,
+  namespaceKey: string,
+  segmentKey: string,
+  id: string,
+): Promise<void> {
   await executor.db
     .deleteFrom('constraints')
     .where('id', '=', id)

@@ -56,11 +56,15 @@ export function Chart({ data }: { data: [number[], number[]] }) {
         width: element.clientWidth,
         height: HEIGHT,
         legend: { show: false },
-        tzDate: (seconds) => (timezone === 'utc' ? uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC') : new Date(seconds * 1000)),
+        tzDate: (seconds) =>
+          timezone === 'utc' ? uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC') : new Date(seconds * 1000),
         scales: { x: { time: true }, y: { range: (_chart, _min, max) => [0, Math.max(1, max)] } },
         series: [{}, { label: 'Evaluations', stroke: accent, width: 2, points: { show: false } }],
         // Counts are whole numbers: no ticks between them.
-        axes: [axis, { ...axis, values: (_chart, ticks) => ticks.map((tick) => (Number.isInteger(tick) ? String(tick) : '')) }],
+        axes: [
+          axis,
+          { ...axis, values: (_chart, ticks) => ticks.map((tick) => (Number.isInteger(tick) ? String(tick) : '')) },
+        ],
         cursor: { points: { fill: fg } },
       },
       data,

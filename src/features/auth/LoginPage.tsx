@@ -26,7 +26,9 @@ export default function LoginPage() {
     setError(undefined);
     setLeaving(provider.name);
     try {
-      const { authorizeUrl } = await request<{ authorizeUrl: string }>('GET', provider.authorizeUrl, undefined, { passUnauthorized: true });
+      const { authorizeUrl } = await request<{ authorizeUrl: string }>('GET', provider.authorizeUrl, undefined, {
+        passUnauthorized: true,
+      });
       window.location.href = authorizeUrl;
     } catch (failure) {
       setLeaving(undefined);
@@ -46,7 +48,12 @@ export default function LoginPage() {
         <ul className="login-providers">
           {providers.map((provider) => (
             <li key={provider.name}>
-              <button type="button" className="button" disabled={leaving !== undefined} onClick={() => signIn(provider)}>
+              <button
+                type="button"
+                className="button"
+                disabled={leaving !== undefined}
+                onClick={() => signIn(provider)}
+              >
                 {leaving === provider.name && <span className="spinner" aria-hidden="true" />}
                 Login with {provider.label}
               </button>
@@ -54,7 +61,11 @@ export default function LoginPage() {
           ))}
         </ul>
       )}
-      {error && <p role="alert" className="field-error">{error}</p>}
+      {error && (
+        <p role="alert" className="field-error">
+          {error}
+        </p>
+      )}
     </main>
   );
 }

@@ -7,7 +7,13 @@ export interface LoginProvider {
   authorizeUrl: string;
 }
 
-const LABELS: Record<string, string> = { github: 'GitHub', gitlab: 'GitLab', google: 'Google', auth0: 'Auth0', okta: 'Okta' };
+const LABELS: Record<string, string> = {
+  github: 'GitHub',
+  gitlab: 'GitLab',
+  google: 'Google',
+  auth0: 'Auth0',
+  okta: 'Okta',
+};
 
 const labelOf = (name: string) => LABELS[name.toLowerCase()] ?? name.charAt(0).toUpperCase() + name.slice(1);
 
@@ -21,7 +27,8 @@ export function loginProviders(methods: MethodInfo[]): LoginProvider[] {
     }
     if (info.method === 'METHOD_OIDC') {
       const entries = Object.entries((info.metadata.providers ?? {}) as Record<string, { authorize_url: string }>);
-      for (const [name, { authorize_url }] of entries) providers.push({ name, label: labelOf(name), authorizeUrl: authorize_url });
+      for (const [name, { authorize_url }] of entries)
+        providers.push({ name, label: labelOf(name), authorizeUrl: authorize_url });
     }
   }
   return providers;

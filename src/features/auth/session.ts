@@ -16,9 +16,14 @@ export async function loadSession(): Promise<Session | null> {
   }
   let session: Session;
   try {
-    const self = await request<{ method: AuthMethod; metadata?: Record<string, string> }>('GET', `${AUTH}/self`, undefined, {
-      passUnauthorized: true,
-    });
+    const self = await request<{ method: AuthMethod; metadata?: Record<string, string> }>(
+      'GET',
+      `${AUTH}/self`,
+      undefined,
+      {
+        passUnauthorized: true,
+      },
+    );
     session = { required: true, authenticated: true, self: sessionUser(self) };
   } catch {
     session = { required: false, authenticated: false };

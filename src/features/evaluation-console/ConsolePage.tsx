@@ -2,7 +2,12 @@ import '../../app/shared-chunk';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId } from 'react';
 import * as v from 'valibot';
-import { compileSnapshot, explainEvaluation, type EvaluationExplanation, type SnapshotDocument } from '../../../domain/evaluation/index';
+import {
+  compileSnapshot,
+  explainEvaluation,
+  type EvaluationExplanation,
+  type SnapshotDocument,
+} from '../../../domain/evaluation/index';
 import type { Flag } from '../../../domain/flipt/types';
 import { errorMessage, request } from '../../api/client';
 import { useNamespaceKey } from '../../app/namespace';
@@ -49,7 +54,9 @@ interface Outcome {
 async function evaluate(flag: Flag, body: EvaluationBody): Promise<Outcome> {
   const [answer, snapshot] = await Promise.all([
     request<ServerAnswer>('POST', evaluationPath(flag.type), body),
-    request<SnapshotDocument>('GET', snapshotPath(body.namespaceKey), undefined, { headers: SNAPSHOT_HEADERS }).catch((error: unknown) => error as Error),
+    request<SnapshotDocument>('GET', snapshotPath(body.namespaceKey), undefined, { headers: SNAPSHOT_HEADERS }).catch(
+      (error: unknown) => error as Error,
+    ),
   ]);
   try {
     if (snapshot instanceof Error) throw snapshot;
@@ -68,7 +75,8 @@ export default function ConsolePage() {
   const evaluation = useMutation({
     mutationFn: ({ flag, body }: { flag: Flag; body: EvaluationBody }) => evaluate(flag, body),
     // The server counted this evaluation: drop the flag's cached series, which would not refetch on mount.
-    onSuccess: (_outcome, { body }) => client.removeQueries({ queryKey: analyticsKeys.flag(body.namespaceKey, body.flagKey) }),
+    onSuccess: (_outcome, { body }) =>
+      client.removeQueries({ queryKey: analyticsKeys.flag(body.namespaceKey, body.flagKey) }),
   });
   const suggestions = useId();
 
@@ -98,11 +106,23 @@ export default function ConsolePage() {
         <Field
           label="Flag"
           error={form.values.flagKey && flags.isSuccess && !flag ? 'No flag with this key' : undefined}
-          hint={flag ? `${TYPE_LABELS[flag.type] ?? 'Unknown'} flag: ${flag.name}` : flags.isError ? flags.error.message : 'Search by key'}
+          hint={
+            flag
+              ? `${TYPE_LABELS[flag.type] ?? 'Unknown'} flag: ${flag.name}`
+              : flags.isError
+                ? flags.error.message
+                : 'Search by key'
+          }
         >
           {(props) => (
             <>
-              <input {...props} list={suggestions} autoComplete="off" value={form.values.flagKey} onChange={(event) => form.set('flagKey', event.target.value)} />
+              <input
+                {...props}
+                list={suggestions}
+                autoComplete="off"
+                value={form.values.flagKey}
+                onChange={(event) => form.set('flagKey', event.target.value)}
+              />
               <datalist id={suggestions}>
                 {flags.data?.flags.map((candidate) => (
                   <option key={candidate.key} value={candidate.key}>
@@ -116,15 +136,31 @@ export default function ConsolePage() {
         <Field label="Entity ID">
           {(props) => (
             <div className="input-with-button">
-              <input {...props} value={form.values.entityId} onChange={(event) => form.set('entityId', event.target.value)} />
+              <input
+                {...props}
+                value={form.values.entityId}
+                onChange={(event) => form.set('entityId', event.target.value)}
+              />
               <button type="button" className="button" onClick={() => form.set('entityId', newEntityId())}>
                 Generate
               </button>
             </div>
           )}
         </Field>
-        <Field label="Context" error={form.error('context')} hint='A JSON object of strings, for example {"plan": "pro"}'>
-          {(props) => <textarea {...props} rows={5} className="code" value={form.values.context} onChange={(event) => form.set('context', event.target.value)} />}
+        <Field
+          label="Context"
+          error={form.error('context')}
+          hint='A JSON object of strings, for example {"plan": "pro"}'
+        >
+          {(props) => (
+            <textarea
+              {...props}
+              rows={5}
+              className="code"
+              value={form.values.context}
+              onChange={(event) => form.set('context', event.target.value)}
+            />
+          )}
         </Field>
         <div className="form-actions">
           {curl && <CopyButton text={curl} label="Copy as curl" />}
@@ -139,12 +175,15 @@ export default function ConsolePage() {
         <>
           <section aria-labelledby="response-heading">
             <h2 id="response-heading">Response</h2>
+            {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard */}
             <pre className="code-block" tabIndex={0}>
               {JSON.stringify(outcome.answer, null, 2)}
             </pre>
           </section>
           {outcome.explanation && <Explanation {...outcome.explanation} context={outcome.body.context} />}
-          {outcome.explanationError && <p role="alert">The answer could not be explained: {outcome.explanationError}</p>}
+          {outcome.explanationError && (
+            <p role="alert">The answer could not be explained: {outcome.explanationError}</p>
+          )}
         </>
       )}
     </section>

@@ -17,7 +17,13 @@ function Segment({ segment, context }: { segment: SegmentTrace; context: Record<
     <div className="explanation-segment">
       <p>
         Segment <code>{segment.key}</code>{' '}
-        <span className="muted">({segment.matchType === 'ALL_SEGMENT_MATCH_TYPE' ? 'all constraints must match' : 'at least one constraint must match'})</span>{' '}
+        <span className="muted">
+          (
+          {segment.matchType === 'ALL_SEGMENT_MATCH_TYPE'
+            ? 'all constraints must match'
+            : 'at least one constraint must match'}
+          )
+        </span>{' '}
         <Outcome matched={segment.matched} />
       </p>
       {segment.constraints.length === 0 ? (
@@ -60,7 +66,8 @@ function Step({ step, variantKey, context }: { step: StepTrace; variantKey: stri
     return (
       <>
         <p>
-          Threshold rollout {step.rank}: {step.percentage}% of entities get <code>{String(step.value)}</code> <Outcome matched={step.matched} />
+          Threshold rollout {step.rank}: {step.percentage}% of entities get <code>{String(step.value)}</code>{' '}
+          <Outcome matched={step.matched} />
         </p>
         <p className="muted">
           The entity's bucket is {step.bucket} of 100, {step.matched ? 'below' : 'not below'} {step.percentage}.
@@ -87,7 +94,13 @@ function Step({ step, variantKey, context }: { step: StepTrace; variantKey: stri
       {step.kind === 'rule' && step.bucket !== undefined && (
         <p className="muted">
           The entity's bucket is {step.bucket} of 1000:{' '}
-          {step.distribution === -1 ? 'past the distributions, so no variant.' : <>distribution {step.distribution! + 1}, variant <code>{variantKey}</code>.</>}
+          {step.distribution === -1 ? (
+            'past the distributions, so no variant.'
+          ) : (
+            <>
+              distribution {step.distribution! + 1}, variant <code>{variantKey}</code>.
+            </>
+          )}
         </p>
       )}
     </>
@@ -95,7 +108,15 @@ function Step({ step, variantKey, context }: { step: StepTrace; variantKey: stri
 }
 
 /** Why the flag evaluated as it did for this context, and whether the server agrees. */
-export function Explanation({ explanation, context, differences }: { explanation: EvaluationExplanation; context: Record<string, string>; differences: Difference[] }) {
+export function Explanation({
+  explanation,
+  context,
+  differences,
+}: {
+  explanation: EvaluationExplanation;
+  context: Record<string, string>;
+  differences: Difference[];
+}) {
   const { result, steps } = explanation;
   const variantKey = result.type === 'VARIANT_EVALUATION_RESPONSE_TYPE' ? result.variant.variantKey : '';
   const decided = steps.some((step) => step.matched);
@@ -119,7 +140,10 @@ export function Explanation({ explanation, context, differences }: { explanation
       {explanation.flagType === 'VARIANT_FLAG_TYPE' && !explanation.flagEnabled ? (
         <p>The flag is disabled: no rules are evaluated.</p>
       ) : steps.length === 0 ? (
-        <p>The flag has no {explanation.flagType === 'VARIANT_FLAG_TYPE' ? 'rules' : 'rollouts'} with segments or thresholds.</p>
+        <p>
+          The flag has no {explanation.flagType === 'VARIANT_FLAG_TYPE' ? 'rules' : 'rollouts'} with segments or
+          thresholds.
+        </p>
       ) : (
         <ol className="explanation-steps">
           {steps.map((step) => (

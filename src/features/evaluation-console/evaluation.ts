@@ -49,7 +49,16 @@ const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
 
 /** The evaluation request as a curl command line. */
 export function curlCommand(url: string, body: EvaluationBody): string {
-  return ['curl', '-X', 'POST', shellQuote(url), '-H', shellQuote('Content-Type: application/json'), '-d', shellQuote(JSON.stringify(body))].join(' ');
+  return [
+    'curl',
+    '-X',
+    'POST',
+    shellQuote(url),
+    '-H',
+    shellQuote('Content-Type: application/json'),
+    '-d',
+    shellQuote(JSON.stringify(body)),
+  ].join(' ');
 }
 
 /** A field where the console's explanation and the server's answer disagree. */
@@ -75,7 +84,8 @@ export function compareWithServer(result: AnyEvaluation, server: ServerAnswer): 
         ]
       : [['enabled', String(result.boolean.enabled), server.enabled ?? false]];
   expected.push(['reason', evaluation.reason, server.reason]);
-  if (server.segmentKeys) expected.push(['segment keys', sortedKeys(evaluation.segmentKeys), sortedKeys(server.segmentKeys)]);
+  if (server.segmentKeys)
+    expected.push(['segment keys', sortedKeys(evaluation.segmentKeys), sortedKeys(server.segmentKeys)]);
   return expected
     .map(([field, ours, answer]) => ({ field, console: ours, server: String(answer) }))
     .filter((difference) => difference.console !== difference.server);

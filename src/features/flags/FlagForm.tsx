@@ -39,7 +39,14 @@ export function FlagForm({ namespaceKey, flag }: { namespaceKey: string; flag?: 
     event.preventDefault();
     const { defaultVariantId, ...flagValues } = values;
     return save({
-      update: flag && (() => mutations.update.mutateAsync({ flagKey: flag.key, values: flagValues, defaultVariantId: defaultVariantId || null })),
+      update:
+        flag &&
+        (() =>
+          mutations.update.mutateAsync({
+            flagKey: flag.key,
+            values: flagValues,
+            defaultVariantId: defaultVariantId || null,
+          })),
       create: () => mutations.create.mutateAsync(flagValues),
       createdHref: (key) => namespacePath(namespaceKey, `/flags/${encodeURIComponent(key)}`),
     });
@@ -71,6 +78,7 @@ export function FlagForm({ namespaceKey, flag }: { namespaceKey: string; flag?: 
           <input
             type="checkbox"
             role="switch"
+            aria-checked={values.enabled}
             name="enabled"
             checked={values.enabled}
             disabled={readOnly}
@@ -81,13 +89,24 @@ export function FlagForm({ namespaceKey, flag }: { namespaceKey: string; flag?: 
       )}
       <Field label="Description">
         {(props) => (
-          <input {...props} name="description" value={values.description} disabled={readOnly} onChange={(event) => form.set('description', event.target.value)} />
+          <input
+            {...props}
+            name="description"
+            value={values.description}
+            disabled={readOnly}
+            onChange={(event) => form.set('description', event.target.value)}
+          />
         )}
       </Field>
       {flag && flag.type === 'VARIANT_FLAG_TYPE' && flag.variants.length > 0 && (
         <Field label="Default Variant">
           {(props) => (
-            <select {...props} value={values.defaultVariantId} disabled={readOnly} onChange={(event) => form.set('defaultVariantId', event.target.value)}>
+            <select
+              {...props}
+              value={values.defaultVariantId}
+              disabled={readOnly}
+              onChange={(event) => form.set('defaultVariantId', event.target.value)}
+            >
               <option value="">None</option>
               {flag.variants.map((variant) => (
                 <option key={variant.id} value={variant.id}>
@@ -99,7 +118,12 @@ export function FlagForm({ namespaceKey, flag }: { namespaceKey: string; flag?: 
         </Field>
       )}
       <div className="form-actions">
-        <SubmitButton label={editing ? 'Update' : 'Create'} submitting={submitting} ready={form.dirty && form.valid} readOnly={readOnly} />
+        <SubmitButton
+          label={editing ? 'Update' : 'Create'}
+          submitting={submitting}
+          ready={form.dirty && form.valid}
+          readOnly={readOnly}
+        />
       </div>
     </form>
   );

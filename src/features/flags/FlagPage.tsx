@@ -42,10 +42,16 @@ export default function FlagPage({ params }: { params: Record<string, string | u
       readOnly={readOnly}
       readOnlyTitle={READ_ONLY_TITLE}
       listHref={namespacePath(namespaceKey, '/flags')}
-      onCopy={(to) => mutations.copy.mutateAsync({ flagKey: data.key, to: { namespaceKey: to.namespaceKey, flagKey: to.key } })}
+      onCopy={(to) =>
+        mutations.copy.mutateAsync({ flagKey: data.key, to: { namespaceKey: to.namespaceKey, flagKey: to.key } })
+      }
       onDelete={() => mutations.remove.mutateAsync(data.key)}
     >
-      <FlagForm key={`${data.updatedAt}/${data.defaultVariant?.id}/${data.variants.length}`} namespaceKey={namespaceKey} flag={data} />
+      <FlagForm
+        key={`${data.updatedAt}/${data.defaultVariant?.id}/${data.variants.length}`}
+        namespaceKey={namespaceKey}
+        flag={data}
+      />
       <Tabs label="Flag" base={base} tabs={tabs} current={tab}>
         <Tab namespaceKey={namespaceKey} flag={data} />
       </Tabs>

@@ -26,17 +26,44 @@ function VariantForm({ variant, onSave }: { variant?: Variant; onSave(values: Va
   return (
     <form className="form" onSubmit={submit}>
       <Field label="Key" error={form.error('key')}>
-        {(props) => <input {...props} name="key" value={form.values.key} onChange={(event) => form.set('key', stringAsKey(event.target.value))} />}
+        {(props) => (
+          <input
+            {...props}
+            name="key"
+            value={form.values.key}
+            onChange={(event) => form.set('key', stringAsKey(event.target.value))}
+          />
+        )}
       </Field>
       <Field label="Name">
-        {(props) => <input {...props} name="name" value={form.values.name} onChange={(event) => form.set('name', event.target.value)} />}
+        {(props) => (
+          <input
+            {...props}
+            name="name"
+            value={form.values.name}
+            onChange={(event) => form.set('name', event.target.value)}
+          />
+        )}
       </Field>
       <Field label="Description">
-        {(props) => <input {...props} name="description" value={form.values.description} onChange={(event) => form.set('description', event.target.value)} />}
+        {(props) => (
+          <input
+            {...props}
+            name="description"
+            value={form.values.description}
+            onChange={(event) => form.set('description', event.target.value)}
+          />
+        )}
       </Field>
       <Field label="Attachment" error={form.error('attachment')}>
         {(props) => (
-          <textarea {...props} name="attachment" rows={5} value={form.values.attachment} onChange={(event) => form.set('attachment', event.target.value)} />
+          <textarea
+            {...props}
+            name="attachment"
+            rows={5}
+            value={form.values.attachment}
+            onChange={(event) => form.set('attachment', event.target.value)}
+          />
         )}
       </Field>
       <div className="form-actions">
@@ -63,7 +90,13 @@ export default function VariantsTab({ namespaceKey, flag }: FlagTabProps) {
     <section aria-label="Variants">
       <header className="section-header">
         <h2>Variants</h2>
-        <button type="button" className="button button-primary" disabled={readOnly} title={disabledTitle} onClick={() => setEditing('new')}>
+        <button
+          type="button"
+          className="button button-primary"
+          disabled={readOnly}
+          title={disabledTitle}
+          onClick={() => setEditing('new')}
+        >
           New Variant
         </button>
       </header>

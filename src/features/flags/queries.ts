@@ -8,7 +8,10 @@ export const flagsPath = (namespaceKey: string) => `${API}/namespaces/${enc(name
 export const flagPath = (namespaceKey: string, flagKey: string) => `${flagsPath(namespaceKey)}/${enc(flagKey)}`;
 
 export function useFlags(namespaceKey: string) {
-  return useQuery({ queryKey: flagKeys.list(namespaceKey), queryFn: () => request<FlagList>('GET', flagsPath(namespaceKey)) });
+  return useQuery({
+    queryKey: flagKeys.list(namespaceKey),
+    queryFn: () => request<FlagList>('GET', flagsPath(namespaceKey)),
+  });
 }
 
 export function useFlag(namespaceKey: string, flagKey: string) {
@@ -33,13 +36,21 @@ export interface VariantValues {
   attachment: string;
 }
 
-export const variantValues = ({ key, name, description, attachment }: VariantValues): VariantValues => ({ key, name, description, attachment });
+export const variantValues = ({ key, name, description, attachment }: VariantValues): VariantValues => ({
+  key,
+  name,
+  description,
+  attachment,
+});
 
 /**
  * Copies a flag (spec §7): GET the source, replace its key if a new one is given, POST it to the
  * target namespace, then POST each variant. Stops at the first failing step and throws its error.
  */
-export async function copyFlag(from: { namespaceKey: string; flagKey: string }, to: { namespaceKey: string; flagKey?: string }): Promise<Flag> {
+export async function copyFlag(
+  from: { namespaceKey: string; flagKey: string },
+  to: { namespaceKey: string; flagKey?: string },
+): Promise<Flag> {
   const source = await request<Flag>('GET', flagPath(from.namespaceKey, from.flagKey));
   const key = to.flagKey || source.key;
   const { name, description, type, enabled } = source;
@@ -64,8 +75,15 @@ export function useFlagMutations(namespaceKey: string) {
       onSuccess: (flag) => invalidate(flag.key),
     }),
     update: useMutation({
-      mutationFn: ({ flagKey, values, defaultVariantId }: { flagKey: string; values: FlagValues; defaultVariantId: string | null }) =>
-        request<Flag>('PUT', flagPath(namespaceKey, flagKey), { ...values, defaultVariantId }),
+      mutationFn: ({
+        flagKey,
+        values,
+        defaultVariantId,
+      }: {
+        flagKey: string;
+        values: FlagValues;
+        defaultVariantId: string | null;
+      }) => request<Flag>('PUT', flagPath(namespaceKey, flagKey), { ...values, defaultVariantId }),
       onSuccess: (_flag, { flagKey }) => invalidate(flagKey),
     }),
     remove: useMutation({

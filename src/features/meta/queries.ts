@@ -54,7 +54,11 @@ interface RawConfig {
 export function toConfig(raw: RawConfig): Config {
   const type = raw.storage?.type ?? 'database';
   return {
-    storage: { type, readOnly: raw.storage?.readOnly ?? (raw.storage?.type !== undefined && type !== 'database'), git: raw.storage?.git },
+    storage: {
+      type,
+      readOnly: raw.storage?.readOnly ?? (raw.storage?.type !== undefined && type !== 'database'),
+      git: raw.storage?.git,
+    },
     ui: {
       defaultTheme: raw.ui?.defaultTheme ?? 'system',
       topbar: { color: raw.ui?.topbar?.color ?? '', label: raw.ui?.topbar?.label ?? '' },
@@ -73,7 +77,10 @@ export const metaKeys = {
 export function useInfo(): Info {
   const query = useQuery({
     queryKey: metaKeys.info,
-    queryFn: async () => ({ ...DEFAULT_INFO, ...(await request<Partial<Info>>('GET', `${META}/info`, undefined, { meta: true })) }),
+    queryFn: async () => ({
+      ...DEFAULT_INFO,
+      ...(await request<Partial<Info>>('GET', `${META}/info`, undefined, { meta: true })),
+    }),
     staleTime: Infinity,
   });
   return query.data ?? DEFAULT_INFO;

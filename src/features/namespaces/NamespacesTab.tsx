@@ -17,8 +17,17 @@ import { useNamespaces } from './queries';
 const namespaceSchema = v.object({ key: keyRule, name: requiredString });
 const EMPTY: NamespaceValues = { key: '', name: '', description: '' };
 
-function NamespaceForm({ namespace, onSave }: { namespace?: Namespace; onSave(values: NamespaceValues): Promise<unknown> }) {
-  const form = useForm(namespace ? { key: namespace.key, name: namespace.name, description: namespace.description } : EMPTY, namespaceSchema);
+function NamespaceForm({
+  namespace,
+  onSave,
+}: {
+  namespace?: Namespace;
+  onSave(values: NamespaceValues): Promise<unknown>;
+}) {
+  const form = useForm(
+    namespace ? { key: namespace.key, name: namespace.name, description: namespace.description } : EMPTY,
+    namespaceSchema,
+  );
   const [submitting, track] = useSubmitting();
   const { values } = form;
   const { setName, setKey } = nameKeySetters(form, !namespace);
@@ -29,18 +38,37 @@ function NamespaceForm({ namespace, onSave }: { namespace?: Namespace; onSave(va
   return (
     <form className="form" onSubmit={submit}>
       <Field label="Name" error={form.error('name')}>
-        {(props) => <input {...props} name="name" value={values.name} onChange={(event) => setName(event.target.value)} />}
+        {(props) => (
+          <input {...props} name="name" value={values.name} onChange={(event) => setName(event.target.value)} />
+        )}
       </Field>
       <Field label="Key" error={form.error('key')}>
         {(props) => (
-          <input {...props} name="key" value={values.key} disabled={Boolean(namespace)} onChange={(event) => setKey(event.target.value)} />
+          <input
+            {...props}
+            name="key"
+            value={values.key}
+            disabled={Boolean(namespace)}
+            onChange={(event) => setKey(event.target.value)}
+          />
         )}
       </Field>
       <Field label="Description">
-        {(props) => <input {...props} name="description" value={values.description} onChange={(event) => form.set('description', event.target.value)} />}
+        {(props) => (
+          <input
+            {...props}
+            name="description"
+            value={values.description}
+            onChange={(event) => form.set('description', event.target.value)}
+          />
+        )}
       </Field>
       <div className="form-actions">
-        <SubmitButton label={namespace ? 'Update' : 'Create'} submitting={submitting} ready={form.dirty && form.valid} />
+        <SubmitButton
+          label={namespace ? 'Update' : 'Create'}
+          submitting={submitting}
+          ready={form.dirty && form.valid}
+        />
       </div>
     </form>
   );

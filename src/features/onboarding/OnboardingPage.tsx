@@ -12,8 +12,12 @@ export default function OnboardingPage() {
     <section>
       <h1>Get started</h1>
       <ul>
-        <li><a href={LINKS.documentation}>Read the documentation</a></li>
-        <li><Link href={namespacePath(current, '/flags/new')}>Create a flag</Link></li>
+        <li>
+          <a href={LINKS.documentation}>Read the documentation</a>
+        </li>
+        <li>
+          <Link href={namespacePath(current, '/flags/new')}>Create a flag</Link>
+        </li>
       </ul>
       <Link href={namespacePath(current, '/flags')} className="button button-primary" onClick={complete}>
         Continue to Flags

@@ -21,7 +21,7 @@ function describeRollout(rollout: Rollout): string {
   return segmentsOf(segment).join(` ${SEGMENT_OPERATOR_LABELS[segment.segmentOperator]} `);
 }
 
-const valueOf = (rollout: Rollout) => (rollout.threshold ?? rollout.segment)!.value;
+const rolloutValue = (rollout: Rollout) => (rollout.threshold ?? rollout.segment)!.value;
 
 export default function RolloutsTab({ namespaceKey, flag }: FlagTabProps) {
   const readOnly = useReadOnly();
@@ -48,7 +48,13 @@ export default function RolloutsTab({ namespaceKey, flag }: FlagTabProps) {
           <h2>Rollouts</h2>
           <p className="muted">Evaluated in order, top to bottom: the first rollout that matches decides the value.</p>
         </div>
-        <button type="button" className="button button-primary" disabled={readOnly} title={disabledTitle} onClick={() => setEditing('new')}>
+        <button
+          type="button"
+          className="button button-primary"
+          disabled={readOnly}
+          title={disabledTitle}
+          onClick={() => setEditing('new')}
+        >
           New Rollout
         </button>
       </header>
@@ -66,7 +72,7 @@ export default function RolloutsTab({ namespaceKey, flag }: FlagTabProps) {
               <header className="rule-header">
                 <strong>{rollout.threshold ? 'Threshold' : 'Segment'}</strong>
                 <span>{describeRollout(rollout)}</span>
-                <span className="badge">{String(valueOf(rollout))}</span>
+                <span className="badge">{String(rolloutValue(rollout))}</span>
                 <span className="row-actions">
                   <EditDeleteButtons
                     name={`rollout ${index + 1}`}
@@ -89,7 +95,11 @@ export default function RolloutsTab({ namespaceKey, flag }: FlagTabProps) {
           event.preventDefault();
           const { key, name, description, type } = flag;
           report('Successfully updated flag')(
-            flagMutations.update.mutateAsync({ flagKey: key, values: { key, name, description, type, enabled: defaultValue }, defaultVariantId: null }),
+            flagMutations.update.mutateAsync({
+              flagKey: key,
+              values: { key, name, description, type, enabled: defaultValue },
+              defaultVariantId: null,
+            }),
           );
         }}
       >
@@ -97,12 +107,21 @@ export default function RolloutsTab({ namespaceKey, flag }: FlagTabProps) {
         <span className="muted">The value when no rollout matches.</span>
         <label className="choice">
           Value
-          <select value={String(defaultValue)} disabled={readOnly} onChange={(event) => setDefaultValue(event.target.value === 'true')}>
+          <select
+            value={String(defaultValue)}
+            disabled={readOnly}
+            onChange={(event) => setDefaultValue(event.target.value === 'true')}
+          >
             <option value="true">true</option>
             <option value="false">false</option>
           </select>
         </label>
-        <button type="submit" className="button" disabled={readOnly || defaultValue === flag.enabled} title={disabledTitle}>
+        <button
+          type="submit"
+          className="button"
+          disabled={readOnly || defaultValue === flag.enabled}
+          title={disabledTitle}
+        >
           Update
         </button>
       </form>
@@ -117,9 +136,10 @@ export default function RolloutsTab({ namespaceKey, flag }: FlagTabProps) {
             segments={segmentKeys}
             onSave={(values) =>
               report(rollout ? 'Successfully updated rollout' : 'Successfully created rollout')(
-                (rollout ? mutations.update.mutateAsync({ id: rollout.id, values }) : mutations.create.mutateAsync({ values, rank: list.length + 1 })).then(() =>
-                  setEditing(null),
-                ),
+                (rollout
+                  ? mutations.update.mutateAsync({ id: rollout.id, values })
+                  : mutations.create.mutateAsync({ values, rank: list.length + 1 })
+                ).then(() => setEditing(null)),
               )
             }
           />

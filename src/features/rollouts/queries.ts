@@ -25,7 +25,10 @@ export type RolloutValues =
 export function rolloutBody(values: RolloutValues) {
   return values.kind === 'threshold'
     ? { description: values.description, threshold: { percentage: values.percentage, value: values.value } }
-    : { description: values.description, segment: { ...segmentFields(values.segmentKeys, values.segmentOperator), value: values.value } };
+    : {
+        description: values.description,
+        segment: { ...segmentFields(values.segmentKeys, values.segmentOperator), value: values.value },
+      };
 }
 
 export function useRolloutMutations(namespaceKey: string, flagKey: string) {
@@ -35,11 +38,13 @@ export function useRolloutMutations(namespaceKey: string, flagKey: string) {
   const invalidate = () => client.invalidateQueries({ queryKey: key });
   return {
     create: useMutation({
-      mutationFn: ({ values, rank }: { values: RolloutValues; rank: number }) => request<Rollout>('POST', path, { ...rolloutBody(values), rank }),
+      mutationFn: ({ values, rank }: { values: RolloutValues; rank: number }) =>
+        request<Rollout>('POST', path, { ...rolloutBody(values), rank }),
       onSettled: invalidate,
     }),
     update: useMutation({
-      mutationFn: ({ id, values }: { id: string; values: RolloutValues }) => request<Rollout>('PUT', `${path}/${enc(id)}`, rolloutBody(values)),
+      mutationFn: ({ id, values }: { id: string; values: RolloutValues }) =>
+        request<Rollout>('PUT', `${path}/${enc(id)}`, rolloutBody(values)),
       onSettled: invalidate,
     }),
     remove: useMutation({

@@ -35,7 +35,9 @@ export function PercentageInputs({
             aria-label={`Percentage for ${variant.key}`}
             disabled={disabled}
             value={Number.isFinite(percentages[index]) ? percentages[index] : ''}
-            onChange={(event) => onChange(percentages.map((value, i) => (i === index ? event.target.valueAsNumber : value)))}
+            onChange={(event) =>
+              onChange(percentages.map((value, i) => (i === index ? event.target.valueAsNumber : value)))
+            }
           />
           <span aria-hidden="true">%</span>
         </label>
@@ -45,7 +47,15 @@ export function PercentageInputs({
 }
 
 /** The New Rule form: segments, operator, then a single variant or a multi-variate split totalling 100%. */
-export function RuleForm({ variants, segments, onCreate }: { variants: Variant[]; segments: string[]; onCreate(rule: NewRule): Promise<unknown> }) {
+export function RuleForm({
+  variants,
+  segments,
+  onCreate,
+}: {
+  variants: Variant[];
+  segments: string[];
+  onCreate(rule: NewRule): Promise<unknown>;
+}) {
   const [segmentKeys, setSegmentKeys] = useState<string[]>([]);
   const [operator, setOperator] = useState<SegmentOperator>('OR_SEGMENT_OPERATOR');
   const [kind, setKind] = useState<RuleKind>('single');
@@ -86,7 +96,13 @@ export function RuleForm({ variants, segments, onCreate }: { variants: Variant[]
           Single Variant
         </label>
         <label className="choice">
-          <input type="radio" name={kindName} checked={kind === 'multi'} disabled={variants.length < 2} onChange={() => setKind('multi')} />
+          <input
+            type="radio"
+            name={kindName}
+            checked={kind === 'multi'}
+            disabled={variants.length < 2}
+            onChange={() => setKind('multi')}
+          />
           Multi-Variate
         </label>
       </fieldset>

@@ -29,7 +29,17 @@ function SegmentList({ segmentKeys, operator }: { segmentKeys: string[]; operato
 }
 
 /** A rule's distributions, editable in place; Update PUTs each distribution. */
-function Distributions({ rule, variants, readOnly, onUpdate }: { rule: Rule; variants: Variant[]; readOnly: boolean; onUpdate(distributions: Distribution[]): Promise<unknown> }) {
+function Distributions({
+  rule,
+  variants,
+  readOnly,
+  onUpdate,
+}: {
+  rule: Rule;
+  variants: Variant[];
+  readOnly: boolean;
+  onUpdate(distributions: Distribution[]): Promise<unknown>;
+}) {
   const initial = rule.distributions.map((distribution) => distribution.rollout);
   const [percentages, setPercentages] = useState(initial);
   const [submitting, track] = useSubmitting();
@@ -45,7 +55,9 @@ function Distributions({ rule, variants, readOnly, onUpdate }: { rule: Rule; var
       className="distributions"
       onSubmit={(event) => {
         event.preventDefault();
-        track(() => onUpdate(rule.distributions.map((distribution, index) => ({ ...distribution, rollout: percentages[index] }))));
+        track(() =>
+          onUpdate(rule.distributions.map((distribution, index) => ({ ...distribution, rollout: percentages[index] }))),
+        );
       }}
     >
       <PercentageInputs variants={shown} percentages={percentages} onChange={setPercentages} disabled={readOnly} />
@@ -81,9 +93,17 @@ export default function RulesTab({ namespaceKey, flag }: FlagTabProps) {
       <header className="section-header">
         <div>
           <h2>Rules</h2>
-          <p className="muted">Evaluated in order, top to bottom: the first rule whose segments match decides the variant.</p>
+          <p className="muted">
+            Evaluated in order, top to bottom: the first rule whose segments match decides the variant.
+          </p>
         </div>
-        <button type="button" className="button button-primary" disabled={readOnly} title={disabledTitle} onClick={() => setCreating(true)}>
+        <button
+          type="button"
+          className="button button-primary"
+          disabled={readOnly}
+          title={disabledTitle}
+          onClick={() => setCreating(true)}
+        >
           New Rule
         </button>
       </header>
@@ -103,7 +123,13 @@ export default function RulesTab({ namespaceKey, flag }: FlagTabProps) {
               <header className="rule-header">
                 <strong>Rule {index + 1}</strong>
                 <SegmentList segmentKeys={segmentsOf(rule)} operator={rule.segmentOperator} />
-                <button type="button" className="link-button danger" disabled={readOnly} title={disabledTitle} onClick={() => setDeleting(rule)}>
+                <button
+                  type="button"
+                  className="link-button danger"
+                  disabled={readOnly}
+                  title={disabledTitle}
+                  onClick={() => setDeleting(rule)}
+                >
                   Delete<span className="visually-hidden"> rule {index + 1}</span>
                 </button>
               </header>

@@ -21,6 +21,7 @@ export function totalPercentage(percentages: number[]): number {
 
 /** The message for a set of percentages, or undefined when they are each within 0-100 and total 100. */
 export function distributionsError(percentages: number[]): string | undefined {
-  if (percentages.some((value) => !Number.isFinite(value) || value < 0 || value > 100)) return 'Each percentage must be between 0 and 100';
+  if (percentages.some((value) => !Number.isFinite(value) || value < 0 || value > 100))
+    return 'Each percentage must be between 0 and 100';
   return totalPercentage(percentages) === 100 ? undefined : DISTRIBUTIONS_TOTAL_MESSAGE;
 }

@@ -31,7 +31,10 @@ export function useRuleMutations(namespaceKey: string, flagKey: string) {
     /** Creates the rule, then POSTs each of its distributions (spec §7). */
     create: useMutation({
       mutationFn: async ({ rule, rank }: { rule: NewRule; rank: number }) => {
-        const created = await request<Rule>('POST', path, { ...segmentFields(rule.segmentKeys, rule.segmentOperator), rank });
+        const created = await request<Rule>('POST', path, {
+          ...segmentFields(rule.segmentKeys, rule.segmentOperator),
+          rank,
+        });
         for (const distribution of rule.distributions) {
           await request<Distribution>('POST', `${path}/${enc(created.id)}/distributions`, distribution);
         }
@@ -40,7 +43,13 @@ export function useRuleMutations(namespaceKey: string, flagKey: string) {
       onSettled: invalidate,
     }),
     updateDistributions: useMutation({
-      mutationFn: async ({ ruleId, distributions }: { ruleId: string; distributions: Pick<Distribution, 'id' | 'variantId' | 'rollout'>[] }) => {
+      mutationFn: async ({
+        ruleId,
+        distributions,
+      }: {
+        ruleId: string;
+        distributions: Pick<Distribution, 'id' | 'variantId' | 'rollout'>[];
+      }) => {
         for (const { id, variantId, rollout } of distributions) {
           await request<Distribution>('PUT', `${path}/${enc(ruleId)}/distributions/${enc(id)}`, { variantId, rollout });
         }

@@ -6,11 +6,24 @@ import { SubmitButton } from '../../components/SubmitButton';
 import { useForm, useSubmitting } from '../../lib/form';
 import { fromDatetimeValue, toDatetimeValue } from '../../lib/time';
 import { usePreferencesStore } from '../../stores/preferences';
-import { CONSTRAINT_TYPES, ENTITY_ID_PROPERTY, LIST_OPERATORS, NO_VALUE_OPERATORS, OPERATORS, operatorLabel } from './operators';
+import {
+  CONSTRAINT_TYPES,
+  ENTITY_ID_PROPERTY,
+  LIST_OPERATORS,
+  NO_VALUE_OPERATORS,
+  OPERATORS,
+  operatorLabel,
+} from './operators';
 import { constraintValues, type ConstraintValues } from './queries';
 import { constraintSchema } from './schemas';
 
-const NEW_CONSTRAINT: ConstraintValues = { property: '', type: 'STRING_COMPARISON_TYPE', operator: 'eq', value: '', description: '' };
+const NEW_CONSTRAINT: ConstraintValues = {
+  property: '',
+  type: 'STRING_COMPARISON_TYPE',
+  operator: 'eq',
+  value: '',
+  description: '',
+};
 
 function DatetimeInput({ value, onChange }: { value: string; onChange(value: string): void }) {
   const timezone = usePreferencesStore((state) => state.timezone);
@@ -34,7 +47,13 @@ function DatetimeInput({ value, onChange }: { value: string; onChange(value: str
 }
 
 /** New Constraint / Edit Constraint (spec §4, §5). */
-export function ConstraintForm({ constraint, onSave }: { constraint?: Constraint; onSave(values: ConstraintValues): Promise<unknown> }) {
+export function ConstraintForm({
+  constraint,
+  onSave,
+}: {
+  constraint?: Constraint;
+  onSave(values: ConstraintValues): Promise<unknown>;
+}) {
   const form = useForm(constraint ? constraintValues(constraint) : NEW_CONSTRAINT, constraintSchema);
   const [submitting, track] = useSubmitting();
   const { values } = form;
@@ -54,7 +73,10 @@ export function ConstraintForm({ constraint, onSave }: { constraint?: Constraint
 
   const setOperator = (operator: string) => {
     const wasList = LIST_OPERATORS.has(values.operator);
-    form.update({ operator, value: wasList !== LIST_OPERATORS.has(operator) || NO_VALUE_OPERATORS.has(operator) ? '' : values.value });
+    form.update({
+      operator,
+      value: wasList !== LIST_OPERATORS.has(operator) || NO_VALUE_OPERATORS.has(operator) ? '' : values.value,
+    });
   };
 
   const submit = (event: FormEvent) => {
@@ -66,12 +88,23 @@ export function ConstraintForm({ constraint, onSave }: { constraint?: Constraint
     <form className="form" onSubmit={submit}>
       <Field label="Property" error={form.error('property')}>
         {(props) => (
-          <input {...props} name="property" value={values.property} disabled={entity} onChange={(event) => form.set('property', event.target.value)} />
+          <input
+            {...props}
+            name="property"
+            value={values.property}
+            disabled={entity}
+            onChange={(event) => form.set('property', event.target.value)}
+          />
         )}
       </Field>
       <Field label="Type">
         {(props) => (
-          <select {...props} name="type" value={values.type} onChange={(event) => setType(event.target.value as ComparisonType)}>
+          <select
+            {...props}
+            name="type"
+            value={values.type}
+            onChange={(event) => setType(event.target.value as ComparisonType)}
+          >
             {CONSTRAINT_TYPES.map(({ type, label }) => (
               <option key={type} value={type}>
                 {label}
@@ -82,7 +115,12 @@ export function ConstraintForm({ constraint, onSave }: { constraint?: Constraint
       </Field>
       <Field label="Operator">
         {(props) => (
-          <select {...props} name="operator" value={values.operator} onChange={(event) => setOperator(event.target.value)}>
+          <select
+            {...props}
+            name="operator"
+            value={values.operator}
+            onChange={(event) => setOperator(event.target.value)}
+          >
             {(OPERATORS[values.type] ?? []).map((operator) => (
               <option key={operator} value={operator}>
                 {operatorLabel(values.type, operator)}
@@ -95,7 +133,12 @@ export function ConstraintForm({ constraint, onSave }: { constraint?: Constraint
         <Field label="Value" error={form.error('value')}>
           {(props) =>
             list ? (
-              <MultiValueInput {...props} value={values.value} numbers={values.type === 'NUMBER_COMPARISON_TYPE'} onChange={(value) => form.set('value', value)} />
+              <MultiValueInput
+                {...props}
+                value={values.value}
+                numbers={values.type === 'NUMBER_COMPARISON_TYPE'}
+                onChange={(value) => form.set('value', value)}
+              />
             ) : values.type === 'DATETIME_COMPARISON_TYPE' ? (
               <DatetimeInput value={values.value} onChange={(value) => form.set('value', value)} />
             ) : (
@@ -111,10 +154,21 @@ export function ConstraintForm({ constraint, onSave }: { constraint?: Constraint
         </Field>
       )}
       <Field label="Description">
-        {(props) => <input {...props} name="description" value={values.description} onChange={(event) => form.set('description', event.target.value)} />}
+        {(props) => (
+          <input
+            {...props}
+            name="description"
+            value={values.description}
+            onChange={(event) => form.set('description', event.target.value)}
+          />
+        )}
       </Field>
       <div className="form-actions">
-        <SubmitButton label={constraint ? 'Update' : 'Create'} submitting={submitting} ready={form.dirty && form.valid} />
+        <SubmitButton
+          label={constraint ? 'Update' : 'Create'}
+          submitting={submitting}
+          ready={form.dirty && form.valid}
+        />
       </div>
     </form>
   );

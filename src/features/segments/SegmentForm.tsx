@@ -42,7 +42,13 @@ export function SegmentForm({ namespaceKey, segment }: { namespaceKey: string; s
       <NameKeyFields form={form} editing={editing} readOnly={readOnly} />
       <Field label="Description">
         {(props) => (
-          <input {...props} name="description" value={values.description} disabled={readOnly} onChange={(event) => form.set('description', event.target.value)} />
+          <input
+            {...props}
+            name="description"
+            value={values.description}
+            disabled={readOnly}
+            onChange={(event) => form.set('description', event.target.value)}
+          />
         )}
       </Field>
       <fieldset className="radio-group">
@@ -63,7 +69,12 @@ export function SegmentForm({ namespaceKey, segment }: { namespaceKey: string; s
         ))}
       </fieldset>
       <div className="form-actions">
-        <SubmitButton label={editing ? 'Update' : 'Create'} submitting={submitting} ready={form.dirty && form.valid} readOnly={readOnly} />
+        <SubmitButton
+          label={editing ? 'Update' : 'Create'}
+          submitting={submitting}
+          ready={form.dirty && form.valid}
+          readOnly={readOnly}
+        />
       </div>
     </form>
   );

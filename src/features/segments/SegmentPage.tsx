@@ -77,7 +77,11 @@ function Constraints({ namespaceKey, segment }: { namespaceKey: string; segment:
                 <td>{truncate(constraint.description)}</td>
                 <td className="row-actions">
                   {!readOnly && (
-                    <EditDeleteButtons name={constraint.property} onEdit={() => setEditing(constraint)} onDelete={() => setDeleting(constraint)} />
+                    <EditDeleteButtons
+                      name={constraint.property}
+                      onEdit={() => setEditing(constraint)}
+                      onDelete={() => setDeleting(constraint)}
+                    />
                   )}
                 </td>
               </tr>
@@ -95,7 +99,9 @@ function Constraints({ namespaceKey, segment }: { namespaceKey: string; segment:
         onCloseDelete={() => setDeleting(null)}
         deleteNoun="constraint for"
         deleteName={deleting?.property}
-        onDelete={(constraint) => mutations.removeConstraint.mutateAsync({ segmentKey: segment.key, id: constraint.id })}
+        onDelete={(constraint) =>
+          mutations.removeConstraint.mutateAsync({ segmentKey: segment.key, id: constraint.id })
+        }
       />
     </section>
   );
@@ -121,7 +127,9 @@ export default function SegmentPage({ params }: { params: Record<string, string 
       readOnly={readOnly}
       readOnlyTitle={READ_ONLY_TITLE}
       listHref={namespacePath(namespaceKey, '/segments')}
-      onCopy={(to) => mutations.copy.mutateAsync({ segmentKey: data.key, to: { namespaceKey: to.namespaceKey, segmentKey: to.key } })}
+      onCopy={(to) =>
+        mutations.copy.mutateAsync({ segmentKey: data.key, to: { namespaceKey: to.namespaceKey, segmentKey: to.key } })
+      }
       onDelete={() => mutations.remove.mutateAsync(data.key)}
     >
       <SegmentForm key={data.updatedAt} namespaceKey={namespaceKey} segment={data} />

@@ -31,7 +31,9 @@ export default function SegmentsPage() {
       searchLabel="Search segments"
       columns={COLUMNS}
       rowHref={(segment) => namespacePath(namespaceKey, `/segments/${encodeURIComponent(segment.key)}`)}
-      cells={(segment) => <td>{MATCH_TYPES.find((match) => match.matchType === segment.matchType)?.label ?? segment.matchType}</td>}
+      cells={(segment) => (
+        <td>{MATCH_TYPES.find((match) => match.matchType === segment.matchType)?.label ?? segment.matchType}</td>
+      )}
       emptyMessage="No segments yet."
       noMatchMessage="No segments match your search."
     />

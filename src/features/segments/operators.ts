@@ -27,7 +27,12 @@ const COMMON_LABELS: Record<string, string> = {
   false: 'false',
 };
 
-const DATETIME_LABELS: Record<string, string> = { gt: 'is after', gte: 'is after or at', lt: 'is before', lte: 'is before or at' };
+const DATETIME_LABELS: Record<string, string> = {
+  gt: 'is after',
+  gte: 'is after or at',
+  lt: 'is before',
+  lte: 'is before or at',
+};
 
 /** Operators by type (spec §3). */
 export const OPERATORS: Record<string, string[]> = {
@@ -41,7 +46,9 @@ export const OPERATORS: Record<string, string[]> = {
 export { ENTITY_ID_PROPERTY, LIST_OPERATORS, NO_VALUE_OPERATORS } from '../../../domain/flipt/keys';
 
 export function operatorLabel(type: string, operator: string): string {
-  return (type === 'DATETIME_COMPARISON_TYPE' ? DATETIME_LABELS[operator] : undefined) ?? COMMON_LABELS[operator] ?? operator;
+  return (
+    (type === 'DATETIME_COMPARISON_TYPE' ? DATETIME_LABELS[operator] : undefined) ?? COMMON_LABELS[operator] ?? operator
+  );
 }
 
 export function typeLabel(type: string): string {

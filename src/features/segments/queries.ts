@@ -5,10 +5,14 @@ import { segmentKeys } from './keys';
 
 const enc = encodeURIComponent;
 export const segmentsPath = (namespaceKey: string) => `${API}/namespaces/${enc(namespaceKey)}/segments`;
-export const segmentPath = (namespaceKey: string, segmentKey: string) => `${segmentsPath(namespaceKey)}/${enc(segmentKey)}`;
+export const segmentPath = (namespaceKey: string, segmentKey: string) =>
+  `${segmentsPath(namespaceKey)}/${enc(segmentKey)}`;
 
 export function useSegments(namespaceKey: string) {
-  return useQuery({ queryKey: segmentKeys.list(namespaceKey), queryFn: () => request<SegmentList>('GET', segmentsPath(namespaceKey)) });
+  return useQuery({
+    queryKey: segmentKeys.list(namespaceKey),
+    queryFn: () => request<SegmentList>('GET', segmentsPath(namespaceKey)),
+  });
 }
 
 export function useSegment(namespaceKey: string, segmentKey: string) {
@@ -33,7 +37,13 @@ export interface ConstraintValues {
   description: string;
 }
 
-export const constraintValues = ({ property, type, operator, value, description }: ConstraintValues): ConstraintValues => ({
+export const constraintValues = ({
+  property,
+  type,
+  operator,
+  value,
+  description,
+}: ConstraintValues): ConstraintValues => ({
   property,
   type,
   operator,
@@ -45,7 +55,10 @@ export const constraintValues = ({ property, type, operator, value, description 
  * Copies a segment (spec §7): GET the source, POST it to the target namespace (optionally with a
  * new key), then POST each constraint. Stops at the first failing step and throws its error.
  */
-export async function copySegment(from: { namespaceKey: string; segmentKey: string }, to: { namespaceKey: string; segmentKey?: string }): Promise<Segment> {
+export async function copySegment(
+  from: { namespaceKey: string; segmentKey: string },
+  to: { namespaceKey: string; segmentKey?: string },
+): Promise<Segment> {
   const source = await request<Segment>('GET', segmentPath(from.namespaceKey, from.segmentKey));
   const key = to.segmentKey || source.key;
   const { name, description, matchType } = source;

@@ -1,5 +1,12 @@
 import * as v from 'valibot';
-import { MESSAGES, isNumberArray, isStringArray, keyRule, requiredString, withinArrayLimit } from '../../lib/validation';
+import {
+  MESSAGES,
+  isNumberArray,
+  isStringArray,
+  keyRule,
+  requiredString,
+  withinArrayLimit,
+} from '../../lib/validation';
 import { LIST_OPERATORS, NO_VALUE_OPERATORS } from './operators';
 import type { ConstraintValues } from './queries';
 
@@ -26,10 +33,20 @@ export function constraintValueError({ type, operator, value }: ConstraintValues
 }
 
 export const constraintSchema = v.pipe(
-  v.object({ property: requiredString, type: v.string(), operator: v.string(), value: v.string(), description: v.string() }),
+  v.object({
+    property: requiredString,
+    type: v.string(),
+    operator: v.string(),
+    value: v.string(),
+    description: v.string(),
+  }),
   v.rawCheck(({ dataset, addIssue }) => {
     if (!dataset.typed) return;
     const message = constraintValueError(dataset.value as ConstraintValues);
-    if (message) addIssue({ message, path: [{ type: 'object', origin: 'value', input: dataset.value, key: 'value', value: dataset.value.value }] });
+    if (message)
+      addIssue({
+        message,
+        path: [{ type: 'object', origin: 'value', input: dataset.value, key: 'value', value: dataset.value.value }],
+      });
   }),
 );

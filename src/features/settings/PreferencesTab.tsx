@@ -12,7 +12,11 @@ export default function PreferencesTab() {
       <p className="muted">How the console looks and shows times in this browser.</p>
       <Field label="Theme">
         {(props) => (
-          <select {...props} value={effectiveTheme(theme, serverDefault)} onChange={(event) => setTheme(event.target.value as Theme)}>
+          <select
+            {...props}
+            value={effectiveTheme(theme, serverDefault)}
+            onChange={(event) => setTheme(event.target.value as Theme)}
+          >
             <option value="light">Light</option>
             <option value="dark">Dark</option>
             <option value="system">System</option>

@@ -41,17 +41,44 @@ function TokenForm({ onCreated }: { onCreated(created: CreateTokenResponse): voi
   return (
     <form className="form" onSubmit={submit}>
       <Field label="Name" error={form.error('name')}>
-        {(props) => <input {...props} name="name" value={values.name} onChange={(event) => form.set('name', event.target.value)} />}
+        {(props) => (
+          <input
+            {...props}
+            name="name"
+            value={values.name}
+            onChange={(event) => form.set('name', event.target.value)}
+          />
+        )}
       </Field>
       <Field label="Description">
-        {(props) => <input {...props} name="description" value={values.description} onChange={(event) => form.set('description', event.target.value)} />}
+        {(props) => (
+          <input
+            {...props}
+            name="description"
+            value={values.description}
+            onChange={(event) => form.set('description', event.target.value)}
+          />
+        )}
       </Field>
       <Field label="Expires On" hint="Optional: the token never expires when left empty.">
-        {(props) => <input {...props} type="date" name="expiresOn" value={values.expiresOn} onChange={(event) => form.set('expiresOn', event.target.value)} />}
+        {(props) => (
+          <input
+            {...props}
+            type="date"
+            name="expiresOn"
+            value={values.expiresOn}
+            onChange={(event) => form.set('expiresOn', event.target.value)}
+          />
+        )}
       </Field>
       <Field label="Namespace" hint="Optional: a token scoped to one namespace can only reach that namespace.">
         {(props) => (
-          <select {...props} name="namespaceKey" value={values.namespaceKey} onChange={(event) => form.set('namespaceKey', event.target.value)}>
+          <select
+            {...props}
+            name="namespaceKey"
+            value={values.namespaceKey}
+            onChange={(event) => form.set('namespaceKey', event.target.value)}
+          >
             <option value="">All namespaces</option>
             {namespaces.data?.namespaces.map((namespace) => (
               <option key={namespace.key} value={namespace.key}>
@@ -120,7 +147,12 @@ export default function TokensTab() {
       <header className="section-header">
         <h2>API Tokens</h2>
         <div className="form-actions">
-          <button type="button" className="button button-danger" disabled={selected.size === 0} onClick={() => setDeleting(true)}>
+          <button
+            type="button"
+            className="button button-danger"
+            disabled={selected.size === 0}
+            onClick={() => setDeleting(true)}
+          >
             Delete{selected.size > 0 && ` (${selected.size})`}
           </button>
           <button type="button" className="button button-primary" onClick={() => setCreating(true)}>
@@ -152,12 +184,19 @@ export default function TokensTab() {
             {list.map((token) => (
               <tr key={token.id}>
                 <td>
-                  <input type="checkbox" aria-label={`Select ${nameOf(token)}`} checked={selected.has(token.id)} onChange={() => toggle(token.id)} />
+                  <input
+                    type="checkbox"
+                    aria-label={`Select ${nameOf(token)}`}
+                    checked={selected.has(token.id)}
+                    onChange={() => toggle(token.id)}
+                  />
                 </td>
                 <td>{truncate(nameOf(token))}</td>
                 <td>{truncate(token.metadata[AuthMetadata.tokenDescription] ?? '')}</td>
                 <td>{token.createdAt && <Timestamp value={token.createdAt} />}</td>
-                <td>{token.expiresAt ? <Timestamp value={token.expiresAt} /> : <span className="muted">Never</span>}</td>
+                <td>
+                  {token.expiresAt ? <Timestamp value={token.expiresAt} /> : <span className="muted">Never</span>}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -167,7 +206,8 @@ export default function TokensTab() {
         {created ? <CreatedToken created={created} onDone={closeCreate} /> : <TokenForm onCreated={setCreated} />}
       </Dialog>
       <ConfirmDialog open={deleting} onClose={() => setDeleting(false)} title="Delete Tokens" onConfirm={remove}>
-        Are you sure you want to delete {selected.size === 1 ? 'the selected token' : `the ${selected.size} selected tokens`}?
+        Are you sure you want to delete{' '}
+        {selected.size === 1 ? 'the selected token' : `the ${selected.size} selected tokens`}?
       </ConfirmDialog>
     </section>
   );

@@ -1,5 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Authentication, CreateTokenRequest, CreateTokenResponse, ListAuthenticationsResponse } from '../../../domain/flipt/auth';
+import type {
+  Authentication,
+  CreateTokenRequest,
+  CreateTokenResponse,
+  ListAuthenticationsResponse,
+} from '../../../domain/flipt/auth';
 import { AUTH, request } from '../../api/client';
 
 export const tokenKeys = {

@@ -5,7 +5,7 @@ import { resolveAuthSettings } from '../../../server/auth/settings.js';
 import { createTestDatabase, dialects, type TestDatabase } from '../support.js';
 
 describe('cleanup schedules', () => {
-  it('clean up the enabled session methods by default, hourly with 30 minutes\' grace, and tokens only when configured', () => {
+  it("clean up the enabled session methods by default, hourly with 30 minutes' grace, and tokens only when configured", () => {
     const settings = resolveAuthSettings({
       session: { domain: 'flags.example.com' },
       methods: {
@@ -37,8 +37,9 @@ describe.each(dialects)('purging expired authentications on %s', (dialect) => {
     await testDatabase.drop();
   });
 
-  it('deletes only the method\'s authentications that expired before the cut-off', async () => {
-    const make = (method: 'METHOD_OIDC' | 'METHOD_TOKEN', expiresAt?: string) => store.create({ method, metadata: {}, expiresAt });
+  it("deletes only the method's authentications that expired before the cut-off", async () => {
+    const make = (method: 'METHOD_OIDC' | 'METHOD_TOKEN', expiresAt?: string) =>
+      store.create({ method, metadata: {}, expiresAt });
     const old = await make('METHOD_OIDC', '2020-01-01T00:00:00.000000Z');
     const recent = await make('METHOD_OIDC', '2020-01-01T02:00:00.000000Z');
     const never = await make('METHOD_OIDC');

@@ -9,14 +9,22 @@ describe.each(dialects)('CSRF protection on %s', (dialect) => {
   let t: AuthTestApp;
   let session: string;
   beforeAll(async () => {
-    t = await startAuthApp(dialect, {
-      required: true,
-      session: { csrf: { key: 'a-32-byte-long-csrf-signing-key!' } },
-      methods: { token: { enabled: true, bootstrap: { token: BOOTSTRAP } } },
-    }, (app) => {
-      app.post('/api/v1/client/:environmentId/probe', async () => ({ ok: true }));
+    t = await startAuthApp(
+      dialect,
+      {
+        required: true,
+        session: { csrf: { key: 'a-32-byte-long-csrf-signing-key!' } },
+        methods: { token: { enabled: true, bootstrap: { token: BOOTSTRAP } } },
+      },
+      (app) => {
+        app.post('/api/v1/client/:environmentId/probe', async () => ({ ok: true }));
+      },
+    );
+    const created = await asToken(t.app, BOOTSTRAP, {
+      method: 'POST',
+      url: '/auth/v1/method/token',
+      payload: { name: 'browser' },
     });
-    const created = await asToken(t.app, BOOTSTRAP, { method: 'POST', url: '/auth/v1/method/token', payload: { name: 'browser' } });
     session = created.json().clientToken;
   });
   afterAll(() => t.close());
@@ -47,7 +55,10 @@ describe.each(dialects)('CSRF protection on %s', (dialect) => {
 
   it('refuses a cookie-authenticated POST from a page (Origin) without the token with 403', async () => {
     const { cookie } = await fetchToken();
-    const response = await post({ cookies: { flipt_client_token: session, _gorilla_csrf: cookie }, headers: { origin: ORIGIN } });
+    const response = await post({
+      cookies: { flipt_client_token: session, _gorilla_csrf: cookie },
+      headers: { origin: ORIGIN },
+    });
     expect(response.statusCode).toBe(403);
     expect(response.body).toBe('Forbidden - CSRF token invalid\n');
   });
@@ -86,11 +97,16 @@ describe.each(dialects)('CSRF protection on %s', (dialect) => {
   it('does not check requests without Origin, header-authenticated requests, or safe methods', async () => {
     expect((await post({ cookies: { flipt_client_token: session } })).statusCode).toBe(200);
     expect((await post({ headers: { origin: ORIGIN, authorization: `Bearer ${session}` } })).statusCode).toBe(200);
-    const get = await t.app.inject({ method: 'GET', url: '/auth/v1/self', cookies: { flipt_client_token: session }, headers: { origin: ORIGIN } });
+    const get = await t.app.inject({
+      method: 'GET',
+      url: '/auth/v1/self',
+      cookies: { flipt_client_token: session },
+      headers: { origin: ORIGIN },
+    });
     expect(get.statusCode).toBe(200);
   });
 
-  it('leaves routes outside Flipt\'s API alone, such as the survey client API a page on the same origin calls', async () => {
+  it("leaves routes outside Flipt's API alone, such as the survey client API a page on the same origin calls", async () => {
     const response = await t.app.inject({
       method: 'POST',
       url: '/api/v1/client/env/probe',

@@ -43,7 +43,10 @@ export async function startFakeGithub(client: { id: string; secret: string }) {
       const form = new URLSearchParams(text);
       const user = codes.get(form.get('code') ?? '');
       if (form.get('client_id') !== client.id || form.get('client_secret') !== client.secret || !user) {
-        return json(200, { error: 'bad_verification_code', error_description: 'The code passed is incorrect or expired.' });
+        return json(200, {
+          error: 'bad_verification_code',
+          error_description: 'The code passed is incorrect or expired.',
+        });
       }
       codes.delete(form.get('code')!);
       const token = `gho_${++next}`;
@@ -56,9 +59,16 @@ export async function startFakeGithub(client: { id: string; secret: string }) {
       const { orgs: _orgs, teams: _teams, ...profile } = user;
       return json(200, profile);
     }
-    if (url.pathname === '/api/user/orgs') return json(200, user.orgs.map((login) => ({ login, id: 1 })));
+    if (url.pathname === '/api/user/orgs')
+      return json(
+        200,
+        user.orgs.map((login) => ({ login, id: 1 })),
+      );
     if (url.pathname === '/api/user/teams') {
-      return json(200, (user.teams ?? []).map((team) => ({ slug: team.split('/')[1], organization: { login: team.split('/')[0] } })));
+      return json(
+        200,
+        (user.teams ?? []).map((team) => ({ slug: team.split('/')[1], organization: { login: team.split('/')[0] } })),
+      );
     }
     json(404, { message: 'Not Found' });
   });

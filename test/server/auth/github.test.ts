@@ -6,8 +6,22 @@ import { startFakeGithub, type FakeGithub, type FakeUser } from './fake-github.j
 const APP = 'http://ensign.test';
 const CALLBACK = `${APP}/auth/v1/method/github/callback`;
 
-const ADA: FakeUser = { login: 'ada', id: 42, name: 'Ada Lovelace', email: 'ada@example.com', avatar_url: 'https://avatars.example.com/ada', orgs: ['analytical'] };
-const EVE: FakeUser = { login: 'eve', id: 7, name: null, email: null, avatar_url: 'https://avatars.example.com/eve', orgs: ['elsewhere'] };
+const ADA: FakeUser = {
+  login: 'ada',
+  id: 42,
+  name: 'Ada Lovelace',
+  email: 'ada@example.com',
+  avatar_url: 'https://avatars.example.com/ada',
+  orgs: ['analytical'],
+};
+const EVE: FakeUser = {
+  login: 'eve',
+  id: 7,
+  name: null,
+  email: null,
+  avatar_url: 'https://avatars.example.com/eve',
+  orgs: ['elsewhere'],
+};
 
 describe.each(dialects)('GitHub login against a local OAuth server on %s', (dialect) => {
   let github: FakeGithub;
@@ -53,7 +67,12 @@ describe.each(dialects)('GitHub login against a local OAuth server on %s', (dial
     expect(`${redirect.origin}${redirect.pathname}`).toBe(CALLBACK);
     const stateCookie = authorize.cookies.find((c) => c.name === 'flipt_client_state')!;
     expect(stateCookie.path).toBe('/auth/v1/method/github/callback');
-    return app.app.inject({ method: 'GET', url: `${redirect.pathname}${redirect.search}`, cookies: { flipt_client_state: stateCookie.value }, headers });
+    return app.app.inject({
+      method: 'GET',
+      url: `${redirect.pathname}${redirect.search}`,
+      cookies: { flipt_client_state: stateCookie.value },
+      headers,
+    });
   };
 
   const selfOf = (app: AuthTestApp, callback: Awaited<ReturnType<typeof logIn>>) => {
@@ -62,12 +81,17 @@ describe.each(dialects)('GitHub login against a local OAuth server on %s', (dial
   };
 
   it('lists GitHub with its authorize and callback addresses, under a forwarded prefix too', async () => {
-    const methods = (await t.app.inject({ method: 'GET', url: '/auth/v1/method', headers: { 'x-forwarded-prefix': '/flags' } })).json().methods;
+    const methods = (
+      await t.app.inject({ method: 'GET', url: '/auth/v1/method', headers: { 'x-forwarded-prefix': '/flags' } })
+    ).json().methods;
     expect(methods.find((m: { method: string }) => m.method === 'METHOD_GITHUB')).toEqual({
       method: 'METHOD_GITHUB',
       enabled: true,
       sessionCompatible: true,
-      metadata: { authorize_url: '/flags/auth/v1/method/github/authorize', callback_url: '/flags/auth/v1/method/github/callback' },
+      metadata: {
+        authorize_url: '/flags/auth/v1/method/github/authorize',
+        callback_url: '/flags/auth/v1/method/github/callback',
+      },
     });
   });
 
@@ -148,6 +172,8 @@ describe.each(dialects)('GitHub login against a local OAuth server on %s', (dial
       cookies: { flipt_client_state: stateCookie.value },
     });
     expect(response.statusCode).toBe(401);
-    expect(response.json().message).toBe('login failed: GitHub refused the code: The code passed is incorrect or expired.');
+    expect(response.json().message).toBe(
+      'login failed: GitHub refused the code: The code passed is incorrect or expired.',
+    );
   });
 });

@@ -22,7 +22,12 @@ const SIGNERS = {
   EdDSA: { hash: null, key: ed.privateKey, ecdsa: false },
 } as const;
 
-function signJwt(alg: keyof typeof SIGNERS, kid: string, claims: Record<string, unknown>, key: KeyObject = SIGNERS[alg].key): string {
+function signJwt(
+  alg: keyof typeof SIGNERS,
+  kid: string,
+  claims: Record<string, unknown>,
+  key: KeyObject = SIGNERS[alg].key,
+): string {
   const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
   const input = `${encode({ alg, typ: 'JWT', kid })}.${encode(claims)}`;
   const signer = SIGNERS[alg];
@@ -85,7 +90,10 @@ describe.each(dialects)('JWT authentication with a JWKS address on %s', (dialect
   });
 
   it('allows a minute of clock skew, and a token without exp for 150 s after it was issued', async () => {
-    for (const claims of [{ ...goodClaims(), exp: now() - 30 }, { ...goodClaims(), exp: undefined, iat: now() - 100 }]) {
+    for (const claims of [
+      { ...goodClaims(), exp: now() - 30 },
+      { ...goodClaims(), exp: undefined, iat: now() - 100 },
+    ]) {
       expect((await withJwt(signJwt('RS256', 'rsa', claims))).statusCode).toBe(200);
     }
   });
@@ -115,19 +123,34 @@ describe.each(dialects)('JWT authentication with a JWKS address on %s', (dialect
     ['an expired token', () => signJwt('RS256', 'rsa', { ...goodClaims(), exp: now() - 120 })],
     ['a token not valid yet', () => signJwt('RS256', 'rsa', { ...goodClaims(), nbf: now() + 600 })],
     ['a token issued in the future', () => signJwt('RS256', 'rsa', { ...goodClaims(), iat: now() + 600 })],
-    ['a token without iat, nbf or exp', () => signJwt('RS256', 'rsa', { ...goodClaims(), exp: undefined, iat: undefined })],
-    ['a token without exp issued over 150 s ago', () => signJwt('RS256', 'rsa', { ...goodClaims(), exp: undefined, iat: now() - 300 })],
+    [
+      'a token without iat, nbf or exp',
+      () => signJwt('RS256', 'rsa', { ...goodClaims(), exp: undefined, iat: undefined }),
+    ],
+    [
+      'a token without exp issued over 150 s ago',
+      () => signJwt('RS256', 'rsa', { ...goodClaims(), exp: undefined, iat: now() - 300 }),
+    ],
     ['the wrong subject', () => signJwt('RS256', 'rsa', { ...goodClaims(), sub: 'mallory' })],
     ['the wrong issuer', () => signJwt('RS256', 'rsa', { ...goodClaims(), iss: 'https://evil.example' })],
     ['the wrong audience', () => signJwt('RS256', 'rsa', { ...goodClaims(), aud: 'someone-else' })],
     ['a signature by another key', () => signJwt('RS256', 'rsa', goodClaims(), stranger.privateKey)],
-    ['a tampered payload', () => {
-      const [header, , signature] = signJwt('EdDSA', 'ed', goodClaims()).split('.');
-      const payload = Buffer.from(JSON.stringify({ ...goodClaims(), 'io.flipt.auth.role': 'root' })).toString('base64url');
-      return `${header}.${payload}.${signature}`;
-    }],
+    [
+      'a tampered payload',
+      () => {
+        const [header, , signature] = signJwt('EdDSA', 'ed', goodClaims()).split('.');
+        const payload = Buffer.from(JSON.stringify({ ...goodClaims(), 'io.flipt.auth.role': 'root' })).toString(
+          'base64url',
+        );
+        return `${header}.${payload}.${signature}`;
+      },
+    ],
     ['an unknown key id', () => signJwt('RS256', 'nobody', goodClaims())],
-    ['the "none" algorithm', () => `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from(JSON.stringify(goodClaims())).toString('base64url')}.`],
+    [
+      'the "none" algorithm',
+      () =>
+        `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from(JSON.stringify(goodClaims())).toString('base64url')}.`,
+    ],
     ['garbage', () => 'not-a-jwt'],
   ])('refuses %s with 401', async (_name, token) => {
     const response = await withJwt(token());
@@ -136,7 +159,11 @@ describe.each(dialects)('JWT authentication with a JWKS address on %s', (dialect
   });
 
   it('does not accept a JWT sent as a bearer token', async () => {
-    const response = await t.app.inject({ method: 'GET', url: MANAGEMENT_PROBE, headers: { authorization: `Bearer ${signJwt('RS256', 'rsa', goodClaims())}` } });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: MANAGEMENT_PROBE,
+      headers: { authorization: `Bearer ${signJwt('RS256', 'rsa', goodClaims())}` },
+    });
     expect(response.statusCode).toBe(401);
   });
 
@@ -176,8 +203,15 @@ describe.each(dialects)('JWT authentication with a public key file on %s', (dial
 
   it('refuses a token signed by another key, and an RSA-signed token against the EC key', async () => {
     const otherEc = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    for (const token of [signJwt('ES256', 'any', goodClaims(), otherEc.privateKey), signJwt('RS256', 'any', goodClaims())]) {
-      const response = await t.app.inject({ method: 'GET', url: MANAGEMENT_PROBE, headers: { authorization: `JWT ${token}` } });
+    for (const token of [
+      signJwt('ES256', 'any', goodClaims(), otherEc.privateKey),
+      signJwt('RS256', 'any', goodClaims()),
+    ]) {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: MANAGEMENT_PROBE,
+        headers: { authorization: `JWT ${token}` },
+      });
       expect(response.statusCode).toBe(401);
     }
   });
@@ -190,12 +224,19 @@ describe('JWT authentication when the JWKS address cannot be reached', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const { port } = closed.address() as AddressInfo;
     await new Promise((resolve) => closed.close(resolve));
-    t = await startAuthApp('sqlite', { required: true, methods: { jwt: { enabled: true, jwks_url: `http://127.0.0.1:${port}/jwks.json` } } });
+    t = await startAuthApp('sqlite', {
+      required: true,
+      methods: { jwt: { enabled: true, jwks_url: `http://127.0.0.1:${port}/jwks.json` } },
+    });
   });
   afterAll(() => t.close());
 
   it('refuses the token with 401 rather than failing', async () => {
-    const response = await t.app.inject({ method: 'GET', url: MANAGEMENT_PROBE, headers: { authorization: `JWT ${signJwt('RS256', 'rsa', goodClaims())}` } });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: MANAGEMENT_PROBE,
+      headers: { authorization: `JWT ${signJwt('RS256', 'rsa', goodClaims())}` },
+    });
     expect(response.statusCode).toBe(401);
     expect(response.json()).toEqual(UNAUTHENTICATED);
   });

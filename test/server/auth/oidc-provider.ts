@@ -12,7 +12,11 @@ export interface LocalOidcProvider {
  * consent pages: any login name signs in, and becomes the account's `sub`. An account's email is the
  * login when it contains "@", else `<login>@example.com`.
  */
-export async function startOidcProvider(client: { clientId: string; clientSecret: string; redirectUris: string[] }): Promise<LocalOidcProvider> {
+export async function startOidcProvider(client: {
+  clientId: string;
+  clientSecret: string;
+  redirectUris: string[];
+}): Promise<LocalOidcProvider> {
   let handler: (request: IncomingMessage, response: ServerResponse) => void = (_request, response) => response.end();
   const server = createServer((request, response) => handler(request, response));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -28,7 +32,11 @@ export async function startOidcProvider(client: { clientId: string; clientSecret
       },
     ],
     ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 600, IdToken: 600, AuthorizationCode: 60 },
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'picture', 'preferred_username', 'profile'] },
+    claims: {
+      openid: ['sub'],
+      email: ['email', 'email_verified'],
+      profile: ['name', 'picture', 'preferred_username', 'profile'],
+    },
     async findAccount(_ctx, id) {
       const login = id.split('@')[0];
       return {
@@ -78,13 +86,17 @@ export async function signInAt(authorizeUrl: string, login: string, redirectPref
   for (let step = 0; step < 12; step++) {
     const response = await send(url);
     const location = response.headers.get('location');
-    if (!location) throw new Error(`the provider answered ${response.status} at ${url}: ${(await response.text()).slice(0, 300)}`);
+    if (!location)
+      throw new Error(`the provider answered ${response.status} at ${url}: ${(await response.text()).slice(0, 300)}`);
     const next = new URL(location, url);
     if (next.href.startsWith(redirectPrefix)) return next;
     if (/\/interaction\/[^/]+$/.test(next.pathname)) {
       const page = await (await send(next.href)).text();
       const prompt = /name="prompt" value="(\w+)"/.exec(page)?.[1];
-      const submitted = await send(next.href, prompt === 'login' ? { prompt, login, password: 'any' } : { prompt: 'consent' });
+      const submitted = await send(
+        next.href,
+        prompt === 'login' ? { prompt, login, password: 'any' } : { prompt: 'consent' },
+      );
       url = new URL(submitted.headers.get('location')!, next).href;
     } else {
       url = next.href;

@@ -21,7 +21,14 @@ describe.each(dialects)('OIDC login against a local OpenID provider on %s', (dia
           enabled: true,
           email_matches: emailMatches,
           providers: {
-            local: { issuer_url: idp.issuer, client_id: 'ensign', client_secret: 'ensign-secret', redirect_address: APP, scopes: ['email', 'profile'], use_pkce: usePkce },
+            local: {
+              issuer_url: idp.issuer,
+              client_id: 'ensign',
+              client_secret: 'ensign-secret',
+              redirect_address: APP,
+              scopes: ['email', 'profile'],
+              use_pkce: usePkce,
+            },
           },
         },
       },
@@ -39,7 +46,10 @@ describe.each(dialects)('OIDC login against a local OpenID provider on %s', (dia
 
   /** authorize → the provider's pages → callback; returns the callback's answer. */
   const logIn = async (app: AuthTestApp, login: string) => {
-    const authorize = await app.app.inject({ method: 'GET', url: '/auth/v1/method/oidc/local/authorize?state=console' });
+    const authorize = await app.app.inject({
+      method: 'GET',
+      url: '/auth/v1/method/oidc/local/authorize?state=console',
+    });
     expect(authorize.statusCode).toBe(200);
     const stateCookie = authorize.cookies.find((cookie) => cookie.name === 'flipt_client_state')!;
     const redirect = await signInAt(authorize.json().authorizeUrl, login, CALLBACK);
@@ -58,13 +68,16 @@ describe.each(dialects)('OIDC login against a local OpenID provider on %s', (dia
       sessionCompatible: true,
       metadata: {
         providers: {
-          local: { authorize_url: '/auth/v1/method/oidc/local/authorize', callback_url: '/auth/v1/method/oidc/local/callback' },
+          local: {
+            authorize_url: '/auth/v1/method/oidc/local/authorize',
+            callback_url: '/auth/v1/method/oidc/local/callback',
+          },
         },
       },
     });
   });
 
-  it('answers authorize with the provider URL, wrapping the caller\'s state, and sets the state cookie', async () => {
+  it("answers authorize with the provider URL, wrapping the caller's state, and sets the state cookie", async () => {
     const response = await t.app.inject({ method: 'GET', url: '/auth/v1/method/oidc/local/authorize?state=abc' });
     expect(response.statusCode).toBe(200);
     const url = new URL(response.json().authorizeUrl);
@@ -75,7 +88,13 @@ describe.each(dialects)('OIDC login against a local OpenID provider on %s', (dia
     const state = JSON.parse(Buffer.from(url.searchParams.get('state')!, 'base64url').toString());
     expect(state.original_state).toBe('abc');
     const cookie = response.cookies.find((c) => c.name === 'flipt_client_state')!;
-    expect(cookie).toMatchObject({ value: state.security_token, path: '/auth/v1/method/oidc/local/callback', httpOnly: true, sameSite: 'Lax', maxAge: 600 });
+    expect(cookie).toMatchObject({
+      value: state.security_token,
+      path: '/auth/v1/method/oidc/local/callback',
+      httpOnly: true,
+      sameSite: 'Lax',
+      maxAge: 600,
+    });
   });
 
   it('signs in, sets the session cookie, redirects to the console, and the cookie authenticates', async () => {
@@ -87,7 +106,11 @@ describe.each(dialects)('OIDC login against a local OpenID provider on %s', (dia
     expect(session.domain).toBe('ensign.test');
     expect(session.value).toMatch(/^[A-Za-z0-9_-]{43}=$/);
 
-    const self = await t.app.inject({ method: 'GET', url: '/auth/v1/self', cookies: { flipt_client_token: session.value } });
+    const self = await t.app.inject({
+      method: 'GET',
+      url: '/auth/v1/self',
+      cookies: { flipt_client_token: session.value },
+    });
     expect(self.statusCode).toBe(200);
     const body = self.json();
     expect(body.method).toBe('METHOD_OIDC');
@@ -106,16 +129,28 @@ describe.each(dialects)('OIDC login against a local OpenID provider on %s', (dia
     const lifetime = Date.parse(body.expiresAt) - Date.parse(body.createdAt);
     expect(Math.round(lifetime / 60_000)).toBe(120);
 
-    const logout = await t.app.inject({ method: 'PUT', url: '/auth/v1/self/expire', cookies: { flipt_client_token: session.value } });
+    const logout = await t.app.inject({
+      method: 'PUT',
+      url: '/auth/v1/self/expire',
+      cookies: { flipt_client_token: session.value },
+    });
     expect(logout.statusCode).toBe(200);
-    const after = await t.app.inject({ method: 'GET', url: '/auth/v1/self', cookies: { flipt_client_token: session.value } });
+    const after = await t.app.inject({
+      method: 'GET',
+      url: '/auth/v1/self',
+      cookies: { flipt_client_token: session.value },
+    });
     expect(after.statusCode).toBe(401);
   });
 
   it('refuses a callback whose state does not match the state cookie', async () => {
     const authorize = await t.app.inject({ method: 'GET', url: '/auth/v1/method/oidc/local/authorize' });
     const redirect = await signInAt(authorize.json().authorizeUrl, 'mallory', CALLBACK);
-    const response = await t.app.inject({ method: 'GET', url: `${redirect.pathname}${redirect.search}`, cookies: { flipt_client_state: 'forged' } });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `${redirect.pathname}${redirect.search}`,
+      cookies: { flipt_client_state: 'forged' },
+    });
     expect(response.statusCode).toBe(401);
     expect(response.json()).toEqual({ code: 16, message: 'login failed: unexpected state parameter', details: [] });
     expect(response.cookies.find((c) => c.name === 'flipt_client_token')).toBeUndefined();
@@ -130,13 +165,21 @@ describe.each(dialects)('OIDC login against a local OpenID provider on %s', (dia
   it('refuses sessions whose email does not match email_matches', async () => {
     const outsider = await logIn(strict, 'eve');
     const outsiderToken = outsider.cookies.find((c) => c.name === 'flipt_client_token')!.value;
-    const refused = await strict.app.inject({ method: 'GET', url: '/auth/v1/self', cookies: { flipt_client_token: outsiderToken } });
+    const refused = await strict.app.inject({
+      method: 'GET',
+      url: '/auth/v1/self',
+      cookies: { flipt_client_token: outsiderToken },
+    });
     expect(refused.statusCode).toBe(401);
     expect(refused.json()).toEqual(UNAUTHENTICATED);
 
     const insider = await logIn(strict, 'bob@allowed.example');
     const insiderToken = insider.cookies.find((c) => c.name === 'flipt_client_token')!.value;
-    const allowed = await strict.app.inject({ method: 'GET', url: '/auth/v1/self', cookies: { flipt_client_token: insiderToken } });
+    const allowed = await strict.app.inject({
+      method: 'GET',
+      url: '/auth/v1/self',
+      cookies: { flipt_client_token: insiderToken },
+    });
     expect(allowed.statusCode).toBe(200);
     expect(allowed.json().metadata['io.flipt.auth.oidc.email']).toBe('bob@allowed.example');
   });
@@ -148,6 +191,14 @@ describe.each(dialects)('OIDC login against a local OpenID provider on %s', (dia
     expect(url.searchParams.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const callback = await logIn(pkce, 'ada');
     expect(callback.statusCode).toBe(302);
-    expect((await pkce.app.inject({ method: 'GET', url: '/auth/v1/self', cookies: { flipt_client_token: callback.cookies.find((c) => c.name === 'flipt_client_token')!.value } })).statusCode).toBe(200);
+    expect(
+      (
+        await pkce.app.inject({
+          method: 'GET',
+          url: '/auth/v1/self',
+          cookies: { flipt_client_token: callback.cookies.find((c) => c.name === 'flipt_client_token')!.value },
+        })
+      ).statusCode,
+    ).toBe(200);
   });
 });

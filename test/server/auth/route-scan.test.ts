@@ -44,8 +44,25 @@ describe.each(dialects)('with authentication required, every route on %s', (dial
       methods: {
         token: { enabled: true },
         jwt: { enabled: true, jwks_url: 'http://127.0.0.1:9/jwks' },
-        github: { enabled: true, client_id: 'a', client_secret: 'b', redirect_address: 'http://ensign.test', server_url: 'http://127.0.0.1:9', api_url: 'http://127.0.0.1:9' },
-        oidc: { enabled: true, providers: { local: { issuer_url: 'http://127.0.0.1:9', client_id: 'a', client_secret: 'b', redirect_address: 'http://ensign.test' } } },
+        github: {
+          enabled: true,
+          client_id: 'a',
+          client_secret: 'b',
+          redirect_address: 'http://ensign.test',
+          server_url: 'http://127.0.0.1:9',
+          api_url: 'http://127.0.0.1:9',
+        },
+        oidc: {
+          enabled: true,
+          providers: {
+            local: {
+              issuer_url: 'http://127.0.0.1:9',
+              client_id: 'a',
+              client_secret: 'b',
+              redirect_address: 'http://ensign.test',
+            },
+          },
+        },
       },
     };
     const onRoute = (route: RouteOptions) => {
@@ -64,7 +81,11 @@ describe.each(dialects)('with authentication required, every route on %s', (dial
     const scanned = new Map<string, { status: number; refused: boolean }>();
     for (const { method, url } of routes) {
       const path = url.replace(/:[^/]+/g, 'x').replace(/\*$/, '/x');
-      const response = await app.inject({ method, url: path, ...(method === 'POST' || method === 'PUT' ? { payload: {} } : {}) });
+      const response = await app.inject({
+        method,
+        url: path,
+        ...(method === 'POST' || method === 'PUT' ? { payload: {} } : {}),
+      });
       // Refused by enforcement, as opposed to a login callback's own 401 or a survey API's key check.
       const refused = response.statusCode === 401 && response.headers['www-authenticate'] === UNAUTHENTICATED.message;
       if (refused && method !== 'HEAD') expect(response.json()).toEqual(UNAUTHENTICATED);
@@ -78,7 +99,16 @@ describe.each(dialects)('with authentication required, every route on %s', (dial
     expect(wrong).toEqual([]);
 
     // The scan covered every kind of route, so that the rule above is not vacuously true.
-    for (const key of ['GET /health', 'GET /api/v1/namespaces', 'GET /meta/info', 'GET /auth/v1/self', 'GET /auth/v1/tokens', 'POST /auth/v1/method/token', 'GET /index.html', 'GET /auth/v1/method']) {
+    for (const key of [
+      'GET /health',
+      'GET /api/v1/namespaces',
+      'GET /meta/info',
+      'GET /auth/v1/self',
+      'GET /auth/v1/tokens',
+      'POST /auth/v1/method/token',
+      'GET /index.html',
+      'GET /auth/v1/method',
+    ]) {
       expect(scanned.has(key), key).toBe(true);
     }
   });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveAuthSettings } from '../../../server/auth/settings.js';
 
 describe('authentication settings', () => {
-  it('applies Flipt\'s defaults: not required, 24 h sessions, 10 min login state, GitHub addresses', () => {
+  it("applies Flipt's defaults: not required, 24 h sessions, 10 min login state, GitHub addresses", () => {
     const settings = resolveAuthSettings({});
     expect(settings.required).toBe(false);
     expect(settings.session.tokenLifetimeMs).toBe(24 * 3_600_000);
@@ -26,13 +26,34 @@ describe('authentication settings', () => {
 
   it.each([
     [{ methods: { jwt: { enabled: true } } }, 'authentication.methods.jwt needs one of jwks_url or public_key_file'],
-    [{ methods: { github: { enabled: true, client_id: 'a', client_secret: 'b', redirect_address: 'http://x' } } }, 'authentication.session.domain is required when a session method (oidc, github) is enabled'],
-    [{ session: { domain: 'x' }, methods: { github: { enabled: true, client_id: 'a' } } }, 'authentication.methods.github.client_secret is required'],
-    [{ session: { domain: 'x' }, methods: { oidc: { enabled: true, providers: { google: { client_id: 'a' } } } } }, 'authentication.methods.oidc.providers.google.issuer_url is required'],
-    [{ methods: { github: { allowed_organizations: ['a'], allowed_teams: { b: ['x'] } } } }, 'authentication.methods.github.allowed_teams.b: the organization must also be in allowed_organizations'],
-    [{ session: { token_lifetime: 'a day' } }, 'authentication.session.token_lifetime must be a duration such as "30s", "10m" or "24h" (got "a day")'],
-    [{ methods: { oidc: { email_matches: ['(unclosed'] } } }, 'authentication.methods.oidc.email_matches.0 is not a valid regular expression'],
-    [{ methods: { jwt: { enabled: true, public_key_file: '/nonexistent/key.pem' } } }, 'authentication.methods.jwt.public_key_file: cannot read /nonexistent/key.pem: ENOENT'],
+    [
+      { methods: { github: { enabled: true, client_id: 'a', client_secret: 'b', redirect_address: 'http://x' } } },
+      'authentication.session.domain is required when a session method (oidc, github) is enabled',
+    ],
+    [
+      { session: { domain: 'x' }, methods: { github: { enabled: true, client_id: 'a' } } },
+      'authentication.methods.github.client_secret is required',
+    ],
+    [
+      { session: { domain: 'x' }, methods: { oidc: { enabled: true, providers: { google: { client_id: 'a' } } } } },
+      'authentication.methods.oidc.providers.google.issuer_url is required',
+    ],
+    [
+      { methods: { github: { allowed_organizations: ['a'], allowed_teams: { b: ['x'] } } } },
+      'authentication.methods.github.allowed_teams.b: the organization must also be in allowed_organizations',
+    ],
+    [
+      { session: { token_lifetime: 'a day' } },
+      'authentication.session.token_lifetime must be a duration such as "30s", "10m" or "24h" (got "a day")',
+    ],
+    [
+      { methods: { oidc: { email_matches: ['(unclosed'] } } },
+      'authentication.methods.oidc.email_matches.0 is not a valid regular expression',
+    ],
+    [
+      { methods: { jwt: { enabled: true, public_key_file: '/nonexistent/key.pem' } } },
+      'authentication.methods.jwt.public_key_file: cannot read /nonexistent/key.pem: ENOENT',
+    ],
   ])('refuses %j with a message naming the key', (section, message) => {
     expect(() => resolveAuthSettings(section)).toThrow(message);
   });

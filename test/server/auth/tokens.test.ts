@@ -44,20 +44,23 @@ describe.each(dialects)('authentication off on %s', (dialect) => {
 describe.each(dialects)('API tokens with authentication required on %s', (dialect) => {
   let t: AuthTestApp;
   beforeAll(async () => {
-    t = await startAuthApp(
-      dialect,
-      { required: true, methods: { token: { enabled: true, bootstrap: { token: BOOTSTRAP } } } },
-    );
+    t = await startAuthApp(dialect, {
+      required: true,
+      methods: { token: { enabled: true, bootstrap: { token: BOOTSTRAP } } },
+    });
   });
   afterAll(() => t.close());
 
   const createToken = async (body: Record<string, unknown>) => {
     const response = await asToken(t.app, BOOTSTRAP, { method: 'POST', url: '/auth/v1/method/token', payload: body });
     expect(response.statusCode).toBe(200);
-    return response.json() as { clientToken: string; authentication: { id: string; metadata: Record<string, string>; expiresAt: string | null } };
+    return response.json() as {
+      clientToken: string;
+      authentication: { id: string; metadata: Record<string, string>; expiresAt: string | null };
+    };
   };
 
-  it('refuses a request without credentials in Flipt\'s 401 shape', async () => {
+  it("refuses a request without credentials in Flipt's 401 shape", async () => {
     const response = await t.app.inject({ method: 'GET', url: MANAGEMENT_PROBE });
     expect(response.statusCode).toBe(401);
     expect(response.json()).toEqual(UNAUTHENTICATED);
@@ -65,7 +68,11 @@ describe.each(dialects)('API tokens with authentication required on %s', (dialec
   });
 
   it('guards a route however its address is spelled (the router decodes percent-escapes)', async () => {
-    for (const url of ['/%61pi/v1/namespaces/default/probe', '/api/v1/namespaces/default/probe/', '/api/v1/namespaces/default/%70robe?x=1']) {
+    for (const url of [
+      '/%61pi/v1/namespaces/default/probe',
+      '/api/v1/namespaces/default/probe/',
+      '/api/v1/namespaces/default/%70robe?x=1',
+    ]) {
       expect((await t.app.inject({ method: 'GET', url })).statusCode, url).toBe(401);
     }
   });
@@ -103,22 +110,37 @@ describe.each(dialects)('API tokens with authentication required on %s', (dialec
     });
 
     const reopened = await openDatabase(t.database.url, { migrate: false });
-    const row = await reopened.db.selectFrom('authentications').selectAll().where('id', '=', created.authentication.id).executeTakeFirstOrThrow();
+    const row = await reopened.db
+      .selectFrom('authentications')
+      .selectAll()
+      .where('id', '=', created.authentication.id)
+      .executeTakeFirstOrThrow();
     await reopened.close();
     expect(row.hashed_client_token).toBe(createHash('sha256').update(created.clientToken).digest('base64url'));
     expect(JSON.stringify(row)).not.toContain(created.clientToken);
 
-    const fetched = await asToken(t.app, created.clientToken, { method: 'GET', url: `/auth/v1/tokens/${created.authentication.id}` });
+    const fetched = await asToken(t.app, created.clientToken, {
+      method: 'GET',
+      url: `/auth/v1/tokens/${created.authentication.id}`,
+    });
     expect(fetched.statusCode).toBe(200);
     expect(fetched.json()).toEqual(created.authentication);
     expect(JSON.stringify(fetched.json())).not.toContain(created.clientToken);
   });
 
   it('rejects a token without a name and a malformed expiry with 400', async () => {
-    const noName = await asToken(t.app, BOOTSTRAP, { method: 'POST', url: '/auth/v1/method/token', payload: { description: 'x' } });
+    const noName = await asToken(t.app, BOOTSTRAP, {
+      method: 'POST',
+      url: '/auth/v1/method/token',
+      payload: { description: 'x' },
+    });
     expect(noName.statusCode).toBe(400);
     expect(noName.json()).toEqual({ code: 3, message: 'invalid field name: must not be empty', details: [] });
-    const badExpiry = await asToken(t.app, BOOTSTRAP, { method: 'POST', url: '/auth/v1/method/token', payload: { name: 'x', expiresAt: 'tomorrow' } });
+    const badExpiry = await asToken(t.app, BOOTSTRAP, {
+      method: 'POST',
+      url: '/auth/v1/method/token',
+      payload: { name: 'x', expiresAt: 'tomorrow' },
+    });
     expect(badExpiry.statusCode).toBe(400);
     expect(badExpiry.json().message).toMatch(/^invalid field expiresAt: must be an RFC 3339 timestamp/);
   });
@@ -144,7 +166,7 @@ describe.each(dialects)('API tokens with authentication required on %s', (dialec
     expect((await asToken(t.app, future.clientToken, { method: 'GET', url: MANAGEMENT_PROBE })).statusCode).toBe(200);
   });
 
-  it('expires the caller\'s own token with PUT /auth/v1/self/expire and clears the cookies', async () => {
+  it("expires the caller's own token with PUT /auth/v1/self/expire and clears the cookies", async () => {
     const { clientToken } = await createToken({ name: 'leaving' });
     const expired = await asToken(t.app, clientToken, { method: 'PUT', url: '/auth/v1/self/expire' });
     expect(expired.statusCode).toBe(200);
@@ -157,9 +179,12 @@ describe.each(dialects)('API tokens with authentication required on %s', (dialec
     expect((await asToken(t.app, clientToken, { method: 'GET', url: '/auth/v1/self' })).statusCode).toBe(401);
   });
 
-  it('expires the caller\'s token at the time the expiresAt query parameter names', async () => {
+  it("expires the caller's token at the time the expiresAt query parameter names", async () => {
     const { clientToken, authentication } = await createToken({ name: 'until-2999' });
-    const expired = await asToken(t.app, clientToken, { method: 'PUT', url: '/auth/v1/self/expire?expiresAt=2999-01-01T00:00:00Z' });
+    const expired = await asToken(t.app, clientToken, {
+      method: 'PUT',
+      url: '/auth/v1/self/expire?expiresAt=2999-01-01T00:00:00Z',
+    });
     expect(expired.statusCode).toBe(200);
     const fetched = await asToken(t.app, BOOTSTRAP, { method: 'GET', url: `/auth/v1/tokens/${authentication.id}` });
     expect(fetched.json().expiresAt).toBe('2999-01-01T00:00:00Z');
@@ -170,7 +195,11 @@ describe.each(dialects)('API tokens with authentication required on %s', (dialec
 
   it('accepts the client token from the flipt_client_token cookie, but never when an Authorization header is present', async () => {
     const { clientToken } = await createToken({ name: 'browser' });
-    const byCookie = await t.app.inject({ method: 'GET', url: '/auth/v1/self', cookies: { flipt_client_token: clientToken } });
+    const byCookie = await t.app.inject({
+      method: 'GET',
+      url: '/auth/v1/self',
+      cookies: { flipt_client_token: clientToken },
+    });
     expect(byCookie.statusCode).toBe(200);
     expect(byCookie.json().metadata['io.flipt.auth.token.name']).toBe('browser');
     const withHeader = await t.app.inject({
@@ -183,7 +212,11 @@ describe.each(dialects)('API tokens with authentication required on %s', (dialec
   });
 
   it('clears the cookies when a cookie request to /auth/v1 is refused', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/auth/v1/self', cookies: { flipt_client_token: 'stale' } });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/auth/v1/self',
+      cookies: { flipt_client_token: 'stale' },
+    });
     expect(response.statusCode).toBe(401);
     expect(response.cookies.map((cookie) => [cookie.name, cookie.value])).toEqual([
       ['flipt_client_state', ''],
@@ -201,12 +234,20 @@ describe.each(dialects)('API tokens with authentication required on %s', (dialec
     expect(authentications[0].metadata['io.flipt.auth.token.name']).toBe('initial_bootstrap_token');
 
     const first = (await asToken(t.app, BOOTSTRAP, { method: 'GET', url: '/auth/v1/tokens?limit=2' })).json();
-    expect(first.authentications.map((a: { id: string }) => a.id)).toEqual(authentications.slice(0, 2).map((a: { id: string }) => a.id));
+    expect(first.authentications.map((a: { id: string }) => a.id)).toEqual(
+      authentications.slice(0, 2).map((a: { id: string }) => a.id),
+    );
     expect(first.nextPageToken).toBe('2');
-    const second = (await asToken(t.app, BOOTSTRAP, { method: 'GET', url: '/auth/v1/tokens?limit=2&pageToken=2' })).json();
-    expect(second.authentications.map((a: { id: string }) => a.id)).toEqual(authentications.slice(2, 4).map((a: { id: string }) => a.id));
+    const second = (
+      await asToken(t.app, BOOTSTRAP, { method: 'GET', url: '/auth/v1/tokens?limit=2&pageToken=2' })
+    ).json();
+    expect(second.authentications.map((a: { id: string }) => a.id)).toEqual(
+      authentications.slice(2, 4).map((a: { id: string }) => a.id),
+    );
 
-    const oidcOnly = (await asToken(t.app, BOOTSTRAP, { method: 'GET', url: '/auth/v1/tokens?method=METHOD_OIDC' })).json();
+    const oidcOnly = (
+      await asToken(t.app, BOOTSTRAP, { method: 'GET', url: '/auth/v1/tokens?method=METHOD_OIDC' })
+    ).json();
     expect(oidcOnly).toEqual({ authentications: [], nextPageToken: '' });
   });
 
@@ -224,17 +265,22 @@ describe.each(dialects)('API tokens with authentication required on %s', (dialec
     expect(authentication.metadata['io.flipt.auth.token.namespace']).toBe('team-a');
     const own = await asToken(t.app, clientToken, { method: 'GET', url: '/api/v1/namespaces/team-a/probe' });
     expect(own.statusCode).toBe(200);
-    expect((await asToken(t.app, clientToken, { method: 'GET', url: '/api/v1/namespaces/team%2Da/probe' })).statusCode).toBe(200);
+    expect(
+      (await asToken(t.app, clientToken, { method: 'GET', url: '/api/v1/namespaces/team%2Da/probe' })).statusCode,
+    ).toBe(200);
     const other = await asToken(t.app, clientToken, { method: 'GET', url: '/api/v1/namespaces/default/probe' });
     expect(other.statusCode).toBe(401);
     expect((await asToken(t.app, clientToken, { method: 'GET', url: '/api/v1/namespaces' })).statusCode).toBe(401);
     expect((await asToken(t.app, clientToken, { method: 'GET', url: '/auth/v1/self' })).statusCode).toBe(401);
     expect((await asToken(t.app, clientToken, { method: 'GET', url: '/auth/v1/tokens' })).statusCode).toBe(401);
 
-    const evaluate = (payload: Record<string, unknown>) => asToken(t.app, clientToken, { method: 'POST', url: '/evaluate/v1/probe', payload });
+    const evaluate = (payload: Record<string, unknown>) =>
+      asToken(t.app, clientToken, { method: 'POST', url: '/evaluate/v1/probe', payload });
     expect((await evaluate({ namespaceKey: 'team-a', flagKey: 'f' })).statusCode).toBe(200);
     expect((await evaluate({ flagKey: 'f' })).statusCode).toBe(401);
-    expect((await evaluate({ requests: [{ namespaceKey: 'team-a' }, { namespaceKey: 'team-a' }] })).statusCode).toBe(200);
+    expect((await evaluate({ requests: [{ namespaceKey: 'team-a' }, { namespaceKey: 'team-a' }] })).statusCode).toBe(
+      200,
+    );
     expect((await evaluate({ requests: [{ namespaceKey: 'team-a' }, { namespaceKey: 'b' }] })).statusCode).toBe(401);
   });
 });
@@ -242,7 +288,11 @@ describe.each(dialects)('API tokens with authentication required on %s', (dialec
 describe.each(dialects)('exclusions on %s', (dialect) => {
   let t: AuthTestApp;
   beforeAll(async () => {
-    t = await startAuthApp(dialect, { required: true, exclude: { management: true }, methods: { token: { enabled: true } } });
+    t = await startAuthApp(dialect, {
+      required: true,
+      exclude: { management: true },
+      methods: { token: { enabled: true } },
+    });
   });
   afterAll(() => t.close());
 
@@ -270,7 +320,9 @@ describe.each(dialects)('evaluation exclusion on %s', (dialect) => {
 
   it('leaves /evaluate/v1 and the snapshot open, and still guards /api/v1 and /meta', async () => {
     expect((await t.app.inject({ method: 'POST', url: '/evaluate/v1/probe', payload: {} })).statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'GET', url: '/internal/v1/evaluation/snapshot/namespace/default' })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/internal/v1/evaluation/snapshot/namespace/default' })).statusCode,
+    ).toBe(200);
     expect((await t.app.inject({ method: 'GET', url: MANAGEMENT_PROBE })).statusCode).toBe(401);
     expect((await t.app.inject({ method: 'GET', url: '/meta/info' })).statusCode).toBe(401);
   });

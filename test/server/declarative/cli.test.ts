@@ -100,9 +100,13 @@ describe.each(dialects)('ensign import and export on %s', (dialect) => {
   });
 
   it('reads --stdin, and honours --skip-existing and --drop', async () => {
-    const stdin = vi.spyOn(process, 'stdin', 'get').mockReturnValue(Readable.from([fixture('v1.0.yml')]) as typeof process.stdin);
+    const stdin = vi
+      .spyOn(process, 'stdin', 'get')
+      .mockReturnValue(Readable.from([fixture('v1.0.yml')]) as typeof process.stdin);
     try {
-      expect((await ensign('import', '--stdin', '--db', a.url)).stderr).toBe('imported 2 flag(s) and 2 segment(s) into default\n');
+      expect((await ensign('import', '--stdin', '--db', a.url)).stderr).toBe(
+        'imported 2 flag(s) and 2 segment(s) into default\n',
+      );
     } finally {
       stdin.mockRestore();
     }
@@ -118,10 +122,14 @@ describe.each(dialects)('ensign import and export on %s', (dialect) => {
     await ensign('import', fixturePath('v1.0.yml'), '--db', a.url);
     const before = await stateOf(a.url);
     const broken = join(dir, 'broken.yml');
-    writeFileSync(broken, 'flags:\n  - key: x\n    name: X\n    variants: [{key: a}]\n    rules:\n      - segment: missing\n');
+    writeFileSync(
+      broken,
+      'flags:\n  - key: x\n    name: X\n    variants: [{key: a}]\n    rules:\n      - segment: missing\n',
+    );
     expect(await ensign('import', broken, '--db', a.url)).toMatchObject({
       exitCode: 1,
-      stderr: 'ensign: namespace "default", flag "x", rules[0]: flag "default/x" or segment "default/missing" not found\n',
+      stderr:
+        'ensign: namespace "default", flag "x", rules[0]: flag "default/x" or segment "default/missing" not found\n',
     });
     writeFileSync(broken, 'flags: [\n');
     const badYaml = await ensign('import', broken, '--db', a.url);
@@ -138,29 +146,36 @@ describe.each(dialects)('ensign import and export on %s', (dialect) => {
     expect(await stateOf(a.url)).toEqual(before);
   });
 
-  it.runIf(dialect === 'postgres')('tells servers on the same PostgreSQL database, so they evaluate the imported data', async () => {
-    await ensign('import', fixturePath('v1.0.yml'), '--db', a.url);
-    const config = defaultConfig();
-    config.db.url = a.url;
-    const app = await buildApp(config);
-    try {
-      const evaluate = async () => {
-        const payload = { namespaceKey: 'default', flagKey: 'color', entityId: 'u1', context: { plan: 'beta' } };
-        return (await app.inject({ method: 'POST', url: '/evaluate/v1/variant', payload })).json();
-      };
-      expect(await evaluate()).toMatchObject({ match: true, segmentKeys: ['beta-users'] });
-      const file = join(dir, 'disabled.yml');
-      writeFileSync(file, 'flags:\n  - {key: color, name: Color, enabled: false}\n');
-      expect((await ensign('import', file, '--drop', '--db', a.url)).exitCode).toBeUndefined();
-      // The server had the namespace compiled; only the relayed change makes it read the new data.
-      await vi.waitFor(async () => expect(await evaluate()).toMatchObject({ match: false, reason: 'FLAG_DISABLED_EVALUATION_REASON' }), {
-        timeout: 10_000,
-        interval: 50,
-      });
-    } finally {
-      await app.close();
-    }
-  });
+  it.runIf(dialect === 'postgres')(
+    'tells servers on the same PostgreSQL database, so they evaluate the imported data',
+    async () => {
+      await ensign('import', fixturePath('v1.0.yml'), '--db', a.url);
+      const config = defaultConfig();
+      config.db.url = a.url;
+      const app = await buildApp(config);
+      try {
+        const evaluate = async () => {
+          const payload = { namespaceKey: 'default', flagKey: 'color', entityId: 'u1', context: { plan: 'beta' } };
+          return (await app.inject({ method: 'POST', url: '/evaluate/v1/variant', payload })).json();
+        };
+        expect(await evaluate()).toMatchObject({ match: true, segmentKeys: ['beta-users'] });
+        const file = join(dir, 'disabled.yml');
+        writeFileSync(file, 'flags:\n  - {key: color, name: Color, enabled: false}\n');
+        expect((await ensign('import', file, '--drop', '--db', a.url)).exitCode).toBeUndefined();
+        // The server had the namespace compiled; only the relayed change makes it read the new data.
+        await vi.waitFor(
+          async () =>
+            expect(await evaluate()).toMatchObject({ match: false, reason: 'FLAG_DISABLED_EVALUATION_REASON' }),
+          {
+            timeout: 10_000,
+            interval: 50,
+          },
+        );
+      } finally {
+        await app.close();
+      }
+    },
+  );
 
   it('writes a file that serialises the same documents it read', async () => {
     await ensign('import', fixturePath('v1.2.yml'), '--db', a.url);

@@ -33,7 +33,8 @@ async function open(dialect: Dialect): Promise<Open> {
   };
 }
 
-const importText = (store: FliptStore, text: string, options = {}) => importFeatures(store, parseFeatures(text, 'test'), options);
+const importText = (store: FliptStore, text: string, options = {}) =>
+  importFeatures(store, parseFeatures(text, 'test'), options);
 
 async function failure(promise: Promise<unknown>): Promise<Error> {
   const error = await promise.then(
@@ -70,10 +71,20 @@ describe.each(dialects)('import and export on %s', (dialect) => {
     const pricing = await a.store.getFlag('default', 'pricing');
     expect(pricing.metadata).toEqual({ owner: 'growth', ticket: 123, experimental: true, ratio: 0.5 });
     expect(pricing.defaultVariant?.key).toBe('yearly');
-    expect(pricing.variants[0].attachment).toBe('{"prices":{"basic":10,"pro":25},"currency":"EUR","tags":["a","b c",null]}');
-    const production = (await snapshot(a.store) as Record<string, { namespace: unknown }>).production;
-    expect(production.namespace).toEqual({ key: 'production', name: 'Production', description: 'Live traffic', protected: false });
-    const state = (await snapshot(a.store)) as Record<string, { rules: Record<string, unknown>; rollouts: Record<string, unknown> }>;
+    expect(pricing.variants[0].attachment).toBe(
+      '{"prices":{"basic":10,"pro":25},"currency":"EUR","tags":["a","b c",null]}',
+    );
+    const production = ((await snapshot(a.store)) as Record<string, { namespace: unknown }>).production;
+    expect(production.namespace).toEqual({
+      key: 'production',
+      name: 'Production',
+      description: 'Live traffic',
+      protected: false,
+    });
+    const state = (await snapshot(a.store)) as Record<
+      string,
+      { rules: Record<string, unknown>; rollouts: Record<string, unknown> }
+    >;
     expect(state.default.rules.search).toEqual([
       {
         flagKey: 'search',
@@ -90,9 +101,17 @@ describe.each(dialects)('import and export on %s', (dialect) => {
       expect.objectContaining({
         type: 'SEGMENT_ROLLOUT_TYPE',
         rank: 1,
-        segment: { segmentKey: '', segmentKeys: ['internal', 'mobile'], segmentOperator: 'AND_SEGMENT_OPERATOR', value: true },
+        segment: {
+          segmentKey: '',
+          segmentKeys: ['internal', 'mobile'],
+          segmentOperator: 'AND_SEGMENT_OPERATOR',
+          value: true,
+        },
       }),
-      expect.objectContaining({ rank: 2, segment: expect.objectContaining({ segmentOperator: 'OR_SEGMENT_OPERATOR', value: false }) }),
+      expect.objectContaining({
+        rank: 2,
+        segment: expect.objectContaining({ segmentOperator: 'OR_SEGMENT_OPERATOR', value: false }),
+      }),
     ]);
   });
 
@@ -117,7 +136,9 @@ flags:
         distributions: [{variant: a, rollout: 100}]
 `;
     const error = await failure(importText(a.store, source));
-    expect(error.message).toBe('namespace "default", flag "another", rules[0]: flag "default/another" or segment "default/nope" not found');
+    expect(error.message).toBe(
+      'namespace "default", flag "another", rules[0]: flag "default/another" or segment "default/nope" not found',
+    );
     expect(await snapshot(a.store)).toEqual(before);
   });
 
@@ -164,9 +185,20 @@ segments:
 `;
     const summary = await importText(a.store, source, { skipExisting: true });
     expect(summary).toEqual({ namespaces: ['default'], flags: 1, segments: 1, skipped: 2 });
-    const state = (await snapshot(a.store)) as Record<string, { flags: { key: string; name: string }[]; segments: { key: string; name: string }[] }>;
-    expect(state.default.flags.map((f) => [f.key, f.name])).toEqual([['color', 'Color'], ['disabled-flag', 'Disabled flag'], ['added', 'Added']]);
-    expect(state.default.segments.map((s) => [s.key, s.name])).toEqual([['beta-users', 'Beta users'], ['everyone', 'Everyone'], ['newcomers', 'Newcomers']]);
+    const state = (await snapshot(a.store)) as Record<
+      string,
+      { flags: { key: string; name: string }[]; segments: { key: string; name: string }[] }
+    >;
+    expect(state.default.flags.map((f) => [f.key, f.name])).toEqual([
+      ['color', 'Color'],
+      ['disabled-flag', 'Disabled flag'],
+      ['added', 'Added'],
+    ]);
+    expect(state.default.segments.map((s) => [s.key, s.name])).toEqual([
+      ['beta-users', 'Beta users'],
+      ['everyone', 'Everyone'],
+      ['newcomers', 'Newcomers'],
+    ]);
   });
 
   it('--drop replaces everything, other namespaces included, and publishes every namespace it touched', async () => {

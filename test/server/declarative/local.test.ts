@@ -69,13 +69,19 @@ describe('local storage', () => {
     });
 
   it('finds features.yml and *.features.yaml at any depth, and nothing else', () => {
-    expect(findFeaturesFiles(dir).map((file) => file.slice(dir.length + 1))).toEqual(['features.yml', 'team/payments.features.yaml']);
+    expect(findFeaturesFiles(dir).map((file) => file.slice(dir.length + 1))).toEqual([
+      'features.yml',
+      'team/payments.features.yaml',
+    ]);
   });
 
   it('selects files by the globs of a .flipt.yml index when there is one', () => {
     const found = () => findFeaturesFiles(dir).map((file) => file.slice(dir.length + 1));
     writeFileSync(join(dir, 'team', 'extra.yml'), 'flags: []\n');
-    writeFileSync(join(dir, '.flipt.yml'), 'version: "1.0"\ninclude:\n  - "team/*.yml"\n  - "**/features.yml"\nexclude:\n  - "**/notes.yml"\n');
+    writeFileSync(
+      join(dir, '.flipt.yml'),
+      'version: "1.0"\ninclude:\n  - "team/*.yml"\n  - "**/features.yml"\nexclude:\n  - "**/notes.yml"\n',
+    );
     expect(found()).toEqual(['features.yml', 'team/extra.yml']);
     writeFileSync(join(dir, '.flipt.yml'), 'exclude: ["team/**"]\n');
     expect(found()).toEqual(['features.yml']);
@@ -103,7 +109,10 @@ describe('local storage', () => {
     storage = await LocalStorage.open(dir, changes, log);
     expect(storage.store.readOnly).toBe(true);
     expect((await storage.store.listNamespaces()).namespaces.map((n) => n.key)).toEqual(['default', 'payments']);
-    await expect(storage.store.deleteFlag('default', 'greeting')).rejects.toMatchObject({ code: 13, message: 'not implemented' });
+    await expect(storage.store.deleteFlag('default', 'greeting')).rejects.toMatchObject({
+      code: 13,
+      message: 'not implemented',
+    });
 
     const published: string[] = [];
     changes.subscribe((key) => published.push(key));
@@ -111,7 +120,10 @@ describe('local storage', () => {
     const local = storage;
     const flagKeys = async () => (await local.store.listFlags('default')).flags.map((f) => f.key);
     const reloaded = reloadedUntil(local, async () => (await flagKeys()).includes('farewell'));
-    writeFileSync(join(dir, 'features.yml'), readFileSync(join(dir, 'features.yml'), 'utf8').replace('flags:\n', `flags:${ADDED_FLAG}`));
+    writeFileSync(
+      join(dir, 'features.yml'),
+      readFileSync(join(dir, 'features.yml'), 'utf8').replace('flags:\n', `flags:${ADDED_FLAG}`),
+    );
     await reloaded;
     expect(await flagKeys()).toEqual(['farewell', 'greeting']);
     expect([...new Set(published)].sort()).toEqual(['default', 'payments']);
@@ -124,7 +136,9 @@ describe('local storage', () => {
     writeFileSync(join(dir, 'team', 'payments.features.yaml'), 'flags: [\n');
     const error = await failed;
     expect(error?.message).toMatch(/^team\/payments\.features\.yaml: document 1: invalid YAML/);
-    expect(log.error).toHaveBeenCalledWith(expect.stringContaining('reload failed, still serving the last good data: team/payments.features.yaml'));
+    expect(log.error).toHaveBeenCalledWith(
+      expect.stringContaining('reload failed, still serving the last good data: team/payments.features.yaml'),
+    );
     expect((await storage.store.getFlag('payments', 'instant-payouts')).key).toBe('instant-payouts');
 
     const local = storage;
@@ -142,7 +156,9 @@ describe('local storage', () => {
     writeFileSync(join(dir, 'features.yml'), 'flags:\n  - key: a\n');
     const error = await LocalStorage.open(dir, changes, log).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as Error).message).toBe(`local storage ${dir}: features.yml: document 1 (namespace "default"), flag "a", name: is required`);
+    expect((error as Error).message).toBe(
+      `local storage ${dir}: features.yml: document 1 (namespace "default"), flag "a", name: is required`,
+    );
     const missing = await LocalStorage.open(join(dir, 'absent'), changes, log).catch((caught: unknown) => caught);
     expect((missing as Error).message).toBe(`local storage ${join(dir, 'absent')}: cannot read the folder: ENOENT`);
   });
@@ -169,20 +185,29 @@ describe.each(dialects)('the API over local storage (%s for everything else)', (
   };
 
   it('serves the files through the read routes and reports read-only local storage', async () => {
-    expect((await get('/api/v1/namespaces')).namespaces.map((n: { key: string }) => n.key)).toEqual(['default', 'payments']);
+    expect((await get('/api/v1/namespaces')).namespaces.map((n: { key: string }) => n.key)).toEqual([
+      'default',
+      'payments',
+    ]);
     const greeting = await get('/api/v1/namespaces/default/flags/greeting');
     expect(greeting).toMatchObject({ key: 'greeting', name: 'Greeting', enabled: true, type: 'VARIANT_FLAG_TYPE' });
     expect(greeting.defaultVariant).toMatchObject({ key: 'hello', attachment: '{"text":"Hello there"}' });
     const rules = await get('/api/v1/namespaces/default/flags/greeting/rules');
     expect(rules.rules).toEqual([expect.objectContaining({ segmentKey: 'texans', rank: 1 })]);
     expect(rules.rules[0].distributions[0]).toMatchObject({ rollout: 100, variantId: greeting.variants[1].id });
-    expect((await get('/api/v1/segments/texans')).constraints[0]).toMatchObject({ property: 'state', operator: 'eq', value: 'TX' });
+    expect((await get('/api/v1/segments/texans')).constraints[0]).toMatchObject({
+      property: 'state',
+      operator: 'eq',
+      value: 'TX',
+    });
     const rollouts = await get('/api/v1/namespaces/payments/flags/instant-payouts/rollouts');
-    expect(rollouts.rules).toEqual([expect.objectContaining({ type: 'THRESHOLD_ROLLOUT_TYPE', threshold: { percentage: 10, value: true } })]);
+    expect(rollouts.rules).toEqual([
+      expect.objectContaining({ type: 'THRESHOLD_ROLLOUT_TYPE', threshold: { percentage: 10, value: true } }),
+    ]);
     expect((await get('/meta/config')).storage).toEqual({ type: 'local', readOnly: true });
   });
 
-  it('answers every write with Flipt\'s read-only error and changes nothing', async () => {
+  it("answers every write with Flipt's read-only error and changes nothing", async () => {
     const writes: [string, string, unknown][] = [
       ['POST', '/api/v1/namespaces', { key: 'new', name: 'New' }],
       ['POST', '/api/v1/namespaces/default/flags', { key: 'new', name: 'New', type: 'VARIANT_FLAG_TYPE' }],
@@ -213,7 +238,10 @@ describe.each(dialects)('the API over local storage (%s for everything else)', (
     expect(await evaluate()).toMatchObject({ match: true, variantKey: 'howdy' });
 
     const file = join(dir, 'features.yml');
-    writeFileSync(file, readFileSync(file, 'utf8').replace('flags:\n', `flags:${ADDED_FLAG}`).replace('value: TX', 'value: CA'));
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8').replace('flags:\n', `flags:${ADDED_FLAG}`).replace('value: TX', 'value: CA'),
+    );
     await vi.waitFor(
       async () => {
         const { flags } = await get('/api/v1/namespaces/default/flags');

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { FliptReader } from '../../../server/flipt/store/index.js';
 
-export const fixture = (name: string) => readFileSync(new URL(`../../fixtures/declarative/${name}`, import.meta.url), 'utf8');
+export const fixture = (name: string) =>
+  readFileSync(new URL(`../../fixtures/declarative/${name}`, import.meta.url), 'utf8');
 export const fixturePath = (name: string) => new URL(`../../fixtures/declarative/${name}`, import.meta.url).pathname;
 
 /**

@@ -26,14 +26,24 @@ describe.each(dialects)('analytics on %s', (dialect) => {
     const api = new Api(app);
     await api.flag('default', 'counted');
     await api.flag('default', 'other', 'BOOLEAN_FLAG_TYPE');
-    for (let i = 0; i < 7; i++) await api.ok('POST', '/evaluate/v1/variant', { flagKey: 'counted', entityId: String(i) });
-    await api.ok('POST', '/evaluate/v1/batch', { requests: [{ flagKey: 'counted', entityId: 'x' }, { flagKey: 'other', entityId: 'x' }, { flagKey: 'missing', entityId: 'x' }] });
+    for (let i = 0; i < 7; i++)
+      await api.ok('POST', '/evaluate/v1/variant', { flagKey: 'counted', entityId: String(i) });
+    await api.ok('POST', '/evaluate/v1/batch', {
+      requests: [
+        { flagKey: 'counted', entityId: 'x' },
+        { flagKey: 'other', entityId: 'x' },
+        { flagKey: 'missing', entityId: 'x' },
+      ],
+    });
     await api.ok('POST', '/api/v1/evaluate', { flagKey: 'counted', entityId: 'x' });
     expect((await api.call('POST', '/evaluate/v1/variant', { flagKey: 'missing', entityId: 'x' })).status).toBe(404);
 
     const series = async () => {
       const to = minute(Date.now() + 60_000);
-      const result = await api.ok('GET', `/internal/v1/analytics/namespaces/default/flags/counted?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`);
+      const result = await api.ok(
+        'GET',
+        `/internal/v1/analytics/namespaces/default/flags/counted?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
+      );
       expect(result.timestamps.length).toBe(result.values.length);
       expect(result.timestamps.length).toBeGreaterThanOrEqual(31);
       expect(result.timestamps[0]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:00Z$/);
@@ -46,12 +56,21 @@ describe.each(dialects)('analytics on %s', (dialect) => {
     app = await start();
     const restarted = new Api(app);
     const to = minute(Date.now() + 60_000);
-    const after = await restarted.ok('GET', `/internal/v1/analytics/namespaces/default/flags/counted?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`);
+    const after = await restarted.ok(
+      'GET',
+      `/internal/v1/analytics/namespaces/default/flags/counted?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
+    );
     expect(after.values.reduce((sum: number, v: number) => sum + v, 0)).toBe(9);
     await restarted.ok('POST', '/evaluate/v1/variant', { flagKey: 'counted', entityId: 'y' });
-    const more = await restarted.ok('GET', `/internal/v1/analytics/namespaces/default/flags/counted?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`);
+    const more = await restarted.ok(
+      'GET',
+      `/internal/v1/analytics/namespaces/default/flags/counted?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
+    );
     expect(more.values.reduce((sum: number, v: number) => sum + v, 0)).toBe(10);
-    const other = await restarted.ok('GET', `/internal/v1/analytics/namespaces/default/flags/other?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`);
+    const other = await restarted.ok(
+      'GET',
+      `/internal/v1/analytics/namespaces/default/flags/other?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
+    );
     expect(other.values.reduce((sum: number, v: number) => sum + v, 0)).toBe(1);
     await app.close();
   });
@@ -60,13 +79,26 @@ describe.each(dialects)('analytics on %s', (dialect) => {
     database ??= await createTestDatabase(dialect);
     const app = await start();
     const api = new Api(app);
-    const result = await api.ok('GET', '/internal/v1/analytics/namespaces/default/flags/f?from=2024-01-01%2000:00:00&to=2024-01-01%2005:00:00');
+    const result = await api.ok(
+      'GET',
+      '/internal/v1/analytics/namespaces/default/flags/f?from=2024-01-01%2000:00:00&to=2024-01-01%2005:00:00',
+    );
     expect(result.timestamps).toHaveLength(20);
     expect(result.timestamps[1]).toBe('2024-01-01T00:15:00Z');
     expect(result.values.every((v: number) => v === 0)).toBe(true);
-    const hour = await api.ok('GET', '/internal/v1/analytics/namespaces/default/flags/f?from=2024-01-01%2000:00:00&to=2024-01-01%2001:00:00');
+    const hour = await api.ok(
+      'GET',
+      '/internal/v1/analytics/namespaces/default/flags/f?from=2024-01-01%2000:00:00&to=2024-01-01%2001:00:00',
+    );
     expect(hour.timestamps).toHaveLength(60);
-    expect((await api.call('GET', '/internal/v1/analytics/namespaces/default/flags/f?from=yesterday&to=2024-01-01%2001:00:00')).status).toBe(500);
+    expect(
+      (
+        await api.call(
+          'GET',
+          '/internal/v1/analytics/namespaces/default/flags/f?from=yesterday&to=2024-01-01%2001:00:00',
+        )
+      ).status,
+    ).toBe(500);
     await app.close();
   });
 });

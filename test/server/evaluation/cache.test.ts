@@ -12,13 +12,21 @@ function controlledLoader() {
     loads++;
     const version = versions.get(namespaceKey) ?? 0;
     return new Promise((resolve) =>
-      waiting.push(() => resolve({ exists: true, etag: `${namespaceKey}@${version}`, document: { namespace: { key: namespaceKey }, flags: [] } })),
+      waiting.push(() =>
+        resolve({
+          exists: true,
+          etag: `${namespaceKey}@${version}`,
+          document: { namespace: { key: namespaceKey }, flags: [] },
+        }),
+      ),
     );
   };
   return {
     load,
     write: (namespaceKey: string) => versions.set(namespaceKey, (versions.get(namespaceKey) ?? 0) + 1),
-    finishAll: () => waiting.splice(0).forEach((finish) => finish()),
+    finishAll: () => {
+      for (const finish of waiting.splice(0)) finish();
+    },
     loads: () => loads,
   };
 }

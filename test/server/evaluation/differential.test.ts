@@ -42,15 +42,32 @@ function generateConstraint(r: ReturnType<typeof random>): ConstraintSpec {
     case 1: {
       const operator = r.pick(['prefix', 'suffix', 'isoneof', 'isnotoneof', 'empty', 'notempty']);
       if (operator === 'prefix') return ['STRING_COMPARISON_TYPE', 'region', operator, r.pick(['eu', 'us', 'ap'])];
-      if (operator === 'suffix') return ['STRING_COMPARISON_TYPE', 'region', operator, r.pick(['west', 'east', 'north'])];
+      if (operator === 'suffix')
+        return ['STRING_COMPARISON_TYPE', 'region', operator, r.pick(['west', 'east', 'north'])];
       if (operator === 'empty' || operator === 'notempty') return ['STRING_COMPARISON_TYPE', 'region', operator];
       return ['STRING_COMPARISON_TYPE', 'region', operator, JSON.stringify(REGIONS.filter(() => r.next() < 0.5))];
     }
     case 2: {
-      const operator = r.pick(['eq', 'neq', 'lt', 'lte', 'gt', 'gte', 'present', 'notpresent', 'isoneof', 'isnotoneof']);
+      const operator = r.pick([
+        'eq',
+        'neq',
+        'lt',
+        'lte',
+        'gt',
+        'gte',
+        'present',
+        'notpresent',
+        'isoneof',
+        'isnotoneof',
+      ]);
       if (operator === 'present' || operator === 'notpresent') return ['NUMBER_COMPARISON_TYPE', 'seats', operator];
       if (operator === 'isoneof' || operator === 'isnotoneof') {
-        return ['NUMBER_COMPARISON_TYPE', 'seats', operator, JSON.stringify(SEATS.filter(() => r.next() < 0.5).map(Number))];
+        return [
+          'NUMBER_COMPARISON_TYPE',
+          'seats',
+          operator,
+          JSON.stringify(SEATS.filter(() => r.next() < 0.5).map(Number)),
+        ];
       }
       return ['NUMBER_COMPARISON_TYPE', 'seats', operator, r.pick(SEATS)];
     }
@@ -63,7 +80,8 @@ function generateConstraint(r: ReturnType<typeof random>): ConstraintSpec {
     }
     default: {
       const operator = r.pick(['eq', 'neq', 'isoneof', 'isnotoneof']);
-      if (operator === 'eq' || operator === 'neq') return ['ENTITY_ID_COMPARISON_TYPE', 'entityId', operator, r.pick(ENTITIES)];
+      if (operator === 'eq' || operator === 'neq')
+        return ['ENTITY_ID_COMPARISON_TYPE', 'entityId', operator, r.pick(ENTITIES)];
       return ['ENTITY_ID_COMPARISON_TYPE', 'entityId', operator, JSON.stringify(ENTITIES.filter(() => r.next() < 0.3))];
     }
   }
@@ -115,13 +133,26 @@ describe('differential check against @flipt-io/flipt-client-js 0.5.1', () => {
       const key = `variant-flag-${f}`;
       await api.flag('default', key, 'VARIANT_FLAG_TYPE', r.next() < 0.85);
       const variants = [];
-      for (let v = 0; v < 2 + r.int(3); v++) variants.push((await api.variant('default', key, `v${v}`, r.next() < 0.3 ? `{"n":${v}}` : '')).id);
-      if (r.next() < 0.4) await api.ok('PUT', `/api/v1/namespaces/default/flags/${key}`, { name: key, enabled: true, defaultVariantId: r.pick(variants) });
+      for (let v = 0; v < 2 + r.int(3); v++)
+        variants.push((await api.variant('default', key, `v${v}`, r.next() < 0.3 ? `{"n":${v}}` : '')).id);
+      if (r.next() < 0.4)
+        await api.ok('PUT', `/api/v1/namespaces/default/flags/${key}`, {
+          name: key,
+          enabled: true,
+          defaultVariantId: r.pick(variants),
+        });
       const rules = 1 + r.int(3);
       for (let rank = 1; rank <= rules; rank++) {
         const used = variants.filter(() => r.next() < 0.7);
         const rollouts = used.length ? split(r, used.length) : [];
-        await api.rule('default', key, someSegments(), used.map((id, i) => [id, rollouts[i]]), rank, r.next() < 0.5 ? 'OR_SEGMENT_OPERATOR' : 'AND_SEGMENT_OPERATOR');
+        await api.rule(
+          'default',
+          key,
+          someSegments(),
+          used.map((id, i) => [id, rollouts[i]]),
+          rank,
+          r.next() < 0.5 ? 'OR_SEGMENT_OPERATOR' : 'AND_SEGMENT_OPERATOR',
+        );
       }
       flags.push({ key, type: 'VARIANT_FLAG_TYPE' });
     }
@@ -131,7 +162,15 @@ describe('differential check against @flipt-io/flipt-client-js 0.5.1', () => {
       const rollouts = r.int(4);
       for (let rank = 1; rank <= rollouts; rank++) {
         if (r.next() < 0.4) await api.threshold('default', key, rank, r.int(101), r.next() < 0.5);
-        else await api.segmentRollout('default', key, rank, someSegments(), r.next() < 0.5, r.next() < 0.5 ? 'OR_SEGMENT_OPERATOR' : 'AND_SEGMENT_OPERATOR');
+        else
+          await api.segmentRollout(
+            'default',
+            key,
+            rank,
+            someSegments(),
+            r.next() < 0.5,
+            r.next() < 0.5 ? 'OR_SEGMENT_OPERATOR' : 'AND_SEGMENT_OPERATOR',
+          );
       }
       flags.push({ key, type: 'BOOLEAN_FLAG_TYPE' });
     }
@@ -153,7 +192,10 @@ describe('differential check against @flipt-io/flipt-client-js 0.5.1', () => {
     let matched = 0;
     for (let i = 0; i < requests.length; i += 250) {
       const chunk = requests.slice(i, i + 250);
-      const response = await fetch(`${baseUrl}/evaluate/v1/batch`, { method: 'POST', body: JSON.stringify({ requests: chunk.map((c) => c.request) }) });
+      const response = await fetch(`${baseUrl}/evaluate/v1/batch`, {
+        method: 'POST',
+        body: JSON.stringify({ requests: chunk.map((c) => c.request) }),
+      });
       expect(response.status).toBe(200);
       const ours = (await response.json()).responses;
       chunk.forEach(({ flag, request }, j) => {

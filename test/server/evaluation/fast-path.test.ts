@@ -33,7 +33,10 @@ describe.each(dialects)('evaluation hot path on %s', (dialect) => {
 
   it('answers variant and boolean evaluations exactly as the Fastify routes do', async () => {
     for (const [path, body] of [
-      ['/evaluate/v1/variant', { namespaceKey: 'default', flagKey: 'colour', entityId: 'e1', context: { plan: 'pro' } }],
+      [
+        '/evaluate/v1/variant',
+        { namespaceKey: 'default', flagKey: 'colour', entityId: 'e1', context: { plan: 'pro' } },
+      ],
       ['/evaluate/v1/variant', { flagKey: 'colour', entityId: 'e2', context: { plan: 'free' } }],
       ['/evaluate/v1/boolean', { namespaceKey: 'default', flagKey: 'switch', entityId: 'e1', context: {} }],
     ] as const) {
@@ -43,21 +46,35 @@ describe.each(dialects)('evaluation hot path on %s', (dialect) => {
       expect(fast.type).toBe(routed.headers['content-type']);
       expect(volatile(JSON.parse(fast.text))).toEqual(volatile(routed.json()));
     }
-    expect(volatile(JSON.parse((await post(`${base}/evaluate/v1/variant`, '{"flagKey":"colour","entityId":"x","context":{"plan":"pro"}}')).text))).toMatchObject({
+    expect(
+      volatile(
+        JSON.parse(
+          (await post(`${base}/evaluate/v1/variant`, '{"flagKey":"colour","entityId":"x","context":{"plan":"pro"}}'))
+            .text,
+        ),
+      ),
+    ).toMatchObject({
       match: true,
       variantKey: 'blue',
       variantAttachment: '{"hex":"#00f"}',
     });
   });
 
-  it('answers errors in Flipt\'s shape: unknown flag, bad JSON, oversized body', async () => {
+  it("answers errors in Flipt's shape: unknown flag, bad JSON, oversized body", async () => {
     const missing = await post(`${base}/evaluate/v1/variant`, '{"flagKey":"nope","entityId":"x"}');
     expect(missing.status).toBe(404);
     expect(JSON.parse(missing.text)).toEqual({ code: 5, message: 'flag "default/nope" not found', details: [] });
     const bad = await post(`${base}/evaluate/v1/boolean`, '{"flagKey":');
     expect(bad.status).toBe(400);
-    expect(JSON.parse(bad.text)).toEqual({ code: 3, message: 'invalid JSON body: the request body is not valid JSON', details: [] });
-    const huge = await post(`${base}/evaluate/v1/variant`, JSON.stringify({ flagKey: 'colour', entityId: 'x'.repeat(2 * 1024 * 1024) }));
+    expect(JSON.parse(bad.text)).toEqual({
+      code: 3,
+      message: 'invalid JSON body: the request body is not valid JSON',
+      details: [],
+    });
+    const huge = await post(
+      `${base}/evaluate/v1/variant`,
+      JSON.stringify({ flagKey: 'colour', entityId: 'x'.repeat(2 * 1024 * 1024) }),
+    );
     expect(huge.status).toBe(413);
     expect(JSON.parse(huge.text)).toMatchObject({ code: 8 });
     // The server is still there.
@@ -68,7 +85,11 @@ describe.each(dialects)('evaluation hot path on %s', (dialect) => {
     const pretty = await post(`${base}/evaluate/v1/boolean?pretty`, '{"flagKey":"switch","entityId":"x"}');
     expect(pretty.status).toBe(200);
     expect(pretty.text).toContain('\n  ');
-    const accepted = await fetch(`${base}/evaluate/v1/variant`, { method: 'POST', headers: { accept: 'application/json+pretty' }, body: '{"flagKey":"colour","entityId":"x"}' });
+    const accepted = await fetch(`${base}/evaluate/v1/variant`, {
+      method: 'POST',
+      headers: { accept: 'application/json+pretty' },
+      body: '{"flagKey":"colour","entityId":"x"}',
+    });
     expect(await accepted.text()).toContain('\n  ');
     expect((await post(`${base}/evaluate/v1/boolean/`, '{"flagKey":"switch","entityId":"x"}')).status).toBe(200);
   });
@@ -80,7 +101,10 @@ describe('evaluation hot path with authentication required', () => {
 
   it('is not taken, so evaluations still need credentials', async () => {
     t = await startTestApp('sqlite', (config) => {
-      config.authentication = { required: true, methods: { token: { enabled: true, bootstrap: { token: 'secret-token' } } } };
+      config.authentication = {
+        required: true,
+        methods: { token: { enabled: true, bootstrap: { token: 'secret-token' } } },
+      };
     });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;

@@ -51,7 +51,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two instances on one PostgreSQL
     await second.ok('PUT', '/api/v1/namespaces/default/flags/shared', { name: 'shared', enabled: false });
     await evaluatedWithin(first, 1000, { reason: 'FLAG_DISABLED_EVALUATION_REASON' });
 
-    const snapshot = (app: FastifyInstance) => app.inject({ method: 'GET', url: '/internal/v1/evaluation/snapshot/namespace/default' });
+    const snapshot = (app: FastifyInstance) =>
+      app.inject({ method: 'GET', url: '/internal/v1/evaluation/snapshot/namespace/default' });
     expect((await snapshot(one)).headers.etag).toBe((await snapshot(two)).headers.etag);
   });
 

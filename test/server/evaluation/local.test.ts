@@ -50,8 +50,13 @@ describe('evaluation on local storage', () => {
   });
 
   it('evaluates the files, and again after they change', async () => {
-    const evaluate = () => api.ok('POST', '/evaluate/v1/variant', { flagKey: 'flag_001', entityId: 'some-fixed-entity-id' });
-    expect(await evaluate()).toMatchObject({ match: true, variantKey: 'variant_002', variantAttachment: '{"color":"blue"}' });
+    const evaluate = () =>
+      api.ok('POST', '/evaluate/v1/variant', { flagKey: 'flag_001', entityId: 'some-fixed-entity-id' });
+    expect(await evaluate()).toMatchObject({
+      match: true,
+      variantKey: 'variant_002',
+      variantAttachment: '{"color":"blue"}',
+    });
     writeFileSync(join(dir, 'features.yml'), features(false));
     let result = await evaluate();
     for (let i = 0; i < 100 && result.reason !== 'FLAG_DISABLED_EVALUATION_REASON'; i++) {
@@ -62,10 +67,16 @@ describe('evaluation on local storage', () => {
   });
 
   it('serves the snapshot, and 404 for a namespace the files do not declare', async () => {
-    const snapshot = await test.app.inject({ method: 'GET', url: '/internal/v1/evaluation/snapshot/namespace/default' });
+    const snapshot = await test.app.inject({
+      method: 'GET',
+      url: '/internal/v1/evaluation/snapshot/namespace/default',
+    });
     expect(snapshot.statusCode).toBe(200);
     expect(snapshot.json().flags.map((f: { key: string }) => f.key)).toEqual(['flag_001']);
     const missing = await api.call('GET', '/internal/v1/evaluation/snapshot/namespace/elsewhere');
-    expect(missing).toMatchObject({ status: 404, body: { code: 5, message: 'getting flags: namespace "elsewhere" not found' } });
+    expect(missing).toMatchObject({
+      status: 404,
+      body: { code: 5, message: 'getting flags: namespace "elsewhere" not found' },
+    });
   });
 });

@@ -31,7 +31,10 @@ describe.each(dialects)('Flipt namespaces on %s', (dialect) => {
     expect(updated.body.updatedAt > created.body.updatedAt).toBe(true);
 
     expect(await call('DELETE', '/api/v1/namespaces/team-a')).toMatchObject({ status: 200, body: {} });
-    expect(await call('GET', '/api/v1/namespaces/team-a')).toMatchObject({ status: 404, body: error(5, 'namespace "team-a" not found') });
+    expect(await call('GET', '/api/v1/namespaces/team-a')).toMatchObject({
+      status: 404,
+      body: error(5, 'namespace "team-a" not found'),
+    });
   });
 
   it('validates keys and names', async () => {
@@ -57,8 +60,14 @@ describe.each(dialects)('Flipt namespaces on %s', (dialect) => {
       status: 400,
       body: error(3, 'namespace "dup" is not unique'),
     });
-    expect(await call('PUT', '/api/v1/namespaces/nope', { name: 'x' })).toMatchObject({ status: 404, body: error(5, 'namespace "nope" not found') });
-    expect(await call('DELETE', '/api/v1/namespaces/nope')).toMatchObject({ status: 404, body: error(5, 'namespace "nope" not found') });
+    expect(await call('PUT', '/api/v1/namespaces/nope', { name: 'x' })).toMatchObject({
+      status: 404,
+      body: error(5, 'namespace "nope" not found'),
+    });
+    expect(await call('DELETE', '/api/v1/namespaces/nope')).toMatchObject({
+      status: 404,
+      body: error(5, 'namespace "nope" not found'),
+    });
     expect(await call('DELETE', '/api/v1/namespaces/default')).toMatchObject({
       status: 400,
       body: error(3, 'namespace "default" is protected'),
@@ -69,7 +78,12 @@ describe.each(dialects)('Flipt namespaces on %s', (dialect) => {
     await call('POST', '/api/v1/namespaces', { key: 'busy', name: 'Busy' });
     await call('POST', '/api/v1/namespaces/busy/flags', { key: 'f', name: 'F' });
     await call('POST', '/api/v1/namespaces/busy/segments', { key: 's', name: 'S' });
-    await call('POST', '/api/v1/namespaces/busy/segments/s/constraints', { type: 'STRING_COMPARISON_TYPE', property: 'p', operator: 'eq', value: 'v' });
+    await call('POST', '/api/v1/namespaces/busy/segments/s/constraints', {
+      type: 'STRING_COMPARISON_TYPE',
+      property: 'p',
+      operator: 'eq',
+      value: 'v',
+    });
     expect(await call('DELETE', '/api/v1/namespaces/busy')).toMatchObject({
       status: 400,
       body: error(3, 'namespace "busy" cannot be deleted; flags must be deleted first'),
@@ -86,7 +100,10 @@ describe.each(dialects)('Flipt namespaces on %s', (dialect) => {
     await call('POST', '/api/v1/namespaces/forced/segments', { key: 's', name: 'S' });
     await call('POST', '/api/v1/namespaces/forced/flags/f/rules', { segmentKey: 's', rank: 1 });
     await call('POST', '/api/v1/namespaces/forced/flags/f/rollouts', { rank: 1, segment: { segmentKey: 's' } });
-    expect(await call('DELETE', '/api/v1/namespaces/forced?force=maybe')).toMatchObject({ status: 400, body: error(3, 'invalid field force: must be a boolean') });
+    expect(await call('DELETE', '/api/v1/namespaces/forced?force=maybe')).toMatchObject({
+      status: 400,
+      body: error(3, 'invalid field force: must be a boolean'),
+    });
     expect(await call('DELETE', '/api/v1/namespaces/forced?force=false')).toMatchObject({ status: 400 });
     expect(await call('DELETE', '/api/v1/namespaces/forced?force=true')).toMatchObject({ status: 200, body: {} });
     expect((await call('GET', '/api/v1/namespaces/forced')).status).toBe(404);
@@ -107,11 +124,16 @@ describe.each(dialects)('Flipt namespaces on %s', (dialect) => {
       expect(first.body.namespaces.map((n: { key: string }) => n.key)).toEqual(['default', 'n1', 'n2']);
       expect(first.body.totalCount).toBe(4);
       expect(JSON.parse(Buffer.from(first.body.nextPageToken, 'base64').toString())).toEqual({ key: 'n3', offset: 3 });
-      const second = await c('GET', `/api/v1/namespaces?limit=3&pageToken=${encodeURIComponent(first.body.nextPageToken)}`);
+      const second = await c(
+        'GET',
+        `/api/v1/namespaces?limit=3&pageToken=${encodeURIComponent(first.body.nextPageToken)}`,
+      );
       expect(second.body).toMatchObject({ nextPageToken: '', totalCount: 4 });
       expect(second.body.namespaces.map((n: { key: string }) => n.key)).toEqual(['n3']);
       // Namespaces, unlike flags, take an offset without a limit.
-      expect((await c('GET', '/api/v1/namespaces?offset=2')).body.namespaces.map((n: { key: string }) => n.key)).toEqual(['n2', 'n3']);
+      expect(
+        (await c('GET', '/api/v1/namespaces?offset=2')).body.namespaces.map((n: { key: string }) => n.key),
+      ).toEqual(['n2', 'n3']);
     } finally {
       await fresh.close();
     }

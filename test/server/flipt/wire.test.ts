@@ -13,7 +13,8 @@ describe.each(dialects)('Flipt wire conventions on %s', (dialect) => {
     t = await startTestApp(dialect);
     call = client(t.app);
     await call('POST', '/api/v1/namespaces', { key: 'ns', name: 'NS' });
-    for (const key of ['a', 'b', 'c', 'd', 'e']) await call('POST', '/api/v1/namespaces/ns/flags', { key, name: key.toUpperCase() });
+    for (const key of ['a', 'b', 'c', 'd', 'e'])
+      await call('POST', '/api/v1/namespaces/ns/flags', { key, name: key.toUpperCase() });
   });
   afterAll(() => t.close());
 
@@ -24,15 +25,27 @@ describe.each(dialects)('Flipt wire conventions on %s', (dialect) => {
     expect(keys(first.body)).toEqual(['a', 'b']);
     expect(first.body.totalCount).toBe(5);
     expect(JSON.parse(Buffer.from(first.body.nextPageToken, 'base64').toString())).toEqual({ key: 'c', offset: 2 });
-    const second = await call('GET', `/api/v1/namespaces/ns/flags?limit=2&pageToken=${encodeURIComponent(first.body.nextPageToken)}`);
+    const second = await call(
+      'GET',
+      `/api/v1/namespaces/ns/flags?limit=2&pageToken=${encodeURIComponent(first.body.nextPageToken)}`,
+    );
     expect(keys(second.body)).toEqual(['c', 'd']);
-    const last = await call('GET', `/api/v1/namespaces/ns/flags?limit=2&pageToken=${encodeURIComponent(second.body.nextPageToken)}`);
+    const last = await call(
+      'GET',
+      `/api/v1/namespaces/ns/flags?limit=2&pageToken=${encodeURIComponent(second.body.nextPageToken)}`,
+    );
     expect(keys(last.body)).toEqual(['e']);
     expect(last.body).toMatchObject({ nextPageToken: '', totalCount: 5 });
     expect(keys((await call('GET', '/api/v1/namespaces/ns/flags?limit=10&offset=3')).body)).toEqual(['d', 'e']);
     expect(keys((await call('GET', '/api/v1/namespaces/ns/flags?limit=5')).body)).toHaveLength(5);
     expect((await call('GET', '/api/v1/namespaces/ns/flags?limit=5')).body.nextPageToken).toBe('');
-    expect(keys((await call('GET', '/api/v1/namespaces/ns/flags?limit=0&unknown=1')).body)).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(keys((await call('GET', '/api/v1/namespaces/ns/flags?limit=0&unknown=1')).body)).toEqual([
+      'a',
+      'b',
+      'c',
+      'd',
+      'e',
+    ]);
   });
 
   it('answers bad list parameters with 400', async () => {
@@ -40,25 +53,38 @@ describe.each(dialects)('Flipt wire conventions on %s', (dialect) => {
       ['offset=1', 'limit must be set when offset or pageToken is set'],
       ['pageToken=abc', 'limit must be set when offset or pageToken is set'],
       ['limit=2&pageToken=abc', 'pageToken is not valid: "abc"'],
-      [`limit=2&pageToken=${Buffer.from('{"offset":"x"}').toString('base64')}`, `pageToken is not valid: "${Buffer.from('{"offset":"x"}').toString('base64')}"`],
+      [
+        `limit=2&pageToken=${Buffer.from('{"offset":"x"}').toString('base64')}`,
+        `pageToken is not valid: "${Buffer.from('{"offset":"x"}').toString('base64')}"`,
+      ],
       ['limit=-1', 'invalid field limit: must not be negative'],
       ['limit=abc', 'invalid field limit: must be a number'],
       ['limit=1.5', 'invalid field limit: must be an integer'],
     ];
     for (const [query, message] of cases) {
-      expect(await call('GET', `/api/v1/namespaces/ns/flags?${query}`), query).toMatchObject({ status: 400, body: error(3, message) });
+      expect(await call('GET', `/api/v1/namespaces/ns/flags?${query}`), query).toMatchObject({
+        status: 400,
+        body: error(3, message),
+      });
     }
     expect((await call('GET', '/api/v1/namespaces/ns/segments?offset=1')).status).toBe(400);
   });
 
   it('lists nothing for a namespace that does not exist', async () => {
-    expect(await call('GET', '/api/v1/namespaces/none/flags')).toMatchObject({ status: 200, body: { flags: [], nextPageToken: '', totalCount: 0 } });
+    expect(await call('GET', '/api/v1/namespaces/none/flags')).toMatchObject({
+      status: 200,
+      body: { flags: [], nextPageToken: '', totalCount: 0 },
+    });
   });
 
   it('indents with ?pretty or Accept: application/json+pretty', async () => {
     const pretty = await call('GET', '/api/v1/namespaces/ns?pretty');
     expect(pretty.text).toBe(JSON.stringify(pretty.body, null, 2));
-    const accepted = await t.app.inject({ method: 'GET', url: '/api/v1/namespaces/ns', headers: { accept: 'application/json+pretty' } });
+    const accepted = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/namespaces/ns',
+      headers: { accept: 'application/json+pretty' },
+    });
     expect(accepted.body).toContain('\n  "key": "ns"');
     expect((await call('GET', '/api/v1/namespaces/ns')).text).not.toContain('\n');
   });
@@ -72,14 +98,29 @@ describe.each(dialects)('Flipt wire conventions on %s', (dialect) => {
     });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^application\/json/);
-    expect(await call('POST', '/api/v1/namespaces/ns/segments', '')).toMatchObject({ status: 400, body: error(3, 'invalid field key: must not be empty') });
+    expect(await call('POST', '/api/v1/namespaces/ns/segments', '')).toMatchObject({
+      status: 400,
+      body: error(3, 'invalid field key: must not be empty'),
+    });
   });
 
-  it('answers unknown routes 404 and unknown methods 405 in Flipt\'s shape', async () => {
-    expect(await call('GET', '/api/v1/namespaces/ns/widgets')).toMatchObject({ status: 404, body: error(5, 'Not Found') });
-    expect(await call('PATCH', '/api/v1/namespaces/ns/flags/a')).toMatchObject({ status: 405, body: error(12, 'Method Not Allowed') });
-    expect(await call('POST', '/api/v1/namespaces/ns/flags/a')).toMatchObject({ status: 405, body: error(12, 'Method Not Allowed') });
-    expect(await call('DELETE', '/api/v1/namespaces')).toMatchObject({ status: 405, body: error(12, 'Method Not Allowed') });
+  it("answers unknown routes 404 and unknown methods 405 in Flipt's shape", async () => {
+    expect(await call('GET', '/api/v1/namespaces/ns/widgets')).toMatchObject({
+      status: 404,
+      body: error(5, 'Not Found'),
+    });
+    expect(await call('PATCH', '/api/v1/namespaces/ns/flags/a')).toMatchObject({
+      status: 405,
+      body: error(12, 'Method Not Allowed'),
+    });
+    expect(await call('POST', '/api/v1/namespaces/ns/flags/a')).toMatchObject({
+      status: 405,
+      body: error(12, 'Method Not Allowed'),
+    });
+    expect(await call('DELETE', '/api/v1/namespaces')).toMatchObject({
+      status: 405,
+      body: error(12, 'Method Not Allowed'),
+    });
     expect((await call('GET', '/api/v1/namespaces/ns/flags/a/')).status).toBe(200);
   });
 
@@ -97,11 +138,16 @@ describe.each(dialects)('Flipt wire conventions on %s', (dialect) => {
     expect((await call('POST', '/api/v1/namespaces/ns/segments', { key, name: 'Long' })).status).toBe(200);
     expect((await call('GET', `/api/v1/namespaces/ns/segments/${key}`)).body.key).toBe(key);
     expect((await call('DELETE', `/api/v1/namespaces/ns/segments/${key}`)).status).toBe(200);
-    expect(await call('GET', `/api/v1/namespaces/ns/segments/${'k'.repeat(2000)}`)).toMatchObject({ status: 414, body: { code: 3, details: [] } });
+    expect(await call('GET', `/api/v1/namespaces/ns/segments/${'k'.repeat(2000)}`)).toMatchObject({
+      status: 414,
+      body: { code: 3, details: [] },
+    });
   });
 
   it('lets exactly one of many concurrent creates of a key win, the others answered 4xx', async () => {
-    const answers = await Promise.all(Array.from({ length: 8 }, () => call('POST', '/api/v1/namespaces/ns/flags', { key: 'race', name: 'Race' })));
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => call('POST', '/api/v1/namespaces/ns/flags', { key: 'race', name: 'Race' })),
+    );
     const statuses = answers.map((answer) => answer.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(1);
     expect(statuses.every((status) => status === 200 || status === 400 || status === 409)).toBe(true);
@@ -115,9 +161,19 @@ describe.each(dialects)('Flipt wire conventions on %s', (dialect) => {
     });
     afterAll(() => database.close());
 
-    it('refuses every write when read-only, with Flipt\'s error', async () => {
+    it("refuses every write when read-only, with Flipt's error", async () => {
       const store = new FliptStore(database, new ChangeFeed(), { readOnly: true });
-      const refused = await store.createFlag({ namespaceKey: 'ns', key: 'ro', name: 'RO', description: '', enabled: false, type: 'VARIANT_FLAG_TYPE', metadata: undefined }).catch((e) => e);
+      const refused = await store
+        .createFlag({
+          namespaceKey: 'ns',
+          key: 'ro',
+          name: 'RO',
+          description: '',
+          enabled: false,
+          type: 'VARIANT_FLAG_TYPE',
+          metadata: undefined,
+        })
+        .catch((e) => e);
       expect(refused).toBeInstanceOf(FliptError);
       expect(refused.httpStatus).toBe(500);
       expect(refused.toJSON()).toEqual(error(13, 'not implemented'));
@@ -129,12 +185,26 @@ describe.each(dialects)('Flipt wire conventions on %s', (dialect) => {
       const published: string[] = [];
       changes.subscribe((namespaceKey) => published.push(namespaceKey));
       const store = new FliptStore(database, changes, { readOnly: false });
-      const flag = { namespaceKey: 'ns', name: 'T', description: '', enabled: false, type: 'VARIANT_FLAG_TYPE' as const, metadata: undefined };
+      const flag = {
+        namespaceKey: 'ns',
+        name: 'T',
+        description: '',
+        enabled: false,
+        type: 'VARIANT_FLAG_TYPE' as const,
+        metadata: undefined,
+      };
 
       const failed = await store
         .transaction(async (tx) => {
           await tx.createFlag({ ...flag, key: 'tx1' });
-          await tx.createVariant({ namespaceKey: 'ns', flagKey: 'tx1', key: 'v', name: '', description: '', attachment: '' });
+          await tx.createVariant({
+            namespaceKey: 'ns',
+            flagKey: 'tx1',
+            key: 'v',
+            name: '',
+            description: '',
+            attachment: '',
+          });
           await tx.createFlag({ ...flag, key: 'tx1' });
         })
         .catch((e) => e);

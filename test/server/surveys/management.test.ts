@@ -49,9 +49,19 @@ describe.each(dialects)('survey management API and seeding on %s', (dialect) => 
     });
     expect(created.status).toBe(200);
     const survey = created.body.data;
-    expect(survey).toMatchObject({ name: 'Managed', status: 'inProgress', type: 'web', displayOption: 'displayOnce', recontactDays: null, delay: 0, segment: null });
+    expect(survey).toMatchObject({
+      name: 'Managed',
+      status: 'inProgress',
+      type: 'web',
+      displayOption: 'displayOnce',
+      recontactDays: null,
+      delay: 0,
+      segment: null,
+    });
     expect(survey.questions[0]).toMatchObject({ required: true, lowerLabel: '', upperLabel: '' });
-    expect((await t.management('GET', '/action-classes')).body.data).toContainEqual(expect.objectContaining({ name: 'Managed action', type: 'code' }));
+    expect((await t.management('GET', '/action-classes')).body.data).toContainEqual(
+      expect.objectContaining({ name: 'Managed action', type: 'code' }),
+    );
 
     const updated = await t.management('PUT', `/surveys/${survey.id}`, { status: 'paused' });
     expect(updated.body.data).toMatchObject({ id: survey.id, status: 'paused', name: 'Managed' });
@@ -59,12 +69,30 @@ describe.each(dialects)('survey management API and seeding on %s', (dialect) => 
     const synced = (await t.request('GET', `${CLIENT}/in-app/sync`)).body.data.surveys.map((s: { id: string }) => s.id);
     expect(synced).not.toContain(survey.id);
 
-    const invalid = await t.management('POST', '/surveys', { name: 'Broken', questions: [{ id: 'r', type: 'rating', headline: 'Rate', scale: 'stars', range: 6 }] });
+    const invalid = await t.management('POST', '/surveys', {
+      name: 'Broken',
+      questions: [{ id: 'r', type: 'rating', headline: 'Rate', scale: 'stars', range: 6 }],
+    });
     expect(invalid.status).toBe(400);
-    expect(invalid.body.details).toEqual({ 'questions.0.scale': 'must be number, smiley or star', 'questions.0.range': 'must be 3, 4, 5, 7 or 10' });
-    const badLogic = await t.management('POST', '/surveys', { name: 'Logic', questions: [{ id: 'a', type: 'openText', headline: 'A', logic: [{ condition: 'submitted', destination: 'zz' }] }] });
-    expect(badLogic.body.details).toEqual({ questions: 'every logic destination must be a question id of this survey or "end"' });
-    expect((await t.management('POST', '/surveys', { name: 'Kind', questions: [{ id: 'a', type: 'slider', headline: 'A' }] })).body.details['questions.0.type']).toContain('must be one of openText');
+    expect(invalid.body.details).toEqual({
+      'questions.0.scale': 'must be number, smiley or star',
+      'questions.0.range': 'must be 3, 4, 5, 7 or 10',
+    });
+    const badLogic = await t.management('POST', '/surveys', {
+      name: 'Logic',
+      questions: [{ id: 'a', type: 'openText', headline: 'A', logic: [{ condition: 'submitted', destination: 'zz' }] }],
+    });
+    expect(badLogic.body.details).toEqual({
+      questions: 'every logic destination must be a question id of this survey or "end"',
+    });
+    expect(
+      (
+        await t.management('POST', '/surveys', {
+          name: 'Kind',
+          questions: [{ id: 'a', type: 'slider', headline: 'A' }],
+        })
+      ).body.details['questions.0.type'],
+    ).toContain('must be one of openText');
 
     expect((await t.management('DELETE', `/surveys/${survey.id}`)).body.data.id).toBe(survey.id);
     expect((await t.management('GET', `/surveys/${survey.id}`)).status).toBe(404);
@@ -74,10 +102,22 @@ describe.each(dialects)('survey management API and seeding on %s', (dialect) => 
     const missing = await t.management('POST', '/action-classes', { name: 'Broken', type: 'noCode' });
     expect(missing.status).toBe(400);
     expect(missing.body.details).toEqual({ noCodeConfig: 'is required for a noCode action class' });
-    const rule = await t.management('POST', '/action-classes', { name: 'Docs', type: 'noCode', noCodeConfig: { pageUrl: { value: '/docs', rule: 'matches' } } });
+    const rule = await t.management('POST', '/action-classes', {
+      name: 'Docs',
+      type: 'noCode',
+      noCodeConfig: { pageUrl: { value: '/docs', rule: 'matches' } },
+    });
     expect(rule.body.details['noCodeConfig.pageUrl.rule']).toContain('exactMatch');
-    const created = await t.management('POST', '/action-classes', { name: 'Docs', type: 'noCode', noCodeConfig: { pageUrl: { value: '/docs', rule: 'contains' } } });
-    expect(created.body.data).toMatchObject({ name: 'Docs', type: 'noCode', noCodeConfig: { pageUrl: { value: '/docs', rule: 'contains' } } });
+    const created = await t.management('POST', '/action-classes', {
+      name: 'Docs',
+      type: 'noCode',
+      noCodeConfig: { pageUrl: { value: '/docs', rule: 'contains' } },
+    });
+    expect(created.body.data).toMatchObject({
+      name: 'Docs',
+      type: 'noCode',
+      noCodeConfig: { pageUrl: { value: '/docs', rule: 'contains' } },
+    });
     expect((await t.management('POST', '/action-classes', { name: 'Docs', type: 'code' })).status).toBe(400);
     expect((await t.management('GET', `/action-classes/${created.body.data.id}`)).body.data.name).toBe('Docs');
     expect((await t.management('DELETE', `/action-classes/${created.body.data.id}`)).status).toBe(200);
@@ -86,17 +126,29 @@ describe.each(dialects)('survey management API and seeding on %s', (dialect) => 
 
   it('lists and deletes responses and people of its own environment only', async () => {
     const surveyId = 'clensigndemosurveyclicks';
-    const response = await t.request('POST', `${CLIENT}/responses`, { surveyId, userId: 'mgmt-user', finished: true, data: { feedback: 'ok' } });
+    const response = await t.request('POST', `${CLIENT}/responses`, {
+      surveyId,
+      userId: 'mgmt-user',
+      finished: true,
+      data: { feedback: 'ok' },
+    });
     const list = (await t.management('GET', `/responses?surveyId=${surveyId}`)).body.data;
     expect(list.map((r: { id: string }) => r.id)).toEqual([response.body.data.id]);
 
-    const shop = (path: string, method = 'GET') => t.request(method, `/api/v1/management${path}`, undefined, { 'x-api-key': 'shop-management-key-0001' });
-    const elsewhere = await t.request('PUT', `/api/v1/client/cseededenvironment000001/responses/${response.body.data.id}`, { finished: true, data: { feedback: 'hijacked' } });
+    const shop = (path: string, method = 'GET') =>
+      t.request(method, `/api/v1/management${path}`, undefined, { 'x-api-key': 'shop-management-key-0001' });
+    const elsewhere = await t.request(
+      'PUT',
+      `/api/v1/client/cseededenvironment000001/responses/${response.body.data.id}`,
+      { finished: true, data: { feedback: 'hijacked' } },
+    );
     expect(elsewhere.status).toBe(404);
     expect((await shop(`/responses/${response.body.data.id}`)).status).toBe(404);
     expect((await shop('/responses')).body.data).toEqual([]);
 
-    const person = (await t.management('GET', '/people')).body.data.find((p: { userId: string }) => p.userId === 'mgmt-user');
+    const person = (await t.management('GET', '/people')).body.data.find(
+      (p: { userId: string }) => p.userId === 'mgmt-user',
+    );
     expect((await t.management('GET', `/people/${person.id}`)).body.data.userId).toBe('mgmt-user');
     expect((await shop(`/people/${person.id}`, 'DELETE')).status).toBe(404);
     expect((await t.management('DELETE', `/people/${person.id}`)).status).toBe(200);
@@ -107,12 +159,21 @@ describe.each(dialects)('survey management API and seeding on %s', (dialect) => 
 
   it('seeds environments from the YAML file, and seeding again changes nothing', async () => {
     const sync = (await t.request('GET', '/api/v1/client/cseededenvironment000001/in-app/sync')).body.data;
-    expect(sync.product).toMatchObject({ name: 'Shop', brandColor: '#ff0000', placement: 'center', darkOverlay: true, recontactDays: 7 });
+    expect(sync.product).toMatchObject({
+      name: 'Shop',
+      brandColor: '#ff0000',
+      placement: 'center',
+      darkOverlay: true,
+      recontactDays: 7,
+    });
     expect(sync.surveys).toEqual([expect.objectContaining({ name: 'Cart survey', triggers: ['Opened cart'] })]);
-    expect(sync.noCodeActionClasses).toEqual([expect.objectContaining({ name: 'Opened cart', noCodeConfig: { innerHtml: { value: 'Cart' } } })]);
+    expect(sync.noCodeActionClasses).toEqual([
+      expect.objectContaining({ name: 'Opened cart', noCodeConfig: { innerHtml: { value: 'Cart' } } }),
+    ]);
 
     // On PostgreSQL, two more instances seed the same database at once, as servers behind a balancer would.
-    const again = dialect === 'postgres' ? await Promise.all([buildApp(t.config), buildApp(t.config)]) : [await buildApp(t.config)];
+    const again =
+      dialect === 'postgres' ? await Promise.all([buildApp(t.config), buildApp(t.config)]) : [await buildApp(t.config)];
     for (const app of again) await app.close();
     const after = (await t.request('GET', '/api/v1/client/cseededenvironment000001/in-app/sync')).body.data;
     expect(after.surveys.map((s: { id: string }) => s.id)).toEqual(sync.surveys.map((s: { id: string }) => s.id));
@@ -122,12 +183,17 @@ describe.each(dialects)('survey management API and seeding on %s', (dialect) => 
 
   it('stops the start-up with a message naming the bad seed entry', async () => {
     const bad = join(seedDir, 'bad.yml');
-    writeFileSync(bad, 'environments:\n  - id: cseededenvironment000002\n    surveys:\n      - name: X\n        questions:\n          - { id: q, type: nps }\n');
+    writeFileSync(
+      bad,
+      'environments:\n  - id: cseededenvironment000002\n    surveys:\n      - name: X\n        questions:\n          - { id: q, type: nps }\n',
+    );
     await expect(buildApp({ ...t.config, surveys: { ...t.config.surveys, seedFile: bad } })).rejects.toThrow(
       `${bad}: environments.0.surveys.0.questions.0.headline`,
     );
     writeFileSync(bad, 'environments:\n  - id: NOT-A-CUID\n');
-    await expect(buildApp({ ...t.config, surveys: { ...t.config.surveys, seedFile: bad } })).rejects.toThrow(`${bad}: environments.0.id Invalid cuid`);
+    await expect(buildApp({ ...t.config, surveys: { ...t.config.surveys, seedFile: bad } })).rejects.toThrow(
+      `${bad}: environments.0.id Invalid cuid`,
+    );
   });
 
   it('serves the built loader and renderer where Formbricks and our snippets look for them', async () => {
@@ -140,9 +206,17 @@ describe.each(dialects)('survey management API and seeding on %s', (dialect) => 
       expect(loader.statusCode).toBe(200);
       expect(loader.body).toContain('formbricks');
     }
-    const selfStarting = await t.app.inject({ method: 'GET', url: '/api/js?module=js&environmentId=clensigndemoenvironment0', headers: { host: 'surveys.example:8080' } });
-    expect(selfStarting.body).toMatch(/^var formbricks = \{\};\n;window\.formbricks\.init\(\{"environmentId":"clensigndemoenvironment0","apiHost":"http:\/\/surveys\.example:8080"\}\);\n$/);
-    expect((await t.app.inject({ method: 'GET', url: '/api/js?module=js&environmentId=x");alert(1);//' })).statusCode).toBe(400);
+    const selfStarting = await t.app.inject({
+      method: 'GET',
+      url: '/api/js?module=js&environmentId=clensigndemoenvironment0',
+      headers: { host: 'surveys.example:8080' },
+    });
+    expect(selfStarting.body).toMatch(
+      /^var formbricks = \{\};\n;window\.formbricks\.init\(\{"environmentId":"clensigndemoenvironment0","apiHost":"http:\/\/surveys\.example:8080"\}\);\n$/,
+    );
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/js?module=js&environmentId=x");alert(1);//' })).statusCode,
+    ).toBe(400);
     expect((await t.app.inject({ method: 'GET', url: '/js/other.js' })).json()).toMatchObject({ code: 'not_found' });
     expect((await t.app.inject({ method: 'GET', url: '/api/js?module=question-date' })).statusCode).toBe(404);
   });

@@ -10,7 +10,9 @@ const SURVEY = 'clensigndemosurveyallqts';
 function multipart(field: string, fileName: string, content: Buffer) {
   const boundary = '----ensign-test-boundary';
   const body = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${fileName}"\r\nContent-Type: text/plain\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${fileName}"\r\nContent-Type: text/plain\r\n\r\n`,
+    ),
     content,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
@@ -25,12 +27,27 @@ describe.each(dialects)('survey file storage on %s', (dialect) => {
   afterAll(() => t.close());
 
   const requestUpload = async (fileName = 'notes.txt') => {
-    const { status, body } = await t.request('POST', `${CLIENT}/storage`, { fileName, fileType: 'text/plain', surveyId: SURVEY, allowedFileExtensions: ['plain'] });
+    const { status, body } = await t.request('POST', `${CLIENT}/storage`, {
+      fileName,
+      fileType: 'text/plain',
+      surveyId: SURVEY,
+      allowedFileExtensions: ['plain'],
+    });
     expect(status).toBe(200);
-    return body.data as { signedUrl: string; fileUrl: string; updatedFileName: string; signingData: { signature: string; timestamp: number; uuid: string } };
+    return body.data as {
+      signedUrl: string;
+      fileUrl: string;
+      updatedFileName: string;
+      signingData: { signature: string; timestamp: number; uuid: string };
+    };
   };
 
-  const upload = (signed: Awaited<ReturnType<typeof requestUpload>>, content: Buffer, overrides: Record<string, string> = {}, field = 'file') => {
+  const upload = (
+    signed: Awaited<ReturnType<typeof requestUpload>>,
+    content: Buffer,
+    overrides: Record<string, string> = {},
+    field = 'file',
+  ) => {
     const form = multipart(field, 'notes.txt', content);
     return t.app.inject({
       method: 'POST',
@@ -73,7 +90,9 @@ describe.each(dialects)('survey file storage on %s', (dialect) => {
     expect((await post({ fileName: 'a.txt', fileType: 'text/plain' })).body.message).toBe('surveyId ID is required');
     expect((await post({ surveyId: SURVEY, fileType: 'text/plain' })).body.message).toBe('fileName is required');
     expect((await post({ surveyId: SURVEY, fileName: 'a.txt' })).body.message).toBe('contentType is required');
-    expect((await post({ surveyId: 'cunknownsurvey0000000000', fileName: 'a.txt', fileType: 'text/plain' })).status).toBe(404);
+    expect(
+      (await post({ surveyId: 'cunknownsurvey0000000000', fileName: 'a.txt', fileType: 'text/plain' })).status,
+    ).toBe(404);
   });
 
   it('keeps the file name inside the upload folder', async () => {
@@ -91,8 +110,17 @@ describe.each(dialects)('survey file storage on %s', (dialect) => {
     expect((await upload(signed, Buffer.from('x'), { 'x-signature': '' })).statusCode).toBe(401);
 
     const timestamp = Date.now() - 5 * 60 * 1000 - 1000;
-    const signature = signUpload('test-signing-secret', { uuid: signed.signingData.uuid, fileName: signed.updatedFileName, environmentId: ENV, fileType: 'text/plain', timestamp });
-    const expired = await upload(signed, Buffer.from('x'), { 'x-signature': signature, 'x-timestamp': String(timestamp) });
+    const signature = signUpload('test-signing-secret', {
+      uuid: signed.signingData.uuid,
+      fileName: signed.updatedFileName,
+      environmentId: ENV,
+      fileType: 'text/plain',
+      timestamp,
+    });
+    const expired = await upload(signed, Buffer.from('x'), {
+      'x-signature': signature,
+      'x-timestamp': String(timestamp),
+    });
     expect(expired.statusCode).toBe(401);
     expect(expired.json().message).toBe('Signature expired');
   });

@@ -10,12 +10,20 @@ export const CLIENT = `/api/v1/client/${ENV}`;
 
 export interface SurveyTestApp extends TestApp {
   uploadDir: string;
-  request(method: string, url: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Record<string, unknown> }>;
+  request(
+    method: string,
+    url: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: any; headers: Record<string, unknown> }>;
   management(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
 }
 
 /** The app with the demo environment, uploads in a temporary folder and a fixed signing secret. */
-export async function startSurveyApp(dialect: Dialect, configure?: (config: TestApp['config']) => void): Promise<SurveyTestApp> {
+export async function startSurveyApp(
+  dialect: Dialect,
+  configure?: (config: TestApp['config']) => void,
+): Promise<SurveyTestApp> {
   const uploadDir = mkdtempSync(join(tmpdir(), 'ensign-uploads-'));
   const test = await startTestApp(dialect, (config) => {
     config.surveys.uploadDir = uploadDir;

@@ -1,5 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, CSRF_STORAGE_KEY, UNEXPECTED_ERROR, errorMessage, request, unauthorized } from '../../../src/api/client';
+import {
+  ApiError,
+  CSRF_STORAGE_KEY,
+  UNEXPECTED_ERROR,
+  errorMessage,
+  request,
+  unauthorized,
+} from '../../../src/api/client';
 import { useRefStore } from '../../../src/stores/ref';
 import { useSessionStore } from '../../../src/stores/session';
 
@@ -71,7 +78,9 @@ describe('request', () => {
   });
 
   it('turns a JSON error into an ApiError with the body message and the status', async () => {
-    fetchMock.mockImplementation(async () => answer(400, { code: 3, message: 'flag "default/a" is not unique', details: [] }));
+    fetchMock.mockImplementation(async () =>
+      answer(400, { code: 3, message: 'flag "default/a" is not unique', details: [] }),
+    );
     const error = await request('POST', '/api/v1/namespaces/default/flags', {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ message: 'flag "default/a" is not unique', status: 400 });
@@ -79,14 +88,23 @@ describe('request', () => {
 
   it('turns a non-JSON error into "An unexpected error occurred." with the status', async () => {
     fetchMock.mockImplementation(async () => answer(403, 'Forbidden - CSRF token invalid'));
-    await expect(request('PUT', '/api/v1/namespaces/x', {})).rejects.toMatchObject({ message: UNEXPECTED_ERROR, status: 403 });
+    await expect(request('PUT', '/api/v1/namespaces/x', {})).rejects.toMatchObject({
+      message: UNEXPECTED_ERROR,
+      status: 403,
+    });
   });
 
   it('on 401 removes the CSRF token and session and goes to the issuer, else reloads', async () => {
     const redirect = vi.spyOn(unauthorized, 'redirect').mockImplementation(() => {});
     localStorage.setItem(CSRF_STORAGE_KEY, 'token');
-    useSessionStore.getState().setSession({ required: true, authenticated: true, self: { authMethod: 'METHOD_OIDC', name: 'Ada', issuer: 'https://idp.example.com' } });
-    fetchMock.mockImplementation(async () => answer(401, { code: 16, message: 'request was not authenticated', details: [] }));
+    useSessionStore.getState().setSession({
+      required: true,
+      authenticated: true,
+      self: { authMethod: 'METHOD_OIDC', name: 'Ada', issuer: 'https://idp.example.com' },
+    });
+    fetchMock.mockImplementation(async () =>
+      answer(401, { code: 16, message: 'request was not authenticated', details: [] }),
+    );
     await expect(request('GET', '/api/v1/namespaces')).rejects.toMatchObject({ status: 401 });
     expect(localStorage.getItem(CSRF_STORAGE_KEY)).toBeNull();
     expect(useSessionStore.getState().session).toBeNull();
@@ -100,8 +118,12 @@ describe('request', () => {
     const redirect = vi.spyOn(unauthorized, 'redirect').mockImplementation(() => {});
     redirect.mockClear();
     localStorage.setItem(CSRF_STORAGE_KEY, 'token');
-    fetchMock.mockImplementation(async () => answer(401, { code: 16, message: 'request was not authenticated', details: [] }));
-    await expect(request('GET', '/auth/v1/self', undefined, { passUnauthorized: true })).rejects.toMatchObject({ status: 401 });
+    fetchMock.mockImplementation(async () =>
+      answer(401, { code: 16, message: 'request was not authenticated', details: [] }),
+    );
+    await expect(request('GET', '/auth/v1/self', undefined, { passUnauthorized: true })).rejects.toMatchObject({
+      status: 401,
+    });
     expect(redirect).not.toHaveBeenCalled();
     expect(localStorage.getItem(CSRF_STORAGE_KEY)).toBe('token');
   });

@@ -12,7 +12,8 @@ beforeEach(() => {
 });
 afterEach(() => vi.unstubAllGlobals());
 
-const calls = () => fetchMock.mock.calls.map(([url, init]) => [init?.method, String(url), init?.body && JSON.parse(String(init.body))]);
+const calls = () =>
+  fetchMock.mock.calls.map(([url, init]) => [init?.method, String(url), init?.body && JSON.parse(String(init.body))]);
 
 describe('copy flag', () => {
   const source = {
@@ -32,8 +33,16 @@ describe('copy flag', () => {
     await copyFlag({ namespaceKey: 'default', flagKey: 'f' }, { namespaceKey: 'prod', flagKey: 'g' });
     expect(calls()).toEqual([
       ['GET', '/api/v1/namespaces/default/flags/f', undefined],
-      ['POST', '/api/v1/namespaces/prod/flags', { key: 'g', name: 'F', description: 'd', type: 'VARIANT_FLAG_TYPE', enabled: true }],
-      ['POST', '/api/v1/namespaces/prod/flags/g/variants', { key: 'a', name: 'A', description: '', attachment: '{"x":1}' }],
+      [
+        'POST',
+        '/api/v1/namespaces/prod/flags',
+        { key: 'g', name: 'F', description: 'd', type: 'VARIANT_FLAG_TYPE', enabled: true },
+      ],
+      [
+        'POST',
+        '/api/v1/namespaces/prod/flags/g/variants',
+        { key: 'a', name: 'A', description: '', attachment: '{"x":1}' },
+      ],
       ['POST', '/api/v1/namespaces/prod/flags/g/variants', { key: 'b', name: 'B', description: '', attachment: '' }],
     ]);
   });
@@ -42,7 +51,9 @@ describe('copy flag', () => {
     fetchMock
       .mockImplementationOnce(async () => json(200, source))
       .mockImplementationOnce(async () => json(200, {}))
-      .mockImplementationOnce(async () => json(400, { code: 3, message: 'variant "a" is not unique for flag "prod/f"', details: [] }));
+      .mockImplementationOnce(async () =>
+        json(400, { code: 3, message: 'variant "a" is not unique for flag "prod/f"', details: [] }),
+      );
     await expect(copyFlag({ namespaceKey: 'default', flagKey: 'f' }, { namespaceKey: 'prod' })).rejects.toThrow(
       'variant "a" is not unique for flag "prod/f"',
     );
@@ -56,7 +67,9 @@ describe('copy segment', () => {
     name: 'S',
     description: '',
     matchType: 'ANY_MATCH_TYPE',
-    constraints: [{ id: '1', property: 'plan', type: 'STRING_COMPARISON_TYPE', operator: 'eq', value: 'pro', description: 'p' }],
+    constraints: [
+      { id: '1', property: 'plan', type: 'STRING_COMPARISON_TYPE', operator: 'eq', value: 'pro', description: 'p' },
+    ],
   };
 
   it('gets the source, posts it to the target, then each constraint', async () => {
@@ -64,16 +77,28 @@ describe('copy segment', () => {
     await copySegment({ namespaceKey: 'default', segmentKey: 's' }, { namespaceKey: 'prod' });
     expect(calls()).toEqual([
       ['GET', '/api/v1/namespaces/default/segments/s', undefined],
-      ['POST', '/api/v1/namespaces/prod/segments', { key: 's', name: 'S', description: '', matchType: 'ANY_MATCH_TYPE' }],
-      ['POST', '/api/v1/namespaces/prod/segments/s/constraints', { property: 'plan', type: 'STRING_COMPARISON_TYPE', operator: 'eq', value: 'pro', description: 'p' }],
+      [
+        'POST',
+        '/api/v1/namespaces/prod/segments',
+        { key: 's', name: 'S', description: '', matchType: 'ANY_MATCH_TYPE' },
+      ],
+      [
+        'POST',
+        '/api/v1/namespaces/prod/segments/s/constraints',
+        { property: 'plan', type: 'STRING_COMPARISON_TYPE', operator: 'eq', value: 'pro', description: 'p' },
+      ],
     ]);
   });
 
   it('skips the constraints when creating the segment fails', async () => {
     fetchMock
       .mockImplementationOnce(async () => json(200, source))
-      .mockImplementationOnce(async () => json(400, { code: 3, message: 'segment "prod/s" is not unique', details: [] }));
-    await expect(copySegment({ namespaceKey: 'default', segmentKey: 's' }, { namespaceKey: 'prod' })).rejects.toThrow('segment "prod/s" is not unique');
+      .mockImplementationOnce(async () =>
+        json(400, { code: 3, message: 'segment "prod/s" is not unique', details: [] }),
+      );
+    await expect(copySegment({ namespaceKey: 'default', segmentKey: 's' }, { namespaceKey: 'prod' })).rejects.toThrow(
+      'segment "prod/s" is not unique',
+    );
     expect(fetchMock).toHaveBeenCalledTimes(2);
   });
 });

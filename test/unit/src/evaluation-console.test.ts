@@ -11,9 +11,19 @@ import {
   snapshotPath,
 } from '../../../src/features/evaluation-console/evaluation';
 
-const variant = (change: Partial<Extract<AnyEvaluation, { type: 'VARIANT_EVALUATION_RESPONSE_TYPE' }>['variant']> = {}): AnyEvaluation => ({
+const variant = (
+  change: Partial<Extract<AnyEvaluation, { type: 'VARIANT_EVALUATION_RESPONSE_TYPE' }>['variant']> = {},
+): AnyEvaluation => ({
   type: 'VARIANT_EVALUATION_RESPONSE_TYPE',
-  variant: { flagKey: 'f', match: true, reason: 'MATCH_EVALUATION_REASON', variantKey: 'blue', variantAttachment: '', segmentKeys: ['a', 'b'], ...change },
+  variant: {
+    flagKey: 'f',
+    match: true,
+    reason: 'MATCH_EVALUATION_REASON',
+    variantKey: 'blue',
+    variantAttachment: '',
+    segmentKeys: ['a', 'b'],
+    ...change,
+  },
 });
 
 const boolean = (enabled: boolean, segmentKeys: string[] = []): AnyEvaluation => ({
@@ -24,7 +34,8 @@ const boolean = (enabled: boolean, segmentKeys: string[] = []): AnyEvaluation =>
 describe('context', () => {
   it('accepts empty text or a JSON object of strings', () => {
     for (const text of ['', '  ', '{}', '{"plan": "pro", "region": "eu"}']) expect(isContextOrEmpty(text)).toBe(true);
-    for (const text of ['{"age": 3}', '["a"]', 'null', '"s"', '{', '{"a": {"b": "c"}}']) expect(isContextOrEmpty(text)).toBe(false);
+    for (const text of ['{"age": 3}', '["a"]', 'null', '"s"', '{', '{"a": {"b": "c"}}'])
+      expect(isContextOrEmpty(text)).toBe(false);
   });
 
   it('parses empty text as no context', () => {
@@ -41,24 +52,58 @@ describe('request', () => {
   });
 
   it('writes a curl command that a shell reads back into the exact request', () => {
-    const body = { namespaceKey: 'default', flagKey: 'f', entityId: "O'Brien", context: { note: `it's "quoted" $HOME \\ ;` } };
+    const body = {
+      namespaceKey: 'default',
+      flagKey: 'f',
+      entityId: "O'Brien",
+      context: { note: `it's "quoted" $HOME \\ ;` },
+    };
     const command = curlCommand('http://127.0.0.1:8080/evaluate/v1/variant', body);
     expect(command).toBe(
       `curl -X POST 'http://127.0.0.1:8080/evaluate/v1/variant' -H 'Content-Type: application/json' -d '${JSON.stringify(body).replaceAll("'", `'\\''`)}'`,
     );
     // The shell splits it into curl's arguments unchanged.
-    const words = JSON.parse(execFileSync('sh', ['-c', `node -e 'console.log(JSON.stringify(process.argv.slice(1)))' -- ${command.slice('curl '.length)}`]).toString());
-    expect(words).toEqual(['-X', 'POST', 'http://127.0.0.1:8080/evaluate/v1/variant', '-H', 'Content-Type: application/json', '-d', JSON.stringify(body)]);
+    const words = JSON.parse(
+      execFileSync('sh', [
+        '-c',
+        `node -e 'console.log(JSON.stringify(process.argv.slice(1)))' -- ${command.slice('curl '.length)}`,
+      ]).toString(),
+    );
+    expect(words).toEqual([
+      '-X',
+      'POST',
+      'http://127.0.0.1:8080/evaluate/v1/variant',
+      '-H',
+      'Content-Type: application/json',
+      '-d',
+      JSON.stringify(body),
+    ]);
   });
 });
 
 describe('comparison with the server', () => {
   it('agrees on the same variant answer, segment keys in any order', () => {
-    expect(compareWithServer(variant(), { flagKey: 'f', match: true, reason: 'MATCH_EVALUATION_REASON', variantKey: 'blue', segmentKeys: ['b', 'a'] })).toEqual([]);
+    expect(
+      compareWithServer(variant(), {
+        flagKey: 'f',
+        match: true,
+        reason: 'MATCH_EVALUATION_REASON',
+        variantKey: 'blue',
+        segmentKeys: ['b', 'a'],
+      }),
+    ).toEqual([]);
   });
 
   it('names each field that differs', () => {
-    expect(compareWithServer(variant(), { flagKey: 'f', match: false, reason: 'DEFAULT_EVALUATION_REASON', variantKey: 'red', segmentKeys: [] })).toEqual([
+    expect(
+      compareWithServer(variant(), {
+        flagKey: 'f',
+        match: false,
+        reason: 'DEFAULT_EVALUATION_REASON',
+        variantKey: 'red',
+        segmentKeys: [],
+      }),
+    ).toEqual([
       { field: 'match', console: 'true', server: 'false' },
       { field: 'variant key', console: 'blue', server: 'red' },
       { field: 'reason', console: 'MATCH_EVALUATION_REASON', server: 'DEFAULT_EVALUATION_REASON' },
@@ -67,10 +112,17 @@ describe('comparison with the server', () => {
   });
 
   it('compares boolean answers, and segment keys only when the server sends them', () => {
-    expect(compareWithServer(boolean(true, ['s']), { flagKey: 'f', enabled: true, reason: 'MATCH_EVALUATION_REASON' })).toEqual([]);
-    expect(compareWithServer(boolean(true), { flagKey: 'f', enabled: false, reason: 'MATCH_EVALUATION_REASON', segmentKeys: [] })).toEqual([
-      { field: 'enabled', console: 'true', server: 'false' },
-    ]);
+    expect(
+      compareWithServer(boolean(true, ['s']), { flagKey: 'f', enabled: true, reason: 'MATCH_EVALUATION_REASON' }),
+    ).toEqual([]);
+    expect(
+      compareWithServer(boolean(true), {
+        flagKey: 'f',
+        enabled: false,
+        reason: 'MATCH_EVALUATION_REASON',
+        segmentKeys: [],
+      }),
+    ).toEqual([{ field: 'enabled', console: 'true', server: 'false' }]);
   });
 });
 

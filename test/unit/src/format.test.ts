@@ -28,7 +28,9 @@ describe('timestamps', () => {
   it('builds a datetime value from a date and an optional time', () => {
     expect(toDatetimeValue('2024-03-01', '', 'utc')).toBe('2024-03-01T00:00:00Z');
     expect(toDatetimeValue('2024-03-01', '13:45', 'utc')).toBe('2024-03-01T13:45:00Z');
-    expect(toDatetimeValue('2024-03-01', '13:45', 'local')).toBe(new Date('2024-03-01T13:45').toISOString().replace('.000', ''));
+    expect(toDatetimeValue('2024-03-01', '13:45', 'local')).toBe(
+      new Date('2024-03-01T13:45').toISOString().replace('.000', ''),
+    );
     expect(fromDatetimeValue('2024-03-01T13:45:00Z', 'utc')).toEqual({ date: '2024-03-01', time: '13:45' });
     expect(fromDatetimeValue('', 'utc')).toEqual({ date: '', time: '' });
   });

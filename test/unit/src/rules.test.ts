@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { distributionsError, DISTRIBUTIONS_TOTAL_MESSAGE, evenSplit, totalPercentage } from '../../../src/features/rules/distributions';
+import {
+  distributionsError,
+  DISTRIBUTIONS_TOTAL_MESSAGE,
+  evenSplit,
+  totalPercentage,
+} from '../../../src/features/rules/distributions';
 import { move } from '../../../src/components/SortableList';
 import { segmentFields, segmentsOf } from '../../../src/lib/segments';
 import { rolloutBody } from '../../../src/features/rollouts/queries';
@@ -35,8 +40,14 @@ describe('ordering', () => {
 
 describe('segment fields of rules and rollouts', () => {
   it('sends one segment as segmentKey with OR, several as segmentKeys with the operator', () => {
-    expect(segmentFields(['a'], 'AND_SEGMENT_OPERATOR')).toEqual({ segmentKey: 'a', segmentOperator: 'OR_SEGMENT_OPERATOR' });
-    expect(segmentFields(['a', 'b'], 'AND_SEGMENT_OPERATOR')).toEqual({ segmentKeys: ['a', 'b'], segmentOperator: 'AND_SEGMENT_OPERATOR' });
+    expect(segmentFields(['a'], 'AND_SEGMENT_OPERATOR')).toEqual({
+      segmentKey: 'a',
+      segmentOperator: 'OR_SEGMENT_OPERATOR',
+    });
+    expect(segmentFields(['a', 'b'], 'AND_SEGMENT_OPERATOR')).toEqual({
+      segmentKeys: ['a', 'b'],
+      segmentOperator: 'AND_SEGMENT_OPERATOR',
+    });
   });
 
   it('reads whichever of segmentKey and segmentKeys the server filled', () => {
@@ -52,31 +63,69 @@ describe('rollouts', () => {
       description: 'd',
       threshold: { percentage: 25, value: false },
     });
-    expect(rolloutBody({ kind: 'segment', description: '', segmentKeys: ['a', 'b'], segmentOperator: 'AND_SEGMENT_OPERATOR', value: true })).toEqual({
+    expect(
+      rolloutBody({
+        kind: 'segment',
+        description: '',
+        segmentKeys: ['a', 'b'],
+        segmentOperator: 'AND_SEGMENT_OPERATOR',
+        value: true,
+      }),
+    ).toEqual({
       description: '',
       segment: { segmentKeys: ['a', 'b'], segmentOperator: 'AND_SEGMENT_OPERATOR', value: true },
     });
   });
 
   it('reads a stored rollout back into form values', () => {
-    const base = { id: '1', namespaceKey: 'default', flagKey: 'f', rank: 1, description: 'x', createdAt: '', updatedAt: '' };
-    expect(rolloutValues({ ...base, type: 'THRESHOLD_ROLLOUT_TYPE', threshold: { percentage: 10, value: true } })).toEqual({
+    const base = {
+      id: '1',
+      namespaceKey: 'default',
+      flagKey: 'f',
+      rank: 1,
+      description: 'x',
+      createdAt: '',
+      updatedAt: '',
+    };
+    expect(
+      rolloutValues({ ...base, type: 'THRESHOLD_ROLLOUT_TYPE', threshold: { percentage: 10, value: true } }),
+    ).toEqual({
       kind: 'threshold',
       description: 'x',
       percentage: 10,
       value: true,
     });
     expect(
-      rolloutValues({ ...base, type: 'SEGMENT_ROLLOUT_TYPE', segment: { segmentKey: 's', segmentKeys: [], segmentOperator: 'OR_SEGMENT_OPERATOR', value: false } }),
-    ).toEqual({ kind: 'segment', description: 'x', segmentKeys: ['s'], segmentOperator: 'OR_SEGMENT_OPERATOR', value: false });
+      rolloutValues({
+        ...base,
+        type: 'SEGMENT_ROLLOUT_TYPE',
+        segment: { segmentKey: 's', segmentKeys: [], segmentOperator: 'OR_SEGMENT_OPERATOR', value: false },
+      }),
+    ).toEqual({
+      kind: 'segment',
+      description: 'x',
+      segmentKeys: ['s'],
+      segmentOperator: 'OR_SEGMENT_OPERATOR',
+      value: false,
+    });
   });
 
   it('validates the percentage and the segments', () => {
     expect(rolloutError({ kind: 'threshold', description: '', percentage: 100, value: true })).toBeUndefined();
-    expect(rolloutError({ kind: 'threshold', description: '', percentage: 100.5, value: true })).toBe(PERCENTAGE_MESSAGE);
-    expect(rolloutError({ kind: 'threshold', description: '', percentage: Number.NaN, value: true })).toBe(PERCENTAGE_MESSAGE);
-    expect(rolloutError({ kind: 'segment', description: '', segmentKeys: [], segmentOperator: 'OR_SEGMENT_OPERATOR', value: true })).toBe(
-      'Choose at least one segment',
+    expect(rolloutError({ kind: 'threshold', description: '', percentage: 100.5, value: true })).toBe(
+      PERCENTAGE_MESSAGE,
     );
+    expect(rolloutError({ kind: 'threshold', description: '', percentage: Number.NaN, value: true })).toBe(
+      PERCENTAGE_MESSAGE,
+    );
+    expect(
+      rolloutError({
+        kind: 'segment',
+        description: '',
+        segmentKeys: [],
+        segmentOperator: 'OR_SEGMENT_OPERATOR',
+        value: true,
+      }),
+    ).toBe('Choose at least one segment');
   });
 });

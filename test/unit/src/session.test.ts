@@ -26,15 +26,25 @@ describe('session check', () => {
 
   it('is authenticated with the user when auth/v1/self answers', async () => {
     fetchMock.mockImplementation(async (url) =>
-      String(url) === '/meta/info' ? json(200, {}) : json(200, { method: 'METHOD_OIDC', metadata: { 'io.flipt.auth.oidc.name': 'Grace' } }),
+      String(url) === '/meta/info'
+        ? json(200, {})
+        : json(200, { method: 'METHOD_OIDC', metadata: { 'io.flipt.auth.oidc.name': 'Grace' } }),
     );
     await loadSession();
-    expect(useSessionStore.getState().session).toMatchObject({ required: true, authenticated: true, self: { name: 'Grace' } });
+    expect(useSessionStore.getState().session).toMatchObject({
+      required: true,
+      authenticated: true,
+      self: { name: 'Grace' },
+    });
   });
 
   it('replaces a stored session with "not required" when auth/v1/self fails', async () => {
-    useSessionStore.getState().setSession({ required: true, authenticated: true, self: { authMethod: 'METHOD_OIDC', name: 'Grace' } });
-    fetchMock.mockImplementation(async (url) => (String(url) === '/meta/info' ? json(200, {}) : json(401, unauthenticated)));
+    useSessionStore
+      .getState()
+      .setSession({ required: true, authenticated: true, self: { authMethod: 'METHOD_OIDC', name: 'Grace' } });
+    fetchMock.mockImplementation(async (url) =>
+      String(url) === '/meta/info' ? json(200, {}) : json(401, unauthenticated),
+    );
     await loadSession();
     expect(useSessionStore.getState().session).toEqual({ required: false, authenticated: false });
   });

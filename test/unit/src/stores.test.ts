@@ -85,8 +85,16 @@ describe('session user', () => {
           'io.flipt.auth.github.preferred_username': 'ada',
         },
       }),
-    ).toEqual({ authMethod: 'METHOD_GITHUB', name: 'Ada', imgURL: 'https://avatars/ada.png', login: 'ada', issuer: undefined });
-    expect(sessionUser({ method: 'METHOD_JWT', metadata: { 'io.flipt.auth.jwt.issuer': 'https://issuer' } })).toMatchObject({
+    ).toEqual({
+      authMethod: 'METHOD_GITHUB',
+      name: 'Ada',
+      imgURL: 'https://avatars/ada.png',
+      login: 'ada',
+      issuer: undefined,
+    });
+    expect(
+      sessionUser({ method: 'METHOD_JWT', metadata: { 'io.flipt.auth.jwt.issuer': 'https://issuer' } }),
+    ).toMatchObject({
       name: 'User',
       issuer: 'https://issuer',
     });
@@ -100,7 +108,10 @@ describe('toasts', () => {
     const store = useToastStore.getState();
     store.push('success', 'Successfully created flag');
     store.push('error', 'boom');
-    expect(useToastStore.getState().toasts.map((toast) => toast.message)).toEqual(['Successfully created flag', 'boom']);
+    expect(useToastStore.getState().toasts.map((toast) => toast.message)).toEqual([
+      'Successfully created flag',
+      'boom',
+    ]);
     vi.advanceTimersByTime(SUCCESS_TOAST_MS);
     const [error] = useToastStore.getState().toasts;
     expect(error).toMatchObject({ kind: 'error', message: 'boom' });

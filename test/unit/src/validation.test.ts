@@ -27,7 +27,9 @@ describe('flag form', () => {
   it('allows letters, numbers, hyphens, underscores and commas in the key', () => {
     expect(validate(flagSchema, { key: 'a-B_9,x', name: 'n' })).toEqual({});
     for (const key of ['a.b', 'a b', 'a/b', 'ä']) {
-      expect(validate(flagSchema, { key, name: 'n' })).toEqual({ key: 'Only letters, numbers, hypens and underscores allowed' });
+      expect(validate(flagSchema, { key, name: 'n' })).toEqual({
+        key: 'Only letters, numbers, hypens and underscores allowed',
+      });
     }
   });
 });
@@ -42,7 +44,9 @@ describe('segment form', () => {
 describe('variant form', () => {
   it('allows dots in the key', () => {
     expect(validate(variantSchema, { key: 'v1.2', attachment: '' })).toEqual({});
-    expect(validate(variantSchema, { key: 'v 1', attachment: '' })).toEqual({ key: 'Only letters, numbers, hypens, dots and underscores allowed' });
+    expect(validate(variantSchema, { key: 'v 1', attachment: '' })).toEqual({
+      key: 'Only letters, numbers, hypens, dots and underscores allowed',
+    });
     expect(validate(variantSchema, { key: '', attachment: '' })).toEqual({ key: 'Required' });
   });
 
@@ -61,7 +65,8 @@ describe('shared rules', () => {
 
   it('Must be valid context value: a JSON object of strings', () => {
     expect(message(contextRule, '{"plan": "pro"}')).toBeUndefined();
-    for (const text of ['{"age": 3}', '["a"]', 'null', '"s"', '{']) expect(message(contextRule, text)).toBe('Must be valid context value');
+    for (const text of ['{"age": 3}', '["a"]', 'null', '"s"', '{'])
+      expect(message(contextRule, text)).toBe('Must be valid context value');
   });
 
   it('Must be valid JSON string array / number array, at most 100 items', () => {
@@ -70,8 +75,12 @@ describe('shared rules', () => {
     expect(message(numberArrayRule, '[1,2.5]')).toBeUndefined();
     expect(message(numberArrayRule, '["1"]')).toBe('Must be valid JSON number array');
     expect(message(numberArrayRule, JSON.stringify(Array.from({ length: 100 }, (_, i) => i)))).toBeUndefined();
-    expect(message(numberArrayRule, JSON.stringify(Array.from({ length: 101 }, (_, i) => i)))).toBe('Too many items (maximum 100)');
-    expect(message(stringArrayRule, JSON.stringify(Array.from({ length: 101 }, (_, i) => `${i}`)))).toBe('Too many items (maximum 100)');
+    expect(message(numberArrayRule, JSON.stringify(Array.from({ length: 101 }, (_, i) => i)))).toBe(
+      'Too many items (maximum 100)',
+    );
+    expect(message(stringArrayRule, JSON.stringify(Array.from({ length: 101 }, (_, i) => `${i}`)))).toBe(
+      'Too many items (maximum 100)',
+    );
   });
 });
 
@@ -83,14 +92,18 @@ describe('constraint form', () => {
   it('requires a value for operators that take one, and none for the others', () => {
     expect(validate(constraintSchema, constraint({ value: '' }))).toEqual({ value: 'Value is required' });
     expect(validate(constraintSchema, constraint({ value: '  ' }))).toEqual({ value: 'Value is required' });
-    for (const operator of ['empty', 'notempty']) expect(validate(constraintSchema, constraint({ operator, value: '' }))).toEqual({});
+    for (const operator of ['empty', 'notempty'])
+      expect(validate(constraintSchema, constraint({ operator, value: '' }))).toEqual({});
     for (const operator of ['true', 'false', 'present', 'notpresent']) {
-      expect(validate(constraintSchema, constraint({ type: 'BOOLEAN_COMPARISON_TYPE', operator, value: '' }))).toEqual({});
+      expect(validate(constraintSchema, constraint({ type: 'BOOLEAN_COMPARISON_TYPE', operator, value: '' }))).toEqual(
+        {},
+      );
     }
   });
 
   it('checks datetimes', () => {
-    const datetime = (value: string) => validate(constraintSchema, constraint({ type: 'DATETIME_COMPARISON_TYPE', operator: 'gt', value }));
+    const datetime = (value: string) =>
+      validate(constraintSchema, constraint({ type: 'DATETIME_COMPARISON_TYPE', operator: 'gt', value }));
     expect(datetime('2024-03-01T13:45:00Z')).toEqual({});
     expect(datetime('2024-03-01')).toEqual({});
     expect(datetime('2024-03-01T13:45:00.5+02:00')).toEqual({});
@@ -99,14 +112,17 @@ describe('constraint form', () => {
   });
 
   it('checks lists of isoneof and isnotoneof by type', () => {
-    const list = (type: string, operator: string, value: string) => validate(constraintSchema, constraint({ type, operator, value }));
+    const list = (type: string, operator: string, value: string) =>
+      validate(constraintSchema, constraint({ type, operator, value }));
     expect(list('STRING_COMPARISON_TYPE', 'isoneof', '["a"]')).toEqual({});
     expect(list('STRING_COMPARISON_TYPE', 'isnotoneof', '[1]')).toEqual({ value: 'Must be valid JSON string array' });
     expect(list('ENTITY_ID_COMPARISON_TYPE', 'isoneof', 'a')).toEqual({ value: 'Must be valid JSON string array' });
     expect(list('NUMBER_COMPARISON_TYPE', 'isoneof', '[1,2]')).toEqual({});
     expect(list('NUMBER_COMPARISON_TYPE', 'isoneof', '["1"]')).toEqual({ value: 'Must be valid JSON number array' });
-    expect(list('NUMBER_COMPARISON_TYPE', 'isoneof', JSON.stringify(Array.from({ length: 101 }, (_, i) => i)))).toEqual({
-      value: 'Too many items (maximum 100)',
-    });
+    expect(list('NUMBER_COMPARISON_TYPE', 'isoneof', JSON.stringify(Array.from({ length: 101 }, (_, i) => i)))).toEqual(
+      {
+        value: 'Too many items (maximum 100)',
+      },
+    );
   });
 });

@@ -10,11 +10,29 @@ import type {
 
 /** Small builders for snapshot documents in engine tests. */
 export function constraint(type: string, property: string, operator: string, value = ''): SnapshotConstraint {
-  return { id: `${property}-${operator}`, type: `${type}_CONSTRAINT_COMPARISON_TYPE` as SnapshotComparisonType, property, operator, value };
+  return {
+    id: `${property}-${operator}`,
+    type: `${type}_CONSTRAINT_COMPARISON_TYPE` as SnapshotComparisonType,
+    property,
+    operator,
+    value,
+  };
 }
 
-export function segment(key: string, constraints: SnapshotConstraint[], matchType: 'ALL' | 'ANY' = 'ALL'): SnapshotSegment {
-  return { key, name: '', description: '', matchType: `${matchType}_SEGMENT_MATCH_TYPE`, createdAt: null, updatedAt: null, constraints };
+export function segment(
+  key: string,
+  constraints: SnapshotConstraint[],
+  matchType: 'ALL' | 'ANY' = 'ALL',
+): SnapshotSegment {
+  return {
+    key,
+    name: '',
+    description: '',
+    matchType: `${matchType}_SEGMENT_MATCH_TYPE`,
+    createdAt: null,
+    updatedAt: null,
+    constraints,
+  };
 }
 
 export function rule(
@@ -71,8 +89,16 @@ export function threshold(percentage: number, value: boolean): SnapshotRollout {
   return { type: 'THRESHOLD_ROLLOUT_TYPE', rank: 0, threshold: { percentage, value } };
 }
 
-export function segmentRollout(segments: SnapshotSegment[], value: boolean, operator: 'OR' | 'AND' = 'OR'): SnapshotRollout {
-  return { type: 'SEGMENT_ROLLOUT_TYPE', rank: 0, segment: { value, segmentOperator: `${operator}_SEGMENT_OPERATOR`, segments } };
+export function segmentRollout(
+  segments: SnapshotSegment[],
+  value: boolean,
+  operator: 'OR' | 'AND' = 'OR',
+): SnapshotRollout {
+  return {
+    type: 'SEGMENT_ROLLOUT_TYPE',
+    rank: 0,
+    segment: { value, segmentOperator: `${operator}_SEGMENT_OPERATOR`, segments },
+  };
 }
 
 export function document(flags: SnapshotFlag[], key = 'default'): SnapshotDocument {

@@ -12,7 +12,16 @@ import {
   variantBucket,
   type SnapshotDocument,
 } from '../../../../domain/evaluation/index.js';
-import { booleanFlag, constraint, document, rule, segment, segmentRollout, threshold, variantFlag } from './builders.js';
+import {
+  booleanFlag,
+  constraint,
+  document,
+  rule,
+  segment,
+  segmentRollout,
+  threshold,
+  variantFlag,
+} from './builders.js';
 
 const everyone = segment('everyone', []);
 const variant = (doc: SnapshotDocument, flagKey: string, entityId: string, context: Record<string, string> = {}) =>
@@ -29,7 +38,18 @@ describe('CRC-32', () => {
 });
 
 describe('variant bucketing (reference §5.3 vectors)', () => {
-  const split = (key: string, a: string, b: string) => document([variantFlag(key, [rule([everyone], [[a, 50], [b, 50]])])]);
+  const split = (key: string, a: string, b: string) =>
+    document([
+      variantFlag(key, [
+        rule(
+          [everyone],
+          [
+            [a, 50],
+            [b, 50],
+          ],
+        ),
+      ]),
+    ]);
 
   it('hashes flag key then entity id, mod 1000', () => {
     const ns = compileSnapshot(split('foo', 'boz', 'booz'));
@@ -41,7 +61,12 @@ describe('variant bucketing (reference §5.3 vectors)', () => {
 
   it('flag_001 / some-fixed-entity-id → bucket 553 → the second variant', () => {
     const result = variant(split('flag_001', 'variant_001', 'variant_002'), 'flag_001', 'some-fixed-entity-id');
-    expect(result).toMatchObject({ match: true, reason: 'MATCH_EVALUATION_REASON', variantKey: 'variant_002', segmentKeys: ['everyone'] });
+    expect(result).toMatchObject({
+      match: true,
+      reason: 'MATCH_EVALUATION_REASON',
+      variantKey: 'variant_002',
+      segmentKeys: ['everyone'],
+    });
   });
 
   it('a bucket past the distributions is no match, with the default variant and the segment keys', () => {
@@ -61,30 +86,85 @@ describe('variant bucketing (reference §5.3 vectors)', () => {
   });
 
   it('float32 boundaries: three × 33.33 leave bucket 999 unmatched', () => {
-    const doc = document([variantFlag('f', [rule([everyone], [['a', 33.33], ['b', 33.33], ['c', 33.33]])])]);
+    const doc = document([
+      variantFlag('f', [
+        rule(
+          [everyone],
+          [
+            ['a', 33.33],
+            ['b', 33.33],
+            ['c', 33.33],
+          ],
+        ),
+      ]),
+    ]);
     const ns = compileSnapshot(doc);
     expect(ns.flags.get('f')!.rules[0].boundaries).toEqual([333, 666, 999]);
     let entity = 0;
     while (variantBucket(ns.flags.get('f')!, String(entity)) !== 999) entity++;
-    expect(evaluateVariant(ns, { flagKey: 'f', entityId: String(entity), context: {} })).toMatchObject({ match: false, reason: 'UNKNOWN_EVALUATION_REASON', variantKey: '' });
+    expect(evaluateVariant(ns, { flagKey: 'f', entityId: String(entity), context: {} })).toMatchObject({
+      match: false,
+      reason: 'UNKNOWN_EVALUATION_REASON',
+      variantKey: '',
+    });
   });
 
   it('totals over 100 make later distributions unreachable; zero rollouts are dropped', () => {
-    const ns = compileSnapshot(document([variantFlag('f', [rule([everyone], [['z', 0], ['a', 80], ['b', 80], ['c', 0.05]])])]));
+    const ns = compileSnapshot(
+      document([
+        variantFlag('f', [
+          rule(
+            [everyone],
+            [
+              ['z', 0],
+              ['a', 80],
+              ['b', 80],
+              ['c', 0.05],
+            ],
+          ),
+        ]),
+      ]),
+    );
     expect(ns.flags.get('f')!.rules[0].boundaries).toEqual([800, 1600, 1600]);
     expect(ns.flags.get('f')!.rules[0].variants.map((v) => v.key)).toEqual(['a', 'b', 'c']);
   });
 
   it('zero-rollout distributions never win, whatever their position', () => {
-    const doc = document([variantFlag('f', [rule([everyone], [['zero', 0], ['one', 100], ['two', 0]])])]);
+    const doc = document([
+      variantFlag('f', [
+        rule(
+          [everyone],
+          [
+            ['zero', 0],
+            ['one', 100],
+            ['two', 0],
+          ],
+        ),
+      ]),
+    ]);
     const ns = compileSnapshot(doc);
-    for (let i = 0; i < 200; i++) expect(evaluateVariant(ns, { flagKey: 'f', entityId: `e${i}`, context: {} }).variantKey).toBe('one');
+    for (let i = 0; i < 200; i++)
+      expect(evaluateVariant(ns, { flagKey: 'f', entityId: `e${i}`, context: {} }).variantKey).toBe('one');
   });
 
   it('distributes 10,000 entities close to the rollouts', () => {
-    const ns = compileSnapshot(document([variantFlag('f', [rule([everyone], [['a', 20], ['b', 30], ['c', 50]])])]));
+    const ns = compileSnapshot(
+      document([
+        variantFlag('f', [
+          rule(
+            [everyone],
+            [
+              ['a', 20],
+              ['b', 30],
+              ['c', 50],
+            ],
+          ),
+        ]),
+      ]),
+    );
     const counts: Record<string, number> = { a: 0, b: 0, c: 0 };
-    for (let i = 0; i < 10_000; i++) counts[evaluateVariant(ns, { flagKey: 'f', entityId: `user-${i}`, context: {} }).variantKey]++;
+    for (let i = 0; i < 10_000; i++)
+      counts[evaluateVariant(ns, { flagKey: 'f', entityId: `user-${i}`, context: {} }).variantKey]++;
     expect(counts.a).toBeGreaterThan(1800);
     expect(counts.a).toBeLessThan(2200);
     expect(counts.c).toBeGreaterThan(4700);
@@ -96,22 +176,52 @@ describe('variant evaluation', () => {
   const admin = segment('admin', [constraint('BOOLEAN', 'admin', 'true')]);
 
   it('no rules: UNKNOWN, or DEFAULT with the default variant', () => {
-    expect(variant(document([variantFlag('f', [])]), 'f', 'e')).toMatchObject({ match: false, reason: 'UNKNOWN_EVALUATION_REASON', variantKey: '' });
+    expect(variant(document([variantFlag('f', [])]), 'f', 'e')).toMatchObject({
+      match: false,
+      reason: 'UNKNOWN_EVALUATION_REASON',
+      variantKey: '',
+    });
     const withDefault = document([variantFlag('f', [], { defaultVariant: { id: '1', key: 'dv', attachment: '' } })]);
-    expect(variant(withDefault, 'f', 'e')).toMatchObject({ match: false, reason: 'DEFAULT_EVALUATION_REASON', variantKey: 'dv' });
+    expect(variant(withDefault, 'f', 'e')).toMatchObject({
+      match: false,
+      reason: 'DEFAULT_EVALUATION_REASON',
+      variantKey: 'dv',
+    });
   });
 
   it('a disabled flag keeps the default variant', () => {
-    const doc = document([variantFlag('f', [rule([everyone], [['a', 100]])], { enabled: false, defaultVariant: { id: '1', key: 'dv', attachment: '' } })]);
-    expect(variant(doc, 'f', 'e')).toMatchObject({ match: false, reason: 'FLAG_DISABLED_EVALUATION_REASON', variantKey: 'dv', segmentKeys: [] });
+    const doc = document([
+      variantFlag('f', [rule([everyone], [['a', 100]])], {
+        enabled: false,
+        defaultVariant: { id: '1', key: 'dv', attachment: '' },
+      }),
+    ]);
+    expect(variant(doc, 'f', 'e')).toMatchObject({
+      match: false,
+      reason: 'FLAG_DISABLED_EVALUATION_REASON',
+      variantKey: 'dv',
+      segmentKeys: [],
+    });
   });
 
   it('first matching rule wins; a rule without distributions matches with the default variant', () => {
     const doc = document([
-      variantFlag('f', [rule([premium], []), rule([everyone], [['b', 100]])], { defaultVariant: { id: '1', key: 'dv', attachment: 'x' } }),
+      variantFlag('f', [rule([premium], []), rule([everyone], [['b', 100]])], {
+        defaultVariant: { id: '1', key: 'dv', attachment: 'x' },
+      }),
     ]);
-    expect(variant(doc, 'f', 'e', { plan: 'premium' })).toMatchObject({ match: true, reason: 'MATCH_EVALUATION_REASON', variantKey: 'dv', variantAttachment: 'x', segmentKeys: ['premium'] });
-    expect(variant(doc, 'f', 'e', { plan: 'free' })).toMatchObject({ match: true, variantKey: 'b', segmentKeys: ['everyone'] });
+    expect(variant(doc, 'f', 'e', { plan: 'premium' })).toMatchObject({
+      match: true,
+      reason: 'MATCH_EVALUATION_REASON',
+      variantKey: 'dv',
+      variantAttachment: 'x',
+      segmentKeys: ['premium'],
+    });
+    expect(variant(doc, 'f', 'e', { plan: 'free' })).toMatchObject({
+      match: true,
+      variantKey: 'b',
+      segmentKeys: ['everyone'],
+    });
   });
 
   it('OR needs one segment, AND needs all; segmentKeys lists the matched ones', () => {
@@ -121,7 +231,10 @@ describe('variant evaluation', () => {
     expect(variant(or, 'f', 'e', { plan: 'premium', admin: 'true' }).segmentKeys).toEqual(['premium', 'admin']);
     expect(variant(or, 'f', 'e', {}).match).toBe(false);
     expect(variant(and, 'f', 'e', { plan: 'premium' }).match).toBe(false);
-    expect(variant(and, 'f', 'e', { plan: 'premium', admin: 't' })).toMatchObject({ match: true, segmentKeys: ['premium', 'admin'] });
+    expect(variant(and, 'f', 'e', { plan: 'premium', admin: 't' })).toMatchObject({
+      match: true,
+      segmentKeys: ['premium', 'admin'],
+    });
   });
 
   it('ALL and ANY match types, and segments without constraints', () => {
@@ -142,7 +255,9 @@ describe('variant evaluation', () => {
 
   it('ENTITY_ID constraints test the entity id; inherited object properties are not context', () => {
     const doc = document([
-      variantFlag('f', [rule([segment('vip', [constraint('ENTITY_ID', 'entityId', 'isoneof', '["alice"]')])], [['v', 100]])]),
+      variantFlag('f', [
+        rule([segment('vip', [constraint('ENTITY_ID', 'entityId', 'isoneof', '["alice"]')])], [['v', 100]]),
+      ]),
       variantFlag('g', [rule([segment('ctor', [constraint('STRING', 'constructor', 'notempty')])], [['v', 100]])]),
     ]);
     expect(variant(doc, 'f', 'alice').match).toBe(true);
@@ -153,9 +268,16 @@ describe('variant evaluation', () => {
   it('errors: not found, wrong type, unknown constraint type', () => {
     const doc = document([
       booleanFlag('b', []),
-      variantFlag('u', [rule([segment('bad', [constraint('STRING', 'a', 'eq', 'x'), constraint('UNKNOWN', 'a', 'eq', 'x')])], [['v', 100]])]),
+      variantFlag('u', [
+        rule(
+          [segment('bad', [constraint('STRING', 'a', 'eq', 'x'), constraint('UNKNOWN', 'a', 'eq', 'x')])],
+          [['v', 100]],
+        ),
+      ]),
     ]);
-    expect(() => variant(doc, 'missing', 'e')).toThrow(new EvaluationError('flag_not_found', 'flag "default/missing" not found'));
+    expect(() => variant(doc, 'missing', 'e')).toThrow(
+      new EvaluationError('flag_not_found', 'flag "default/missing" not found'),
+    );
     expect(() => variant(doc, 'b', 'e')).toThrow('flag type BOOLEAN_FLAG_TYPE invalid');
     expect(() => variant(doc, 'u', 'e', { a: 'nope' })).toThrow('unknown constraint type');
     expect(() => boolean(doc, 'u', 'e')).toThrow('flag type VARIANT_FLAG_TYPE invalid');
@@ -163,7 +285,12 @@ describe('variant evaluation', () => {
 
   it('undoes the rule repetition of a snapshot served by Flipt itself', () => {
     const two = [everyone, segment('other', [])];
-    const repeated = rule(two, [['a', 50], ['b', 50], ['a', 50], ['b', 50]]);
+    const repeated = rule(two, [
+      ['a', 50],
+      ['b', 50],
+      ['a', 50],
+      ['b', 50],
+    ]);
     const doc = document([variantFlag('f', [repeated, { ...repeated }])]);
     const ns = compileSnapshot(doc);
     expect(ns.flags.get('f')!.rules).toHaveLength(1);
@@ -180,28 +307,69 @@ describe('boolean evaluation (reference §5.5 vectors)', () => {
 
   it('threshold matches below the percentage, else falls through to the flag default', () => {
     const doc = document([booleanFlag('flag_boolean', [threshold(50, true)], false)]);
-    expect(boolean(doc, 'flag_boolean', 'fixed')).toEqual({ flagKey: 'flag_boolean', enabled: true, reason: 'MATCH_EVALUATION_REASON', segmentKeys: [] });
-    expect(boolean(doc, 'flag_boolean', 'hello')).toEqual({ flagKey: 'flag_boolean', enabled: false, reason: 'DEFAULT_EVALUATION_REASON', segmentKeys: [] });
+    expect(boolean(doc, 'flag_boolean', 'fixed')).toEqual({
+      flagKey: 'flag_boolean',
+      enabled: true,
+      reason: 'MATCH_EVALUATION_REASON',
+      segmentKeys: [],
+    });
+    expect(boolean(doc, 'flag_boolean', 'hello')).toEqual({
+      flagKey: 'flag_boolean',
+      enabled: false,
+      reason: 'DEFAULT_EVALUATION_REASON',
+      segmentKeys: [],
+    });
     const seventy = document([booleanFlag('test-flag', [threshold(70, false)], true)]);
-    expect(boolean(seventy, 'test-flag', 'test-entity')).toMatchObject({ enabled: false, reason: 'MATCH_EVALUATION_REASON' });
+    expect(boolean(seventy, 'test-flag', 'test-entity')).toMatchObject({
+      enabled: false,
+      reason: 'MATCH_EVALUATION_REASON',
+    });
     const five = document([booleanFlag('test-flag', [threshold(5, false)], true)]);
-    expect(boolean(five, 'test-flag', 'test-entity')).toMatchObject({ enabled: true, reason: 'DEFAULT_EVALUATION_REASON' });
+    expect(boolean(five, 'test-flag', 'test-entity')).toMatchObject({
+      enabled: true,
+      reason: 'DEFAULT_EVALUATION_REASON',
+    });
   });
 
   it('segment rollouts in rank order; a disabled flag still evaluates its rollouts', () => {
     const beta = segment('beta', [constraint('STRING', 'group', 'eq', 'beta')]);
     const eu = segment('eu', [constraint('STRING', 'region', 'eq', 'eu')]);
-    const doc = document([booleanFlag('f', [segmentRollout([beta, eu], true, 'AND'), segmentRollout([eu], false)], false)]);
-    expect(boolean(doc, 'f', 'e', { group: 'beta', region: 'eu' })).toEqual({ flagKey: 'f', enabled: true, reason: 'MATCH_EVALUATION_REASON', segmentKeys: ['beta', 'eu'] });
-    expect(boolean(doc, 'f', 'e', { region: 'eu' })).toEqual({ flagKey: 'f', enabled: false, reason: 'MATCH_EVALUATION_REASON', segmentKeys: ['eu'] });
+    const doc = document([
+      booleanFlag('f', [segmentRollout([beta, eu], true, 'AND'), segmentRollout([eu], false)], false),
+    ]);
+    expect(boolean(doc, 'f', 'e', { group: 'beta', region: 'eu' })).toEqual({
+      flagKey: 'f',
+      enabled: true,
+      reason: 'MATCH_EVALUATION_REASON',
+      segmentKeys: ['beta', 'eu'],
+    });
+    expect(boolean(doc, 'f', 'e', { region: 'eu' })).toEqual({
+      flagKey: 'f',
+      enabled: false,
+      reason: 'MATCH_EVALUATION_REASON',
+      segmentKeys: ['eu'],
+    });
     expect(boolean(doc, 'f', 'e', {})).toMatchObject({ enabled: false, reason: 'DEFAULT_EVALUATION_REASON' });
   });
 });
 
 describe('evaluateFlag and explainEvaluation', () => {
-  const premium = segment('premium', [constraint('STRING', 'plan', 'eq', 'premium'), constraint('NUMBER', 'seats', 'gte', '10')], 'ANY');
+  const premium = segment(
+    'premium',
+    [constraint('STRING', 'plan', 'eq', 'premium'), constraint('NUMBER', 'seats', 'gte', '10')],
+    'ANY',
+  );
   const doc = document([
-    variantFlag('v', [rule([segment('nobody', [constraint('STRING', 'plan', 'eq', 'none')])], [['x', 100]]), rule([premium], [['a', 50], ['b', 50]])]),
+    variantFlag('v', [
+      rule([segment('nobody', [constraint('STRING', 'plan', 'eq', 'none')])], [['x', 100]]),
+      rule(
+        [premium],
+        [
+          ['a', 50],
+          ['b', 50],
+        ],
+      ),
+    ]),
     booleanFlag('b', [threshold(0, true), segmentRollout([premium], true)]),
   ]);
   const ns = compileSnapshot(doc);
@@ -211,16 +379,26 @@ describe('evaluateFlag and explainEvaluation', () => {
       type: 'BOOLEAN_EVALUATION_RESPONSE_TYPE',
       boolean: { flagKey: 'b', enabled: true, reason: 'MATCH_EVALUATION_REASON', segmentKeys: ['premium'] },
     });
-    expect(evaluateFlag(ns, { flagKey: 'v', entityId: '1', context: {} }).type).toBe('VARIANT_EVALUATION_RESPONSE_TYPE');
+    expect(evaluateFlag(ns, { flagKey: 'v', entityId: '1', context: {} }).type).toBe(
+      'VARIANT_EVALUATION_RESPONSE_TYPE',
+    );
   });
 
   it('explains a variant evaluation rule by rule, down to each constraint', () => {
     const request = { flagKey: 'v', entityId: 'user-7', context: { plan: 'free', seats: '12' } };
     const explanation = explainEvaluation(ns, request);
-    expect(explanation.result).toEqual({ type: 'VARIANT_EVALUATION_RESPONSE_TYPE', variant: evaluateVariant(ns, request) });
+    expect(explanation.result).toEqual({
+      type: 'VARIANT_EVALUATION_RESPONSE_TYPE',
+      variant: evaluateVariant(ns, request),
+    });
     expect(explanation.steps).toHaveLength(2);
     const [first, second] = explanation.steps;
-    expect(first).toMatchObject({ kind: 'rule', rank: 1, matched: false, segments: [{ key: 'nobody', matched: false }] });
+    expect(first).toMatchObject({
+      kind: 'rule',
+      rank: 1,
+      matched: false,
+      segments: [{ key: 'nobody', matched: false }],
+    });
     expect(second).toMatchObject({
       kind: 'rule',
       rank: 2,

@@ -176,8 +176,20 @@ describe('unknown comparison type', () => {
 
 describe('Go parsing rules', () => {
   it.each([
-    ['1', 1], ['-2e3', -2000], ['+3', 3], ['1.', 1], ['.5', 0.5], ['1_000.5', 1000.5], ['0x1p-2', 0.25], ['0X1.8P1', 3],
-    ['0x_1p0', 1], ['Inf', Infinity], ['-infinity', -Infinity], ['+INF', Infinity], ['1e-400', 0], ['0x1p-1074', 5e-324],
+    ['1', 1],
+    ['-2e3', -2000],
+    ['+3', 3],
+    ['1.', 1],
+    ['.5', 0.5],
+    ['1_000.5', 1000.5],
+    ['0x1p-2', 0.25],
+    ['0X1.8P1', 3],
+    ['0x_1p0', 1],
+    ['Inf', Infinity],
+    ['-infinity', -Infinity],
+    ['+INF', Infinity],
+    ['1e-400', 0],
+    ['0x1p-1074', 5e-324],
   ])('ParseFloat(%j) = %d', (text, expected) => {
     expect(parseGoFloat(text)).toBe(expected);
   });
@@ -186,12 +198,29 @@ describe('Go parsing rules', () => {
     expect(parseGoFloat('nan')).toBeNaN();
   });
 
-  it.each(['', ' 1', '1 ', '+nan', 'infinit', '1e', '1e+', '_1', '1_', '1__0', '1_.5', '0x1', '0x', '0xp1', '1e400', '0x1p1024', '1,5', '0b101', '--1'])(
-    'ParseFloat(%j) fails',
-    (text) => {
-      expect(parseGoFloat(text)).toBeUndefined();
-    },
-  );
+  it.each([
+    '',
+    ' 1',
+    '1 ',
+    '+nan',
+    'infinit',
+    '1e',
+    '1e+',
+    '_1',
+    '1_',
+    '1__0',
+    '1_.5',
+    '0x1',
+    '0x',
+    '0xp1',
+    '1e400',
+    '0x1p1024',
+    '1,5',
+    '0b101',
+    '--1',
+  ])('ParseFloat(%j) fails', (text) => {
+    expect(parseGoFloat(text)).toBeUndefined();
+  });
 
   it('ParseBool', () => {
     expect(['1', 't', 'T', 'TRUE', 'true', 'True'].map(parseGoBool)).toEqual(Array(6).fill(true));
@@ -206,7 +235,18 @@ describe('Go parsing rules', () => {
     expect(parseGoDateTime('2000-02-29')).toEqual({ seconds: 951782400, nanos: 0 });
     expect(parseGoDateTime('0001-01-01T00:00:00Z')?.seconds).toBe(-62135596800);
     expect(parseGoDateTime('1970-01-01T00:00:00+24:00')).toEqual({ seconds: -86400, nanos: 0 });
-    for (const bad of ['1900-02-29', '2024-13-01', '2024-01-01T24:00:00Z', '2024-01-01T00:60:00Z', '2024-01-01T00:00:60Z', '2024-01-01T00:00:00', '2024-01-01T00:00:00+0100', '2024-01-01T00:00:00+25:00', '2024-01-01 00:00:00Z', '24-01-01']) {
+    for (const bad of [
+      '1900-02-29',
+      '2024-13-01',
+      '2024-01-01T24:00:00Z',
+      '2024-01-01T00:60:00Z',
+      '2024-01-01T00:00:60Z',
+      '2024-01-01T00:00:00',
+      '2024-01-01T00:00:00+0100',
+      '2024-01-01T00:00:00+25:00',
+      '2024-01-01 00:00:00Z',
+      '24-01-01',
+    ]) {
       expect(parseGoDateTime(bad), bad).toBeUndefined();
     }
   });

@@ -1,6 +1,17 @@
 import { describe, expect, it, vi } from 'vitest';
 import { chunkUrl } from '../../../../widget/core/chunk.js';
-import { BASE, ENV, HOST, action, chunkImport, fakeApi, fakeRenderer, loader, survey, useLoaderPage } from './helpers.js';
+import {
+  BASE,
+  ENV,
+  HOST,
+  action,
+  chunkImport,
+  fakeApi,
+  fakeRenderer,
+  loader,
+  survey,
+  useLoaderPage,
+} from './helpers.js';
 
 const QUEUE_KEY = 'formbricks-js-responses';
 const errors = () => vi.mocked(console.error).mock.calls.map((c) => String(c[0]));
@@ -9,7 +20,14 @@ const responseCalls = (api: ReturnType<typeof fakeApi>) => api.paths().filter((p
 /** An unsent answer that a previous page of this tab left in local storage. */
 const leftUnsent = () => {
   sessionStorage.setItem(QUEUE_KEY, 'this-tab');
-  const run = { id: 'r1', apiHost: HOST, environmentId: ENV, surveyId: 'cs', userId: null, queue: [{ data: { q1: 'x' }, ttc: {}, finished: true }] };
+  const run = {
+    id: 'r1',
+    apiHost: HOST,
+    environmentId: ENV,
+    surveyId: 'cs',
+    userId: null,
+    queue: [{ data: { q1: 'x' }, ttc: {}, finished: true }],
+  };
   localStorage.setItem(QUEUE_KEY, JSON.stringify([{ ...run, owner: 'this-tab', at: Date.now() }]));
 };
 
@@ -82,7 +100,13 @@ describe('the survey chunk', () => {
     chunkImport.mockRejectedValueOnce(new TypeError('Failed to fetch dynamically imported module'));
     await expect(fb.track('Go')).resolves.toBeUndefined();
     await vi.advanceTimersByTimeAsync(0);
-    expect(errors().some((e) => e.includes('[ERROR] - Failed to load the Formbricks survey chunk: TypeError: Failed to fetch dynamically imported module'))).toBe(true);
+    expect(
+      errors().some((e) =>
+        e.includes(
+          '[ERROR] - Failed to load the Formbricks survey chunk: TypeError: Failed to fetch dynamically imported module',
+        ),
+      ),
+    ).toBe(true);
     expect(errorHandler).not.toHaveBeenCalled();
     expect(rendered).toEqual([]);
 
@@ -104,7 +128,11 @@ describe('the survey chunk', () => {
     chunk.resolve();
     await vi.advanceTimersByTimeAsync(0);
     expect(responseCalls(api)).toEqual(['POST /responses']);
-    expect(api.calls.find((c) => c.url === `${BASE}/responses`)!.body).toMatchObject({ surveyId: 'cs', data: { q1: 'x' }, finished: true });
+    expect(api.calls.find((c) => c.url === `${BASE}/responses`)!.body).toMatchObject({
+      surveyId: 'cs',
+      data: { q1: 'x' },
+      finished: true,
+    });
     expect(localStorage.getItem(QUEUE_KEY)).toBeNull();
   });
 
@@ -131,8 +159,12 @@ describe('the survey chunk', () => {
     fakeApi();
     await fb.init({ environmentId: ENV, apiHost: HOST });
     chunkImport.mockRejectedValueOnce(new TypeError('offline'));
-    await expect(fb.getApi()!.client.storage.uploadFile(new File(['x'], 'a.txt'))).rejects.toThrow('Failed to load the Formbricks survey chunk');
-    await expect(fb.getApi()!.client.storage.uploadFile('x' as never)).rejects.toThrow('Invalid file type. Expected Blob or File, but received string');
+    await expect(fb.getApi()!.client.storage.uploadFile(new File(['x'], 'a.txt'))).rejects.toThrow(
+      'Failed to load the Formbricks survey chunk',
+    );
+    await expect(fb.getApi()!.client.storage.uploadFile('x' as never)).rejects.toThrow(
+      'Invalid file type. Expected Blob or File, but received string',
+    );
     expect(chunkImport).toHaveBeenCalledTimes(2);
   });
 });
@@ -141,7 +173,9 @@ describe('the IIFE loader finds the chunk', () => {
   it('next to its own script, wherever our server or another host serves it', () => {
     expect(chunkUrl('https://cdn.test/widget/formbricks.js')).toBe('https://cdn.test/widget/formbricks-survey.mjs');
     expect(chunkUrl('http://api.test/js/formbricks.umd.cjs', HOST)).toBe('http://api.test/js/formbricks-survey.mjs');
-    expect(chunkUrl('http://api.test/api/js?module=js&environmentId=x', HOST)).toBe('http://api.test/api/formbricks-survey.mjs');
+    expect(chunkUrl('http://api.test/api/js?module=js&environmentId=x', HOST)).toBe(
+      'http://api.test/api/formbricks-survey.mjs',
+    );
   });
 
   it('under {apiHost}/js/ when its script URL is unknown (an inline copy)', () => {

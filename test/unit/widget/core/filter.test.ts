@@ -50,7 +50,11 @@ describe('display filtering for anonymous visitors', () => {
   });
 
   it("applies a survey's own recontact days against its first local display", () => {
-    const surveys = [survey('a', { recontactDays: 3 }), survey('b', { recontactDays: 3 }), survey('c', { recontactDays: 3 })];
+    const surveys = [
+      survey('a', { recontactDays: 3 }),
+      survey('b', { recontactDays: 3 }),
+      survey('c', { recontactDays: 3 }),
+    ];
     const displays = [
       { surveyId: 'a', createdAt: ago(3), responded: false },
       { surveyId: 'b', createdAt: ago(2.9), responded: false },
@@ -62,7 +66,10 @@ describe('display filtering for anonymous visitors', () => {
     const surveys = [survey('a'), survey('b')];
     expect(ids(filter(state(surveys, [{ surveyId: 'a', createdAt: ago(6.9), responded: true }])))).toEqual([]);
     expect(ids(filter(state(surveys, [{ surveyId: 'a', createdAt: ago(7), responded: true }])))).toEqual(['a', 'b']);
-    expect(ids(filter(state(surveys, [{ surveyId: 'a', createdAt: ago(0), responded: true }], null)))).toEqual(['a', 'b']);
+    expect(ids(filter(state(surveys, [{ surveyId: 'a', createdAt: ago(0), responded: true }], null)))).toEqual([
+      'a',
+      'b',
+    ]);
   });
 
   it('a survey with recontactDays 0 is never hidden by recontact', () => {

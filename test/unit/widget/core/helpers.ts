@@ -85,7 +85,10 @@ export const json = (body: unknown, status = 200): Response =>
  * A fake client API on `fetch`: `handler` answers first (return undefined to fall through), else the
  * default answers of a healthy server with the given sync payload.
  */
-export const fakeApi = (sync: { surveys?: TSurvey[]; noCodeActionClasses?: TActionClass[]; product?: TProduct } = {}, handler?: Handler) => {
+export const fakeApi = (
+  sync: { surveys?: TSurvey[]; noCodeActionClasses?: TActionClass[]; product?: TProduct } = {},
+  handler?: Handler,
+) => {
   const calls: Call[] = [];
   let n = 0;
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
@@ -99,10 +102,16 @@ export const fakeApi = (sync: { surveys?: TSurvey[]; noCodeActionClasses?: TActi
     const path = url.replace(BASE, '');
     if (path.startsWith('/in-app/sync')) {
       return json({
-        data: { surveys: sync.surveys || [], noCodeActionClasses: sync.noCodeActionClasses || [], product: sync.product || product(), person: null },
+        data: {
+          surveys: sync.surveys || [],
+          noCodeActionClasses: sync.noCodeActionClasses || [],
+          product: sync.product || product(),
+          person: null,
+        },
       });
     }
-    if (method === 'POST' && (path === '/displays' || path === '/responses')) return json({ data: { id: `cid${++n}` } });
+    if (method === 'POST' && (path === '/displays' || path === '/responses'))
+      return json({ data: { id: `cid${++n}` } });
     if (method === 'POST' && path.startsWith('/people/')) return json({ data: { changed: true } });
     return json({ data: {} });
   });

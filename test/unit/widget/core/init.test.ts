@@ -43,7 +43,12 @@ describe('init', () => {
     expect(api.paths()).toEqual(['GET /in-app/sync?version=1.6.5']);
     expect(document.getElementById('formbricks-web-container')).not.toBeNull();
     const c = stored();
-    expect(c).toMatchObject({ environmentId: ENV, apiHost: HOST, status: 'success', expiresAt: '2024-06-10T12:02:00.000Z' });
+    expect(c).toMatchObject({
+      environmentId: ENV,
+      apiHost: HOST,
+      status: 'success',
+      expiresAt: '2024-06-10T12:02:00.000Z',
+    });
     expect(c.state).toMatchObject({ attributes: {}, displays: [] });
     expect(c.userId).toBeUndefined();
     await vi.advanceTimersByTimeAsync(0);
@@ -67,7 +72,12 @@ describe('init', () => {
     vi.setSystemTime(Date.now() + MIN);
     fb = await loader();
     const api = fakeApi();
-    await fb.init({ environmentId: ENV, apiHost: HOST, userId: 'u1', attributes: { email: 'a@b.c', age: '3', plan: 'pro' } });
+    await fb.init({
+      environmentId: ENV,
+      apiHost: HOST,
+      userId: 'u1',
+      attributes: { email: 'a@b.c', age: '3', plan: 'pro' },
+    });
     expect(api.paths()).toEqual(['POST /people/u1']);
     expect(api.calls[0].body).toEqual({ attributes: { plan: 'pro' } });
     fb = await loader();
@@ -105,7 +115,10 @@ describe('init', () => {
     });
     expect(document.getElementById('formbricks-web-container')).toBeNull();
     await fb.track('x');
-    expect(errorHandler).toHaveBeenLastCalledWith({ code: 'not_initialized', message: 'Formbricks not initialized. Call initialize() first.' });
+    expect(errorHandler).toHaveBeenLastCalledWith({
+      code: 'not_initialized',
+      message: 'Formbricks not initialized. Call initialize() first.',
+    });
 
     vi.setSystemTime(Date.now() + 10 * MIN - 1);
     fb = await loader();
@@ -131,7 +144,10 @@ describe('init', () => {
     const errorHandler = vi.fn();
     fakeApi({}, answer as () => Response);
     await expect(fb.init({ environmentId: ENV, apiHost: HOST, errorHandler })).resolves.toBeUndefined();
-    expect(errorHandler.mock.calls[0][0]).toMatchObject({ code: 'network_error', message: 'Error syncing with backend' });
+    expect(errorHandler.mock.calls[0][0]).toMatchObject({
+      code: 'network_error',
+      message: 'Error syncing with backend',
+    });
     expect(stored().status).toBe('error');
   });
 
@@ -175,12 +191,23 @@ describe('commands', () => {
   it('every command before init reports not_initialized to the handler; nothing throws', async () => {
     const fb = await loader();
     fakeApi();
-    for (const call of [() => fb.track('a'), () => fb.setAttribute('a', 1), () => fb.setEmail('a@b.c'), () => fb.logout(), () => fb.reset(), () => fb.registerRouteChange(), () => fb.setUserId()]) {
+    for (const call of [
+      () => fb.track('a'),
+      () => fb.setAttribute('a', 1),
+      () => fb.setEmail('a@b.c'),
+      () => fb.logout(),
+      () => fb.reset(),
+      () => fb.registerRouteChange(),
+      () => fb.setUserId(),
+    ]) {
       await expect(call()).resolves.toBeUndefined();
     }
     const warned = vi.mocked(console.warn).mock.calls;
     expect(warned).toHaveLength(7);
-    expect(warned[0]).toEqual(['🧱 Formbricks - Global error: ', { code: 'not_initialized', message: 'Formbricks not initialized. Call initialize() first.' }]);
+    expect(warned[0]).toEqual([
+      '🧱 Formbricks - Global error: ',
+      { code: 'not_initialized', message: 'Formbricks not initialized. Call initialize() first.' },
+    ]);
     expect(String(vi.mocked(console.error).mock.calls[0][0])).toMatch(
       /^🧱 Formbricks - \S+ \[ERROR\] - \{"code":"not_initialized","message":"Formbricks not initialized. Call initialize\(\) first."\}$/,
     );
@@ -217,7 +244,9 @@ describe('commands', () => {
     await fb.init({ environmentId: ENV, apiHost: HOST, userId: 'u1' });
     await fb.setUserId();
     expect(vi.mocked(console.error).mock.calls.map((c) => String(c[0]))).toEqual([
-      expect.stringContaining("[ERROR] - 'setUserId' is no longer supported. Please set the userId in the init call instead."),
+      expect.stringContaining(
+        "[ERROR] - 'setUserId' is no longer supported. Please set the userId in the init call instead.",
+      ),
     ]);
   });
 
@@ -225,11 +254,17 @@ describe('commands', () => {
     const fb = await loader();
     const api = fakeApi();
     expect(fb.getApi()).toBeUndefined();
-    expect(vi.mocked(console.warn).mock.calls[0][1]).toEqual(new Error('formbricks.init() must be called before getApi()'));
+    expect(vi.mocked(console.warn).mock.calls[0][1]).toEqual(
+      new Error('formbricks.init() must be called before getApi()'),
+    );
     await fb.init({ environmentId: ENV, apiHost: HOST });
     const r = await fb.getApi()!.client.people.create('u9');
     expect(r.ok).toBe(true);
-    expect(api.calls.at(-1)).toMatchObject({ method: 'POST', url: `${BASE}/people`, body: { environmentId: ENV, userId: 'u9' } });
+    expect(api.calls.at(-1)).toMatchObject({
+      method: 'POST',
+      url: `${BASE}/people`,
+      body: { environmentId: ENV, userId: 'u9' },
+    });
   });
 
   it('logout removes the container, the listeners and the stored config; reset syncs again with a New Session', async () => {
@@ -237,7 +272,12 @@ describe('commands', () => {
     const api = fakeApi();
     await fb.init({ environmentId: ENV, apiHost: HOST, userId: 'u1' });
     await fb.reset();
-    expect(api.paths()).toEqual(['GET /in-app/sync/u1?version=1.6.5', 'POST /actions', 'GET /in-app/sync/u1?version=1.6.5', 'POST /actions']);
+    expect(api.paths()).toEqual([
+      'GET /in-app/sync/u1?version=1.6.5',
+      'POST /actions',
+      'GET /in-app/sync/u1?version=1.6.5',
+      'POST /actions',
+    ]);
     await fb.logout();
     expect(localStorage.getItem(KEY)).toBeNull();
     expect(document.getElementById('formbricks-web-container')).toBeNull();
@@ -258,8 +298,18 @@ describe('person attributes', () => {
     await fb.setAttribute('plan', 'pro');
     await fb.setEmail('a@b.c');
     expect(errorHandler.mock.calls).toEqual([
-      [{ code: 'missing_person', message: 'Unable to update attribute. User identification deactivated. No userId set.' }],
-      [{ code: 'missing_person', message: 'Unable to update attribute. User identification deactivated. No userId set.' }],
+      [
+        {
+          code: 'missing_person',
+          message: 'Unable to update attribute. User identification deactivated. No userId set.',
+        },
+      ],
+      [
+        {
+          code: 'missing_person',
+          message: 'Unable to update attribute. User identification deactivated. No userId set.',
+        },
+      ],
     ]);
     expect(api.calls).toHaveLength(1);
   });

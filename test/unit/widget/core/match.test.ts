@@ -58,14 +58,22 @@ describe('click match', () => {
   });
 
   it('requires the URL rule to match, if given', () => {
-    expect(clickMatch(button, { innerHtml: { value: 'Buy now' }, pageUrl: { value: '/shop/', rule: 'contains' } })).toBe(true);
-    expect(clickMatch(button, { innerHtml: { value: 'Buy now' }, pageUrl: { value: '/blog/', rule: 'contains' } })).toBe(false);
+    expect(
+      clickMatch(button, { innerHtml: { value: 'Buy now' }, pageUrl: { value: '/shop/', rule: 'contains' } }),
+    ).toBe(true);
+    expect(
+      clickMatch(button, { innerHtml: { value: 'Buy now' }, pageUrl: { value: '/blog/', rule: 'contains' } }),
+    ).toBe(false);
     expect(clickMatch(button, { pageUrl: { value: '/shop/', rule: 'contains' } })).toBe(true);
     expect(clickMatch(button, { pageUrl: { value: '/shop/', rule: 'bogus' as 'contains' } })).toBe(false);
   });
 
   it('combines all parts', () => {
-    const all = { innerHtml: { value: 'Buy now' }, cssSelector: { value: '.cta' }, pageUrl: { value: 'item', rule: 'endsWith' as const } };
+    const all = {
+      innerHtml: { value: 'Buy now' },
+      cssSelector: { value: '.cta' },
+      pageUrl: { value: 'item', rule: 'endsWith' as const },
+    };
     expect(clickMatch(button, all)).toBe(true);
     expect(clickMatch(button, { ...all, cssSelector: { value: '.nope' } })).toBe(false);
   });

@@ -21,13 +21,24 @@ afterEach(async () => {
 });
 
 it('renders the survey with the real renderer and sends its answer', async () => {
-  expect(typeof (window as { formbricksSurveys?: { renderSurveyModal?: unknown } }).formbricksSurveys?.renderSurveyModal).toBe('function');
+  expect(
+    typeof (window as { formbricksSurveys?: { renderSurveyModal?: unknown } }).formbricksSurveys?.renderSurveyModal,
+  ).toBe('function');
   const fb = await loader();
   const api = fakeApi({
     surveys: [
       survey('cs', {
         triggers: ['New Session'],
-        questions: [{ id: 'q1', type: 'openText', headline: 'What brought you here?', required: true, longAnswer: false, inputType: 'text' }],
+        questions: [
+          {
+            id: 'q1',
+            type: 'openText',
+            headline: 'What brought you here?',
+            required: true,
+            longAnswer: false,
+            inputType: 'text',
+          },
+        ],
       }),
     ],
   });
@@ -42,5 +53,11 @@ it('renders the survey with the real renderer and sends its answer', async () =>
   (input.closest('form') as HTMLFormElement).requestSubmit();
   await vi.waitFor(() => expect(api.calls.some((c) => c.url === `${BASE}/responses`)).toBe(true));
   const created = api.calls.find((c) => c.url === `${BASE}/responses`)!;
-  expect(created.body).toMatchObject({ surveyId: 'cs', userId: null, singleUseId: null, finished: true, data: { q1: 'a friend' } });
+  expect(created.body).toMatchObject({
+    surveyId: 'cs',
+    userId: null,
+    singleUseId: null,
+    finished: true,
+    data: { q1: 'a friend' },
+  });
 });

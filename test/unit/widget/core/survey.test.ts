@@ -1,5 +1,18 @@
 import { describe, expect, it, vi } from 'vitest';
-import { BASE, ENV, HOST, fakeApi, fakeRenderer, json, loader, loaderInNewTab, unload, product, survey, useLoaderPage } from './helpers.js';
+import {
+  BASE,
+  ENV,
+  HOST,
+  fakeApi,
+  fakeRenderer,
+  json,
+  loader,
+  loaderInNewTab,
+  unload,
+  product,
+  survey,
+  useLoaderPage,
+} from './helpers.js';
 
 const KEY = 'formbricks-js';
 const QUEUE_KEY = 'formbricks-js-responses';
@@ -17,11 +30,14 @@ const appended = () => {
     else if (node instanceof HTMLLinkElement) links.push(node);
     return node;
   });
-  const preloads = () => links.filter((l) => l.rel === 'preload' && l.getAttribute('as') === 'script').map((l) => l.href);
+  const preloads = () =>
+    links.filter((l) => l.rel === 'preload' && l.getAttribute('as') === 'script').map((l) => l.href);
   return { scripts, preloads };
 };
 
-const start = async (opts: { userId?: string; surveys?: ReturnType<typeof survey>[]; handler?: Parameters<typeof fakeApi>[1] } = {}) => {
+const start = async (
+  opts: { userId?: string; surveys?: ReturnType<typeof survey>[]; handler?: Parameters<typeof fakeApi>[1] } = {},
+) => {
   const fb = await loader();
   const rendered = fakeRenderer();
   const api = fakeApi({ surveys: opts.surveys || [survey('cs', { triggers: ['Go'] })] }, opts.handler);
@@ -39,12 +55,27 @@ const start = async (opts: { userId?: string; surveys?: ReturnType<typeof survey
 
 describe('rendering', () => {
   it('passes exactly the 14 props, product values overwritten by the survey', async () => {
-    const s = survey('cs', { triggers: ['Go'], productOverwrites: { brandColor: '#ff0000', placement: 'center', darkOverlay: null } });
+    const s = survey('cs', {
+      triggers: ['Go'],
+      productOverwrites: { brandColor: '#ff0000', placement: 'center', darkOverlay: null },
+    });
     const { props } = await start({ surveys: [s] });
     expect(Object.keys(props).sort()).toEqual(
       [
-        'survey', 'brandColor', 'isBrandingEnabled', 'clickOutside', 'darkOverlay', 'highlightBorderColor', 'placement',
-        'getSetIsError', 'getSetIsResponseSendingFinished', 'onDisplay', 'onResponse', 'onClose', 'onFileUpload', 'onRetry',
+        'survey',
+        'brandColor',
+        'isBrandingEnabled',
+        'clickOutside',
+        'darkOverlay',
+        'highlightBorderColor',
+        'placement',
+        'getSetIsError',
+        'getSetIsResponseSendingFinished',
+        'onDisplay',
+        'onResponse',
+        'onClose',
+        'onFileUpload',
+        'onRetry',
       ].sort(),
     );
     const p = product();
@@ -60,7 +91,10 @@ describe('rendering', () => {
   });
 
   it('shows one survey at a time; anonymous close re-filters, then clears the flag', async () => {
-    const surveys = [survey('ca', { triggers: ['Go'], displayOption: 'displayOnce', recontactDays: 0 }), survey('cb', { triggers: ['Go'], recontactDays: 0 })];
+    const surveys = [
+      survey('ca', { triggers: ['Go'], displayOption: 'displayOnce', recontactDays: 0 }),
+      survey('cb', { triggers: ['Go'], recontactDays: 0 }),
+    ];
     const { fb, rendered, props } = await start({ surveys });
     await props.onDisplay();
     await fb.track('Go');
@@ -77,7 +111,9 @@ describe('rendering', () => {
   it('identified close re-syncs with no-cache, then clears the flag', async () => {
     const { fb, rendered, props, api } = await start({ userId: 'u1' });
     await props.onClose();
-    expect(api.calls).toEqual([expect.objectContaining({ method: 'GET', url: `${BASE}/in-app/sync/u1?version=1.6.5`, cache: 'no-cache' })]);
+    expect(api.calls).toEqual([
+      expect.objectContaining({ method: 'GET', url: `${BASE}/in-app/sync/u1?version=1.6.5`, cache: 'no-cache' }),
+    ]);
     await fb.track('Go');
     await vi.advanceTimersByTimeAsync(0);
     expect(rendered).toHaveLength(2);
@@ -94,7 +130,9 @@ describe('rendering', () => {
     await vi.advanceTimersByTimeAsync(0);
     down = true;
     await expect(rendered[0].onClose()).resolves.toBeUndefined();
-    expect(errorHandler).toHaveBeenCalledWith(expect.objectContaining({ code: 'network_error', message: 'Error syncing with backend' }));
+    expect(errorHandler).toHaveBeenCalledWith(
+      expect.objectContaining({ code: 'network_error', message: 'Error syncing with backend' }),
+    );
     expect(stored()).toMatchObject({ status: 'error', expiresAt: '2024-06-10T12:10:00.000Z', userId: 'u1' });
     expect(document.getElementById('formbricks-web-container')).toBeNull();
     await fb.track('Go');
@@ -161,8 +199,12 @@ describe('displays', () => {
   it('anonymous: stores the display locally, posts it without a userId', async () => {
     const { props, api } = await start();
     await props.onDisplay();
-    expect(stored().state.displays).toEqual([{ surveyId: 'cs', createdAt: '2024-06-10T12:00:00.000Z', responded: false }]);
-    expect(api.calls).toEqual([expect.objectContaining({ method: 'POST', url: `${BASE}/displays`, body: { surveyId: 'cs' } })]);
+    expect(stored().state.displays).toEqual([
+      { surveyId: 'cs', createdAt: '2024-06-10T12:00:00.000Z', responded: false },
+    ]);
+    expect(api.calls).toEqual([
+      expect.objectContaining({ method: 'POST', url: `${BASE}/displays`, body: { surveyId: 'cs' } }),
+    ]);
     props.onResponse({ data: { q1: 'hi' }, ttc: { q1: 1 }, finished: false });
     expect(stored().state.displays[0].responded).toBe(true);
   });
@@ -175,7 +217,9 @@ describe('displays', () => {
   });
 
   it('a failed display is logged (Could not create display), never thrown', async () => {
-    const { props } = await start({ handler: (c) => (c.url.endsWith('/displays') ? json({ message: 'x' }, 500) : undefined) });
+    const { props } = await start({
+      handler: (c) => (c.url.endsWith('/displays') ? json({ message: 'x' }, 500) : undefined),
+    });
     await expect(props.onDisplay()).resolves.toBeUndefined();
     expect(errors().some((e) => e.includes('Could not create display'))).toBe(true);
   });
@@ -198,7 +242,18 @@ describe('response queue', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(api.calls.map((c) => [c.method, c.url.replace(BASE, ''), c.body])).toEqual([
       ['POST', '/displays', { surveyId: 'cs', userId: 'u1' }],
-      ['POST', '/responses', { data: { q1: 'hello', inputType: 'text' }, ttc: { q1: 1234.5 }, finished: false, surveyId: 'cs', userId: 'u1', singleUseId: null }],
+      [
+        'POST',
+        '/responses',
+        {
+          data: { q1: 'hello', inputType: 'text' },
+          ttc: { q1: 1234.5 },
+          finished: false,
+          surveyId: 'cs',
+          userId: 'u1',
+          singleUseId: null,
+        },
+      ],
       ['PUT', '/displays/cid1', { responseId: 'cid2' }],
       ['PUT', '/responses/cid2', { finished: true, data: { q2: 5 }, ttc: { q1: 1234.5, q2: 100 } }],
     ]);
@@ -213,10 +268,9 @@ describe('response queue', () => {
     await props.onClose();
     props.onResponse({ data: { q2: 'y' }, ttc: {}, finished: true });
     await vi.advanceTimersByTimeAsync(0);
-    expect(api.calls.filter((c) => c.url.includes('/responses')).map((c) => `${c.method} ${c.url.replace(BASE, '')}`)).toEqual([
-      'POST /responses',
-      'PUT /responses/cid2',
-    ]);
+    expect(
+      api.calls.filter((c) => c.url.includes('/responses')).map((c) => `${c.method} ${c.url.replace(BASE, '')}`),
+    ).toEqual(['POST /responses', 'PUT /responses/cid2']);
   });
 
   it('anonymous responses carry userId null', async () => {
@@ -228,12 +282,19 @@ describe('response queue', () => {
   });
 
   it('a display update failure is logged and the response continues', async () => {
-    const { props, api } = await start({ handler: (c) => (c.method === 'PUT' && c.url.includes('/displays/') ? json({}, 500) : undefined) });
+    const { props, api } = await start({
+      handler: (c) => (c.method === 'PUT' && c.url.includes('/displays/') ? json({}, 500) : undefined),
+    });
     await props.onDisplay();
     props.onResponse({ data: { q1: 'x' }, ttc: {}, finished: false });
     props.onResponse({ data: { q2: 'y' }, ttc: {}, finished: true });
     await vi.advanceTimersByTimeAsync(0);
-    expect(api.calls.map((c) => `${c.method} ${c.url.replace(BASE, '')}`)).toEqual(['POST /displays', 'POST /responses', 'PUT /displays/cid1', 'PUT /responses/cid2']);
+    expect(api.calls.map((c) => `${c.method} ${c.url.replace(BASE, '')}`)).toEqual([
+      'POST /displays',
+      'POST /responses',
+      'PUT /displays/cid1',
+      'PUT /responses/cid2',
+    ]);
     expect(errors().some((e) => e.includes('Failed to update display, proceeding with the response.'))).toBe(true);
   });
 
@@ -241,7 +302,9 @@ describe('response queue', () => {
     let releaseDisplay!: () => void;
     const { props, api } = await start({
       handler: (c) =>
-        c.url.endsWith('/displays') ? new Promise<Response>((r) => (releaseDisplay = () => r(json({ data: { id: 'cdisplay' } })))) : undefined,
+        c.url.endsWith('/displays')
+          ? new Promise<Response>((r) => (releaseDisplay = () => r(json({ data: { id: 'cdisplay' } }))))
+          : undefined,
     });
     const displayed = props.onDisplay();
     props.onResponse({ data: { q1: 'x' }, ttc: {}, finished: false });
@@ -249,7 +312,11 @@ describe('response queue', () => {
     releaseDisplay();
     await displayed;
     await vi.advanceTimersByTimeAsync(0);
-    expect(api.calls.map((c) => `${c.method} ${c.url.replace(BASE, '')}`)).toEqual(['POST /displays', 'POST /responses', 'PUT /displays/cdisplay']);
+    expect(api.calls.map((c) => `${c.method} ${c.url.replace(BASE, '')}`)).toEqual([
+      'POST /displays',
+      'POST /responses',
+      'PUT /displays/cdisplay',
+    ]);
   });
 
   it('a display created after its survey closed and another started is linked to its own response', async () => {
@@ -285,7 +352,8 @@ describe('response queue', () => {
   it('retries a failed send after 1 s, 2 attempts, then shows the error; retry sends it', async () => {
     let down = true;
     const { props, api, setIsError, setFinished } = await start({
-      handler: (c) => (down && c.url.includes('/responses') ? Promise.reject(new TypeError('Failed to fetch')) : undefined),
+      handler: (c) =>
+        down && c.url.includes('/responses') ? Promise.reject(new TypeError('Failed to fetch')) : undefined,
     });
     props.onResponse({ data: { q1: 'x' }, ttc: {}, finished: true });
     await vi.advanceTimersByTimeAsync(0);
@@ -310,7 +378,9 @@ describe('response queue', () => {
   });
 
   it('a create answered without an id is a failure (Could not create response)', async () => {
-    const { props, setIsError } = await start({ handler: (c) => (c.url.endsWith('/responses') ? json({ data: {} }) : undefined) });
+    const { props, setIsError } = await start({
+      handler: (c) => (c.url.endsWith('/responses') ? json({ data: {} }) : undefined),
+    });
     props.onResponse({ data: { q1: 'x' }, ttc: {}, finished: true });
     await vi.advanceTimersByTimeAsync(1000);
     expect(errors().filter((e) => e.includes('Could not create response'))).toHaveLength(2);
@@ -318,20 +388,30 @@ describe('response queue', () => {
   });
 
   it('unsent responses survive a reload and are sent once, without creating a second response', async () => {
-    const page = await start({ handler: (c) => (c.method === 'PUT' && c.url.includes('/responses/') ? json({}, 503) : undefined) });
+    const page = await start({
+      handler: (c) => (c.method === 'PUT' && c.url.includes('/responses/') ? json({}, 503) : undefined),
+    });
     page.props.onResponse({ data: { q1: 'x' }, ttc: {}, finished: false });
     page.props.onResponse({ data: { q2: 'y' }, ttc: {}, finished: true });
     await vi.advanceTimersByTimeAsync(5000);
     await unload();
     const pending = JSON.parse(localStorage.getItem(QUEUE_KEY)!);
-    expect(pending).toEqual([expect.objectContaining({ surveyId: 'cs', responseId: 'cid1', queue: [{ data: { q2: 'y' }, ttc: {}, finished: true }] })]);
+    expect(pending).toEqual([
+      expect.objectContaining({
+        surveyId: 'cs',
+        responseId: 'cid1',
+        queue: [{ data: { q2: 'y' }, ttc: {}, finished: true }],
+      }),
+    ]);
 
     // reload: a new page, the API healthy again
     const fb = await loader();
     const api = fakeApi({ surveys: [] });
     await fb.init({ environmentId: ENV, apiHost: HOST });
     await vi.advanceTimersByTimeAsync(0);
-    expect(api.calls.filter((c) => c.url.includes('/responses')).map((c) => `${c.method} ${c.url.replace(BASE, '')}`)).toEqual(['PUT /responses/cid1']);
+    expect(
+      api.calls.filter((c) => c.url.includes('/responses')).map((c) => `${c.method} ${c.url.replace(BASE, '')}`),
+    ).toEqual(['PUT /responses/cid1']);
     expect(localStorage.getItem(QUEUE_KEY)).toBeNull();
     await vi.advanceTimersByTimeAsync(60_000);
     expect(api.calls.filter((c) => c.url.includes('/responses'))).toHaveLength(1);
@@ -343,7 +423,10 @@ describe('response queue', () => {
     props.onResponse({ data: { q1: 'x' }, ttc: {}, finished: true });
     await vi.advanceTimersByTimeAsync(1000);
     await unload();
-    localStorage.setItem(KEY, JSON.stringify({ status: 'error', expiresAt: new Date(Date.now() + 60_000).toISOString() }));
+    localStorage.setItem(
+      KEY,
+      JSON.stringify({ status: 'error', expiresAt: new Date(Date.now() + 60_000).toISOString() }),
+    );
     const fb = await loader();
     const api = fakeApi();
     await fb.init({ environmentId: ENV, apiHost: HOST });
@@ -382,7 +465,9 @@ describe('response queue', () => {
 
   it('sends what is waiting when the network comes back', async () => {
     let down = true;
-    const { props, api } = await start({ handler: (c) => (down && c.url.endsWith('/responses') ? Promise.reject(new TypeError('offline')) : undefined) });
+    const { props, api } = await start({
+      handler: (c) => (down && c.url.endsWith('/responses') ? Promise.reject(new TypeError('offline')) : undefined),
+    });
     props.onResponse({ data: { q1: 'x' }, ttc: {}, finished: true });
     await vi.advanceTimersByTimeAsync(1000);
     expect(api.calls).toHaveLength(2);

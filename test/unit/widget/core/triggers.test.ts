@@ -9,7 +9,13 @@ describe('named actions', () => {
   it('shows the first survey whose triggers name the action; identified users post the action', async () => {
     const fb = await loader();
     const rendered = fakeRenderer();
-    const api = fakeApi({ surveys: [survey('ca', { triggers: ['Other'] }), survey('cb', { triggers: ['Buy'] }), survey('cc', { triggers: ['Buy'] })] });
+    const api = fakeApi({
+      surveys: [
+        survey('ca', { triggers: ['Other'] }),
+        survey('cb', { triggers: ['Buy'] }),
+        survey('cc', { triggers: ['Buy'] }),
+      ],
+    });
     await fb.init({ environmentId: ENV, apiHost: HOST, userId: 'u1' });
     await fb.track('Buy', { ignored: true });
     await vi.advanceTimersByTimeAsync(0);
@@ -44,7 +50,12 @@ describe('named actions', () => {
     await fb.track('Buy');
     await vi.advanceTimersByTimeAsync(0);
     expect(errorHandler).toHaveBeenCalledWith(
-      expect.objectContaining({ code: 'network_error', status: 500, message: 'Error tracking action Buy', url: expect.stringContaining('/actions') }),
+      expect.objectContaining({
+        code: 'network_error',
+        status: 500,
+        message: 'Error tracking action Buy',
+        url: expect.stringContaining('/actions'),
+      }),
     );
     expect(rendered).toEqual([]);
   });
@@ -62,7 +73,9 @@ describe('named actions', () => {
   it('display percentage: shown when a random 1-100 is at most the percentage', async () => {
     const fb = await loader();
     const rendered = fakeRenderer();
-    fakeApi({ surveys: [survey('cp', { triggers: ['Buy'], displayPercentage: 30 }), survey('cq', { triggers: ['Buy'] })] });
+    fakeApi({
+      surveys: [survey('cp', { triggers: ['Buy'], displayPercentage: 30 }), survey('cq', { triggers: ['Buy'] })],
+    });
     await fb.init({ environmentId: ENV, apiHost: HOST });
     vi.spyOn(Math, 'random').mockReturnValue(0.3); // draws 31
     await fb.track('Buy');
@@ -98,8 +111,14 @@ describe('page URL triggers', () => {
   const setup = async (rule = 'contains' as const) => {
     const fb = await loader();
     const api = fakeApi({
-      noCodeActionClasses: [action('Pricing', { pageUrl: { value: '/pricing', rule } }), action('Both', { pageUrl: { value: '/', rule: 'contains' }, innerHtml: { value: 'x' } })],
-      surveys: [survey('cs', { triggers: ['Pricing'] }), survey('ct', { inlineTriggers: { noCodeConfig: { pageUrl: { value: '#help', rule: 'endsWith' } } } })],
+      noCodeActionClasses: [
+        action('Pricing', { pageUrl: { value: '/pricing', rule } }),
+        action('Both', { pageUrl: { value: '/', rule: 'contains' }, innerHtml: { value: 'x' } }),
+      ],
+      surveys: [
+        survey('cs', { triggers: ['Pricing'] }),
+        survey('ct', { inlineTriggers: { noCodeConfig: { pageUrl: { value: '#help', rule: 'endsWith' } } } }),
+      ],
     });
     return { fb, api };
   };
@@ -111,7 +130,8 @@ describe('page URL triggers', () => {
     await fb.init({ environmentId: ENV, apiHost: HOST, userId: 'u1' });
     await vi.advanceTimersByTimeAsync(0);
     expect(shown(rendered)).toEqual(['cs']);
-    const names = () => api.calls.filter((c) => c.url.endsWith('/actions')).map((c) => (c.body as { name: string }).name);
+    const names = () =>
+      api.calls.filter((c) => c.url.endsWith('/actions')).map((c) => (c.body as { name: string }).name);
     expect(names()).toEqual(['New Session', 'Pricing']);
 
     history.pushState(null, '', '/pricing?plan=pro');

@@ -16,7 +16,9 @@ afterEach(() => {
 
 describe('file upload', () => {
   it('rejects anything that is not a File', async () => {
-    await expect(upload(new Blob(['x']))).rejects.toThrow('Invalid file type. Expected Blob or File, but received object');
+    await expect(upload(new Blob(['x']))).rejects.toThrow(
+      'Invalid file type. Expected Blob or File, but received object',
+    );
     await expect(upload('x')).rejects.toThrow('Invalid file type. Expected Blob or File, but received string');
   });
 
@@ -33,7 +35,9 @@ describe('file upload', () => {
           })
         : undefined,
     );
-    await expect(upload(file(), { allowedFileExtensions: ['txt'], surveyId: 'cs' })).resolves.toBe(`/storage/${ENV}/private/notes--fid--1.txt`);
+    await expect(upload(file(), { allowedFileExtensions: ['txt'], surveyId: 'cs' })).resolves.toBe(
+      `/storage/${ENV}/private/notes--fid--1.txt`,
+    );
     expect(api.calls[0]).toMatchObject({
       method: 'POST',
       url: `${BASE}/storage`,
@@ -58,7 +62,13 @@ describe('file upload', () => {
   it('presigned upload: the presigned fields go first in the form, no signing headers', async () => {
     const api = fakeApi({}, (c) =>
       c.url === `${BASE}/storage`
-        ? json({ data: { signedUrl: 'https://bucket.test/', fileUrl: 'https://files.test/notes.txt', presignedFields: { key: 'k', Policy: 'p' } } })
+        ? json({
+            data: {
+              signedUrl: 'https://bucket.test/',
+              fileUrl: 'https://files.test/notes.txt',
+              presignedFields: { key: 'k', Policy: 'p' },
+            },
+          })
         : c.url === 'https://bucket.test/'
           ? new Response(null, { status: 204 })
           : undefined,
@@ -72,7 +82,9 @@ describe('file upload', () => {
     fakeApi({}, () => json({ message: 'x' }, 500));
     await expect(upload(file(), { surveyId: 'cs' })).rejects.toThrow('Upload failed with status 500');
     fakeApi({}, (c) =>
-      c.url === `${BASE}/storage` ? json({ data: { signedUrl: 'https://bucket.test/', fileUrl: 'f', presignedFields: { key: 'k' } } }) : new Response('AccessDenied', { status: 403 }),
+      c.url === `${BASE}/storage`
+        ? json({ data: { signedUrl: 'https://bucket.test/', fileUrl: 'f', presignedFields: { key: 'k' } } })
+        : new Response('AccessDenied', { status: 403 }),
     );
     await expect(upload(file())).rejects.toThrow('Upload failed with status 403');
   });
@@ -80,16 +92,29 @@ describe('file upload', () => {
   it('FileTooLargeError: the server message on signed upload, the plan message for EntityTooLarge', async () => {
     fakeApi({}, (c) =>
       c.url === `${BASE}/storage`
-        ? json({ data: { signedUrl: `${BASE}/storage/local`, fileUrl: 'f', signingData: { signature: 's', timestamp: 1, uuid: 'u' }, updatedFileName: 'n' } })
+        ? json({
+            data: {
+              signedUrl: `${BASE}/storage/local`,
+              fileUrl: 'f',
+              signingData: { signature: 's', timestamp: 1, uuid: 'u' },
+              updatedFileName: 'n',
+            },
+          })
         : json({ message: 'File size exceeds the 10 MB limit' }, 400),
     );
-    await expect(upload(file())).rejects.toMatchObject({ name: 'FileTooLargeError', message: 'File size exceeds the 10 MB limit' });
+    await expect(upload(file())).rejects.toMatchObject({
+      name: 'FileTooLargeError',
+      message: 'File size exceeds the 10 MB limit',
+    });
     fakeApi({}, (c) =>
       c.url === `${BASE}/storage`
         ? json({ data: { signedUrl: 'https://bucket.test/', fileUrl: 'f', presignedFields: { key: 'k' } } })
         : new Response('<Error><Code>EntityTooLarge</Code></Error>', { status: 400 }),
     );
-    await expect(upload(file())).rejects.toMatchObject({ name: 'FileTooLargeError', message: 'File size exceeds the size limit for your plan' });
+    await expect(upload(file())).rejects.toMatchObject({
+      name: 'FileTooLargeError',
+      message: 'File size exceeds the size limit for your plan',
+    });
   });
 });
 

@@ -3,7 +3,13 @@ import type { TSurveyQuestion } from '../../../../domain/surveys/types.js';
 import { evaluateCondition, nextQuestionId, progressSteps, timeToFinish } from '../../../../widget/render/logic.js';
 import { recall } from '../../../../widget/render/recall.js';
 
-const open = (id: string, logic: TSurveyQuestion['logic'] = []): TSurveyQuestion => ({ id, type: 'openText', headline: id, required: false, logic });
+const open = (id: string, logic: TSurveyQuestion['logic'] = []): TSurveyQuestion => ({
+  id,
+  type: 'openText',
+  headline: id,
+  required: false,
+  logic,
+});
 
 describe('evaluateCondition', () => {
   const cases: [string, unknown, unknown, boolean][] = [
@@ -41,7 +47,9 @@ describe('evaluateCondition', () => {
     ['booked', 'booked', undefined, false],
   ];
   it.each(cases)('%s(%j, %j) is %s', (condition, answer, value, expected) => {
-    expect(evaluateCondition({ condition: condition as never, value: value as never, destination: 'x' }, answer)).toBe(expected);
+    expect(evaluateCondition({ condition: condition as never, value: value as never, destination: 'x' }, answer)).toBe(
+      expected,
+    );
   });
 });
 
@@ -60,7 +68,11 @@ describe('nextQuestionId', () => {
       { condition: 'equals', value: 'Alpha', destination: 'end' },
     ],
   };
-  const questions = [choice, open('q2'), open('q3', [{ condition: 'submitted' }, { condition: 'skipped', destination: 'q2' }])];
+  const questions = [
+    choice,
+    open('q2'),
+    open('q3', [{ condition: 'submitted' }, { condition: 'skipped', destination: 'q2' }]),
+  ];
 
   it('follows the first matching rule', () => {
     expect(nextQuestionId(questions, choice, 'Alpha')).toBe('end');

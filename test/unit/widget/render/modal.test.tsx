@@ -37,7 +37,11 @@ describe('renderSurveyModal', () => {
     const existing = document.createElement('div');
     existing.id = 'formbricks-web-container';
     document.body.append(existing);
-    const { container, shadow } = open({ brandColor: '#fde047', highlightBorderColor: '#ff0000', isBrandingEnabled: false });
+    const { container, shadow } = open({
+      brandColor: '#fde047',
+      highlightBorderColor: '#ff0000',
+      isBrandingEnabled: false,
+    });
     expect(container).toBe(existing);
     const layer = shadow.querySelector('.l') as HTMLElement;
     expect(layer.style.getPropertyValue('--b')).toBe('#fde047');
@@ -146,7 +150,12 @@ describe('renderSurveyModal', () => {
 
   it('closes the survey instead of throwing when a malformed survey fails to render', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const broken = { id: 'mc', type: 'multipleChoiceSingle', headline: 'Broken', required: true } as unknown as TSurveyQuestion;
+    const broken = {
+      id: 'mc',
+      type: 'multipleChoiceSingle',
+      headline: 'Broken',
+      required: true,
+    } as unknown as TSurveyQuestion;
     const { props, container } = open({}, { questions: [broken] });
     await vi.waitFor(() => expect(props.onClose).toHaveBeenCalledTimes(1));
     expect(container.children).toHaveLength(0);

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { escapeHtml, safeUrl, sanitizeHtml } from '../../../../widget/render/sanitize.js';
 import { XSS_PAYLOADS } from './xss-corpus.js';
 
-const DANGEROUS_ELEMENTS = 'script,style,iframe,object,embed,svg,math,img,form,input,button,meta,link,base,template,video,audio,source,noscript,textarea,select';
+const DANGEROUS_ELEMENTS =
+  'script,style,iframe,object,embed,svg,math,img,form,input,button,meta,link,base,template,video,audio,source,noscript,textarea,select';
 
 function parse(html: string): DocumentFragment {
   const template = document.createElement('template');
@@ -56,7 +57,13 @@ describe('safeUrl', () => {
     expect(safeUrl('https://example.com/a?b=1')).toBe('https://example.com/a?b=1');
     expect(safeUrl('mailto:a@b.c')).toBe('mailto:a@b.c');
     expect(safeUrl('/storage/x.png')).toMatch(/^https?:\/\/.+\/storage\/x\.png$/);
-    for (const bad of ['javascript:alert(1)', ' JAVASCRIPT:alert(1)', 'java\nscript:alert(1)', 'data:text/html,x', 'vbscript:x']) {
+    for (const bad of [
+      'javascript:alert(1)',
+      ' JAVASCRIPT:alert(1)',
+      'java\nscript:alert(1)',
+      'data:text/html,x',
+      'vbscript:x',
+    ]) {
       expect(safeUrl(bad)).toBeUndefined();
     }
     expect(safeUrl(undefined)).toBeUndefined();

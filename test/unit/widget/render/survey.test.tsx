@@ -46,7 +46,12 @@ describe('Survey flow', () => {
 
   it('shows the thank-you card after the last question, with recall, and its button once all is sent', () => {
     const props = setup([{ ...base, id: 'name', type: 'openText', headline: 'Name?' }], {
-      thankYouCard: { enabled: true, headline: 'Thanks #recall:name/fallback:friend#', buttonLabel: 'Home', buttonLink: 'https://example.com/' },
+      thankYouCard: {
+        enabled: true,
+        headline: 'Thanks #recall:name/fallback:friend#',
+        buttonLabel: 'Home',
+        buttonLink: 'https://example.com/',
+      },
     });
     fireEvent.input(screen.getByRole('textbox'), { target: { value: 'Ada' } });
     next(/finish/i);
@@ -67,7 +72,15 @@ describe('Survey flow', () => {
 describe('data written per question type', () => {
   it('openText: the text plus the inputType sibling key, input type from inputType', () => {
     const props = setup([
-      { ...base, id: 'q1', type: 'openText', headline: 'Email?', longAnswer: false, inputType: 'email', placeholder: 'you@x' },
+      {
+        ...base,
+        id: 'q1',
+        type: 'openText',
+        headline: 'Email?',
+        longAnswer: false,
+        inputType: 'email',
+        placeholder: 'you@x',
+      },
       { ...base, id: 'q2', type: 'openText', headline: 'More?', required: false },
     ]);
     const input = screen.getByPlaceholderText('you@x') as HTMLInputElement;
@@ -107,7 +120,16 @@ describe('data written per question type', () => {
 
   it('multipleChoiceSingle: shuffling keeps every choice and "other" last', () => {
     const choices = Array.from({ length: 8 }, (_, i) => ({ id: `c${i}`, label: `Choice ${i}` }));
-    setup([{ ...base, id: 'mc', type: 'multipleChoiceSingle', headline: 'Pick', shuffleOption: 'exceptLast', choices: [...choices, { id: 'other', label: 'Other' }] }]);
+    setup([
+      {
+        ...base,
+        id: 'mc',
+        type: 'multipleChoiceSingle',
+        headline: 'Pick',
+        shuffleOption: 'exceptLast',
+        choices: [...choices, { id: 'other', label: 'Other' }],
+      },
+    ]);
     const labels = screen.getAllByRole('radio').map((r) => r.parentElement!.textContent);
     expect([...labels].sort()).toEqual([...choices.map((c) => c.label), 'Other'].sort());
     expect(labels.slice(-2)).toEqual(['Choice 7', 'Other']);
@@ -165,7 +187,9 @@ describe('data written per question type', () => {
     ['smiley', 7],
     ['smiley', 10],
   ] as const)('rating %s with range %i: items 1..range, the chosen integer', (scale, range) => {
-    const props = setup([{ ...base, id: 'r', type: 'rating', headline: 'Rate', scale, range, lowerLabel: 'Bad', upperLabel: 'Good' }]);
+    const props = setup([
+      { ...base, id: 'r', type: 'rating', headline: 'Rate', scale, range, lowerLabel: 'Bad', upperLabel: 'Good' },
+    ]);
     const items = screen.getAllByRole('button', { pressed: false });
     expect(items).toHaveLength(range);
     const name = scale === 'number' ? String(range) : `${range} of ${range}`;
@@ -176,8 +200,26 @@ describe('data written per question type', () => {
   it('cta: "clicked" (opening an external URL) or "dismissed"', () => {
     const open = vi.spyOn(window, 'open').mockReturnValue(null);
     const props = setup([
-      { ...base, id: 'c1', type: 'cta', headline: 'Read', html: '<p>Body <em>text</em></p>', buttonLabel: 'Go', buttonExternal: true, buttonUrl: 'https://example.com/go' },
-      { ...base, id: 'c2', type: 'cta', headline: 'Maybe', buttonLabel: 'Sure', buttonExternal: false, required: false, dismissButtonLabel: 'No thanks' },
+      {
+        ...base,
+        id: 'c1',
+        type: 'cta',
+        headline: 'Read',
+        html: '<p>Body <em>text</em></p>',
+        buttonLabel: 'Go',
+        buttonExternal: true,
+        buttonUrl: 'https://example.com/go',
+      },
+      {
+        ...base,
+        id: 'c2',
+        type: 'cta',
+        headline: 'Maybe',
+        buttonLabel: 'Sure',
+        buttonExternal: false,
+        required: false,
+        dismissButtonLabel: 'No thanks',
+      },
     ]);
     expect(screen.getByText('text').tagName).toBe('EM');
     next(/go/i);
@@ -272,14 +314,23 @@ describe('file upload', () => {
     pick([new File(['x'], 'a.png', { type: 'image/png' }), new File(['y'], 'b.pdf', { type: 'application/pdf' })]);
     await waitFor(() => expect(screen.getByText('b.pdf')).toBeTruthy());
     expect(screen.getByText('a.png')).toBeTruthy();
-    expect(props.onFileUpload).toHaveBeenCalledWith(expect.any(File), { allowedFileExtensions: ['png', 'pdf'], surveyId: props.survey.id });
+    expect(props.onFileUpload).toHaveBeenCalledWith(expect.any(File), {
+      allowedFileExtensions: ['png', 'pdf'],
+      surveyId: props.survey.id,
+    });
     next(/finish/i);
-    expect(lastResponse(props).data).toEqual({ f: ['/storage/env/private/a--fid--1234.png', '/storage/env/private/b--fid--1234.pdf'] });
+    expect(lastResponse(props).data).toEqual({
+      f: ['/storage/env/private/a--fid--1234.png', '/storage/env/private/b--fid--1234.pdf'],
+    });
   });
 
   it('rejects wrong types and large files, reports upload errors, and requires a file', async () => {
     const tooLarge = Object.assign(new Error('File size exceeds the 10 MB limit'), { name: 'FileTooLargeError' });
-    const props = setup([question], {}, { onFileUpload: vi.fn().mockRejectedValueOnce(tooLarge).mockRejectedValueOnce(new Error('boom')) });
+    const props = setup(
+      [question],
+      {},
+      { onFileUpload: vi.fn().mockRejectedValueOnce(tooLarge).mockRejectedValueOnce(new Error('boom')) },
+    );
     pick([new File(['x'], 'a.exe', { type: 'application/x-msdownload' })]);
     await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('a.exe: this file type is not allowed'));
     pick([new File([new Uint8Array(2 * 1024 * 1024)], 'big.png', { type: 'image/png' })]);
@@ -318,7 +369,16 @@ describe('logic, back button, ttc and progress', () => {
     },
     { ...base, id: 'q2', type: 'openText', headline: 'Why?' },
     { ...base, id: 'q3', type: 'cta', headline: 'Thanks for paying', buttonExternal: false, buttonLabel: 'OK' },
-    { ...base, id: 'q4', type: 'rating', headline: 'Rate', scale: 'number', range: 5, lowerLabel: 'a', upperLabel: 'b' },
+    {
+      ...base,
+      id: 'q4',
+      type: 'rating',
+      headline: 'Rate',
+      scale: 'number',
+      range: 5,
+      lowerLabel: 'a',
+      upperLabel: 'b',
+    },
   ];
 
   it('jumps to the destination, ends the survey on "end"', () => {
