@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-// Three projects: `domain` (pure code, Node), `ui` (console and widget, happy-dom) and
-// `server` (HTTP against a real SQLite file, and PostgreSQL when TEST_DATABASE_URL is set).
+// Projects: `domain` (pure code, Node), `ui` (console and widget, happy-dom), `server` (HTTP against a
+// real SQLite file, and PostgreSQL when TEST_DATABASE_URL is set), and `budgets` (bundle sizes, which
+// needs the build: npm test runs it after `npm run build`).
 export default defineConfig({
   test: {
     projects: [
@@ -26,6 +27,10 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },
+      },
+      {
+        extends: true,
+        test: { name: 'budgets', include: ['test/budgets/**/*.test.ts'], environment: 'node' },
       },
     ],
   },

@@ -1,5 +1,5 @@
-// `npm test`: every layer in turn (lint, typecheck, unit and server with vitest, then the build, then
-// end-to-end in Chromium). Stops at the first layer that fails and exits non-zero.
+// `npm test`: every layer in turn (lint, typecheck, unit and server with vitest, then the build and its
+// byte budgets, then end-to-end in Chromium). Stops at the first layer that fails and exits non-zero.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
@@ -14,8 +14,9 @@ if (!existsSync(chromium)) {
 const steps = [
   ['lint and format (Biome)', 'npx', ['biome', 'check', '.']],
   ['typecheck', 'npx', ['tsc', '--noEmit']],
-  ['unit and server tests', 'npx', ['vitest', 'run']],
+  ['unit and server tests', 'npx', ['vitest', 'run', '--project', 'domain', '--project', 'ui', '--project', 'server']],
   ['build', 'npm', ['run', 'build']],
+  ['byte budgets', 'npx', ['vitest', 'run', '--project', 'budgets']],
   ['end-to-end tests', 'npx', ['playwright', 'test']],
 ];
 
