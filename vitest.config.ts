@@ -24,6 +24,7 @@ export default defineConfig({
           name: 'server',
           include: ['test/server/**/*.test.ts'],
           environment: 'node',
+          globalSetup: ['test/server/postgres.setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },

@@ -47,8 +47,8 @@ test("with --workers 2, a write through one worker shows in every worker's evalu
     expect(
       (await api('/api/v1/namespaces/default/flags/shared', 'PUT', { name: 'Shared', enabled: true })).status,
     ).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    expect(await evaluations()).toEqual(Array(10).fill(true));
+    // The write reaches the other worker through the primary: poll until both answer with it.
+    await expect.poll(evaluations).toEqual(Array(10).fill(true));
 
     // Each worker counts its own evaluations and flushes them; the series holds all twenty.
     const from = new Date(Date.now() - 3_600_000).toISOString().slice(0, 19).replace('T', ' ');

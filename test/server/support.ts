@@ -3,13 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { inject } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app.js';
 import { defaultConfig, type Config } from '../../server/config.js';
 import type { Dialect } from '../../server/db/index.js';
 
-/** The dialects every server suite runs against: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
-export const dialects: Dialect[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+/** The PostgreSQL server the suites use (test/server/postgres.setup.ts), or '' when there is none. */
+export const postgresUrl = inject('postgresUrl');
+
+/** The dialects every server suite runs against: SQLite always, PostgreSQL when a server is available. */
+export const dialects: Dialect[] = postgresUrl ? ['sqlite', 'postgres'] : ['sqlite'];
 
 export interface TestDatabase {
   url: string;
@@ -22,7 +26,7 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
     const dir = mkdtempSync(join(tmpdir(), 'ensign-test-'));
     return { url: `file:${join(dir, 'ensign.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }
-  const adminUrl = process.env.TEST_DATABASE_URL!;
+  const adminUrl = postgresUrl;
   const name = `ensign_t_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();

@@ -3,11 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../../server/app.js';
 import { defaultConfig } from '../../../server/config.js';
-import { createTestDatabase, type TestDatabase } from '../support.js';
+import { createTestDatabase, postgresUrl, type TestDatabase } from '../support.js';
 import { Api } from './api.js';
 
 /** Two server instances on one PostgreSQL database learn of each other's writes through LISTEN/NOTIFY. */
-describe.skipIf(!process.env.TEST_DATABASE_URL)('two instances on one PostgreSQL database', () => {
+describe.skipIf(!postgresUrl)('two instances on one PostgreSQL database', () => {
   let database: TestDatabase;
   let one: FastifyInstance;
   let two: FastifyInstance;

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useNamespaceStore } from '../../../src/stores/namespace';
 import { effectiveTheme, usePreferencesStore } from '../../../src/stores/preferences';
 import { useRefStore } from '../../../src/stores/ref';
@@ -103,6 +103,8 @@ describe('session user', () => {
 });
 
 describe('toasts', () => {
+  afterEach(() => vi.useRealTimers());
+
   it('removes success toasts after 3 s and keeps errors until dismissed', () => {
     vi.useFakeTimers();
     const store = useToastStore.getState();
@@ -117,6 +119,5 @@ describe('toasts', () => {
     expect(error).toMatchObject({ kind: 'error', message: 'boom' });
     useToastStore.getState().dismiss(error.id);
     expect(useToastStore.getState().toasts).toEqual([]);
-    vi.useRealTimers();
   });
 });
