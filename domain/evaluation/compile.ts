@@ -153,7 +153,7 @@ function compileRule(
 
 /**
  * Flipt's own snapshot endpoint repeats a rule with N segments N times (same id), each copy carrying
- * its distributions N times over (reference §8.2). Our server emits each rule once; this undoes the
+ * its distributions N times over. Our server emits each rule once; this undoes the
  * repetition so that snapshots fetched from a real Flipt evaluate as Flipt's server does.
  */
 function distinctDistributions(rule: SnapshotRule, copies: number): SnapshotRule['distributions'] {

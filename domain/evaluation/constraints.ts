@@ -11,7 +11,7 @@ import {
 } from './goparse.js';
 
 /**
- * Constraint operators (reference §5.4), compiled once per snapshot: the constraint's value is
+ * Constraint operators, compiled once per snapshot: the constraint's value is
  * parsed here, so evaluating a constraint only parses the context value. A value that Flipt would
  * fail to parse makes the constraint not match, exactly where Flipt's evaluator logs the error.
  */

@@ -4,7 +4,7 @@ import { CRC32_START, crc32Final, crc32Update } from './crc32.js';
 import type { SnapshotComparisonType, SnapshotMatchType } from './snapshot.js';
 
 /**
- * Flag evaluation with Flipt v1.47's server semantics (reference §5), over a compiled snapshot.
+ * Flag evaluation with Flipt v1.47's server semantics (docs/compatibility.md), over a compiled snapshot.
  * `explainEvaluation` runs the same code with a trace that records every rule, rollout, segment
  * and constraint it looked at.
  */

@@ -1,8 +1,8 @@
 import type { FlagType, RolloutType, SegmentOperator } from '../flipt/types.js';
 
 /**
- * The evaluation snapshot document of `GET /internal/v1/evaluation/snapshot/namespace/{key}`
- * (reference §8.2): what the server sends to client-side engines and what our engine compiles.
+ * The evaluation snapshot document of `GET /internal/v1/evaluation/snapshot/namespace/{key}`:
+ * what the server sends to client-side engines and what our engine compiles.
  * Note the enum spellings that differ from the CRUD API (`ALL_SEGMENT_MATCH_TYPE`,
  * `STRING_CONSTRAINT_COMPARISON_TYPE`).
  */

@@ -1,5 +1,5 @@
 /**
- * Flipt's key rules and constraint operators (reference §4.1, §4.4), shared by the server's request
+ * Flipt's key rules and constraint operators, shared by the server's request
  * validation and the console's forms. Operator sets are Flipt v1.47's.
  */
 import type { ComparisonType } from './types.js';

@@ -1,5 +1,5 @@
 /**
- * Valibot schemas of the Flipt v1 management requests (reference §2.1-§2.5, §4), shared by the
+ * Valibot schemas of the Flipt v1 management requests, shared by the
  * server's routes and the console's forms.
  *
  * Inputs follow protobuf JSON: camelCase or snake_case names (`parseRequest` folds snake_case),

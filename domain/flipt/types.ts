@@ -1,5 +1,5 @@
 /**
- * Wire types of the Flipt v1 REST API (reference §3): the JSON the server emits and the console reads.
+ * Wire types of the Flipt v1 REST API: the JSON the server emits and the console reads.
  * Field names are protobuf JSON names (lowerCamelCase); timestamps are RFC 3339 UTC strings;
  * enums travel as their names.
  */

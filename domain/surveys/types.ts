@@ -1,5 +1,5 @@
 /**
- * Wire types of the Formbricks 1.6 client API (reference formbricks-api.md §2): the survey documents,
+ * Wire types of the Formbricks 1.6 client API: the survey documents,
  * product and action classes the server syncs, the payloads the loader posts, the loader's stored
  * config and the props the loader hands to the renderer. Every text field is a plain string in 1.6.
  */
@@ -47,7 +47,7 @@ export interface TActionClass {
   environmentId: string;
 }
 
-/** Built-in action names (spec §4). */
+/** Built-in action names. */
 export const NEW_SESSION = 'New Session';
 export const EXIT_INTENT = 'Exit Intent (Desktop)';
 export const SCROLL_50 = '50% Scroll';
@@ -446,7 +446,7 @@ export interface TStorageUploadResult {
   updatedFileName?: string;
 }
 
-/** The 14 props @formbricks/js 1.6.5 passes to `renderSurveyModal` (reference §3.8). */
+/** The 14 props @formbricks/js 1.6.5 passes to `renderSurveyModal`. */
 export interface SurveyModalProps {
   survey: TSurvey;
   brandColor: string;

@@ -7,7 +7,7 @@ import { Api } from './api.js';
 /**
  * Differential check against Flipt's own engine: @flipt-io/flipt-client-js 0.5.1 (WASM), fed from
  * our snapshot endpoint, must agree with our /evaluate/v1 answers. The data set stays clear of the
- * client engine's known divergences (reference §9.3): distributions sum to exactly 100, numbers are
+ * client engine's known divergences: distributions sum to exactly 100, numbers are
  * 32-bit integers, datetimes are RFC 3339 at whole seconds, booleans are "true"/"false", no value
  * has surrounding whitespace, no UNKNOWN constraint types.
  */

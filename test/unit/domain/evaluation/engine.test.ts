@@ -37,7 +37,7 @@ describe('CRC-32', () => {
   });
 });
 
-describe('variant bucketing (reference §5.3 vectors)', () => {
+describe('variant bucketing (known answers of Flipt's algorithm)', () => {
   const split = (key: string, a: string, b: string) =>
     document([
       variantFlag(key, [
@@ -298,7 +298,7 @@ describe('variant evaluation', () => {
   });
 });
 
-describe('boolean evaluation (reference §5.5 vectors)', () => {
+describe('boolean evaluation (known answers of Flipt's algorithm)', () => {
   it('hashes entity id then flag key, mod 100', () => {
     expect(thresholdBucket('flag_boolean', 'fixed')).toBe(9);
     expect(thresholdBucket('flag_boolean', 'hello')).toBe(96);
