@@ -37,7 +37,7 @@ describe('CRC-32', () => {
   });
 });
 
-describe('variant bucketing (known answers of Flipt's algorithm)', () => {
+describe('variant bucketing (known answers of the Flipt bucketing)', () => {
   const split = (key: string, a: string, b: string) =>
     document([
       variantFlag(key, [
@@ -298,7 +298,7 @@ describe('variant evaluation', () => {
   });
 });
 
-describe('boolean evaluation (known answers of Flipt's algorithm)', () => {
+describe('boolean evaluation (known answers of the Flipt bucketing)', () => {
   it('hashes entity id then flag key, mod 100', () => {
     expect(thresholdBucket('flag_boolean', 'fixed')).toBe(9);
     expect(thresholdBucket('flag_boolean', 'hello')).toBe(96);
