@@ -8,7 +8,7 @@ import type {
   UpdateVariantInput,
 } from '../../../domain/flipt/schemas.js';
 import type { FlagsTable, VariantsTable } from '../../db/schema.js';
-import { fromBool, nowTimestamp, toBool } from '../../db/codec.js';
+import { type Dialect, fromBool, nowTimestamp, toBool } from '../../db/codec.js';
 import { formatTimestamp } from '../timestamps.js';
 import { invalid, notFound } from '../errors.js';
 import type { Executor } from './executor.js';
@@ -103,24 +103,29 @@ function storedMetadata(metadata: Record<string, unknown>): string | null {
   return Object.keys(metadata).length > 0 ? JSON.stringify(metadata) : null;
 }
 
-export async function createFlag(executor: Executor, input: CreateFlagInput): Promise<Flag> {
-  await requireNamespace(executor, input.namespaceKey);
-  if (await findFlag(executor, input.namespaceKey, input.key)) {
-    throw invalid(`flag "${input.namespaceKey}/${input.key}" is not unique`);
-  }
-  const now = nowTimestamp();
-  const row: FlagsTable = {
+export const notUniqueFlag = (namespaceKey: string, key: string) =>
+  invalid(`flag "${namespaceKey}/${key}" is not unique`);
+
+/** The row of a new flag (with no default variant unless one is given). */
+export function flagRow(dialect: Dialect, input: CreateFlagInput, now: string, defaultVariantId?: string): FlagsTable {
+  return {
     namespace_key: input.namespaceKey,
     key: input.key,
     name: input.name,
     description: input.description,
-    enabled: fromBool(executor.dialect, input.enabled),
+    enabled: fromBool(dialect, input.enabled),
     type: input.type,
-    default_variant_id: null,
+    default_variant_id: defaultVariantId ?? null,
     metadata: input.metadata ? storedMetadata(input.metadata) : null,
     created_at: now,
     updated_at: now,
   };
+}
+
+export async function createFlag(executor: Executor, input: CreateFlagInput): Promise<Flag> {
+  await requireNamespace(executor, input.namespaceKey);
+  if (await findFlag(executor, input.namespaceKey, input.key)) throw notUniqueFlag(input.namespaceKey, input.key);
+  const row = flagRow(executor.dialect, input, nowTimestamp());
   await executor.db.insertInto('flags').values(row).execute();
   return flagFromRow(row, [], 'get');
 }
@@ -166,14 +171,12 @@ async function variantKeyTaken(executor: Executor, input: CreateVariantInput, ex
   return (await query.executeTakeFirst()) !== undefined;
 }
 
-const notUniqueVariant = (input: CreateVariantInput) =>
+export const notUniqueVariant = (input: CreateVariantInput) =>
   invalid(`variant "${input.key}" is not unique for flag "${input.namespaceKey}/${input.flagKey}"`);
 
-export async function createVariant(executor: Executor, input: CreateVariantInput): Promise<Variant> {
-  await requireFlag(executor, input.namespaceKey, input.flagKey);
-  if (await variantKeyTaken(executor, input)) throw notUniqueVariant(input);
-  const now = nowTimestamp();
-  const row: VariantsTable = {
+/** The row of a new variant, with a new id. */
+export function variantRow(input: CreateVariantInput, now: string): VariantsTable {
+  return {
     id: randomUUID(),
     namespace_key: input.namespaceKey,
     flag_key: input.flagKey,
@@ -184,6 +187,12 @@ export async function createVariant(executor: Executor, input: CreateVariantInpu
     created_at: now,
     updated_at: now,
   };
+}
+
+export async function createVariant(executor: Executor, input: CreateVariantInput): Promise<Variant> {
+  await requireFlag(executor, input.namespaceKey, input.flagKey);
+  if (await variantKeyTaken(executor, input)) throw notUniqueVariant(input);
+  const row = variantRow(input, nowTimestamp());
   await executor.db.insertInto('variants').values(row).execute();
   return variantFromRow(row);
 }

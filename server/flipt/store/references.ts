@@ -1,3 +1,5 @@
+import type { Insertable } from 'kysely';
+import type { Database as Tables } from '../../db/schema.js';
 import type { Executor } from './executor.js';
 
 /** Where rules and rollouts keep the keys of the segments they match, and the column naming the owner. */
@@ -24,6 +26,22 @@ export async function segmentKeysOf({ db }: Executor, owner: Owner, ids: string[
   return byOwner;
 }
 
+/** The rows recording the segments a rule or rollout matches. */
+export function segmentKeyRows<O extends Owner>(
+  owner: O,
+  id: string,
+  namespaceKey: string,
+  segmentKeys: string[],
+): Insertable<Tables[(typeof REFERENCES)[O]['table']]>[] {
+  const column = REFERENCES[owner].owner;
+  return segmentKeys.map(
+    (segmentKey) =>
+      ({ [column]: id, namespace_key: namespaceKey, segment_key: segmentKey }) as unknown as Insertable<
+        Tables[(typeof REFERENCES)[O]['table']]
+      >,
+  );
+}
+
 /** Records the segments a rule or rollout matches. */
 export async function insertSegmentKeys(
   { db }: Executor,
@@ -32,14 +50,8 @@ export async function insertSegmentKeys(
   namespaceKey: string,
   segmentKeys: string[],
 ): Promise<void> {
-  const { table, owner: column } = REFERENCES[owner];
-  const rows = segmentKeys.map((segmentKey) => ({
-    [column]: id,
-    namespace_key: namespaceKey,
-    segment_key: segmentKey,
-  }));
   await db
-    .insertInto(table as ReferenceTable)
-    .values(rows as unknown as ReferenceRow[])
+    .insertInto(REFERENCES[owner].table as ReferenceTable)
+    .values(segmentKeyRows(owner, id, namespaceKey, segmentKeys) as unknown as ReferenceRow[])
     .execute();
 }

@@ -6,8 +6,8 @@ import type {
   OrderRolloutsInput,
   UpdateRolloutInput,
 } from '../../../domain/flipt/schemas.js';
-import type { RolloutsTable } from '../../db/schema.js';
-import { fromBool, nowTimestamp, toBool } from '../../db/codec.js';
+import type { RolloutSegmentsTable, RolloutThresholdsTable, RolloutsTable } from '../../db/schema.js';
+import { type Dialect, fromBool, nowTimestamp, toBool } from '../../db/codec.js';
 import { formatTimestamp } from '../timestamps.js';
 import { invalid, notFound } from '../errors.js';
 import type { Executor } from './executor.js';
@@ -103,10 +103,47 @@ export async function getRollout(
   return rollout;
 }
 
+/** The row of a new rollout, with a new id (its threshold or segment rows are written apart). */
+export function rolloutRow(input: CreateRolloutInput, now: string): RolloutsTable {
+  return {
+    id: randomUUID(),
+    namespace_key: input.namespaceKey,
+    flag_key: input.flagKey,
+    type: rolloutType(input),
+    rank: input.rank,
+    description: input.description,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
 function rolloutType(body: RolloutBody): RolloutType {
   if (body.segment) return 'SEGMENT_ROLLOUT_TYPE';
   if (body.threshold) return 'THRESHOLD_ROLLOUT_TYPE';
   throw invalid('rollout rule is missing');
+}
+
+export const missingRolloutSegment = (namespaceKey: string, key: string) =>
+  notFound(`segment "${namespaceKey}/${key}"`);
+
+export function thresholdRow(
+  dialect: Dialect,
+  id: string,
+  threshold: NonNullable<RolloutBody['threshold']>,
+): RolloutThresholdsTable {
+  return { rollout_id: id, percentage: threshold.percentage, value: fromBool(dialect, threshold.value) };
+}
+
+export function rolloutSegmentRow(
+  dialect: Dialect,
+  id: string,
+  segment: NonNullable<RolloutBody['segment']>,
+): RolloutSegmentsTable {
+  return {
+    rollout_id: id,
+    value: fromBool(dialect, segment.value),
+    segment_operator: effectiveOperator(segment.segments, segment.segmentOperator),
+  };
 }
 
 /** Writes the threshold or segment rows of a rollout (after removing any it had). */
@@ -122,20 +159,16 @@ async function writeRolloutRule(
   if (body.threshold) {
     await db
       .insertInto('rollout_thresholds')
-      .values({ rollout_id: id, percentage: body.threshold.percentage, value: fromBool(dialect, body.threshold.value) })
+      .values(thresholdRow(dialect, id, body.threshold))
       .execute();
     return;
   }
   const segment = body.segment!;
   const missing = await firstMissingSegment(executor, namespaceKey, segment.segments);
-  if (missing !== undefined) throw notFound(`segment "${namespaceKey}/${missing}"`);
+  if (missing !== undefined) throw missingRolloutSegment(namespaceKey, missing);
   await db
     .insertInto('rollout_segments')
-    .values({
-      rollout_id: id,
-      value: fromBool(dialect, segment.value),
-      segment_operator: effectiveOperator(segment.segments, segment.segmentOperator),
-    })
+    .values(rolloutSegmentRow(dialect, id, segment))
     .execute();
   await insertSegmentKeys(executor, 'rollouts', id, namespaceKey, segment.segments);
 }
@@ -143,7 +176,7 @@ async function writeRolloutRule(
 export async function createRollout(executor: Executor, input: CreateRolloutInput): Promise<Rollout> {
   const { namespaceKey, flagKey } = input;
   await requireFlag(executor, namespaceKey, flagKey);
-  const type = rolloutType(input);
+  rolloutType(input); // a body with neither a threshold nor a segment is refused before any query
   const taken = await executor.db
     .selectFrom('rollouts')
     .select('id')
@@ -152,17 +185,7 @@ export async function createRollout(executor: Executor, input: CreateRolloutInpu
     .where('rank', '=', input.rank)
     .executeTakeFirst();
   if (taken) throw invalid(`rank number: ${input.rank} already exists`);
-  const now = nowTimestamp();
-  const row: RolloutsTable = {
-    id: randomUUID(),
-    namespace_key: namespaceKey,
-    flag_key: flagKey,
-    type,
-    rank: input.rank,
-    description: input.description,
-    created_at: now,
-    updated_at: now,
-  };
+  const row = rolloutRow(input, nowTimestamp());
   await executor.db.insertInto('rollouts').values(row).execute();
   await writeRolloutRule(executor, row.id, namespaceKey, input);
   const [rollout] = await rolloutsFromRows(executor, [row]);

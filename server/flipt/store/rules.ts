@@ -120,6 +120,9 @@ export async function getRule(executor: Executor, namespaceKey: string, flagKey:
 }
 
 /** Flipt's one 404 for a rule whose flag or one of whose segments is missing. */
+export const missingRuleParts = (namespaceKey: string, flagKey: string, segmentKey: string) =>
+  notFound(`flag "${namespaceKey}/${flagKey}" or segment "${namespaceKey}/${segmentKey}"`);
+
 async function requireFlagAndSegments(
   executor: Executor,
   namespaceKey: string,
@@ -128,23 +131,26 @@ async function requireFlagAndSegments(
 ): Promise<void> {
   const flag = await findFlag(executor, namespaceKey, flagKey);
   const missing = flag ? await firstMissingSegment(executor, namespaceKey, segments) : segments[0];
-  if (missing !== undefined)
-    throw notFound(`flag "${namespaceKey}/${flagKey}" or segment "${namespaceKey}/${missing}"`);
+  if (missing !== undefined) throw missingRuleParts(namespaceKey, flagKey, missing);
+}
+
+/** The row of a new rule, with a new id (its segment keys go to `rule_segments`). */
+export function ruleRow(input: CreateRuleInput, now: string): RulesTable {
+  return {
+    id: randomUUID(),
+    namespace_key: input.namespaceKey,
+    flag_key: input.flagKey,
+    rank: input.rank,
+    segment_operator: effectiveOperator(input.segments, input.segmentOperator),
+    created_at: now,
+    updated_at: now,
+  };
 }
 
 export async function createRule(executor: Executor, input: CreateRuleInput): Promise<Rule> {
   const { namespaceKey, flagKey, segments } = input;
   await requireFlagAndSegments(executor, namespaceKey, flagKey, segments);
-  const now = nowTimestamp();
-  const row: RulesTable = {
-    id: randomUUID(),
-    namespace_key: namespaceKey,
-    flag_key: flagKey,
-    rank: input.rank,
-    segment_operator: effectiveOperator(segments, input.segmentOperator),
-    created_at: now,
-    updated_at: now,
-  };
+  const row = ruleRow(input, nowTimestamp());
   await executor.db.insertInto('rules').values(row).execute();
   await insertSegmentKeys(executor, 'rules', row.id, namespaceKey, segments);
   return ruleFromRow(row, [...segments].sort(), []);
@@ -189,10 +195,8 @@ async function requireDistributionParts(executor: Executor, input: CreateDistrib
   }
 }
 
-export async function createDistribution(executor: Executor, input: CreateDistributionInput): Promise<Distribution> {
-  await requireDistributionParts(executor, input);
-  const now = nowTimestamp();
-  const row: DistributionsTable = {
+export function distributionRow(input: CreateDistributionInput, now: string): DistributionsTable {
+  return {
     id: randomUUID(),
     rule_id: input.ruleId,
     variant_id: input.variantId,
@@ -200,6 +204,11 @@ export async function createDistribution(executor: Executor, input: CreateDistri
     created_at: now,
     updated_at: now,
   };
+}
+
+export async function createDistribution(executor: Executor, input: CreateDistributionInput): Promise<Distribution> {
+  await requireDistributionParts(executor, input);
+  const row = distributionRow(input, nowTimestamp());
   await executor.db.insertInto('distributions').values(row).execute();
   return distributionFromRow(row);
 }

@@ -107,13 +107,11 @@ export async function firstMissingSegment(
   return keys.find((key) => !existing.has(key));
 }
 
-export async function createSegment(executor: Executor, input: CreateSegmentInput): Promise<Segment> {
-  await requireNamespace(executor, input.namespaceKey);
-  if (await findSegment(executor, input.namespaceKey, input.key)) {
-    throw invalid(`segment "${input.namespaceKey}/${input.key}" is not unique`);
-  }
-  const now = nowTimestamp();
-  const row: SegmentsTable = {
+export const notUniqueSegment = (namespaceKey: string, key: string) =>
+  invalid(`segment "${namespaceKey}/${key}" is not unique`);
+
+export function segmentRow(input: CreateSegmentInput, now: string): SegmentsTable {
+  return {
     namespace_key: input.namespaceKey,
     key: input.key,
     name: input.name,
@@ -122,6 +120,12 @@ export async function createSegment(executor: Executor, input: CreateSegmentInpu
     created_at: now,
     updated_at: now,
   };
+}
+
+export async function createSegment(executor: Executor, input: CreateSegmentInput): Promise<Segment> {
+  await requireNamespace(executor, input.namespaceKey);
+  if (await findSegment(executor, input.namespaceKey, input.key)) throw notUniqueSegment(input.namespaceKey, input.key);
+  const row = segmentRow(input, nowTimestamp());
   await executor.db.insertInto('segments').values(row).execute();
   return segmentFromRow(row, []);
 }
@@ -167,10 +171,9 @@ export async function deleteSegment(executor: Executor, namespaceKey: string, ke
   await db.deleteFrom('segments').where('namespace_key', '=', namespaceKey).where('key', '=', key).execute();
 }
 
-export async function createConstraint(executor: Executor, input: CreateConstraintInput): Promise<Constraint> {
-  await requireSegment(executor, input.namespaceKey, input.segmentKey);
-  const now = nowTimestamp();
-  const row: ConstraintsTable = {
+/** The row of a new constraint, with a new id. */
+export function constraintRow(input: CreateConstraintInput, now: string): ConstraintsTable {
+  return {
     id: randomUUID(),
     namespace_key: input.namespaceKey,
     segment_key: input.segmentKey,
@@ -182,6 +185,11 @@ export async function createConstraint(executor: Executor, input: CreateConstrai
     created_at: now,
     updated_at: now,
   };
+}
+
+export async function createConstraint(executor: Executor, input: CreateConstraintInput): Promise<Constraint> {
+  await requireSegment(executor, input.namespaceKey, input.segmentKey);
+  const row = constraintRow(input, nowTimestamp());
   await executor.db.insertInto('constraints').values(row).execute();
   return constraintFromRow(row);
 }
