@@ -8,12 +8,18 @@ import {
   CreateRuleRequest,
   CreateSegmentRequest,
   CreateVariantRequest,
-  UpdateFlagRequest,
   parseRequest,
 } from '../../../domain/flipt/schemas.js';
 import { DEFAULT_NAMESPACE } from '../../../domain/flipt/types.js';
 import { FliptError, GrpcCode } from '../errors.js';
 import type { FliptStore, FliptWriter } from '../store/index.js';
+import { emptyImportRows, type ImportRows } from '../store/bulk.js';
+import { flagRow, notUniqueFlag, notUniqueVariant, variantRow } from '../store/flags.js';
+import { constraintRow, notUniqueSegment, segmentRow } from '../store/segments.js';
+import { distributionRow, missingRuleParts, ruleRow } from '../store/rules.js';
+import { missingRolloutSegment, rolloutRow, rolloutSegmentRow, thresholdRow } from '../store/rollouts.js';
+import { segmentKeyRows } from '../store/references.js';
+import { type Dialect, nowTimestamp } from '../../db/codec.js';
 import type { FeaturesDocument, FlagDocument, SegmentDocument } from './format.js';
 
 export interface ImportOptions {
@@ -36,9 +42,11 @@ export class ImportError extends Error {
 }
 
 /**
- * Imports documents in ONE store transaction, through the same validation and write methods as the
- * API (so every §4 rule and message applies, and a read-only store refuses); any problem rolls the
- * whole import back. The store publishes each namespace touched after the commit.
+ * Imports documents in ONE store transaction, all or nothing: every entity passes the API's request
+ * schemas and the checks of the single writes (same messages), a read-only store refuses, and any
+ * problem rolls the whole import back. Rows are inserted in batches, so a file of 10,000 flags takes
+ * a few hundred statements, not tens of thousands. The store publishes each namespace touched after
+ * the commit.
  */
 export async function importFeatures(
   store: FliptStore,
@@ -95,6 +103,12 @@ async function step<T>(place: string, work: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * Checks a namespace's document as the single writes would (the request schemas, unique keys, the
+ * segments and variants each rule and rollout names) and inserts its rows in batches: segments
+ * first, then flags a thousand at a time with their variants, rules and rollouts. Every row gets its
+ * own (increasing) timestamp, so lists keep the file's order.
+ */
 async function importDocument(
   writer: FliptWriter,
   document: FeaturesDocument,
@@ -110,46 +124,81 @@ async function importDocument(
   }
   if (!summary.namespaces.includes(namespaceKey)) summary.namespaces.push(namespaceKey);
 
-  const imported: FlagDocument[] = [];
-  for (const flag of document.flags) {
-    if (options.skipExisting && (await exists(() => writer.getFlag(namespaceKey, flag.key)))) {
-      summary.skipped++;
-      continue;
-    }
-    imported.push(flag);
-  }
-  const variantIds = new Map<string, Map<string, string>>();
-  for (const flag of imported) variantIds.set(flag.key, await importFlag(writer, namespaceKey, flag, at));
+  const flagKeys = await writer.keysIn('flags', namespaceKey);
+  // Flags are checked first, as they are written first through the API.
+  const taken = options.skipExisting ? undefined : document.flags.find((flag) => flagKeys.has(flag.key));
+  if (taken) throw refused(`${at}, flag "${taken.key}"`, notUniqueFlag(namespaceKey, taken.key));
 
+  const segmentKeys = await writer.keysIn('segments', namespaceKey);
+  const segmentRows = emptyImportRows();
   for (const segment of document.segments) {
-    if (options.skipExisting && (await exists(() => writer.getSegment(namespaceKey, segment.key)))) {
+    if (segmentKeys.has(segment.key)) {
+      if (!options.skipExisting)
+        throw refused(`${at}, segment "${segment.key}"`, notUniqueSegment(namespaceKey, segment.key));
       summary.skipped++;
       continue;
     }
-    await importSegment(writer, namespaceKey, segment, at);
+    addSegment(segmentRows, namespaceKey, segment, at);
+    segmentKeys.add(segment.key);
     summary.segments++;
   }
+  await writer.insertImportRows(namespaceKey, segmentRows);
 
-  for (const flag of imported) {
-    await importRulesAndRollouts(writer, namespaceKey, flag, variantIds.get(flag.key)!, `${at}, flag "${flag.key}"`);
+  let flagRows = emptyImportRows();
+  for (const flag of document.flags) {
+    if (flagKeys.has(flag.key)) {
+      if (!options.skipExisting) throw refused(`${at}, flag "${flag.key}"`, notUniqueFlag(namespaceKey, flag.key));
+      summary.skipped++;
+      continue;
+    }
+    addFlag(flagRows, writer.dialect, namespaceKey, flag, segmentKeys, `${at}, flag "${flag.key}"`);
+    flagKeys.add(flag.key);
     summary.flags++;
+    if (flagRows.flags.length === FLAGS_PER_BATCH) {
+      await writer.insertImportRows(namespaceKey, flagRows);
+      flagRows = emptyImportRows();
+    }
+  }
+  await writer.insertImportRows(namespaceKey, flagRows);
+}
+
+/** Flags whose rows are inserted together: bounds the rows held in memory at once. */
+const FLAGS_PER_BATCH = 1000;
+
+/** An import refused by a check the single write would make, naming the place. */
+const refused = (place: string, error: FliptError) => new ImportError(`${place}: ${error.message}`);
+
+function addSegment(rows: ImportRows, namespaceKey: string, segment: SegmentDocument, parent: string) {
+  const at = `${parent}, segment "${segment.key}"`;
+  const { key, name, description, matchType } = segment;
+  rows.segments.push(
+    segmentRow(
+      validated(CreateSegmentRequest, { namespaceKey, key, name, description, matchType }, at),
+      nowTimestamp(),
+    ),
+  );
+  for (const [index, constraint] of segment.constraints.entries()) {
+    const place = `${at}, constraints[${index}] (property "${constraint.property}")`;
+    const body = { namespaceKey, segmentKey: key, ...constraint };
+    rows.constraints.push(constraintRow(validated(CreateConstraintRequest, body, place), nowTimestamp()));
   }
 }
 
-/** Creates the flag and its variants, then marks the default variant; returns variant ids by key. */
-async function importFlag(
-  writer: FliptWriter,
+/** Adds the rows of a flag, its variants (the last one marked default is the default), rules and rollouts. */
+function addFlag(
+  rows: ImportRows,
+  dialect: Dialect,
   namespaceKey: string,
   flag: FlagDocument,
-  parent: string,
-): Promise<Map<string, string>> {
-  const at = `${parent}, flag "${flag.key}"`;
+  segmentKeys: Set<string>,
+  at: string,
+) {
   const { key, name, description, enabled, type, metadata } = flag;
   const input = validated(CreateFlagRequest, { namespaceKey, key, name, description, enabled, type, metadata }, at);
-  await step(at, () => writer.createFlag(input));
+  const created = nowTimestamp();
 
-  const ids = new Map<string, string>();
-  let defaultVariantId = '';
+  const variantIds = new Map<string, string>();
+  let defaultVariantId: string | undefined;
   for (const variant of flag.variants) {
     const place = `${at}, variant "${variant.key}"`;
     const body = {
@@ -160,71 +209,66 @@ async function importFlag(
       description: variant.description,
       attachment: variant.attachment,
     };
-    const created = await step(place, () => writer.createVariant(validated(CreateVariantRequest, body, place)));
-    ids.set(variant.key, created.id);
-    // Several variants marked default: the last one wins, as in Flipt.
-    if (variant.default) defaultVariantId = created.id;
+    const variantInput = validated(CreateVariantRequest, body, place);
+    if (variantIds.has(variantInput.key)) throw refused(place, notUniqueVariant(variantInput));
+    const row = variantRow(variantInput, nowTimestamp());
+    rows.variants.push(row);
+    variantIds.set(variant.key, row.id);
+    if (variant.default) defaultVariantId = row.id;
   }
-  if (defaultVariantId) {
-    const update = validated(
-      UpdateFlagRequest,
-      { namespaceKey, key, name, description, enabled, defaultVariantId },
-      at,
-    );
-    await step(at, () => writer.updateFlag(update));
-  }
-  return ids;
-}
+  rows.flags.push(flagRow(dialect, input, created, defaultVariantId));
 
-async function importSegment(
-  writer: FliptWriter,
-  namespaceKey: string,
-  segment: SegmentDocument,
-  parent: string,
-): Promise<void> {
-  const at = `${parent}, segment "${segment.key}"`;
-  const { key, name, description, matchType } = segment;
-  const input = validated(CreateSegmentRequest, { namespaceKey, key, name, description, matchType }, at);
-  await step(at, () => writer.createSegment(input));
-  for (const [index, constraint] of segment.constraints.entries()) {
-    const place = `${at}, constraints[${index}] (property "${constraint.property}")`;
-    const body = { namespaceKey, segmentKey: key, ...constraint };
-    await step(place, () => writer.createConstraint(validated(CreateConstraintRequest, body, place)));
-  }
-}
-
-async function importRulesAndRollouts(
-  writer: FliptWriter,
-  namespaceKey: string,
-  flag: FlagDocument,
-  variantIds: Map<string, string>,
-  at: string,
-): Promise<void> {
   for (const [index, rule] of flag.rules.entries()) {
     const place = `${at}, rules[${index}]`;
     const body = {
       namespaceKey,
-      flagKey: flag.key,
+      flagKey: key,
       segmentKeys: rule.segmentKeys,
       segmentOperator: rule.segmentOperator,
       rank: rule.rank,
     };
-    const created = await step(place, () => writer.createRule(validated(CreateRuleRequest, body, place)));
+    const ruleInput = validated(CreateRuleRequest, body, place);
+    const missing = ruleInput.segments.find((segmentKey) => !segmentKeys.has(segmentKey));
+    if (missing !== undefined) throw refused(place, missingRuleParts(namespaceKey, key, missing));
+    const row = ruleRow(ruleInput, nowTimestamp());
+    rows.rules.push(row);
+    rows.rule_segments.push(...segmentKeyRows('rules', row.id, namespaceKey, ruleInput.segments));
     for (const [d, distribution] of rule.distributions.entries()) {
       const where = `${place}.distributions[${d}]`;
       const variantId = variantIds.get(distribution.variant);
       if (!variantId) throw new ImportError(`${where}: unknown variant "${distribution.variant}"`);
-      const input = validated(
-        CreateDistributionRequest,
-        { namespaceKey, flagKey: flag.key, ruleId: created.id, variantId, rollout: distribution.rollout },
-        where,
-      );
-      await step(where, () => writer.createDistribution(input));
+      const body = { namespaceKey, flagKey: key, ruleId: row.id, variantId, rollout: distribution.rollout };
+      rows.distributions.push(distributionRow(validated(CreateDistributionRequest, body, where), nowTimestamp()));
     }
   }
+
   for (const [index, rollout] of flag.rollouts.entries()) {
     const place = `${at}, rollouts[${index}]`;
-    const body = { namespaceKey, flagKey: flag.key, rank: index + 1, ...rollout };
-    await step(place, () => writer.createRollout(validated(CreateRolloutRequest, body, place)));
+    const rolloutInput = validated(
+      CreateRolloutRequest,
+      { namespaceKey, flagKey: key, rank: index + 1, ...rollout },
+      place,
+    );
+    const row = withPlace(place, () => rolloutRow(rolloutInput, nowTimestamp()));
+    rows.rollouts.push(row);
+    if (rolloutInput.threshold) {
+      rows.rollout_thresholds.push(thresholdRow(dialect, row.id, rolloutInput.threshold));
+      continue;
+    }
+    const segment = rolloutInput.segment!;
+    const missing = segment.segments.find((segmentKey) => !segmentKeys.has(segmentKey));
+    if (missing !== undefined) throw refused(place, missingRolloutSegment(namespaceKey, missing));
+    rows.rollout_segments.push(rolloutSegmentRow(dialect, row.id, segment));
+    rows.rollout_segment_references.push(...segmentKeyRows('rollouts', row.id, namespaceKey, segment.segments));
+  }
+}
+
+/** Runs a synchronous check that throws Flipt's errors, reworded to name the place. */
+function withPlace<T>(place: string, work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    if (error instanceof FliptError) throw refused(place, error);
+    throw error;
   }
 }

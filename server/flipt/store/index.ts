@@ -48,6 +48,9 @@ import * as flags from './flags.js';
 import * as segments from './segments.js';
 import * as rules from './rules.js';
 import * as rollouts from './rollouts.js';
+import * as bulk from './bulk.js';
+import type { ImportRows } from './bulk.js';
+import type { Dialect } from '../../db/codec.js';
 
 export type { Executor } from './executor.js';
 
@@ -101,6 +104,19 @@ export class FliptWriter extends FliptReader {
   private touch(namespaceKey: string): Executor {
     this.touched.add(namespaceKey);
     return this.executor;
+  }
+
+  get dialect(): Dialect {
+    return this.executor.dialect;
+  }
+
+  /** The keys of a namespace's flags or segments. */
+  keysIn(table: 'flags' | 'segments', namespaceKey: string) {
+    return bulk.keysIn(this.executor, table, namespaceKey);
+  }
+  /** Inserts rows an import has already checked as the single writes would (see declarative/import.ts). */
+  insertImportRows(namespaceKey: string, rows: ImportRows) {
+    return bulk.insertImportRows(this.touch(namespaceKey), rows);
   }
 
   createNamespace(input: CreateNamespaceInput) {

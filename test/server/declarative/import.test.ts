@@ -7,6 +7,7 @@ import { exportFeatures } from '../../../server/flipt/declarative/export.js';
 import { ChangeFeed } from '../../../server/changes.js';
 import { FliptStore } from '../../../server/flipt/store/index.js';
 import { fixture, snapshot } from './support.js';
+import { generateFeatures } from '../../../bench/support/features.js';
 
 const FIXTURES = ['v1.0.yml', 'v1.1.yml', 'v1.2.yml', 'v1.3.yml'];
 
@@ -54,6 +55,14 @@ describe.each(dialects)('import and export on %s', (dialect) => {
   });
   afterEach(async () => {
     await Promise.all([a.close(), b.close()]);
+  });
+
+  it('imports a file larger than one batch (2,500 flags) whole and in order, and exports it back', async () => {
+    const documents = parseFeatures(generateFeatures(2500), 'generated');
+    expect(await importFeatures(a.store, documents)).toMatchObject({ flags: 2500, segments: 20 });
+    const flags = (await a.store.listFlags('default')).flags;
+    expect(flags.map((flag) => flag.key)).toEqual(documents[0].flags.map((flag) => flag.key));
+    expect(serializeFeatures(await exportFeatures(a.store, { keys: ['default'] }))).toBe(serializeFeatures(documents));
   });
 
   it.each(FIXTURES)('%s: export then import into an empty database reproduces the same data', async (name) => {
