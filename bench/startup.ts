@@ -1,24 +1,30 @@
-// Cold start of `ensign serve` (process spawn to the first /health 200) and its idle RSS,
-// on a fresh temporary database each run. Needs `npm run build` first.
+// Cold start of `ensign serve` (process spawn to the first /health 200) and its idle RSS, on a fresh
+// temporary database each run, next to a bare node:http server started and polled the same way in
+// alternating rounds. Budget: at most 4x the bare start. Needs `npm run build` first.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const RUNS = 5;
+const RUNS = 7;
 const PORT = 18_400;
+const BUDGET_RATIO = 4;
 
-async function once(run: number): Promise<{ coldStartMs: number; rssMiB: number }> {
+/** A bare node:http server on the port, started with `node -e`. */
+const bareServer = (port: number) =>
+  `require('node:http').createServer((q, s) => s.end('{"status":"SERVING"}')).listen(${port}, '127.0.0.1')`;
+
+type Server = 'ensign' | 'bare';
+
+async function once(server: Server, run: number): Promise<{ coldStartMs: number; rssMiB: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'ensign-startup-'));
-  const port = PORT + run;
+  const port = PORT + run * 2 + (server === 'bare' ? 1 : 0);
+  const args =
+    server === 'ensign'
+      ? ['dist/cli.js', 'serve', '--host', '127.0.0.1', '--port', String(port), '--db', `file:${join(dir, 'x.db')}`]
+      : ['-e', bareServer(port)];
   const started = performance.now();
-  const child = spawn(
-    process.execPath,
-    ['dist/cli.js', 'serve', '--host', '127.0.0.1', '--port', String(port), '--db', `file:${join(dir, 'x.db')}`],
-    {
-      stdio: 'ignore',
-    },
-  );
+  const child = spawn(process.execPath, args, { stdio: 'ignore' });
   let coldStartMs = 0;
   for (;;) {
     try {
@@ -40,13 +46,18 @@ async function once(run: number): Promise<{ coldStartMs: number; rssMiB: number 
   return { coldStartMs, rssMiB: rssKiB / 1024 };
 }
 
-const results = [];
-for (let run = 0; run < RUNS; run++) results.push(await once(run));
-const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
-const median = (values: number[]) => sorted(values)[Math.floor(values.length / 2)];
-const cold = results.map((r) => r.coldStartMs);
-const rss = results.map((r) => r.rssMiB);
+const results: Record<Server, { coldStartMs: number; rssMiB: number }[]> = { ensign: [], bare: [] };
+for (let run = 0; run < RUNS; run++) {
+  for (const server of ['ensign', 'bare'] as const) results[server].push(await once(server, run));
+}
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+for (const server of ['ensign', 'bare'] as const) {
+  const cold = results[server].map((r) => r.coldStartMs);
+  console.log(
+    `${server.padEnd(6)} cold start (spawn -> first /health 200), ${RUNS} runs: median ${median(cold).toFixed(0)} ms, min ${Math.min(...cold).toFixed(0)} ms, max ${Math.max(...cold).toFixed(0)} ms; idle RSS ${median(results[server].map((r) => r.rssMiB)).toFixed(1)} MiB`,
+  );
+}
+const ratio = median(results.ensign.map((r) => r.coldStartMs)) / median(results.bare.map((r) => r.coldStartMs));
 console.log(
-  `cold start (spawn -> first /health 200), ${RUNS} runs: median ${median(cold).toFixed(0)} ms, min ${Math.min(...cold).toFixed(0)} ms, max ${Math.max(...cold).toFixed(0)} ms`,
+  `ensign / bare: ${ratio.toFixed(1)}x (budget ${BUDGET_RATIO}x: ${ratio <= BUDGET_RATIO ? 'met' : 'missed'})`,
 );
-console.log(`idle RSS 2 s after start: median ${median(rss).toFixed(1)} MiB`);
