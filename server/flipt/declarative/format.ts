@@ -1,4 +1,5 @@
 import { parseAllDocuments, stringify } from 'yaml';
+import { loadBlockDocuments } from './block-yaml.js';
 import {
   COMPARISON_TYPES,
   DEFAULT_NAMESPACE,
@@ -177,18 +178,25 @@ function parseVersion(value: unknown, place: Place): Version {
 export function parseFeatures(source: string, fileName = 'features'): FeaturesDocument[] {
   const documents: FeaturesDocument[] = [];
   let version: Version | undefined;
-  parseAllDocuments(source, { uniqueKeys: true }).forEach((yamlDocument, index) => {
+  const values = loadBlockDocuments(source) ?? loadYaml(source, fileName);
+  values.forEach((value, index) => {
     const label = `${fileName}: document ${index + 1}`;
     const place = new Place([label]);
-    const error = yamlDocument.errors[0];
-    if (error) place.fail(`invalid YAML: ${error.message.split('\n')[0]}`);
-    const value = yamlDocument.toJS({ maxAliasCount: 100 }) as unknown;
     if (value === null || value === undefined) return;
     const top = mapping(value, place, ['version', 'namespace', 'flags', 'segments']);
     version ??= parseVersion(top.version, place.at('version'));
     documents.push(parseDocument(top, version, label));
   });
   return documents;
+}
+
+/** Every document of the stream with \`yaml\` (aliases limited), naming the first syntax error. */
+function loadYaml(source: string, fileName: string): unknown[] {
+  return parseAllDocuments(source, { uniqueKeys: true }).map((yamlDocument, index) => {
+    const error = yamlDocument.errors[0];
+    if (error) new Place([`${fileName}: document ${index + 1}`]).fail(`invalid YAML: ${error.message.split('\n')[0]}`);
+    return yamlDocument.toJS({ maxAliasCount: 100 }) as unknown;
+  });
 }
 
 function parseDocument(top: Mapping, version: Version, label: string): FeaturesDocument {
