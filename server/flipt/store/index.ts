@@ -96,6 +96,8 @@ export abstract class FliptReader {
 /** Reads and writes inside one transaction; records the namespaces it changed. */
 export class FliptWriter extends FliptReader {
   readonly touched = new Set<string>();
+  /** Tables analysed by an import in this transaction (see bulk.ts). */
+  private readonly analysed = new Set<string>();
 
   constructor(protected readonly executor: Executor) {
     super();
@@ -116,7 +118,7 @@ export class FliptWriter extends FliptReader {
   }
   /** Inserts rows an import has already checked as the single writes would (see declarative/import.ts). */
   insertImportRows(namespaceKey: string, rows: ImportRows) {
-    return bulk.insertImportRows(this.touch(namespaceKey), rows);
+    return bulk.insertImportRows(this.touch(namespaceKey), rows, this.analysed);
   }
 
   createNamespace(input: CreateNamespaceInput) {
