@@ -1,3 +1,4 @@
+import { invalid } from '../flipt/errors.js';
 import type { Database } from '../db/index.js';
 
 /** Rows per INSERT (4 parameters each, well under either dialect's limit). */
@@ -105,7 +106,14 @@ export class AnalyticsRecorder {
   }
 }
 
-/** Buckets of 1 minute for spans up to 4 hours, of 15 minutes beyond (reference §2.11). */
+/**
+ * The longest span a series may cover: 31 days (2,976 buckets of 15 minutes). The console asks for 7
+ * days at most; without a bound, one request for a span of millennia allocated a bucket per minute
+ * until the process ran out of memory.
+ */
+export const MAX_SERIES_DAYS = 31;
+
+/** Buckets of 1 minute for spans up to 4 hours, of 15 minutes beyond. */
 function bucketMinutes(fromMs: number, toMs: number): number {
   return toMs - fromMs <= 4 * 60 * MINUTE_MS ? 1 : 15;
 }
@@ -127,6 +135,10 @@ export async function flagSeries(
   fromMs: number,
   toMs: number,
 ): Promise<FlagSeries> {
+  if (toMs <= fromMs) throw invalid('to must be later than from');
+  if (toMs - fromMs > MAX_SERIES_DAYS * 24 * 60 * MINUTE_MS) {
+    throw invalid(`the range from "from" to "to" must be at most ${MAX_SERIES_DAYS} days`);
+  }
   const step = bucketMinutes(fromMs, toMs);
   const fromMinute = Math.floor(fromMs / MINUTE_MS);
   const endMinute = Math.ceil(toMs / MINUTE_MS);

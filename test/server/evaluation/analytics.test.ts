@@ -101,4 +101,25 @@ describe.each(dialects)('analytics on %s', (dialect) => {
     ).toBe(500);
     await app.close();
   });
+
+  it('refuses a range longer than 31 days, or one that ends before it starts, before counting anything', async () => {
+    database ??= await createTestDatabase(dialect);
+    const app = await start();
+    const api = new Api(app);
+    const series = (from: string, to: string) =>
+      api.call(
+        'GET',
+        `/internal/v1/analytics/namespaces/default/flags/f?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
+      );
+    const huge = await series('0001-01-01 00:00:00', '9999-12-31 00:00:00');
+    expect(huge.status).toBe(400);
+    expect(huge.body).toMatchObject({ code: 3, message: 'the range from "from" to "to" must be at most 31 days' });
+    expect((await series('2024-01-02 00:00:00', '2024-01-01 00:00:00')).status).toBe(400);
+    const month = await api.ok(
+      'GET',
+      '/internal/v1/analytics/namespaces/default/flags/f?from=2024-01-01%2000:00:00&to=2024-02-01%2000:00:00',
+    );
+    expect(month.values).toHaveLength(31 * 24 * 4);
+    await app.close();
+  });
 });
