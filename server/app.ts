@@ -2,6 +2,7 @@ import cluster from 'node:cluster';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type RouteOptions } from 'fastify';
+import { DatabaseBusyError } from './db/sqlite-writes.js';
 import fastifyStatic from '@fastify/static';
 import fastifyCookie from '@fastify/cookie';
 import type { Config } from './config.js';
@@ -121,6 +122,11 @@ function answerInFliptShape(
   if (error instanceof FliptError) {
     if (error.code === GrpcCode.Unauthenticated) reply.header('www-authenticate', error.message);
     return reply.code(error.httpStatus).send(error.toJSON());
+  }
+  if (error instanceof DatabaseBusyError) {
+    request.log.warn(error.message);
+    reply.header('retry-after', String(error.retryAfter));
+    return reply.code(503).send({ code: GrpcCode.Unavailable, message: error.message, details: [] });
   }
   const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
   if (status >= 500) request.log.error(error);

@@ -7,6 +7,7 @@ import pg from 'pg';
 import type { Database as Tables } from './schema.js';
 import type { Dialect } from './codec.js';
 import { migrationsFor } from './migrations/index.js';
+import { SQLITE_BUSY_WAIT_MS, asReadOnly, takingTurnsToWrite } from './sqlite-writes.js';
 
 export type { Dialect } from './codec.js';
 
@@ -22,6 +23,8 @@ export interface Database {
   /** The PostgreSQL pool, for LISTEN/NOTIFY; undefined on SQLite. */
   readonly pgPool?: pg.Pool;
   transaction<T>(work: (trx: Transaction<Tables>) => Promise<T>): Promise<T>;
+  /** A transaction that only reads, with a consistent view of the data (repeatable read). */
+  readTransaction<T>(work: (trx: Transaction<Tables>) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -59,7 +62,9 @@ async function openSqlite(url: string): Promise<Database> {
   let client: Client;
   try {
     mkdirSync(dirname(resolve(path)), { recursive: true });
-    client = createClient({ url, timeout: 5000, concurrency: 8 } as Parameters<typeof createClient>[0]);
+    const open = (concurrency: number) =>
+      createClient({ url, timeout: SQLITE_BUSY_WAIT_MS, concurrency } as Parameters<typeof createClient>[0]);
+    client = takingTurnsToWrite(open(8), () => open(1));
     await client.execute('PRAGMA journal_mode = WAL');
     await client.execute('PRAGMA synchronous = NORMAL');
   } catch (error) {
@@ -72,6 +77,7 @@ async function openSqlite(url: string): Promise<Database> {
     url,
     // libSQL opens every pooled connection with foreign keys enforced.
     transaction: (work) => db.transaction().execute(work),
+    readTransaction: (work) => asReadOnly(() => db.transaction().execute(work)),
     close: async () => {
       await db.destroy();
       client.close();
@@ -98,6 +104,7 @@ async function openPostgres(url: string): Promise<Database> {
     url,
     pgPool: pool,
     transaction: (work) => db.transaction().execute(work),
+    readTransaction: (work) => db.transaction().setIsolationLevel('repeatable read').execute(work),
     close: () => db.destroy(),
   };
 }

@@ -26,109 +26,106 @@ export interface LoadedNamespace {
 
 /** Reads one namespace's flags, segments, rules and rollouts in one consistent read transaction. */
 export async function loadNamespace(database: Database, namespaceKey: string): Promise<LoadedNamespace> {
-  const read = database.db.transaction();
-  const rows = await (database.dialect === 'postgres' ? read.setIsolationLevel('repeatable read') : read).execute(
-    async (trx) => {
-      const ns = namespaceKey;
-      const namespace = await trx.selectFrom('namespaces').selectAll().where('key', '=', ns).executeTakeFirst();
-      const flags = await trx
-        .selectFrom('flags')
-        .selectAll()
-        .where('namespace_key', '=', ns)
-        .orderBy('created_at')
-        .orderBy('key')
-        .execute();
-      const variants = await trx
-        .selectFrom('variants')
-        .selectAll()
-        .where('namespace_key', '=', ns)
-        .orderBy('created_at')
-        .orderBy('id')
-        .execute();
-      const segments = await trx
-        .selectFrom('segments')
-        .selectAll()
-        .where('namespace_key', '=', ns)
-        .orderBy('created_at')
-        .orderBy('key')
-        .execute();
-      const constraints = await trx
-        .selectFrom('constraints')
-        .selectAll()
-        .where('namespace_key', '=', ns)
-        .orderBy('created_at')
-        .orderBy('id')
-        .execute();
-      const rules = await trx
-        .selectFrom('rules')
-        .selectAll()
-        .where('namespace_key', '=', ns)
-        .orderBy('rank')
-        .orderBy('created_at')
-        .orderBy('id')
-        .execute();
-      const ruleSegments = await trx
-        .selectFrom('rule_segments')
-        .innerJoin('rules', 'rules.id', 'rule_segments.rule_id')
-        .select(['rule_segments.rule_id', 'rule_segments.segment_key'])
-        .where('rules.namespace_key', '=', ns)
-        .orderBy('rule_segments.rule_id')
-        .orderBy('rule_segments.segment_key')
-        .execute();
-      const distributions = await trx
-        .selectFrom('distributions')
-        .innerJoin('rules', 'rules.id', 'distributions.rule_id')
-        .selectAll('distributions')
-        .where('rules.namespace_key', '=', ns)
-        .orderBy('distributions.created_at')
-        .orderBy('distributions.id')
-        .execute();
-      const rollouts = await trx
-        .selectFrom('rollouts')
-        .selectAll()
-        .where('namespace_key', '=', ns)
-        .orderBy('rank')
-        .orderBy('created_at')
-        .orderBy('id')
-        .execute();
-      const thresholds = await trx
-        .selectFrom('rollout_thresholds')
-        .innerJoin('rollouts', 'rollouts.id', 'rollout_thresholds.rollout_id')
-        .selectAll('rollout_thresholds')
-        .where('rollouts.namespace_key', '=', ns)
-        .orderBy('rollout_thresholds.rollout_id')
-        .execute();
-      const rolloutSegments = await trx
-        .selectFrom('rollout_segments')
-        .innerJoin('rollouts', 'rollouts.id', 'rollout_segments.rollout_id')
-        .selectAll('rollout_segments')
-        .where('rollouts.namespace_key', '=', ns)
-        .orderBy('rollout_segments.rollout_id')
-        .execute();
-      const rolloutReferences = await trx
-        .selectFrom('rollout_segment_references')
-        .innerJoin('rollouts', 'rollouts.id', 'rollout_segment_references.rollout_id')
-        .select(['rollout_segment_references.rollout_id', 'rollout_segment_references.segment_key'])
-        .where('rollouts.namespace_key', '=', ns)
-        .orderBy('rollout_segment_references.rollout_id')
-        .orderBy('rollout_segment_references.segment_key')
-        .execute();
-      return {
-        namespace,
-        flags,
-        variants,
-        segments,
-        constraints,
-        rules,
-        ruleSegments,
-        distributions,
-        rollouts,
-        thresholds,
-        rolloutSegments,
-        rolloutReferences,
-      };
-    },
-  );
+  const rows = await database.readTransaction(async (trx) => {
+    const ns = namespaceKey;
+    const namespace = await trx.selectFrom('namespaces').selectAll().where('key', '=', ns).executeTakeFirst();
+    const flags = await trx
+      .selectFrom('flags')
+      .selectAll()
+      .where('namespace_key', '=', ns)
+      .orderBy('created_at')
+      .orderBy('key')
+      .execute();
+    const variants = await trx
+      .selectFrom('variants')
+      .selectAll()
+      .where('namespace_key', '=', ns)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    const segments = await trx
+      .selectFrom('segments')
+      .selectAll()
+      .where('namespace_key', '=', ns)
+      .orderBy('created_at')
+      .orderBy('key')
+      .execute();
+    const constraints = await trx
+      .selectFrom('constraints')
+      .selectAll()
+      .where('namespace_key', '=', ns)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    const rules = await trx
+      .selectFrom('rules')
+      .selectAll()
+      .where('namespace_key', '=', ns)
+      .orderBy('rank')
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    const ruleSegments = await trx
+      .selectFrom('rule_segments')
+      .innerJoin('rules', 'rules.id', 'rule_segments.rule_id')
+      .select(['rule_segments.rule_id', 'rule_segments.segment_key'])
+      .where('rules.namespace_key', '=', ns)
+      .orderBy('rule_segments.rule_id')
+      .orderBy('rule_segments.segment_key')
+      .execute();
+    const distributions = await trx
+      .selectFrom('distributions')
+      .innerJoin('rules', 'rules.id', 'distributions.rule_id')
+      .selectAll('distributions')
+      .where('rules.namespace_key', '=', ns)
+      .orderBy('distributions.created_at')
+      .orderBy('distributions.id')
+      .execute();
+    const rollouts = await trx
+      .selectFrom('rollouts')
+      .selectAll()
+      .where('namespace_key', '=', ns)
+      .orderBy('rank')
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    const thresholds = await trx
+      .selectFrom('rollout_thresholds')
+      .innerJoin('rollouts', 'rollouts.id', 'rollout_thresholds.rollout_id')
+      .selectAll('rollout_thresholds')
+      .where('rollouts.namespace_key', '=', ns)
+      .orderBy('rollout_thresholds.rollout_id')
+      .execute();
+    const rolloutSegments = await trx
+      .selectFrom('rollout_segments')
+      .innerJoin('rollouts', 'rollouts.id', 'rollout_segments.rollout_id')
+      .selectAll('rollout_segments')
+      .where('rollouts.namespace_key', '=', ns)
+      .orderBy('rollout_segments.rollout_id')
+      .execute();
+    const rolloutReferences = await trx
+      .selectFrom('rollout_segment_references')
+      .innerJoin('rollouts', 'rollouts.id', 'rollout_segment_references.rollout_id')
+      .select(['rollout_segment_references.rollout_id', 'rollout_segment_references.segment_key'])
+      .where('rollouts.namespace_key', '=', ns)
+      .orderBy('rollout_segment_references.rollout_id')
+      .orderBy('rollout_segment_references.segment_key')
+      .execute();
+    return {
+      namespace,
+      flags,
+      variants,
+      segments,
+      constraints,
+      rules,
+      ruleSegments,
+      distributions,
+      rollouts,
+      thresholds,
+      rolloutSegments,
+      rolloutReferences,
+    };
+  });
 
   const etag = createHash('sha1').update(JSON.stringify(rows)).digest('hex');
   const document: SnapshotDocument = { namespace: { key: namespaceKey }, flags: [] };

@@ -1,3 +1,4 @@
+import { DatabaseBusyError } from '../db/sqlite-writes.js';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 
 /** Formbricks' error codes and the status each is sent with. */
@@ -33,6 +34,11 @@ export const unauthorized = (message: string) => new SurveyApiError(401, 'unauth
 export function answerSurveyError(error: FastifyError | SurveyApiError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof SurveyApiError) {
     return reply.code(error.status).send({ code: error.code, message: error.message, details: error.details });
+  }
+  if (error instanceof DatabaseBusyError) {
+    request.log.warn(error.message);
+    reply.header('retry-after', String(error.retryAfter));
+    return reply.code(503).send({ code: 'service_unavailable', message: error.message, details: {} });
   }
   const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
   if (status >= 500) {
