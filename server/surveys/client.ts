@@ -2,7 +2,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as v from 'valibot';
 import type { TEnvironment } from '../../domain/surveys/types.js';
 import { badRequest, notFound } from './errors.js';
-import { SurveyStore } from './store.js';
+import {
+  MAX_ATTRIBUTES_PER_PERSON,
+  MAX_ATTRIBUTE_KEY_LENGTH,
+  MAX_ATTRIBUTE_VALUE_LENGTH,
+  SurveyStore,
+} from './store.js';
 import { isPublicSurvey, surveysForVisitor } from './targeting.js';
 import { cuidString, parseInput, plainObject, userIdString } from './validation.js';
 
@@ -46,7 +51,29 @@ const actionBody = v.object({
 const personCreateBody = v.object({ userId: userIdString });
 const attributesBody = v.object({
   attributes: plainObject(
-    v.record(v.pipe(v.string(), v.minLength(1)), v.union([v.string(), v.number()], 'must be a string or a number')),
+    v.pipe(
+      v.record(
+        v.pipe(
+          v.string(),
+          v.minLength(1, 'attribute names must not be empty'),
+          v.maxLength(
+            MAX_ATTRIBUTE_KEY_LENGTH,
+            `attribute names must be at most ${MAX_ATTRIBUTE_KEY_LENGTH} characters`,
+          ),
+        ),
+        v.pipe(
+          v.union([v.string(), v.number()], 'must be a string or a number'),
+          v.check(
+            (value) => String(value).length <= MAX_ATTRIBUTE_VALUE_LENGTH,
+            `attribute values must be at most ${MAX_ATTRIBUTE_VALUE_LENGTH} characters`,
+          ),
+        ),
+      ),
+      v.check(
+        (attributes) => Object.keys(attributes).length <= MAX_ATTRIBUTES_PER_PERSON,
+        `at most ${MAX_ATTRIBUTES_PER_PERSON} attributes may be set at once`,
+      ),
+    ),
     'must be an object',
   ),
 });

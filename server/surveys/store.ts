@@ -13,7 +13,15 @@ import type {
 } from '../../domain/surveys/types.js';
 import type { ActionClassInput, ProductSettings, SurveyDocument } from './documents.js';
 import { cuid } from './ids.js';
-import { notFound } from './errors.js';
+import { badRequest, notFound } from './errors.js';
+
+/**
+ * Bounds on a person's attributes (Formbricks sets none): they are sent to the widget with every
+ * sync of that person, and one anonymous request with 20,000 of them stalled the server for seconds.
+ */
+export const MAX_ATTRIBUTES_PER_PERSON = 150;
+export const MAX_ATTRIBUTE_KEY_LENGTH = 128;
+export const MAX_ATTRIBUTE_VALUE_LENGTH = 1024;
 
 /** The three action classes every environment is created with (reference §2.7). */
 export const AUTOMATIC_ACTIONS = ['New Session', 'Exit Intent (Desktop)', '50% Scroll'] as const;
@@ -383,10 +391,14 @@ export class SurveyStore {
   }
 
   /** Stores the attributes (values as strings); returns whether any value changed. */
+  /** Sets the given attributes; refused when the person would have more than MAX_ATTRIBUTES_PER_PERSON. */
   async updateAttributes(personId: string, attributes: Record<string, string>): Promise<boolean> {
     const current = await this.attributes(personId);
     const changed = Object.entries(attributes).filter(([key, value]) => current[key] !== value);
     if (changed.length === 0) return false;
+    if (new Set([...Object.keys(current), ...Object.keys(attributes)]).size > MAX_ATTRIBUTES_PER_PERSON) {
+      throw badRequest(`a person may have at most ${MAX_ATTRIBUTES_PER_PERSON} attributes`);
+    }
     await this.database.transaction(async (trx) => {
       const at = now();
       for (const [key, value] of changed) {

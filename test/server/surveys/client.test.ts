@@ -429,4 +429,24 @@ describe.each(dialects)('survey client API on %s', (dialect) => {
     const me = await t.request('GET', '/api/v1/management/me', undefined, { 'x-api-key': API_KEY });
     expect(me.body.data).toMatchObject({ id: ENV, type: 'development', product: { name: 'Ensign demo' } });
   });
+
+  it('caps attributes: 150 per person, names of 128 characters, values of 1,024, with a 400 naming the problem', async () => {
+    const many = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`key${i}`, 'v']));
+    const flood = await t.request('POST', `${CLIENT}/people/capped`, { attributes: many });
+    expect(flood.status).toBe(400);
+    expect(flood.body.details).toEqual({ attributes: 'at most 150 attributes may be set at once' });
+    const longName = await t.request('POST', `${CLIENT}/people/capped`, { attributes: { ['n'.repeat(129)]: 'v' } });
+    expect(Object.values(longName.body.details)).toEqual(['attribute names must be at most 128 characters']);
+    const longValue = await t.request('POST', `${CLIENT}/people/capped`, { attributes: { plan: 'v'.repeat(1025) } });
+    expect(Object.values(longValue.body.details)).toEqual(['attribute values must be at most 1024 characters']);
+    const first = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`a${i}`, 'v']));
+    expect((await t.request('POST', `${CLIENT}/people/capped`, { attributes: first })).status).toBe(200);
+    const more = await t.request('POST', `${CLIENT}/people/capped`, { attributes: { extra: 'v' } });
+    expect(more.status).toBe(400);
+    expect(more.body.message).toBe('a person may have at most 150 attributes');
+    // Changing an existing one is still allowed.
+    expect((await t.request('POST', `${CLIENT}/people/capped`, { attributes: { a0: 'w' } })).body.data.changed).toBe(
+      true,
+    );
+  });
 });
