@@ -10,6 +10,7 @@ import { badRequest, notFound, unauthorized } from './errors.js';
 import type { SurveyStore } from './store.js';
 import { environmentOfRequest, surveyOf } from './client.js';
 import { cuidString, parseInput } from './validation.js';
+import { servedType, uploadRefusal } from './upload-rules.js';
 
 /** Formbricks' free-plan limit for one uploaded file. */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
@@ -65,7 +66,13 @@ export async function storageRoutes(app: FastifyInstance, store: SurveyStore, op
     if (!body.surveyId) throw badRequest('surveyId ID is required', { surveyId: 'is required' });
     if (!body.fileName) throw badRequest('fileName is required', { fileName: 'is required' });
     if (!body.fileType) throw badRequest('contentType is required', { fileType: 'is required' });
-    await surveyOf(store, environment, body.surveyId);
+    const survey = await surveyOf(store, environment, body.surveyId);
+    const refusal = uploadRefusal(
+      survey,
+      { fileName: body.fileName, fileType: body.fileType },
+      body.allowedFileExtensions,
+    );
+    if (refusal) throw badRequest(refusal, { fileName: refusal });
 
     const name = safeFileName(body.fileName);
     const dot = name.lastIndexOf('.');
@@ -117,7 +124,7 @@ export async function storageRoutes(app: FastifyInstance, store: SurveyStore, op
       const timestamp = Number(header('x-timestamp'));
       if (!signature || !uuid || !Number.isFinite(timestamp))
         throw unauthorized('X-Signature, X-UUID and X-Timestamp headers are required');
-      await surveyOf(
+      const survey = await surveyOf(
         store,
         environment,
         parseInput(v.object({ 'X-Survey-ID': cuidString }), { 'X-Survey-ID': surveyId })['X-Survey-ID'],
@@ -136,7 +143,10 @@ export async function storageRoutes(app: FastifyInstance, store: SurveyStore, op
       if (expected.length !== given.length || !timingSafeEqual(expected, given))
         throw unauthorized('Invalid signature');
       if (Date.now() - timestamp > SIGNATURE_TTL_MS) throw unauthorized('Signature expired');
-      // The signature covers the name, and only names from safeFileName are ever signed.
+      // The signature covers the name, and only names from safeFileName are ever signed. The survey may
+      // have changed since the signing: its file questions are checked again.
+      const refusal = uploadRefusal(survey, { fileName, fileType });
+      if (refusal) throw badRequest(refusal, { 'X-File-Name': refusal });
 
       if (!request.isMultipart()) throw badRequest('The upload must be multipart/form-data with a "file" field');
       const part = await request.file({ throwFileSizeLimit: false });
@@ -172,7 +182,7 @@ export function fileRoutes(app: FastifyInstance, store: SurveyStore, uploadDir: 
       throw notFound('File', fileName);
     });
     reply
-      .header('content-type', file.file_type || 'application/octet-stream')
+      .header('content-type', servedType(file.file_type))
       .header(
         'content-disposition',
         `attachment; filename*=UTF-8''${encodeURIComponent(file.file_name.replace(/--fid--[^.]*/, ''))}`,

@@ -85,6 +85,51 @@ describe.each(dialects)('survey file storage on %s', (dialect) => {
     expect((await t.app.inject({ method: 'GET', url: `/storage/${ENV}/private/other.txt` })).statusCode).toBe(404);
   });
 
+  it('refuses executable files and extensions the request or the survey does not allow, at signing', async () => {
+    const sign = (fileName: string, fileType: string, allowedFileExtensions?: string[]) =>
+      t.request('POST', `${CLIENT}/storage`, { fileName, fileType, surveyId: SURVEY, allowedFileExtensions });
+    const html = await sign('page.html', 'text/html', ['png', 'jpg', 'pdf']);
+    expect(html.status).toBe(400);
+    expect(html.body.message).toBe('files of type text/html (.html) cannot be uploaded');
+    expect((await sign('x.js', 'text/javascript')).status).toBe(400);
+    expect((await sign('logo.svg', 'image/svg+xml')).status).toBe(400);
+    expect((await sign('payload.png', 'text/javascript')).status).toBe(400);
+    const zip = await sign('archive.zip', 'application/zip', ['png', 'jpg', 'pdf']);
+    expect(zip.status).toBe(400);
+    expect(zip.body.message).toBe('.zip is not one of the allowed file extensions');
+    // The demo survey's file question takes png, jpg, jpeg, pdf and plain text, whatever the request says.
+    const survey = await sign('archive.zip', 'application/zip');
+    expect(survey.body.message).toBe(".zip is not one of the survey's allowed file extensions");
+    expect((await sign('shot.PNG', 'image/png', ['png'])).status).toBe(200);
+    const noFileQuestion = await t.request('POST', `${CLIENT}/storage`, {
+      fileName: 'shot.png',
+      fileType: 'image/png',
+      surveyId: 'clensigndemosurveyexitin',
+    });
+    expect(noFileQuestion.body.message).toBe('the survey has no file upload question');
+  });
+
+  it('serves an upload with its type only when the type is inert, else as application/octet-stream', async () => {
+    const signed = await requestUpload('data.txt');
+    expect((await upload(signed, Buffer.from('<script>alert(1)</script>'))).statusCode).toBe(200);
+    const served = await t.app.inject({ method: 'GET', url: new URL(signed.fileUrl).pathname });
+    expect(served.headers['content-type']).toBe('text/plain');
+    // A type declared at signing with parameters or an unknown type is served as bytes.
+    const odd = await t.request('POST', `${CLIENT}/storage`, {
+      fileName: 'notes.plain',
+      fileType: 'application/x-unknown',
+      surveyId: SURVEY,
+      allowedFileExtensions: ['plain'],
+    });
+    expect(odd.status).toBe(200);
+    const oddSigned = odd.body.data;
+    expect((await upload(oddSigned, Buffer.from('bytes'), { 'x-file-type': 'application/x-unknown' })).statusCode).toBe(
+      200,
+    );
+    const oddServed = await t.app.inject({ method: 'GET', url: new URL(oddSigned.fileUrl).pathname });
+    expect(oddServed.headers['content-type']).toBe('application/octet-stream');
+  });
+
   it('names what is missing from the upload request', async () => {
     const post = (body: object) => t.request('POST', `${CLIENT}/storage`, body);
     expect((await post({ fileName: 'a.txt', fileType: 'text/plain' })).body.message).toBe('surveyId ID is required');
