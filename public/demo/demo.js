@@ -2,6 +2,8 @@
 // control for every way a survey can be triggered, and logs what the widget does. Query parameters:
 // apiHost, environmentId, userId, loader (script URL), renderer (script URL preloaded as
 // window.formbricksSurveys), rendererUrl (passed to init), apiKey (for the responses link), formbricksDebug.
+// Scripts are loaded only over http(s) from this page's origin or the survey server's: a link to this page
+// must never run someone else's code here (the server also sends a script-src 'self' policy with it).
 (() => {
   var DEMO_ENVIRONMENT_ID = 'clensigndemoenvironment0';
   var DEMO_API_KEY = 'ensign-demo-api-key-0000';
@@ -9,9 +11,26 @@
   var apiHost = (params.get('apiHost') || location.origin).replace(/\/+$/, '');
   var environmentId = params.get('environmentId') || DEMO_ENVIRONMENT_ID;
   var userId = params.get('userId') || undefined;
-  var loaderUrl = params.get('loader') || apiHost + '/js/formbricks.js';
   var debugOn = params.get('formbricksDebug') === 'true';
   var pending = [];
+  var scriptOrigins = [location.origin, new URL(apiHost, location.href).origin];
+
+  /** The script URL a parameter names, when it may be loaded here; else undefined (and the reason is logged). */
+  function scriptUrl(name) {
+    var value = params.get(name);
+    if (!value) return undefined;
+    var url;
+    try {
+      url = new URL(value, location.href);
+    } catch {
+      url = undefined;
+    }
+    if (url && /^https?:$/.test(url.protocol) && scriptOrigins.indexOf(url.origin) !== -1) return url.href;
+    log(name + ' ignored: scripts load only from ' + scriptOrigins.join(' or '), 'error');
+    return undefined;
+  }
+
+  var loaderUrl = scriptUrl('loader') || apiHost + '/js/formbricks.js';
 
   function log(message, kind) {
     var list = document.getElementById('log');
@@ -66,7 +85,7 @@
     });
   }
 
-  var renderer = params.get('renderer');
+  var renderer = scriptUrl('renderer');
   var ready = (
     renderer
       ? loadScript(renderer).then(() => {
@@ -85,7 +104,8 @@
         },
       };
       if (userId) config.userId = userId;
-      if (params.get('rendererUrl')) config.rendererUrl = params.get('rendererUrl');
+      var rendererUrl = scriptUrl('rendererUrl');
+      if (rendererUrl) config.rendererUrl = rendererUrl;
       return window.formbricks.init(config);
     })
     .then(() => {

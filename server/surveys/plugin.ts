@@ -30,6 +30,23 @@ const ALLOWED_HEADERS = [
  * The survey provider: the Formbricks 1.6 client API, file storage, the management API subset, the widget
  * files and the demo page. Seeds the demo environment and the seed file before it serves.
  */
+/**
+ * The demo page runs on the console's origin, so it may run only this server's scripts: no inline
+ * script, no other origin, no data: URL, whatever its query string says. The survey renderer's
+ * inline styles are allowed; the page may not be framed.
+ */
+const DEMO_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
 export async function surveyPlugin(app: FastifyInstance, context: AppContext): Promise<void> {
   const { config } = context;
   const store = new SurveyStore(context.database);
@@ -92,9 +109,19 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
     { prefix: '/storage' },
   );
   await app.register(async (assets) => assetRoutes(assets, config.paths.widget));
-  await app.register(fastifyStatic, { root: config.paths.demo, prefix: '/demo/', decorateReply: false, index: false });
+  if (!config.surveys.demo) return;
+  await app.register(fastifyStatic, {
+    root: config.paths.demo,
+    prefix: '/demo/',
+    decorateReply: false,
+    index: false,
+    setHeaders: (response) => response.header('content-security-policy', DEMO_CSP),
+  });
   // With trailing slashes ignored, the static wildcard never sees "/demo/" itself; the page links its files absolutely.
   app.get('/demo', async (_request, reply) =>
-    reply.type('text/html; charset=utf-8').send(await readFile(join(config.paths.demo, 'index.html'))),
+    reply
+      .header('content-security-policy', DEMO_CSP)
+      .type('text/html; charset=utf-8')
+      .send(await readFile(join(config.paths.demo, 'index.html'))),
   );
 }

@@ -3,6 +3,7 @@ import { hostPageUrl, management, responsesOf, startHostSite, survey, type HostS
 
 const ENVIRONMENT = 'ce2eenvironment000000001';
 const SURVEY = 'ce2equicksurvey000000001';
+const FILE_SURVEY = 'ce2efilesurvey0000000001';
 const KEY = 'e2e-management-key-0001';
 
 let server: RunningServer;
@@ -58,7 +59,7 @@ test('the real @formbricks/js 1.6.5 drives our renderer against our server, acro
           surveyId,
           allowedFileExtensions: ['plain'],
         }),
-    SURVEY,
+    FILE_SURVEY,
   );
   expect(fileUrl).toMatch(new RegExp(`/storage/${ENVIRONMENT}/private/report--fid--[0-9a-f-]+\\.txt$`));
   expect(await (await fetch(fileUrl)).text()).toBe('from the real client');

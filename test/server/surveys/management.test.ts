@@ -235,9 +235,26 @@ describe.each(dialects)('survey management API and seeding on %s', (dialect) => 
     expect((await t.app.inject({ method: 'GET', url: '/api/formbricks.mjs' })).statusCode).toBe(404);
   });
 
-  it('serves the demo host page at /demo/', async () => {
-    const page = await t.app.inject({ method: 'GET', url: '/demo/' });
-    expect(page.statusCode).toBe(200);
-    expect(page.headers['content-type']).toContain('text/html');
+  it('serves the demo host page at /demo/ with a policy that runs only its own scripts', async () => {
+    for (const url of ['/demo/', '/demo', '/demo/demo.js']) {
+      const page = await t.app.inject({ method: 'GET', url });
+      expect(page.statusCode).toBe(200);
+      expect(page.headers['content-security-policy']).toContain("script-src 'self';");
+      expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    }
+    expect((await t.app.inject({ method: 'GET', url: '/demo/' })).headers['content-type']).toContain('text/html');
+  });
+
+  it('does not serve the demo page when the demo is off', async () => {
+    const off = await startSurveyApp(dialect, (config) => {
+      config.surveys.demo = false;
+    });
+    try {
+      for (const url of ['/demo/', '/demo', '/demo/demo.js']) {
+        expect((await off.app.inject({ method: 'GET', url })).statusCode).toBe(404);
+      }
+    } finally {
+      await off.close();
+    }
   });
 });
