@@ -12,6 +12,7 @@ import { managementRoutes } from './management.js';
 import { assetRoutes } from './assets.js';
 import { applySeed, applySeedFile } from './seed.js';
 import { DEMO_SEED } from './demo.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../json-body.js';
 
 /** What any origin may send: the client API's headers, the signed upload's and the management API key. */
 const ALLOWED_HEADERS = [
@@ -59,6 +60,9 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
     const text = (body as string).trim();
     if (text === '') return done(null, undefined);
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+      return done(badRequest(`The request body is nested deeper than ${MAX_JSON_DEPTH} levels`), undefined);
+    }
     try {
       done(null, JSON.parse(text));
     } catch {
