@@ -1,0 +1,63 @@
+import { expect, test } from './fixtures.js';
+import { api, open, toast, unique } from './console-support.js';
+
+// Navigate after mutate: what the operator (or someone else) changed shows on the next page opened,
+// without a reload.
+
+test('a flag created in the console is in the flag list when the operator goes back to it', async ({
+  page,
+  server,
+}) => {
+  const name = unique('Fresh Flag');
+  await open(page, server, '/namespaces/default/flags');
+  await expect(page.getByRole('heading', { name: 'Flags' })).toBeVisible();
+  await open(page, server, '/namespaces/default/flags/new');
+  await page.getByLabel('Name', { exact: true }).fill(name);
+  await page.getByRole('button', { name: 'Create' }).click();
+  await expect(toast(page).success).toHaveText('Successfully created flag');
+  await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Flags' }).click();
+  await page.getByPlaceholder('Search by key or name').fill(name);
+  await expect(page.getByRole('cell', { name, exact: true })).toBeVisible();
+});
+
+test('a segment created in the console is offered by the rule form of a flag opened before', async ({
+  page,
+  server,
+}) => {
+  const flag = unique('fresh-rules');
+  await api(server, 'POST', '/api/v1/namespaces/default/flags', { key: flag, name: flag, type: 'VARIANT_FLAG_TYPE' });
+  await api(server, 'POST', `/api/v1/namespaces/default/flags/${flag}/variants`, { key: 'on' });
+  await open(page, server, `/namespaces/default/flags/${flag}/rules`);
+  await page.getByRole('button', { name: 'New Rule' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New Rule' });
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press('Escape');
+
+  const segment = unique('fresh-segment');
+  await open(page, server, '/namespaces/default/segments/new');
+  await page.getByLabel('Name', { exact: true }).fill(segment);
+  await page.getByRole('button', { name: 'Create' }).click();
+  await expect(toast(page).success).toHaveText('Successfully created segment');
+
+  await open(page, server, `/namespaces/default/flags/${flag}/rules`);
+  await page.getByRole('button', { name: 'New Rule' }).click();
+  await expect(dialog.getByRole('checkbox', { name: segment })).toBeVisible();
+});
+
+test('changes made by someone else through the API show when a page is opened again', async ({ page, server }) => {
+  const key = unique('elsewhere');
+  await api(server, 'POST', '/api/v1/namespaces/default/flags', { key, name: 'Before', type: 'BOOLEAN_FLAG_TYPE' });
+  await open(page, server, '/namespaces/default/flags');
+  await page.getByPlaceholder('Search by key or name').fill(key);
+  await expect(page.getByRole('cell', { name: 'Before', exact: true })).toBeVisible();
+  await api(server, 'PUT', `/api/v1/namespaces/default/flags/${key}`, { name: 'After', enabled: true });
+  const namespace = unique('ns-elsewhere').toLowerCase();
+  await api(server, 'POST', '/api/v1/namespaces', { key: namespace, name: namespace });
+
+  await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Segments' }).click();
+  await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Flags' }).click();
+  await page.getByPlaceholder('Search by key or name').fill(key);
+  await expect(page.getByRole('cell', { name: 'After', exact: true })).toBeVisible();
+  await open(page, server, '/settings/namespaces');
+  await expect(page.getByRole('cell', { name: namespace, exact: true }).first()).toBeVisible();
+});
