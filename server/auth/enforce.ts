@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { legacyEvaluationNamespace } from '../evaluation/index.js';
 import { AuthMetadata, type Authentication } from '../../domain/flipt/auth.js';
 import { DEFAULT_NAMESPACE } from '../../domain/flipt/types.js';
 import { unauthenticated } from '../flipt/errors.js';
@@ -150,7 +151,14 @@ function requestNamespaces(request: FastifyRequest): string[] | undefined {
   const namespaced = /^\/api\/v1\/namespaces\/:(\w+)\/./.exec(route);
   if (namespaced) return [params[namespaced[1]]];
   if (/^\/api\/v1\/(flags|segments)(\/|$)/.test(route)) return [DEFAULT_NAMESPACE];
-  if (/^\/evaluate\/v1\/[^/]+$/.test(route) || route === '/api/v1/evaluate' || route === '/api/v1/batch-evaluate') {
+  if (route === '/api/v1/evaluate' || route === '/api/v1/batch-evaluate') {
+    // The namespace the handler evaluates in, and (for a batch) every one its items name.
+    const items = Array.isArray(body.requests) ? (body.requests as Record<string, unknown>[]) : [];
+    const evaluated = legacyEvaluationNamespace(undefined, body);
+    const named = (item: Record<string, unknown>) => item?.namespaceKey ?? item?.namespace_key;
+    return [evaluated, ...items.map((item) => (named(item) ? bodyNamespace(named(item)) : evaluated))];
+  }
+  if (/^\/evaluate\/v1\/[^/]+$/.test(route)) {
     // A batch names a namespace per request; every one must be the token's.
     if (Array.isArray(body.requests)) {
       return (body.requests as Record<string, unknown>[]).map((item) =>

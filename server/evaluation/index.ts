@@ -116,14 +116,14 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
     );
   });
 
-  // The deprecated v1 evaluation API (variant flags only), on namespace "default" or the path's.
-  const legacyNamespace = (request: FastifyRequest, sent: string) =>
-    (request.params as { namespaceKey?: string }).namespaceKey || sent || DEFAULT_NAMESPACE;
+  // The deprecated v1 evaluation API (variant flags only), on the path's namespace, the body's or "default".
+  const legacyNamespace = (request: FastifyRequest) =>
+    legacyEvaluationNamespace((request.params as { namespaceKey?: string }).namespaceKey, request.body);
 
   const legacyEvaluate = async (request: FastifyRequest) => {
     const started = performance.now();
     const input = readLegacyRequest(request.body);
-    const namespaceKey = legacyNamespace(request, input.namespaceKey);
+    const namespaceKey = legacyNamespace(request);
     const namespace = await compiled(namespaceKey);
     const result = withFliptErrors(() => evaluateVariant(namespace, input));
     analytics?.record(namespaceKey, input.flagKey);
@@ -142,7 +142,7 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
   const legacyBatch = async (request: FastifyRequest) => {
     const started = performance.now();
     const body = objectBody(request.body);
-    const namespaceKey = legacyNamespace(request, text(either(body.namespaceKey, body.namespace_key)));
+    const namespaceKey = legacyNamespace(request);
     const excludeNotFound = either(body.excludeNotFound, body.exclude_not_found) === true;
     const inputs = list(body.requests).map(readLegacyRequest);
     for (const input of inputs) {
@@ -221,6 +221,16 @@ function legacyResponse(
     namespaceKey,
     segmentKeys: result.segmentKeys,
   };
+}
+
+/**
+ * The namespace a legacy v1 evaluation, single or batch, acts on: the path's, else the body's
+ * `namespaceKey` (or `namespace_key`), else "default". The authorisation of namespace-scoped tokens
+ * (server/auth/enforce.ts) asks this same function.
+ */
+export function legacyEvaluationNamespace(pathNamespace: string | undefined, body: unknown): string {
+  const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  return pathNamespace || text(either(fields.namespaceKey, fields.namespace_key)) || DEFAULT_NAMESPACE;
 }
 
 /**

@@ -283,6 +283,38 @@ describe.each(dialects)('API tokens with authentication required on %s', (dialec
     );
     expect((await evaluate({ requests: [{ namespaceKey: 'team-a' }, { namespaceKey: 'b' }] })).statusCode).toBe(401);
   });
+
+  it('keeps a namespace-scoped token out of other namespaces on the legacy batch route, whatever field names them', async () => {
+    const { clientToken } = await createToken({ name: 'team-b', namespaceKey: 'team-b' });
+    const admin = (method: 'POST', url: string, payload: Record<string, unknown>) =>
+      asToken(t.app, BOOTSTRAP, { method, url, payload });
+    expect((await admin('POST', '/api/v1/namespaces', { key: 'secret', name: 'Secret' })).statusCode).toBe(200);
+    expect(
+      (await admin('POST', '/api/v1/namespaces/secret/flags', { key: 'f', name: 'F', enabled: true })).statusCode,
+    ).toBe(200);
+    const batch = (payload: Record<string, unknown>) =>
+      asToken(t.app, clientToken, { method: 'POST', url: '/api/v1/batch-evaluate', payload });
+    const item = { flag_key: 'f', entity_id: 'e' };
+    expect((await batch({ namespace_key: 'secret', requests: [item] })).statusCode).toBe(401);
+    expect((await batch({ namespaceKey: 'secret', requests: [item] })).statusCode).toBe(401);
+    const single = await asToken(t.app, clientToken, {
+      method: 'POST',
+      url: '/api/v1/evaluate',
+      payload: { namespace_key: 'secret', ...item },
+    });
+    expect(single.statusCode).toBe(401);
+    // A token of namespace "default", whose items name no namespace, once read "secret" this way.
+    const { clientToken: defaultToken } = await createToken({ name: 'default-team', namespaceKey: 'default' });
+    const leak = await asToken(t.app, defaultToken, {
+      method: 'POST',
+      url: '/api/v1/batch-evaluate',
+      payload: { namespace_key: 'secret', requests: [item] },
+    });
+    expect(leak.statusCode).toBe(401);
+    // Its own namespace still evaluates, items naming no namespace included.
+    const own = await batch({ namespace_key: 'team-b', exclude_not_found: true, requests: [item] });
+    expect(own.statusCode).toBe(200);
+  });
 });
 
 describe.each(dialects)('exclusions on %s', (dialect) => {
