@@ -14,7 +14,11 @@ const TOKEN_BYTES = 32;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
 
 export class Csrf {
-  constructor(private readonly key: string) {}
+  /** `secure`: the cookie goes over HTTPS only, as the session cookie does (`session.secure`). */
+  constructor(
+    private readonly key: string,
+    private readonly secure = false,
+  ) {}
 
   private sign(token: Buffer): string {
     return createHmac('sha256', this.key).update(token).digest('base64url');
@@ -39,6 +43,7 @@ export class Csrf {
       reply.setCookie(CSRF_COOKIE, `${token.toString('base64url')}.${this.sign(token)}`, {
         path: '/',
         httpOnly: true,
+        secure: this.secure,
         sameSite: 'lax',
         maxAge: 12 * 3600,
       });

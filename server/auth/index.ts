@@ -40,7 +40,7 @@ export async function installAuth(app: FastifyInstance, context: AppContext): Pr
   app.decorateRequest('authentication', undefined);
   const { csrfKey } = settings.session;
   if (csrfKey) {
-    const csrf = new Csrf(csrfKey);
+    const csrf = new Csrf(csrfKey, settings.session.secure);
     // Only Flipt's API is guarded, as in Flipt: the survey APIs and static files never read the session cookie.
     app.addHook('onRequest', async (request, reply) => {
       const route = routeOf(request);

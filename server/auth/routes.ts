@@ -18,10 +18,15 @@ import { storedTimestamp } from './store.js';
 const DEFAULT_PAGE_SIZE = 25;
 const MAX_PAGE_SIZE = 100;
 
-/** The path prefix a reverse proxy mounts Ensign under, as Flipt reads it. */
+/**
+ * The path prefix a reverse proxy mounts Ensign under, as Flipt reads it: a path (`/flags`), never a
+ * scheme or a host. Anything else (`//evil.example`, `https://...`) is ignored, so a login can never
+ * be redirected off the site.
+ */
 export function forwardedPrefix(request: FastifyRequest): string {
   const prefix = request.headers['x-forwarded-prefix'];
-  return typeof prefix === 'string' ? prefix.replace(/\/$/, '') : '';
+  if (typeof prefix !== 'string' || !/^(\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)*\/?$/.test(prefix)) return '';
+  return prefix.replace(/\/$/, '');
 }
 
 /** `/auth/v1`: the method list, the caller's own authentication, token management. */
@@ -79,6 +84,11 @@ export async function authRoutes(app: FastifyInstance, runtime: AuthRuntime): Pr
     let at = nowTimestamp();
     if (expiresAt !== undefined && expiresAt !== '') {
       at = storedTimestamp(expiresAt) ?? failTimestamp('expiresAt');
+      // Expiring may shorten an authentication's life, never lengthen it.
+      const issuedUntil = authentication.expiresAt === null ? undefined : storedTimestamp(authentication.expiresAt);
+      if (issuedUntil !== undefined && at > issuedUntil) {
+        throw invalid('expiresAt must not be later than the current expiry');
+      }
     }
     // A JWT authentication is not stored: there is nothing to expire but the cookies.
     if (authentication.id !== '') await store.expire(authentication.id, at);

@@ -45,6 +45,29 @@ describe.each(dialects)('CSRF protection on %s', (dialect) => {
   const post = (options: { cookies?: Record<string, string>; headers?: Record<string, string> }) =>
     t.app.inject({ method: 'POST', url: '/evaluate/v1/probe', payload: {}, ...options });
 
+  it('sets the CSRF cookie Secure when the session is secure, as the session cookie', async () => {
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/meta/info', cookies: { flipt_client_token: session } })).cookies.find(
+        (c) => c.name === '_gorilla_csrf',
+      )?.secure,
+    ).toBeFalsy();
+    const secure = await startAuthApp(dialect, {
+      required: true,
+      session: { secure: true, domain: 'flags.example.com', csrf: { key: 'a-32-byte-long-csrf-signing-key!' } },
+      methods: { token: { enabled: true, bootstrap: { token: BOOTSTRAP } } },
+    });
+    try {
+      const response = await secure.app.inject({
+        method: 'GET',
+        url: '/meta/info',
+        headers: { authorization: `Bearer ${BOOTSTRAP}` },
+      });
+      expect(response.cookies.find((c) => c.name === '_gorilla_csrf')?.secure).toBe(true);
+    } finally {
+      await secure.close();
+    }
+  });
+
   it('hands out a masked token on /meta responses and its cookie once', async () => {
     const first = await fetchToken();
     expect(first.header).toMatch(/^[A-Za-z0-9+/]{86}==$/);

@@ -131,6 +131,13 @@ describe.each(dialects)('GitHub login against a local OAuth server on %s', (dial
     expect(callback.headers.location).toBe('/flags/');
   });
 
+  it('ignores a forwarded prefix that is not a path, so a login never leaves the site', async () => {
+    for (const prefix of ['//evil.example', 'https://evil.example', '/ok/../\\evil', 'evil']) {
+      const callback = await logIn(t, ADA, { 'x-forwarded-prefix': prefix });
+      expect(callback.headers.location, prefix).toBe('/');
+    }
+  });
+
   it('leaves out what the profile lacks', async () => {
     const self = await selfOf(t, await logIn(t, EVE));
     expect(self.json().metadata).toEqual({

@@ -179,6 +179,23 @@ describe.each(dialects)('API tokens with authentication required on %s', (dialec
     expect((await asToken(t.app, clientToken, { method: 'GET', url: '/auth/v1/self' })).statusCode).toBe(401);
   });
 
+  it('never lets a token extend its own expiry, only shorten it', async () => {
+    const { clientToken } = await createToken({ name: 'short-lived', expiresAt: '2030-01-01T00:00:00Z' });
+    const later = await asToken(t.app, clientToken, {
+      method: 'PUT',
+      url: '/auth/v1/self/expire?expiresAt=2099-01-01T00:00:00Z',
+    });
+    expect(later.statusCode).toBe(400);
+    expect(later.json().message).toBe('expiresAt must not be later than the current expiry');
+    const self = await asToken(t.app, clientToken, { method: 'GET', url: '/auth/v1/self' });
+    expect(self.json().expiresAt).toBe('2030-01-01T00:00:00Z');
+    const earlier = await asToken(t.app, clientToken, {
+      method: 'PUT',
+      url: '/auth/v1/self/expire?expiresAt=2029-01-01T00:00:00Z',
+    });
+    expect(earlier.statusCode).toBe(200);
+  });
+
   it("expires the caller's token at the time the expiresAt query parameter names", async () => {
     const { clientToken, authentication } = await createToken({ name: 'until-2999' });
     const expired = await asToken(t.app, clientToken, {
