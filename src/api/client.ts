@@ -3,6 +3,7 @@
  * the stored CSRF token, the `reference` query parameter on api/v1 calls, 401 handling and errors
  * normalised into ApiError. Every feature's queries go through `request`.
  */
+import { isWebUrl } from '../lib/format';
 import { clearStoredSession, storedIssuer } from '../stores/session';
 import { useRefStore } from '../stores/ref';
 
@@ -41,10 +42,10 @@ function withReference(path: string): string {
   return `${path}${path.includes('?') ? '&' : '?'}reference=${encodeURIComponent(ref)}`;
 }
 
-/** What the browser does after a 401: go to the session's issuer, else reload. Replaceable in tests. */
+/** What the browser does after a 401: go to the session's issuer (an http(s) URL only), else reload. Replaceable in tests. */
 export const unauthorized = {
   redirect(issuer: string | undefined) {
-    if (issuer) window.location.href = issuer;
+    if (issuer && isWebUrl(issuer)) window.location.href = issuer;
     else window.location.reload();
   },
 };

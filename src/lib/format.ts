@@ -14,3 +14,12 @@ export function shortCommit(commit: string): string {
 export function stringAsKey(text: string): string {
   return text.replace(/\s/g, '-');
 }
+
+/** Whether the text is an http(s) URL: the only kind the console navigates to from data it was given. */
+export function isWebUrl(text: string): boolean {
+  try {
+    return ['http:', 'https:'].includes(new URL(text).protocol);
+  } catch {
+    return false;
+  }
+}

@@ -1,3 +1,4 @@
+import { isWebUrl } from '../../lib/format';
 import { useQuery } from '@tanstack/react-query';
 import { AUTH, META, request } from '../../api/client';
 import { sessionUser, useSessionStore, type AuthMethod, type Session } from '../../stores/session';
@@ -36,11 +37,14 @@ export function useSessionCheck() {
   return useQuery({ queryKey: ['session'], queryFn: loadSession, staleTime: Infinity });
 }
 
-/** Ends the session on the server, clears it, then goes to the issuer if the user has one, else /login. */
+/**
+ * Ends the session on the server, clears it, then goes to the issuer if the user has one (and it is an
+ * http(s) URL: the issuer comes from token metadata, and a javascript: URL would run), else /login.
+ */
 export async function logout(): Promise<void> {
   const issuer = useSessionStore.getState().session?.self?.issuer;
   await request('PUT', `${AUTH}/self/expire`, {});
   useSessionStore.getState().setSession(null);
-  if (issuer) window.location.href = issuer;
+  if (issuer && isWebUrl(issuer)) window.location.href = issuer;
   else window.location.hash = '#/login';
 }

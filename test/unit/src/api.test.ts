@@ -9,6 +9,8 @@ import {
 } from '../../../src/api/client';
 import { useRefStore } from '../../../src/stores/ref';
 import { useSessionStore } from '../../../src/stores/session';
+import { logout } from '../../../src/features/auth/session';
+import { isWebUrl } from '../../../src/lib/format';
 
 const fetchMock = vi.fn<typeof fetch>();
 
@@ -112,6 +114,28 @@ describe('request', () => {
 
     await expect(request('GET', '/api/v1/namespaces')).rejects.toMatchObject({ status: 401 });
     expect(redirect).toHaveBeenLastCalledWith(undefined);
+  });
+
+  it('logs out to the issuer only when it is an http(s) URL (a javascript: issuer would run)', async () => {
+    fetchMock.mockImplementation(async () => answer(200, {}));
+    expect(isWebUrl('https://idp.example.com/logout')).toBe(true);
+    for (const issuer of [
+      'javascript:alert(document.domain)',
+      'data:text/html,x',
+      'JAVASCRIPT:alert(1)',
+      'not a url',
+    ]) {
+      expect(isWebUrl(issuer)).toBe(false);
+      window.location.hash = '#/flags';
+      useSessionStore.getState().setSession({
+        required: true,
+        authenticated: true,
+        self: { authMethod: 'METHOD_OIDC', name: 'Ada', issuer },
+      });
+      await logout();
+      expect(window.location.hash).toBe('#/login');
+      expect(window.location.protocol).not.toBe('javascript:');
+    }
   });
 
   it('lets the session check handle a 401 itself', async () => {
