@@ -89,4 +89,11 @@ test('on local storage the console is read-only: badge, fields, submit, copy, de
   await open(page, server, '/namespaces/default/segments');
   await expect(page.getByRole('button', { name: 'New Segment' })).toBeDisabled();
   await expectAccessible(page);
+
+  // Namespaces cannot be written either: Settings > Namespaces offers no enabled write.
+  await open(page, server, '/settings/namespaces');
+  await expect(page.getByRole('button', { name: 'New Namespace' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'New Namespace' })).toHaveAttribute('title', READ_ONLY);
+  await expect(page.getByRole('button', { name: 'Edit default' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Delete default' })).toBeDisabled();
 });

@@ -13,6 +13,7 @@ import { keyRule, requiredString } from '../../lib/validation';
 import { toastError } from '../../stores/toasts';
 import { useNamespaceMutations, type NamespaceValues } from './mutations';
 import { useNamespaces } from './queries';
+import { READ_ONLY_TITLE, useReadOnly } from '../meta/queries';
 
 const namespaceSchema = v.object({ key: keyRule, name: requiredString });
 const EMPTY: NamespaceValues = { key: '', name: '', description: '' };
@@ -79,6 +80,7 @@ export default function NamespacesTab() {
   const mutations = useNamespaceMutations();
   const [editing, setEditing] = useState<Namespace | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Namespace | null>(null);
+  const readOnly = useReadOnly();
 
   const save = (values: NamespaceValues) =>
     (editing === 'new' ? mutations.create : mutations.update)
@@ -90,7 +92,13 @@ export default function NamespacesTab() {
     <section aria-label="Namespaces">
       <header className="section-header">
         <h2>Namespaces</h2>
-        <button type="button" className="button button-primary" onClick={() => setEditing('new')}>
+        <button
+          type="button"
+          className="button button-primary"
+          disabled={readOnly}
+          title={readOnly ? READ_ONLY_TITLE : undefined}
+          onClick={() => setEditing('new')}
+        >
           New Namespace
         </button>
       </header>
@@ -106,8 +114,16 @@ export default function NamespacesTab() {
               <td className="row-actions">
                 <EditDeleteButtons
                   name={namespace.key}
+                  disabled={readOnly}
+                  title={readOnly ? READ_ONLY_TITLE : undefined}
                   deleteDisabled={namespace.protected}
-                  deleteTitle={namespace.protected ? 'This namespace is protected and cannot be deleted' : undefined}
+                  deleteTitle={
+                    readOnly
+                      ? READ_ONLY_TITLE
+                      : namespace.protected
+                        ? 'This namespace is protected and cannot be deleted'
+                        : undefined
+                  }
                   onEdit={() => setEditing(namespace)}
                   onDelete={() => setDeleting(namespace)}
                 />
