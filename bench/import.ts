@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import { createPostgresDatabase } from '../test/support/postgres.js';
 import { generateFeatures } from './support/features.js';
 
 const SIZES = (process.env.IMPORT_SIZES ?? '10000,100000').split(',').map(Number);
@@ -40,25 +40,6 @@ function runImport(file: string, db: string): Promise<{ seconds: number; peakMiB
   });
 }
 
-async function postgresDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `ensign_bench_${process.pid}_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
-}
-
 try {
   for (const size of SIZES) {
     const file = join(dir, `features-${size}.yml`);
@@ -69,7 +50,7 @@ try {
       `${String(size).padStart(7)} flags (${megabytes} MB)  SQLite      ${sqlite.seconds.toFixed(2)} s  peak ${sqlite.peakMiB.toFixed(0)} MiB  ${(size / sqlite.seconds).toFixed(0)} flags/s`,
     );
     if (process.env.TEST_DATABASE_URL) {
-      const database = await postgresDatabase(process.env.TEST_DATABASE_URL);
+      const database = await createPostgresDatabase(process.env.TEST_DATABASE_URL, 'ensign_bench');
       try {
         const postgres = await runImport(file, database.url);
         console.log(

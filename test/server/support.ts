@@ -1,9 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { inject } from 'vitest';
+import { createPostgresDatabase, type TestDatabase } from '../support/postgres.js';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app.js';
 import { defaultConfig, type Config } from '../../server/config.js';
@@ -15,10 +14,7 @@ export const postgresUrl = inject('postgresUrl');
 /** The dialects every server suite runs against: SQLite always, PostgreSQL when a server is available. */
 export const dialects: Dialect[] = postgresUrl ? ['sqlite', 'postgres'] : ['sqlite'];
 
-export interface TestDatabase {
-  url: string;
-  drop(): Promise<void>;
-}
+export type { TestDatabase };
 
 /** A new, empty database of the dialect: a temporary SQLite file, or a fresh PostgreSQL database. */
 export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase> {
@@ -26,23 +22,7 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
     const dir = mkdtempSync(join(tmpdir(), 'ensign-test-'));
     return { url: `file:${join(dir, 'ensign.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }
-  const adminUrl = postgresUrl;
-  const name = `ensign_t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
+  return createPostgresDatabase(postgresUrl);
 }
 
 export interface TestApp {
