@@ -1,6 +1,6 @@
 import type { BooleanEvaluation, VariantEvaluation } from '../../domain/evaluation/index.js';
 
-// The JSON of the variant and boolean answers (reference §2.6), written out field by field in
+// The JSON of the variant and boolean answers, written out field by field in
 // Flipt's order: they are built on every evaluation, where `JSON.stringify` of a whole object costs
 // more than parsing the request. Only the strings go through it.
 

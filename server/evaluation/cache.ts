@@ -19,7 +19,7 @@ export class NamespaceSnapshot {
     return this.loaded.etag;
   }
 
-  /** The document's JSON as a client of the given gate may see it (reference §8.1). */
+  /** The document's JSON as a client of the given gate may see it. */
   json(gate: SnapshotGate): string {
     let text = this.serialised.get(gate);
     if (text === undefined) {

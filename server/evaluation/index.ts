@@ -24,7 +24,7 @@ import { prettyPrinting } from '../flipt/routes/http.js';
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
- * Flag evaluation (reference §2.6, §2.7, §5), the evaluation snapshot (§8) and analytics (§2.11).
+ * Flag evaluation, the evaluation snapshot and analytics (docs/architecture.md, "How an evaluation flows").
  * Evaluations run on in-memory snapshots (cache.ts); the database is read only to rebuild them.
  */
 export async function evaluationPlugin(app: FastifyInstance, context: AppContext): Promise<void> {
@@ -328,7 +328,7 @@ function withFliptErrors<T, U = never>(evaluate: () => T, options: { notFound?: 
   }
 }
 
-/** `X-Flipt-Accept-Server-Version`, parsed tolerantly; absent or unparsable counts as 1.37.1 (reference §8.1). */
+/** `X-Flipt-Accept-Server-Version`, parsed tolerantly; absent or unparsable counts as 1.37.1. */
 export function gateFor(version: string | undefined): SnapshotGate {
   const parsed = /^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/.exec(
     (version ?? '').trim(),

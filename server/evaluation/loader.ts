@@ -13,7 +13,7 @@ import {
   type SnapshotSegment,
 } from '../../domain/evaluation/index.js';
 
-/** A namespace's evaluation data as read from the database, in the document shape of reference §8.2. */
+/** A namespace's evaluation data as read from the database, in the snapshot document's shape. */
 export interface LoadedNamespace {
   exists: boolean;
   document: SnapshotDocument;

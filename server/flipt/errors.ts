@@ -1,6 +1,6 @@
 /**
  * Flipt's error shape: `{"code": <gRPC code>, "message": ..., "details": []}`, with the HTTP status
- * grpc-gateway derives from the gRPC code (reference §1.1).
+ * grpc-gateway derives from the gRPC code.
  */
 export const GrpcCode = {
   Canceled: 1,

@@ -78,7 +78,7 @@ const attributesBody = v.object({
   ),
 });
 
-/** Formbricks 1.6 client API (reference §1.2): everything the in-app widget calls, answered as `{data}`. */
+/** Formbricks 1.6 client API: everything the in-app widget calls, answered as `{data}`. */
 export function clientRoutes(app: FastifyInstance, store: SurveyStore): void {
   const environmentOf = (request: FastifyRequest) => environmentOfRequest(store, request);
   /** The first sync tells the operator the widget is installed. */

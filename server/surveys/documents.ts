@@ -82,7 +82,7 @@ const QUESTION_TYPES = [
 const text = v.string('must be a string');
 const choices = v.pipe(v.array(v.strictObject({ id: text, label: text })), v.minLength(1, 'needs at least one choice'));
 
-/** Per type, the fields a question of that type cannot do without (reference §2.3). */
+/** Per type, the fields a question of that type cannot do without. */
 const questionSchema = v.variant(
   'type',
   [

@@ -52,7 +52,7 @@ function safeFileName(name: string): string {
 }
 
 /**
- * Local file storage (reference §6): POST /storage hands out a signed upload for the local route,
+ * Local file storage: POST /storage hands out a signed upload for the local route,
  * POST /storage/local checks the signature and its age and writes the file under the upload folder,
  * GET /storage/{env}/{public|private}/{file} serves it back. Registered under /api/v1/client.
  */

@@ -23,7 +23,7 @@ export const MAX_ATTRIBUTES_PER_PERSON = 150;
 export const MAX_ATTRIBUTE_KEY_LENGTH = 128;
 export const MAX_ATTRIBUTE_VALUE_LENGTH = 1024;
 
-/** The three action classes every environment is created with (reference §2.7). */
+/** The three action classes every environment is created with. */
 export const AUTOMATIC_ACTIONS = ['New Session', 'Exit Intent (Desktop)', '50% Scroll'] as const;
 
 export interface PersonRecord {
@@ -64,7 +64,7 @@ type Executor = Database['db'] | Transaction<Tables>;
 const now = () => new Date().toISOString();
 export const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
-/** Every read and write of the survey provider's tables, in the wire shapes of reference §2. */
+/** Every read and write of the survey provider's tables, in the Formbricks 1.6 wire shapes. */
 export class SurveyStore {
   constructor(private readonly database: Database) {}
 

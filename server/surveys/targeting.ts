@@ -27,7 +27,7 @@ export interface Visitor {
 }
 
 /**
- * The surveys an identified user may see (reference §1.3 (2)): display option against the person's displays,
+ * The surveys an identified user may see: display option against the person's displays,
  * then recontact days (the survey's own, else the product's), then segment filters.
  */
 export function surveysForVisitor(

@@ -1,5 +1,5 @@
 /**
- * The console's one fetch client (spec §7-§8): JSON content and accept headers, no-store caching,
+ * The console's one fetch client: JSON content and accept headers, no-store caching,
  * the stored CSRF token, the `reference` query parameter on api/v1 calls, 401 handling and errors
  * normalised into ApiError. Every feature's queries go through `request`.
  */

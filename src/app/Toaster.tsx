@@ -1,6 +1,6 @@
 import { useToastStore } from '../stores/toasts';
 
-/** Red 'Error' toasts stay until dismissed; green success toasts vanish after 3 s (spec §8). */
+/** Red 'Error' toasts stay until dismissed; green success toasts vanish after 3 s. */
 export function Toaster() {
   const toasts = useToastStore((state) => state.toasts);
   const dismiss = useToastStore((state) => state.dismiss);

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { KEY_PATTERN, MAX_JSON_ARRAY_ITEMS } from '../../domain/flipt/keys';
 
-/** The console's form messages, worded as spec §5 words them. */
+/** The console's form messages, worded as Flipt's console words them. */
 export const MESSAGES = {
   required: 'Required',
   key: 'Only letters, numbers, hypens and underscores allowed',

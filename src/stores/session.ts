@@ -3,7 +3,7 @@ import { persist } from 'zustand/middleware';
 
 export type AuthMethod = 'METHOD_GITHUB' | 'METHOD_OIDC' | 'METHOD_JWT' | string;
 
-/** The signed-in user, derived from GET auth/v1/self (spec §3 Session / self). */
+/** The signed-in user, derived from GET auth/v1/self. */
 export interface SessionUser {
   authMethod: AuthMethod;
   name: string;

@@ -5,7 +5,7 @@ const DAY = 86_400_000;
 const days = (since: string): number => Math.floor(Math.abs(Date.now() - Date.parse(since)) / DAY);
 
 /**
- * Client-side display filtering for anonymous visitors (spec §5), from their local display history.
+ * Client-side display filtering for anonymous visitors, from their local display history.
  * As in @formbricks/js 1.6.5, a survey's own recontact days count from its first local display.
  */
 export const filter = (state: TJsState): TJsState => {

@@ -1,5 +1,5 @@
 /**
- * The survey loader: the public API of @formbricks/js 1.6 (spec: shared/spec/widget.md).
+ * The survey loader: the public API of @formbricks/js 1.6 (docs/compatibility.md).
  * Every call goes through the command queue; nothing throws into the host page.
  */
 import type { TJsConfig, TJsConfigInput } from '../../domain/surveys/types.js';

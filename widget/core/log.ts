@@ -1,4 +1,4 @@
-/** Logger and the global error handler (spec §8): errors by default, debug on request. */
+/** Logger and the global error handler: errors by default, debug on request. */
 /**
  * The loader's shared switches. Size trick: names ending in `_` are internal, and the loader builds
  * shorten them (esbuild mangleProps in tsup.config.ts); no wire, public or stored name ends in `_`.

@@ -2,7 +2,7 @@ import type { TResponseValue, TSurveyLogic, TSurveyQuestion } from '../../domain
 
 export type Answer = TResponseValue | undefined;
 
-/** One logic condition against an answer, with the semantics of the 1.6 renderer (reference §5.3). */
+/** One logic condition against an answer, with the semantics of the 1.6 renderer. */
 export function evaluateCondition(logic: TSurveyLogic, v: unknown): boolean {
   const x = logic.value as never;
   switch (logic.condition) {
@@ -56,7 +56,7 @@ export function nextQuestionId(questions: TSurveyQuestion[], question: TSurveyQu
   return questions[questions.indexOf(question) + 1]?.id ?? 'end';
 }
 
-/** The progress "element index" of question i, which accounts for logic jumps (reference §5.4). */
+/** The progress "element index" of question i, which accounts for logic jumps. */
 function elementIndex(questions: TSurveyQuestion[], i: number): number {
   const middle = Math.floor(questions.length / 2);
   const destinations = (questions[i]?.logic ?? []).map((l) => l.destination);

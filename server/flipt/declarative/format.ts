@@ -13,7 +13,7 @@ import {
 } from '../../../domain/flipt/types.js';
 
 /**
- * Flipt's declarative format (`features.yml`, reference §10): a YAML stream with one document per
+ * Flipt's declarative format (`features.yml`): a YAML stream with one document per
  * namespace. Parsing checks the shape and the version gates and normalises every document into the
  * model below; serialising writes the model back the way `flipt export` does (zero values omitted
  * except `enabled`, ranks implied by list order, attachments as native YAML).

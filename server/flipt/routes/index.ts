@@ -7,7 +7,7 @@ import { segmentRoutes } from './segments.js';
 import { ruleRoutes } from './rules.js';
 import { rolloutRoutes } from './rollouts.js';
 
-/** The Flipt v1 management API (reference §2.1-§2.5), in its own plugin scope. */
+/** The Flipt v1 management API, in its own plugin scope. */
 export async function fliptManagementRoutes(app: FastifyInstance, store: FliptStore): Promise<void> {
   prettyPrinting(app);
   const routes = new FliptRoutes(app);

@@ -12,7 +12,7 @@ export interface PageWindow {
 }
 
 /**
- * Reads Flipt's list parameters (reference §2.13): `limit` 0 means everything; `pageToken` (base64 of
+ * Reads Flipt's list parameters: `limit` 0 means everything; `pageToken` (base64 of
  * `{"key": ..., "offset": N}`) wins over the deprecated `offset`. Flags, segments and rules refuse an
  * offset or token without a limit.
  */

@@ -31,7 +31,7 @@ function distributionFromRow(row: DistributionsTable): Distribution {
   };
 }
 
-/** One segment travels as `segmentKey`, several as `segmentKeys` (reference §3). */
+/** One segment travels as `segmentKey`, several as `segmentKeys`. */
 export function segmentReference(keys: string[]): { segmentKey: string; segmentKeys: string[] } {
   return keys.length === 1 ? { segmentKey: keys[0], segmentKeys: [] } : { segmentKey: '', segmentKeys: keys };
 }

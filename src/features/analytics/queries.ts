@@ -14,7 +14,7 @@ export const ANALYTICS_RANGES = [
   { label: 'Last 7 days', minutes: 7 * 24 * 60 },
 ] as const;
 
-/** `GET internal/v1/analytics/...` (reference §2.11): parallel arrays, one count per bucket. */
+/** `GET internal/v1/analytics/...`: parallel arrays, one count per bucket. */
 export interface FlagSeries {
   timestamps: string[];
   values: number[];

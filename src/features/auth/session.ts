@@ -4,7 +4,7 @@ import { AUTH, META, request } from '../../api/client';
 import { sessionUser, useSessionStore, type AuthMethod, type Session } from '../../stores/session';
 
 /**
- * The session check of spec §4: if meta/info fails the session is cleared; otherwise auth/v1/self
+ * The session check: if meta/info fails the session is cleared; otherwise auth/v1/self
  * decides between authenticated (with the user) and authentication not required.
  */
 export async function loadSession(): Promise<Session | null> {

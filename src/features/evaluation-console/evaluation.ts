@@ -11,7 +11,7 @@ export interface EvaluationBody {
   context: Record<string, string>;
 }
 
-/** What the server answers (reference §5.2, §5.5); Flipt v1.47 sends no segmentKeys for boolean flags. */
+/** What the server answers; Flipt v1.47 sends no segmentKeys for boolean flags. */
 export interface ServerAnswer {
   flagKey: string;
   reason: EvaluationReason;

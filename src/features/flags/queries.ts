@@ -44,7 +44,7 @@ export const variantValues = ({ key, name, description, attachment }: VariantVal
 });
 
 /**
- * Copies a flag (spec §7): GET the source, replace its key if a new one is given, POST it to the
+ * Copies a flag: GET the source, replace its key if a new one is given, POST it to the
  * target namespace, then POST each variant. Stops at the first failing step and throws its error.
  */
 export async function copyFlag(

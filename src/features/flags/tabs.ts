@@ -19,7 +19,7 @@ const Rules = lazy(() => import('../rules/RulesTab'));
 const Rollouts = lazy(() => import('../rollouts/RolloutsTab'));
 const Analytics = lazy(() => import('../analytics/AnalyticsTab'));
 
-/** The flag-detail sub-tabs by flag type (spec §2). */
+/** The flag-detail sub-tabs by flag type. */
 export const FLAG_TABS: Record<FlagType, FlagTab[]> = {
   VARIANT_FLAG_TYPE: [
     { label: 'Variants', path: '', component: Variants },

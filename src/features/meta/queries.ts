@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { META, request } from '../../api/client';
 
-/** GET meta/info (spec §3 Info); absent fields take the spec's defaults. */
+/** GET meta/info; absent fields take Flipt's defaults. */
 export interface Info {
   version: string;
   latestVersion: string;

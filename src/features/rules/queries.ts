@@ -28,7 +28,7 @@ export function useRuleMutations(namespaceKey: string, flagKey: string) {
   const path = rulesPath(namespaceKey, flagKey);
   const invalidate = () => client.invalidateQueries({ queryKey: key });
   return {
-    /** Creates the rule, then POSTs each of its distributions (spec §7). */
+    /** Creates the rule, then POSTs each of its distributions. */
     create: useMutation({
       mutationFn: async ({ rule, rank }: { rule: NewRule; rank: number }) => {
         const created = await request<Rule>('POST', path, {

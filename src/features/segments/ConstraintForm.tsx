@@ -46,7 +46,7 @@ function DatetimeInput({ value, onChange }: { value: string; onChange(value: str
   );
 }
 
-/** New Constraint / Edit Constraint (spec §4, §5). */
+/** New Constraint / Edit Constraint. */
 export function ConstraintForm({
   constraint,
   onSave,

@@ -34,7 +34,7 @@ const DATETIME_LABELS: Record<string, string> = {
   lte: 'is before or at',
 };
 
-/** Operators by type (spec §3). */
+/** Operators by type. */
 export const OPERATORS: Record<string, string[]> = {
   STRING_COMPARISON_TYPE: ['eq', 'neq', 'empty', 'notempty', 'prefix', 'suffix', 'isoneof', 'isnotoneof'],
   NUMBER_COMPARISON_TYPE: ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'present', 'notpresent', 'isoneof', 'isnotoneof'],

@@ -52,7 +52,7 @@ export const constraintValues = ({
 });
 
 /**
- * Copies a segment (spec §7): GET the source, POST it to the target namespace (optionally with a
+ * Copies a segment: GET the source, POST it to the target namespace (optionally with a
  * new key), then POST each constraint. Stops at the first failing step and throws its error.
  */
 export async function copySegment(

@@ -18,7 +18,7 @@ export function isDatetime(value: string): boolean {
   return RFC3339.test(value) && !Number.isNaN(Date.parse(value));
 }
 
-/** The first message for a constraint's value, or undefined when it is valid (spec §5). */
+/** The first message for a constraint's value, or undefined when it is valid. */
 export function constraintValueError({ type, operator, value }: ConstraintValues): string | undefined {
   if (NO_VALUE_OPERATORS.has(operator)) return undefined;
   if (value.trim() === '') return MESSAGES.valueRequired;
