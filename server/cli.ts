@@ -1,10 +1,12 @@
 import cluster from 'node:cluster';
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type FlagSettings } from './config.js';
 import { DatabaseOpenError, migrate, openDatabase } from './db/index.js';
 import { CommandError, exportCommand, importCommand } from './flipt/declarative/commands.js';
 import { superviseWorkers } from './workers.js';
+import packageJson from '../package.json' with { type: 'json' };
 
 const USAGE = `Usage: ensign [command] [options]
 
@@ -30,7 +32,8 @@ Options:
   --storage-path DIR folder of features.yml files for local storage (ENSIGN_STORAGE_PATH)
   --surveys FILE     YAML file that seeds survey environments (ENSIGN_SURVEYS_FILE)
   --log-level LEVEL  debug, info, warn or error (LOG_LEVEL)
-  -h, --help         show this help`;
+  -h, --help         show this help
+  -v, --version      print the version and exit`;
 
 const OPTIONS = {
   port: { type: 'string' },
@@ -43,6 +46,7 @@ const OPTIONS = {
   'log-level': { type: 'string' },
   workers: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
   stdin: { type: 'boolean' },
   'skip-existing': { type: 'boolean' },
   drop: { type: 'boolean' },
@@ -69,6 +73,8 @@ function flagSettings(values: Values): FlagSettings {
 
 async function serve(flags: FlagSettings): Promise<void> {
   const config = loadConfig(flags);
+  const missing = Object.values(config.paths).find((path) => !existsSync(path));
+  if (missing) throw new CommandError(`the package's files are missing: ${missing} (run npm run build, or reinstall)`);
   if (config.server.workers > 1 && cluster.isPrimary) return superviseWorkers(config.server.workers);
   const app = await buildApp(config, { logger: true });
   let closing = false;
@@ -117,6 +123,10 @@ export async function main(argv: string[]): Promise<void> {
   const { values, positionals } = parsed;
   if (values.help) {
     console.log(USAGE);
+    return;
+  }
+  if (values.version) {
+    console.log(`ensign v${packageJson.version}`);
     return;
   }
   const [command = 'serve'] = positionals;

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import * as v from 'valibot';
 
@@ -202,6 +203,13 @@ export class ConfigError extends Error {
 
 export const DEFAULT_DB_URL = 'file:./data/ensign.db';
 
+/**
+ * The package's own folder, found from this module's location (dist/cli.js once built, server/config.ts
+ * when the sources run): the console, widget and demo files are served from there whatever the
+ * working directory, so `npm install -g` and `npx ensign` work from any folder.
+ */
+export const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
 export function defaultConfig(): Config {
   return {
     server: { host: '0.0.0.0', port: 8080, workers: 1 },
@@ -213,7 +221,11 @@ export function defaultConfig(): Config {
     cors: { enabled: false, allowedOrigins: ['*'] },
     log: { level: 'info', encoding: 'console' },
     surveys: { enabled: true, demo: true, uploadDir: './data/uploads' },
-    paths: { console: resolve('dist/console'), widget: resolve('dist/widget'), demo: resolve('public/demo') },
+    paths: {
+      console: join(PACKAGE_ROOT, 'dist/console'),
+      widget: join(PACKAGE_ROOT, 'dist/widget'),
+      demo: join(PACKAGE_ROOT, 'public/demo'),
+    },
   };
 }
 
