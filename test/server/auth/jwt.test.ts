@@ -1,4 +1,4 @@
-import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { constants, createHmac, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -239,5 +239,93 @@ describe('JWT authentication when the JWKS address cannot be reached', () => {
     });
     expect(response.statusCode).toBe(401);
     expect(response.json()).toEqual(UNAUTHENTICATED);
+  });
+});
+
+describe('JWT authentication against a hostile caller', () => {
+  let fetches = 0;
+  let answer: 'keys' | 'not json' = 'keys';
+  let jwks: Server;
+  let t: AuthTestApp;
+  const keys = [
+    { ...rsa.publicKey.export({ format: 'jwk' }), kid: 'rsa', use: 'sig' },
+    { ...ec.publicKey.export({ format: 'jwk' }), kid: 'ec', use: 'sig' },
+  ];
+  beforeAll(async () => {
+    jwks = createServer((_request, response) => {
+      fetches++;
+      if (answer === 'not json') return response.end('<html>maintenance</html>');
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify({ keys }));
+    });
+    await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
+    const { port } = jwks.address() as AddressInfo;
+    t = await startAuthApp('sqlite', {
+      required: true,
+      methods: { jwt: { enabled: true, jwks_url: `http://127.0.0.1:${port}/jwks.json` } },
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    await new Promise((resolve) => jwks.close(resolve));
+  });
+
+  const call = (token: string) =>
+    t.app.inject({ method: 'GET', url: MANAGEMENT_PROBE, headers: { authorization: `JWT ${token}` } });
+  const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+  it('fetches the JWKS at most once per cooldown under a flood of unknown key ids', async () => {
+    expect((await call(signJwt('RS256', 'rsa', goodClaims()))).statusCode).toBe(200);
+    const before = fetches;
+    const flood = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => call(signJwt('RS256', `unknown-${i}`, goodClaims()))),
+    );
+    expect(flood.every((response) => response.statusCode === 401)).toBe(true);
+    expect(fetches - before).toBeLessThanOrEqual(1);
+  });
+
+  it('refuses algorithm confusion: none, HS256 keyed with the public key, ES256 over an RSA signature, odd names', async () => {
+    const claims = encode(goodClaims());
+    const none = `${encode({ alg: 'none', typ: 'JWT', kid: 'rsa' })}.${claims}.`;
+    const hsInput = `${encode({ alg: 'HS256', typ: 'JWT', kid: 'rsa' })}.${claims}`;
+    const publicPem = rsa.publicKey.export({ format: 'pem', type: 'spki' });
+    const hs = `${hsInput}.${createHmac('sha256', publicPem).update(hsInput).digest('base64url')}`;
+    const rsaSigned = signJwt('RS256', 'rsa', goodClaims()).split('.');
+    const esOverRsa = `${encode({ alg: 'ES256', typ: 'JWT', kid: 'rsa' })}.${rsaSigned[1]}.${rsaSigned[2]}`;
+    const odd = ['toString', '__proto__', 'constructor'].map(
+      (alg) => `${encode({ alg, typ: 'JWT', kid: 'rsa' })}.${rsaSigned[1]}.${rsaSigned[2]}`,
+    );
+    for (const token of [none, hs, esOverRsa, ...odd]) expect((await call(token)).statusCode, token).toBe(401);
+  });
+
+  it('accepts PS256, as Flipt does', async () => {
+    const input = `${encode({ alg: 'PS256', typ: 'JWT', kid: 'rsa' })}.${encode(goodClaims())}`;
+    const signature = sign('sha256', Buffer.from(input), {
+      key: rsa.privateKey,
+      padding: constants.RSA_PKCS1_PSS_PADDING,
+      saltLength: 32,
+    });
+    expect((await call(`${input}.${signature.toString('base64url')}`)).statusCode).toBe(200);
+  });
+
+  it('answers 401, not 500, when the JWKS address answers something that is not JSON', async () => {
+    answer = 'not json';
+    const fresh = await startAuthApp('sqlite', {
+      required: true,
+      methods: {
+        jwt: { enabled: true, jwks_url: `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/jwks.json` },
+      },
+    });
+    try {
+      const response = await fresh.app.inject({
+        method: 'GET',
+        url: MANAGEMENT_PROBE,
+        headers: { authorization: `JWT ${signJwt('RS256', 'rsa', goodClaims())}` },
+      });
+      expect(response.statusCode).toBe(401);
+    } finally {
+      answer = 'keys';
+      await fresh.close();
+    }
   });
 });
