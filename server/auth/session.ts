@@ -56,7 +56,7 @@ export async function sessionRoutes(app: FastifyInstance, runtime: AuthRuntime):
       const name = (request.params as { provider: string }).provider;
       const config = settings.oidc.providers[name];
       const provider = await providerFor(name);
-      const { code, verifier } = finishLogin(request);
+      const { code, verifier } = finishLogin(request, reply, runtime, `/auth/v1/method/oidc/${name}/callback`);
       const tokens = await postForm<{ id_token?: string; access_token?: string }>(
         provider.token_endpoint,
         {
@@ -91,6 +91,12 @@ export async function sessionRoutes(app: FastifyInstance, runtime: AuthRuntime):
           metadata[`io.flipt.auth.oidc.${claim}`] = String(value);
       }
       addGenericMetadata(metadata, claims.email, claims.name, claims.picture);
+      // email_matches refuses the login itself: no session, no stored authentication.
+      const email = typeof claims.email === 'string' ? claims.email : undefined;
+      const patterns = settings.oidc.emailMatches;
+      if (patterns.length > 0 && (email === undefined || !patterns.some((pattern) => pattern.test(email)))) {
+        throw loginFailed(`${email ?? 'a login without an email'} is not allowed by email_matches`);
+      }
       await startSession(request, reply, runtime, 'METHOD_OIDC', metadata);
     });
   }
@@ -114,7 +120,7 @@ export async function sessionRoutes(app: FastifyInstance, runtime: AuthRuntime):
     });
 
     app.get('/auth/v1/method/github/callback', async (request, reply) => {
-      const { code } = finishLogin(request);
+      const { code } = finishLogin(request, reply, runtime, '/auth/v1/method/github/callback');
       const token = await postForm<{ access_token?: string; error_description?: string }>(
         `${github.serverUrl}/login/oauth/access_token`,
         { client_id: github.clientId, client_secret: github.clientSecret, code, redirect_uri: redirectUri },
@@ -214,8 +220,32 @@ function beginLogin(
   );
 }
 
-/** Checks the callback's state against the state cookie; returns the code and the PKCE verifier. */
-function finishLogin(request: FastifyRequest): { code: string; verifier?: string } {
+/**
+ * Security tokens of logins already finished, kept until their state would have expired anyway: a
+ * callback replayed with the same state and cookie is refused.
+ */
+const finishedLogins = new Map<string, number>();
+
+function markFinished(securityToken: string, lifetimeMs: number): boolean {
+  const now = Date.now();
+  for (const [token, until] of finishedLogins) if (until <= now) finishedLogins.delete(token);
+  if (finishedLogins.has(securityToken)) return false;
+  finishedLogins.set(securityToken, now + lifetimeMs);
+  return true;
+}
+
+/**
+ * Checks the callback's state against the state cookie, once: the cookie is cleared and the state
+ * cannot be used again. Returns the code and the PKCE verifier.
+ */
+function finishLogin(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  runtime: AuthRuntime,
+  callbackPath: string,
+): { code: string; verifier?: string } {
+  const { session } = runtime.settings;
+  reply.clearCookie(STATE_COOKIE, { path: `${forwardedPrefix(request)}${callbackPath}`, domain: session.cookieDomain });
   const query = request.query as { code?: string; state?: string; error?: string; error_description?: string };
   if (query.error) throw loginFailed(query.error_description || query.error);
   const [securityToken, verifier] = (request.cookies[STATE_COOKIE] ?? '').split('.');
@@ -228,6 +258,7 @@ function finishLogin(request: FastifyRequest): { code: string; verifier?: string
   const sentToken = (sent as { security_token?: unknown } | undefined)?.security_token;
   if (!securityToken || sentToken !== securityToken) throw loginFailed('unexpected state parameter');
   if (!query.code) throw loginFailed('the provider sent no code');
+  if (!markFinished(securityToken, session.stateLifetimeMs)) throw loginFailed('this login was already finished');
   return { code: query.code, verifier };
 }
 

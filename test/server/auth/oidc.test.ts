@@ -1,6 +1,7 @@
+import { openDatabase } from '../../../server/db/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects } from '../support.js';
-import { startAuthApp, UNAUTHENTICATED, type AuthTestApp } from './helpers.js';
+import { startAuthApp, type AuthTestApp } from './helpers.js';
 import { signInAt, startOidcProvider, type LocalOidcProvider } from './oidc-provider.js';
 
 const APP = 'http://ensign.test';
@@ -143,6 +144,25 @@ describe.each(dialects)('OIDC login against a local OpenID provider on %s', (dia
     expect(after.statusCode).toBe(401);
   });
 
+  it('clears the state cookie at the callback and refuses the same state a second time', async () => {
+    const authorize = await t.app.inject({ method: 'GET', url: '/auth/v1/method/oidc/local/authorize' });
+    const stateCookie = authorize.cookies.find((cookie) => cookie.name === 'flipt_client_state')!;
+    const redirect = await signInAt(authorize.json().authorizeUrl, 'ada', CALLBACK);
+    const callback = () =>
+      t.app.inject({
+        method: 'GET',
+        url: `${redirect.pathname}${redirect.search}`,
+        cookies: { flipt_client_state: stateCookie.value },
+      });
+    const first = await callback();
+    expect(first.statusCode).toBe(302);
+    const cleared = first.cookies.find((cookie) => cookie.name === 'flipt_client_state');
+    expect(cleared?.value).toBe('');
+    const replay = await callback();
+    expect(replay.statusCode).toBe(401);
+    expect(replay.json().message).toBe('login failed: this login was already finished');
+  });
+
   it('refuses a callback whose state does not match the state cookie', async () => {
     const authorize = await t.app.inject({ method: 'GET', url: '/auth/v1/method/oidc/local/authorize' });
     const redirect = await signInAt(authorize.json().authorizeUrl, 'mallory', CALLBACK);
@@ -162,16 +182,18 @@ describe.each(dialects)('OIDC login against a local OpenID provider on %s', (dia
     expect(response.json().message).toBe('oidc provider "nobody" not found');
   });
 
-  it('refuses sessions whose email does not match email_matches', async () => {
+  it('refuses a login whose email does not match email_matches: no session cookie, nothing stored', async () => {
     const outsider = await logIn(strict, 'eve');
-    const outsiderToken = outsider.cookies.find((c) => c.name === 'flipt_client_token')!.value;
-    const refused = await strict.app.inject({
-      method: 'GET',
-      url: '/auth/v1/self',
-      cookies: { flipt_client_token: outsiderToken },
-    });
-    expect(refused.statusCode).toBe(401);
-    expect(refused.json()).toEqual(UNAUTHENTICATED);
+    expect(outsider.statusCode).toBe(401);
+    expect(outsider.json().message).toMatch(/^login failed: .* is not allowed by email_matches$/);
+    expect(outsider.cookies.find((c) => c.name === 'flipt_client_token')).toBeUndefined();
+    const stored = await openDatabase(strict.config.db.url, { migrate: false });
+    try {
+      const rows = await stored.db.selectFrom('authentications').select('metadata').execute();
+      expect(rows.filter((row) => row.metadata.includes('eve'))).toEqual([]);
+    } finally {
+      await stored.close();
+    }
 
     const insider = await logIn(strict, 'bob@allowed.example');
     const insiderToken = insider.cookies.find((c) => c.name === 'flipt_client_token')!.value;
