@@ -227,6 +227,27 @@ test('the user menu shows the signed-in user from the session and logs out', asy
   expect(expired).toBe(true);
 });
 
+test('logout never follows an issuer that is not an http(s) URL (a javascript: issuer ran script)', async ({
+  page,
+  server,
+}) => {
+  await page.route('**/auth/v1/self', (route) =>
+    route.fulfill({
+      json: {
+        id: 'a2',
+        method: 'METHOD_OIDC',
+        metadata: { 'io.flipt.auth.oidc.name': 'Mallory', 'io.flipt.auth.oidc.issuer': 'javascript:window.pwned=1' },
+      },
+    }),
+  );
+  await page.route('**/auth/v1/self/expire', (route) => route.fulfill({ json: {} }));
+  await open(page, server, '/namespaces/default/flags');
+  await page.getByRole('button', { name: 'User menu: Mallory' }).click();
+  await page.getByRole('menu').getByRole('menuitem', { name: 'Logout' }).click();
+  await expect(page).toHaveURL(/#\/login$/);
+  expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
+});
+
 test('the flag list stays paginated with 10,000 flags: 20 rows rendered, search and sort over all of them', async ({
   page,
   server,
