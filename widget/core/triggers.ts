@@ -2,7 +2,7 @@ import type { TActionClassNoCodeConfig, TActionClassPageUrlRule, TSurvey } from 
 import { EXIT_INTENT, SCROLL_50 } from '../../domain/surveys/types.js';
 import { client } from './api.js';
 import { loaded, sendUnsent } from './chunk.js';
-import { removeContainer } from './container.js';
+import { CONTAINER_ID, removeContainer } from './container.js';
 import { debug, flags } from './log.js';
 import { q } from './queue.js';
 import { must } from './request.js';
@@ -88,7 +88,13 @@ export const checkPage = (): Promise<void> =>
 
 const onPage = () => q(true, checkPage);
 
-const onClick = ({ target }: Event) => q(true, () => target instanceof Element && fire((c) => clickMatch(target, c)));
+// A click inside the survey (its close button included, which removes the survey during the click) is
+// never a trigger; the path is read now, while the click is being dispatched.
+const onClick = (e: Event) => {
+  const { target } = e;
+  const inSurvey = e.composedPath().some((node) => (node as Element).id === CONTAINER_ID);
+  q(true, () => !inSurvey && target instanceof Element && fire((c) => clickMatch(target, c)));
+};
 
 const onLeave = (e: Event) => (e as MouseEvent).clientY <= 0 && q(true, track, EXIT_INTENT);
 
