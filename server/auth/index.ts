@@ -32,7 +32,11 @@ export async function installAuth(app: FastifyInstance, context: AppContext): Pr
   const runtime: AuthRuntime = {
     settings,
     store: new AuthStore(context.database),
-    jwtKeys: !jwt.enabled ? undefined : jwt.jwksUrl ? jwksKeySource(jwt.jwksUrl) : pemKeySource(jwt.publicKeyPem!),
+    jwtKeys: !jwt.enabled
+      ? undefined
+      : jwt.jwksUrl
+        ? jwksKeySource(jwt.jwksUrl, (message) => app.log.warn(message))
+        : pemKeySource(jwt.publicKeyPem!),
   };
   if (settings.token.enabled) await bootstrapToken(app, runtime);
   scheduleCleanup(app, runtime);

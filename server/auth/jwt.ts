@@ -1,5 +1,5 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
-import { createRemoteJWKSet, errors, jwtVerify, type JWTVerifyGetKey } from 'jose';
+import { createRemoteJWKSet, customFetch, errors, jwtVerify, type JWTVerifyGetKey } from 'jose';
 
 /**
  * JSON Web Token verification on `jose`: the algorithms Flipt accepts (RS, PS, ES and EdDSA), each
@@ -27,13 +27,35 @@ export function pemKeySource(pem: string): KeySource {
 export const JWKS_MAX_AGE_MS = 10 * 60_000;
 export const JWKS_COOLDOWN_MS = 30_000;
 
-export function jwksKeySource(url: string): KeySource {
+/** Keys from a JWKS address; `warn` hears, once per fetch, why a fetch gave no usable keys. */
+export function jwksKeySource(url: string, warn: (message: string) => void = () => {}): KeySource {
   return createRemoteJWKSet(new URL(url), {
     cacheMaxAge: JWKS_MAX_AGE_MS,
     cooldownDuration: JWKS_COOLDOWN_MS,
     timeoutDuration: 10_000,
+    [customFetch]: async (resource, options) => {
+      let response: Response;
+      try {
+        response = await fetch(resource, options);
+      } catch (error) {
+        warn(`cannot fetch the JWKS from ${url}: ${causeOf(error)}`);
+        throw error;
+      }
+      if (!response.ok) warn(`the JWKS address ${url} answered HTTP ${response.status}`);
+      else if (
+        !(await response
+          .clone()
+          .json()
+          .then(isJwks, () => false))
+      ) {
+        warn(`the JWKS address ${url} answered something other than a JSON key set`);
+      }
+      return response;
+    },
   });
 }
+
+const isJwks = (body: unknown) => Array.isArray((body as { keys?: unknown } | null)?.keys);
 
 export interface ClaimChecks {
   issuer?: string;

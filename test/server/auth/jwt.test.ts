@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects } from '../support.js';
+import { jwksKeySource, JwtError, verifyJwt } from '../../../server/auth/jwt.js';
 import { MANAGEMENT_PROBE, startAuthApp, UNAUTHENTICATED, type AuthTestApp } from './helpers.js';
 
 const ISSUER = 'https://issuer.example';
@@ -306,6 +307,24 @@ describe('JWT authentication against a hostile caller', () => {
       saltLength: 32,
     });
     expect((await call(`${input}.${signature.toString('base64url')}`)).statusCode).toBe(200);
+  });
+
+  it('warns once per JWKS fetch that gives no key set, not once per request', async () => {
+    answer = 'not json';
+    try {
+      const warnings: string[] = [];
+      const url = `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/jwks.json`;
+      const keys = jwksKeySource(url, (message) => warnings.push(message));
+      const before = fetches;
+      for (let i = 0; i < 5; i++) {
+        await expect(verifyJwt(signJwt('RS256', 'rsa', goodClaims()), keys)).rejects.toBeInstanceOf(JwtError);
+      }
+      expect(fetches - before).toBeGreaterThan(0);
+      expect(warnings).toHaveLength(fetches - before);
+      expect(warnings[0]).toBe(`the JWKS address ${url} answered something other than a JSON key set`);
+    } finally {
+      answer = 'keys';
+    }
   });
 
   it('answers 401, not 500, when the JWKS address answers something that is not JSON', async () => {
