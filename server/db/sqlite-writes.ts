@@ -157,11 +157,18 @@ export function takingTurnsToWrite(client: Client, openWriter: () => Client): Cl
           throw error;
         }
       };
+    // A statement of the transaction that still meets SQLITE_BUSY leaves the connection unusable: the
+    // transaction fails (Kysely rolls it back) and the write connection is replaced.
+    const replacingAfterBusy = <R>(run: () => Promise<R>): Promise<R> =>
+      run().catch((error: unknown) => {
+        if (isBusy(error)) replaceWriter();
+        throw error;
+      });
     return {
-      execute: (statement: InStatement) => tx.execute(statement),
-      batch: (statements: InStatement[]) => tx.batch(statements),
-      executeMultiple: (sql: string) => tx.executeMultiple(sql),
-      commit: settle(() => tx.commit()),
+      execute: (statement: InStatement) => replacingAfterBusy(() => tx.execute(statement)),
+      batch: (statements: InStatement[]) => replacingAfterBusy(() => tx.batch(statements)),
+      executeMultiple: (sql: string) => replacingAfterBusy(() => tx.executeMultiple(sql)),
+      commit: settle(() => replacingAfterBusy(() => tx.commit())),
       rollback: settle(() => tx.rollback()),
       close: settle(() => tx.close()),
       get closed() {
