@@ -1,4 +1,4 @@
-import { useConfig } from '../features/meta/queries';
+import { useConfig } from '../api/meta';
 import { useBannerStore } from '../stores/ui';
 
 /** The dismissible banner from the server's UI configuration; remembered once dismissed. */

@@ -2,10 +2,10 @@ import './shared-chunk';
 import { Dialog } from '@ariakit/react';
 import { useId, useMemo, useState, type KeyboardEvent } from 'react';
 import { useLocation } from 'wouter';
-import { useNamespaces } from '../features/namespaces/queries';
+import { useNamespaces } from '../features/namespaces';
 import { useNamespaceStore } from '../stores/namespace';
 import { usePreferencesStore, type Theme } from '../stores/preferences';
-import { namespacePath, namespacedSection } from './routes';
+import { namespacePath, namespacedSection } from '../lib/paths';
 
 interface Command {
   label: string;

@@ -1,6 +1,6 @@
-import { useInfo } from '../features/meta/queries';
+import { useInfo } from '../api/meta';
 import { shortCommit } from '../lib/format';
-import { LINKS, PRODUCT_NAME } from './links';
+import { LINKS, PRODUCT_NAME } from '../lib/links';
 
 export function Footer() {
   const info = useInfo();

@@ -1,8 +1,8 @@
 import { Suspense, lazy, useEffect, useState, type ReactNode } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
-import { useNamespaces } from '../features/namespaces/queries';
-import { useConfig, useConfigQuery } from '../features/meta/queries';
-import { useSessionCheck } from '../features/auth/session';
+import { useNamespaces } from '../features/namespaces';
+import { useConfig, useConfigQuery } from '../api/meta';
+import { useSessionCheck } from '../features/auth';
 import { effectiveTheme, usePreferencesStore } from '../stores/preferences';
 import { useNamespaceStore } from '../stores/namespace';
 import { useSessionStore } from '../stores/session';
@@ -13,10 +13,10 @@ import { Banner } from './Banner';
 import { SurveyWidget } from './SurveyWidget';
 import { Toaster } from './Toaster';
 import { ErrorBoundary } from './ErrorPage';
-import { NotFound } from './NotFound';
-import { NamespaceContext } from './namespace';
+import { NotFound } from '../components/NotFound';
+import { NamespaceContext } from '../lib/namespace';
 import { routes, type AppRoute } from './routes';
-import { PRODUCT_NAME } from './links';
+import { PRODUCT_NAME } from '../lib/links';
 
 const CommandPalette = lazy(() => import('./CommandPalette'));
 

@@ -1,8 +1,8 @@
 import { Link, useLocation } from 'wouter';
-import { useNamespaces } from '../features/namespaces/queries';
+import { useNamespaces } from '../features/namespaces';
 import { useNamespaceStore } from '../stores/namespace';
-import { namespacePath, namespacedSection } from './routes';
-import { PRODUCT_NAME } from './links';
+import { namespacePath, namespacedSection } from '../lib/paths';
+import { PRODUCT_NAME } from '../lib/links';
 
 function NavLink({ href, children, active }: { href: string; children: string; active: boolean }) {
   return (

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useConfig } from '../features/meta/queries';
+import { useConfig } from '../api/meta';
 
 const LOADER_ID = 'ensign-survey-loader';
 

@@ -1,5 +1,5 @@
 import { Suspense, lazy } from 'react';
-import { useConfig, useInfo } from '../features/meta/queries';
+import { useConfig, useInfo } from '../api/meta';
 import { useNotificationStore } from '../stores/ui';
 import { useSessionStore } from '../stores/session';
 

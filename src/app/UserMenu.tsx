@@ -1,6 +1,6 @@
 import './shared-chunk';
 import { Menu, MenuButton, MenuItem, MenuProvider } from '@ariakit/react';
-import { logout } from '../features/auth/session';
+import { logout } from '../features/auth';
 import { toastError } from '../stores/toasts';
 import { errorMessage } from '../api/client';
 import type { SessionUser } from '../stores/session';

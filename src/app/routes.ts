@@ -11,8 +11,6 @@ export interface AppRoute {
   namespaced?: boolean;
 }
 
-export const NAMESPACE_PREFIX = '/namespaces/';
-
 export const routes: AppRoute[] = [
   { path: '/', namespaced: true, component: lazy(() => import('../features/onboarding/NamespaceIndex')) },
   { path: '/flags', namespaced: true, component: lazy(() => import('../features/flags/FlagsPage')) },
@@ -30,14 +28,3 @@ export const routes: AppRoute[] = [
   { path: '/onboarding', component: lazy(() => import('../features/onboarding/OnboardingPage')) },
   { path: '/support', component: lazy(() => import('../features/support/SupportPage')) },
 ];
-
-/** The namespaced sections the namespace switcher is enabled on. */
-const NAMESPACED_SECTION = /^(?:\/namespaces\/[^/]+)?\/(flags|segments|console)(?:\/|$)/;
-
-export function namespacedSection(location: string): string | undefined {
-  return NAMESPACED_SECTION.exec(location)?.[1];
-}
-
-export function namespacePath(namespaceKey: string, path = ''): string {
-  return `${NAMESPACE_PREFIX}${encodeURIComponent(namespaceKey)}${path}`;
-}

@@ -1,7 +1,7 @@
 import { useState } from 'react';
+import type { Namespace } from '../../domain/flipt/types';
 import { Dialog } from './Dialog';
 import { Field } from './Field';
-import { useNamespaces } from '../features/namespaces/queries';
 import { stringAsKey } from '../lib/format';
 import { useSubmitting } from '../lib/form';
 
@@ -11,13 +11,13 @@ interface CopyDialogProps {
   /** 'flag' or 'segment'. */
   entity: string;
   sourceKey: string;
-  namespaceKey: string;
+  /** The namespaces it may be copied to. */
+  namespaces: Namespace[];
   onCopy(to: { namespaceKey: string; key?: string }): Promise<unknown>;
 }
 
 /** Copy to another namespace, with an optional new key. */
-export function CopyDialog({ open, onClose, entity, sourceKey, namespaceKey, onCopy }: CopyDialogProps) {
-  const namespaces = useNamespaces().data?.namespaces.filter((namespace) => namespace.key !== namespaceKey) ?? [];
+export function CopyDialog({ open, onClose, entity, sourceKey, namespaces, onCopy }: CopyDialogProps) {
   const [target, setTarget] = useState(namespaces[0]?.key ?? '');
   const [key, setKey] = useState('');
   const [submitting, track] = useSubmitting();

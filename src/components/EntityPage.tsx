@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from 'react';
+import type { Namespace } from '../../domain/flipt/types';
 import { useLocation } from 'wouter';
 import { errorMessage } from '../api/client';
 import { toastError, toastSuccess } from '../stores/toasts';
@@ -14,7 +15,8 @@ interface EntityPageProps {
   /** Shown after the key, e.g. a copy button. */
   keyAddon?: ReactNode;
   namespaceKey: string;
-  namespaceCount: number;
+  /** Every namespace: the copy dialog offers the others. */
+  namespaces: Namespace[];
   readOnly: boolean;
   /** The tooltip of the disabled actions in read-only mode. */
   readOnlyTitle: string;
@@ -31,7 +33,7 @@ export function EntityPage({
   data,
   keyAddon,
   namespaceKey,
-  namespaceCount,
+  namespaces,
   readOnly,
   readOnlyTitle,
   listHref,
@@ -57,7 +59,7 @@ export function EntityPage({
             {
               label: 'Copy to Namespace',
               onSelect: () => setDialog('copy'),
-              disabled: readOnly || namespaceCount < 2,
+              disabled: readOnly || namespaces.length < 2,
               title: disabledTitle,
             },
             {
@@ -76,7 +78,7 @@ export function EntityPage({
         onClose={() => setDialog(null)}
         entity={entity}
         sourceKey={data.key}
-        namespaceKey={namespaceKey}
+        namespaces={namespaces.filter((namespace) => namespace.key !== namespaceKey)}
         onCopy={(to) =>
           onCopy(to)
             .then(() => {

@@ -1,4 +1,4 @@
-import { READ_ONLY_TITLE } from '../features/meta/queries';
+import { READ_ONLY_TITLE } from '../api/meta';
 
 interface SubmitButtonProps {
   label: string;

@@ -1,7 +1,7 @@
 import '../../app/shared-chunk';
 import { useMemo, useState } from 'react';
 import { Field } from '../../components/Field';
-import type { FlagTabProps } from '../flags/tabs';
+import type { FlagTabProps } from '../flags';
 import { Chart } from './Chart';
 import { ANALYTICS_RANGES, toChartData, useFlagSeries } from './queries';
 

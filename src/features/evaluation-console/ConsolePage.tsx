@@ -10,13 +10,13 @@ import {
 } from '../../../domain/evaluation/index';
 import type { Flag } from '../../../domain/flipt/types';
 import { errorMessage, request } from '../../api/client';
-import { useNamespaceKey } from '../../app/namespace';
+import { useNamespaceKey } from '../../lib/namespace';
 import { CopyButton } from '../../components/CopyButton';
 import { Field } from '../../components/Field';
 import { useForm } from '../../lib/form';
 import { MESSAGES } from '../../lib/validation';
-import { analyticsKeys } from '../analytics/keys';
-import { useFlags } from '../flags/queries';
+import { analyticsKeys } from '../analytics';
+import { useFlags } from '../flags';
 import { Explanation } from './Explanation';
 import {
   compareWithServer,

@@ -1,6 +1,6 @@
 import type { EvaluationExplanation, SegmentTrace, StepTrace } from '../../../domain/evaluation/index';
 import type { SegmentOperator } from '../../../domain/flipt/types';
-import { operatorLabel } from '../segments/operators';
+import { operatorLabel } from '../segments';
 import type { Difference } from './evaluation';
 
 const Outcome = ({ matched }: { matched: boolean }) => (

@@ -4,8 +4,8 @@ import { NameKeyFields, useSaveEntity } from '../../components/EntityForm';
 import { Field } from '../../components/Field';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useForm } from '../../lib/form';
-import { namespacePath } from '../../app/routes';
-import { useReadOnly } from '../meta/queries';
+import { namespacePath } from '../../lib/paths';
+import { useReadOnly } from '../../api/meta';
 import { useFlagMutations, type FlagValues } from './queries';
 import { flagSchema } from './schemas';
 

@@ -1,12 +1,12 @@
 import '../../app/shared-chunk';
-import { useNamespaceKey } from '../../app/namespace';
-import { namespacePath } from '../../app/routes';
+import { useNamespaceKey } from '../../lib/namespace';
+import { namespacePath } from '../../lib/paths';
 import { CopyButton } from '../../components/CopyButton';
 import { EntityPage } from '../../components/EntityPage';
 import { Tabs } from '../../components/Tabs';
-import { useNamespaces } from '../namespaces/queries';
-import { READ_ONLY_TITLE, useConfigQuery, useReadOnly } from '../meta/queries';
-import { NotFound } from '../../app/NotFound';
+import { useNamespaces } from '../namespaces';
+import { READ_ONLY_TITLE, useConfigQuery, useReadOnly } from '../../api/meta';
+import { NotFound } from '../../components/NotFound';
 import { FlagForm } from './FlagForm';
 import { useFlag, useFlagMutations } from './queries';
 import { FLAG_TABS } from './tabs';
@@ -18,7 +18,7 @@ export default function FlagPage({ params }: { params: Record<string, string | u
   const mutations = useFlagMutations(namespaceKey);
   const readOnly = useReadOnly();
   const config = useConfigQuery();
-  const namespaceCount = useNamespaces().data?.namespaces.length ?? 0;
+  const namespaces = useNamespaces().data?.namespaces ?? [];
 
   if (flag.isPending || config.isPending) return <p className="muted">Loading…</p>;
   if (flag.isError) return <p role="alert">{flag.error.message}</p>;
@@ -38,7 +38,7 @@ export default function FlagPage({ params }: { params: Record<string, string | u
       data={data}
       keyAddon={<CopyButton text={data.key} label="Copy key" />}
       namespaceKey={namespaceKey}
-      namespaceCount={namespaceCount}
+      namespaces={namespaces}
       readOnly={readOnly}
       readOnlyTitle={READ_ONLY_TITLE}
       listHref={namespacePath(namespaceKey, '/flags')}

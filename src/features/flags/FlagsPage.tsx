@@ -1,9 +1,9 @@
 import '../../app/shared-chunk';
 import type { Flag } from '../../../domain/flipt/types';
-import { useNamespaceKey } from '../../app/namespace';
-import { namespacePath } from '../../app/routes';
+import { useNamespaceKey } from '../../lib/namespace';
+import { namespacePath } from '../../lib/paths';
 import { ListPage } from '../../components/ListPage';
-import { READ_ONLY_TITLE, useReadOnly } from '../meta/queries';
+import { READ_ONLY_TITLE, useReadOnly } from '../../api/meta';
 import { useFlags } from './queries';
 import { flagTypeLabel } from './labels';
 

@@ -9,7 +9,7 @@ import { SubmitButton } from '../../components/SubmitButton';
 import { useForm, useSubmitting } from '../../lib/form';
 import { stringAsKey, truncate } from '../../lib/format';
 import { toastError } from '../../stores/toasts';
-import { READ_ONLY_TITLE, useReadOnly } from '../meta/queries';
+import { READ_ONLY_TITLE, useReadOnly } from '../../api/meta';
 import { useFlagMutations, variantValues, type VariantValues } from './queries';
 import { variantSchema } from './schemas';
 import type { FlagTabProps } from './tabs';

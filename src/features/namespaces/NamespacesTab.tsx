@@ -13,7 +13,7 @@ import { keyRule, requiredString } from '../../lib/validation';
 import { toastError } from '../../stores/toasts';
 import { useNamespaceMutations, type NamespaceValues } from './mutations';
 import { useNamespaces } from './queries';
-import { READ_ONLY_TITLE, useReadOnly } from '../meta/queries';
+import { READ_ONLY_TITLE, useReadOnly } from '../../api/meta';
 
 const namespaceSchema = v.object({ key: keyRule, name: requiredString });
 const EMPTY: NamespaceValues = { key: '', name: '', description: '' };

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { DEFAULT_NAMESPACE, type Namespace } from '../../../domain/flipt/types';
 import { API, request } from '../../api/client';
 import { useNamespaceStore } from '../../stores/namespace';
-import { segmentKeys } from '../segments/keys';
+import { segmentKeys } from '../segments';
 import { namespaceKeys } from './queries';
 
 export interface NamespaceValues {

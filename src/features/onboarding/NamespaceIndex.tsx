@@ -1,7 +1,7 @@
 import '../../app/shared-chunk';
 import { Redirect } from 'wouter';
-import { useNamespaceKey } from '../../app/namespace';
-import { namespacePath } from '../../app/routes';
+import { useNamespaceKey } from '../../lib/namespace';
+import { namespacePath } from '../../lib/paths';
 import { useOnboardingStore } from '../../stores/ui';
 import OnboardingPage from './OnboardingPage';
 

@@ -2,8 +2,8 @@ import '../../app/shared-chunk';
 import { Link } from 'wouter';
 import { useNamespaceStore } from '../../stores/namespace';
 import { useOnboardingStore } from '../../stores/ui';
-import { namespacePath } from '../../app/routes';
-import { LINKS } from '../../app/links';
+import { namespacePath } from '../../lib/paths';
+import { LINKS } from '../../lib/links';
 
 export default function OnboardingPage() {
   const complete = useOnboardingStore((state) => state.complete);

@@ -8,10 +8,10 @@ import { SEGMENT_OPERATOR_LABELS } from '../../components/SegmentsPicker';
 import { SortableList } from '../../components/SortableList';
 import { segmentsOf } from '../../lib/segments';
 import { toastError, toastSuccess } from '../../stores/toasts';
-import { useFlagMutations } from '../flags/queries';
-import type { FlagTabProps } from '../flags/tabs';
-import { READ_ONLY_TITLE, useReadOnly } from '../meta/queries';
-import { useSegments } from '../segments/queries';
+import { useFlagMutations } from '../flags';
+import type { FlagTabProps } from '../flags';
+import { READ_ONLY_TITLE, useReadOnly } from '../../api/meta';
+import { useSegments } from '../segments';
 import { useRolloutMutations, useRollouts } from './queries';
 import { RolloutForm } from './RolloutForm';
 

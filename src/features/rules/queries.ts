@@ -3,8 +3,8 @@ import type { Distribution, Rule, RuleList, SegmentOperator } from '../../../dom
 import { request } from '../../api/client';
 import { useOrderMutation } from '../../lib/ordering';
 import { segmentFields } from '../../lib/segments';
-import { flagKeys } from '../flags/keys';
-import { flagPath } from '../flags/queries';
+import { flagKeys } from '../flags';
+import { flagPath } from '../flags';
 
 const enc = encodeURIComponent;
 const rulesPath = (namespaceKey: string, flagKey: string) => `${flagPath(namespaceKey, flagKey)}/rules`;

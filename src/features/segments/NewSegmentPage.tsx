@@ -1,6 +1,6 @@
 import '../../app/shared-chunk';
-import { useNamespaceKey } from '../../app/namespace';
-import { LINKS } from '../../app/links';
+import { useNamespaceKey } from '../../lib/namespace';
+import { LINKS } from '../../lib/links';
 import { NewEntityPage } from '../../components/NewEntityPage';
 import { SegmentForm } from './SegmentForm';
 

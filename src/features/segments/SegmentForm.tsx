@@ -1,11 +1,11 @@
 import type { FormEvent } from 'react';
 import type { MatchType, Segment } from '../../../domain/flipt/types';
-import { namespacePath } from '../../app/routes';
+import { namespacePath } from '../../lib/paths';
 import { NameKeyFields, useSaveEntity } from '../../components/EntityForm';
 import { Field } from '../../components/Field';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useForm } from '../../lib/form';
-import { useReadOnly } from '../meta/queries';
+import { useReadOnly } from '../../api/meta';
 import { useSegmentMutations, type SegmentValues } from './queries';
 import { MATCH_TYPES } from './operators';
 import { segmentSchema } from './schemas';

@@ -2,16 +2,16 @@ import '../../app/shared-chunk';
 import { useState } from 'react';
 import type { Constraint, Segment } from '../../../domain/flipt/types';
 import { errorMessage } from '../../api/client';
-import { useNamespaceKey } from '../../app/namespace';
-import { namespacePath } from '../../app/routes';
+import { useNamespaceKey } from '../../lib/namespace';
+import { namespacePath } from '../../lib/paths';
 import { EntityPage } from '../../components/EntityPage';
 import { ItemDialogs } from '../../components/ItemDialogs';
 import { EditDeleteButtons, TableHead } from '../../components/RowActions';
 import { ValueList } from '../../components/ValueList';
 import { truncate } from '../../lib/format';
 import { toastError, toastSuccess } from '../../stores/toasts';
-import { READ_ONLY_TITLE, useReadOnly } from '../meta/queries';
-import { useNamespaces } from '../namespaces/queries';
+import { READ_ONLY_TITLE, useReadOnly } from '../../api/meta';
+import { useNamespaces } from '../namespaces';
 import { ConstraintForm } from './ConstraintForm';
 import { LIST_OPERATORS, NO_VALUE_OPERATORS, operatorLabel, parseList, typeLabel } from './operators';
 import { useSegment, useSegmentMutations, type ConstraintValues } from './queries';
@@ -112,7 +112,7 @@ export default function SegmentPage({ params }: { params: Record<string, string 
   const segment = useSegment(namespaceKey, params.segmentKey!);
   const mutations = useSegmentMutations(namespaceKey);
   const readOnly = useReadOnly();
-  const namespaceCount = useNamespaces().data?.namespaces.length ?? 0;
+  const namespaces = useNamespaces().data?.namespaces ?? [];
 
   if (segment.isPending) return <p className="muted">Loading…</p>;
   if (segment.isError) return <p role="alert">{segment.error.message}</p>;
@@ -123,7 +123,7 @@ export default function SegmentPage({ params }: { params: Record<string, string 
       entity="segment"
       data={data}
       namespaceKey={namespaceKey}
-      namespaceCount={namespaceCount}
+      namespaces={namespaces}
       readOnly={readOnly}
       readOnlyTitle={READ_ONLY_TITLE}
       listHref={namespacePath(namespaceKey, '/segments')}

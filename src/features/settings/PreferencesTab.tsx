@@ -1,7 +1,7 @@
 import '../../app/shared-chunk';
 import { Field } from '../../components/Field';
 import { effectiveTheme, usePreferencesStore, type Theme, type Timezone } from '../../stores/preferences';
-import { useConfig } from '../meta/queries';
+import { useConfig } from '../../api/meta';
 
 export default function PreferencesTab() {
   const { theme, timezone, setTheme, setTimezone } = usePreferencesStore();

@@ -1,5 +1,5 @@
 import '../../app/shared-chunk';
-import { NotFound } from '../../app/NotFound';
+import { NotFound } from '../../components/NotFound';
 import { Tabs } from '../../components/Tabs';
 import { SETTINGS_TABS } from './tabs';
 

@@ -1,5 +1,5 @@
 import '../../app/shared-chunk';
-import { LINKS } from '../../app/links';
+import { LINKS } from '../../lib/links';
 
 export default function SupportPage() {
   return (

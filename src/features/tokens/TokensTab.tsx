@@ -14,7 +14,7 @@ import { toDatetimeValue } from '../../lib/time';
 import { requiredString } from '../../lib/validation';
 import { usePreferencesStore } from '../../stores/preferences';
 import { toastError, toastSuccess } from '../../stores/toasts';
-import { useNamespaces } from '../namespaces/queries';
+import { useNamespaces } from '../namespaces';
 import { useTokenMutations, useTokens } from './queries';
 
 const tokenSchema = v.object({ name: requiredString });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { shortCommit, stringAsKey, truncate } from '../../../src/lib/format';
 import { formatTimestamp, fromDatetimeValue, toDatetimeValue } from '../../../src/lib/time';
-import { namespacedSection } from '../../../src/app/routes';
+import { namespacedSection } from '../../../src/lib/paths';
 import { operatorLabel, OPERATORS, typeLabel } from '../../../src/features/segments/operators';
 import { flagTypeLabel } from '../../../src/features/flags/labels';
 import { addEntry } from '../../../src/components/MultiValueInput';

@@ -5,7 +5,7 @@ import { useRefStore } from '../../../src/stores/ref';
 import { sessionUser, useSessionStore } from '../../../src/stores/session';
 import { useBannerStore, useNotificationStore, useOnboardingStore } from '../../../src/stores/ui';
 import { SUCCESS_TOAST_MS, useToastStore } from '../../../src/stores/toasts';
-import { toConfig } from '../../../src/features/meta/queries';
+import { toConfig } from '../../../src/api/meta';
 
 const stored = (key: string, storage: Storage = localStorage) => JSON.parse(storage.getItem(key) ?? 'null')?.state;
 

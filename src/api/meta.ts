@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { META, request } from '../../api/client';
+import { META, request } from './client';
 
 /** GET meta/info; absent fields take Flipt's defaults. */
 export interface Info {

@@ -1,5 +1,5 @@
 import { Link } from 'wouter';
-import { LINKS } from './links';
+import { LINKS } from '../lib/links';
 
 export function NotFound() {
   return (
