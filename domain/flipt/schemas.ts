@@ -20,7 +20,6 @@ import {
   COMPARISON_TYPE_LABELS,
   ENTITY_ID_PROPERTY,
   KEY_PATTERN,
-  LIST_OPERATORS,
   MAX_ATTACHMENT_BYTES,
   MAX_JSON_ARRAY_ITEMS,
   MAX_KEY_LENGTH,
@@ -28,6 +27,7 @@ import {
   NO_VALUE_OPERATORS,
   OPERATORS,
 } from './keys.js';
+import { type AttachmentProblem, attachmentProblem, constraintValueProblem, normalizeDatetime } from './values.js';
 
 const INT32_MAX = 2_147_483_647;
 
@@ -103,23 +103,18 @@ const metadata = v.nullish(
   ),
 );
 
+const ATTACHMENT_MESSAGES: Record<AttachmentProblem, string> = {
+  notJson: 'must be a json string',
+  tooLarge: `must be less than ${MAX_ATTACHMENT_BYTES / 1024} KB`,
+};
+
 const attachment = v.pipe(
   text,
-  v.check((value) => value === '' || parseJson(value) !== undefined, 'must be a json string'),
-  v.check(
-    (value) => new TextEncoder().encode(value).length <= MAX_ATTACHMENT_BYTES,
-    `must be less than ${MAX_ATTACHMENT_BYTES / 1024} KB`,
-  ),
+  v.rawCheck(({ dataset, addIssue }) => {
+    const problem = dataset.typed ? attachmentProblem(dataset.value) : undefined;
+    if (problem) addIssue({ message: ATTACHMENT_MESSAGES[problem] });
+  }),
 );
-
-/** The parsed JSON value, or undefined when the text is not JSON. */
-function parseJson(value: string): unknown {
-  try {
-    return JSON.parse(value) as unknown;
-  } catch {
-    return undefined;
-  }
-}
 
 // Namespaces
 
@@ -213,51 +208,26 @@ function constraintRules<T extends ConstraintFields>() {
       return problem(`property is ${property} instead of "${ENTITY_ID_PROPERTY}"`);
     }
     if (NO_VALUE_OPERATORS.has(operator)) return { ...input, value: '' };
-    if (value === '') return problem('invalid field value: must not be empty');
-    if (type === 'DATETIME_COMPARISON_TYPE') {
-      const normalized = normalizeDatetime(value);
-      return normalized === undefined ? problem(`parsing datetime from "${value}"`) : { ...input, value: normalized };
-    }
-    if (LIST_OPERATORS.has(operator)) {
-      const list = parseJson(value);
-      const item = type === 'NUMBER_COMPARISON_TYPE' ? 'number' : 'string';
-      if (!Array.isArray(list) || list.some((x) => typeof x !== item)) {
+    switch (constraintValueProblem(type, operator, value)) {
+      case 'empty':
+        return problem('invalid field value: must not be empty');
+      case 'notDatetime':
+        return problem(`parsing datetime from "${value}"`);
+      case 'notNumberList':
+      case 'notStringList':
         return problem(`invalid value provided for property "${property}" of type ${label}`);
-      }
-      if (list.length > MAX_JSON_ARRAY_ITEMS) {
+      case 'tooManyItems':
         return problem(
           `too many values provided for property "${property}" of type ${label} (maximum ${MAX_JSON_ARRAY_ITEMS})`,
         );
-      }
     }
+    if (type === 'DATETIME_COMPARISON_TYPE') return { ...input, value: normalizeDatetime(value)! };
     return input;
   });
 }
 
 export const CreateConstraintRequest = v.pipe(v.object(constraintFields), constraintRules());
 export const UpdateConstraintRequest = v.pipe(v.object({ ...constraintFields, id: key }), constraintRules());
-
-/**
- * `YYYY-MM-DD` is kept as is; RFC 3339 becomes UTC without fractional seconds
- * (`2024-01-01T10:00:00.5+02:00` → `2024-01-01T08:00:00Z`). Anything else: undefined.
- */
-export function normalizeDatetime(value: string): string | undefined {
-  const date = /^(\d{4})-(\d\d)-(\d\d)$/.exec(value);
-  if (date) return validDate(+date[1], +date[2], +date[3]) ? value : undefined;
-  const match = /^(\d{4})-(\d\d)-(\d\d)[Tt](\d\d):(\d\d):(\d\d)(?:\.\d+)?(?:([Zz])|([+-])(\d\d):(\d\d))$/.exec(value);
-  if (!match) return undefined;
-  const [, y, mo, d, h, mi, s, zulu, sign, oh, om] = match;
-  if (!validDate(+y, +mo, +d) || +h > 23 || +mi > 59 || +s > 59) return undefined;
-  if (!zulu && (+oh > 23 || +om > 59)) return undefined;
-  const offsetMinutes = zulu ? 0 : (sign === '-' ? -1 : 1) * (+oh * 60 + +om);
-  const millis = Date.UTC(+y, +mo - 1, +d, +h, +mi, +s) - offsetMinutes * 60_000;
-  return new Date(millis).toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
-function validDate(year: number, month: number, day: number): boolean {
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
 
 // Rules and distributions
 

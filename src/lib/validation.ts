@@ -1,5 +1,14 @@
 import * as v from 'valibot';
-import { KEY_PATTERN, MAX_JSON_ARRAY_ITEMS } from '../../domain/flipt/keys';
+import { MAX_ATTACHMENT_BYTES, MAX_KEY_LENGTH } from '../../domain/flipt/keys';
+import {
+  type AttachmentProblem,
+  type ConstraintValueProblem,
+  type KeyProblem,
+  attachmentProblem,
+  isStringMap,
+  keyProblem,
+  parseJson,
+} from '../../domain/flipt/values';
 
 /** The console's form messages, worded as Flipt's console words them. */
 export const MESSAGES = {
@@ -13,60 +22,60 @@ export const MESSAGES = {
   tooMany: 'Too many items (maximum 100)',
   valueRequired: 'Value is required',
   datetime: 'Value is not a valid datetime',
+  tooLong: `Must be at most ${MAX_KEY_LENGTH} characters`,
+  attachmentTooLarge: `Must be less than ${MAX_ATTACHMENT_BYTES / 1024} KB`,
 } as const;
+
+// The rules are the server's (domain/flipt/values.ts); only the wording is the console's.
+const KEY_MESSAGES: Record<KeyProblem, string> = {
+  empty: MESSAGES.required,
+  tooLong: MESSAGES.tooLong,
+  invalid: MESSAGES.key,
+};
+
+const ATTACHMENT_MESSAGES: Record<AttachmentProblem, string> = {
+  notJson: MESSAGES.json,
+  tooLarge: MESSAGES.attachmentTooLarge,
+};
+
+export const CONSTRAINT_VALUE_MESSAGES: Record<ConstraintValueProblem, string> = {
+  empty: MESSAGES.valueRequired,
+  notNumberList: MESSAGES.numberArray,
+  notStringList: MESSAGES.stringArray,
+  tooManyItems: MESSAGES.tooMany,
+  notDatetime: MESSAGES.datetime,
+};
 
 /** The console also allows dots in variant keys (the server only requires them non-empty). */
 export const KEY_WITH_DOT_PATTERN = /^[-_,A-Za-z0-9.]+$/;
 
 export const requiredString = v.pipe(v.string(), v.trim(), v.nonEmpty(MESSAGES.required));
-export const keyRule = v.pipe(v.string(), v.nonEmpty(MESSAGES.required), v.regex(KEY_PATTERN, MESSAGES.key));
+
+/** A namespace, flag or segment key, as the server accepts it on create. */
+export const keyRule = v.pipe(
+  v.string(),
+  v.rawCheck(({ dataset, addIssue }) => {
+    const problem = dataset.typed ? keyProblem(dataset.value) : undefined;
+    if (problem) addIssue({ message: KEY_MESSAGES[problem] });
+  }),
+);
+
 export const keyWithDotRule = v.pipe(
   v.string(),
   v.nonEmpty(MESSAGES.required),
+  v.maxLength(MAX_KEY_LENGTH, MESSAGES.tooLong),
   v.regex(KEY_WITH_DOT_PATTERN, MESSAGES.keyWithDot),
 );
 
-function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch {
-    return { ok: false };
-  }
-}
-
-/** Empty, or any JSON text. */
-export const isJsonOrEmpty = (text: string) => text.trim() === '' || parseJson(text).ok;
+export const attachmentRule = v.pipe(
+  v.string(),
+  v.rawCheck(({ dataset, addIssue }) => {
+    const problem = dataset.typed ? attachmentProblem(dataset.value.trim()) : undefined;
+    if (problem) addIssue({ message: ATTACHMENT_MESSAGES[problem] });
+  }),
+);
 
 /** A JSON object whose values are all strings. */
-export function isContextValue(text: string): boolean {
-  const parsed = parseJson(text);
-  if (!parsed.ok || parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value))
-    return false;
-  return Object.values(parsed.value).every((item) => typeof item === 'string');
-}
+export const isContextValue = (text: string) => isStringMap(parseJson(text));
 
-function isArrayOf(text: string, type: 'string' | 'number'): boolean {
-  const parsed = parseJson(text);
-  return parsed.ok && Array.isArray(parsed.value) && parsed.value.every((item) => typeof item === type);
-}
-
-export const isStringArray = (text: string) => isArrayOf(text, 'string');
-export const isNumberArray = (text: string) => isArrayOf(text, 'number');
-
-export function withinArrayLimit(text: string): boolean {
-  const parsed = parseJson(text);
-  return !parsed.ok || !Array.isArray(parsed.value) || parsed.value.length <= MAX_JSON_ARRAY_ITEMS;
-}
-
-export const jsonRule = v.pipe(v.string(), v.check(isJsonOrEmpty, MESSAGES.json));
 export const contextRule = v.pipe(v.string(), v.check(isContextValue, MESSAGES.context));
-export const stringArrayRule = v.pipe(
-  v.string(),
-  v.check(isStringArray, MESSAGES.stringArray),
-  v.check(withinArrayLimit, MESSAGES.tooMany),
-);
-export const numberArrayRule = v.pipe(
-  v.string(),
-  v.check(isNumberArray, MESSAGES.numberArray),
-  v.check(withinArrayLimit, MESSAGES.tooMany),
-);

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { jsonRule, keyRule, keyWithDotRule, requiredString } from '../../lib/validation';
+import { attachmentRule, keyRule, keyWithDotRule, requiredString } from '../../lib/validation';
 
 export const flagSchema = v.object({ key: keyRule, name: requiredString });
 
-export const variantSchema = v.object({ key: keyWithDotRule, attachment: jsonRule });
+export const variantSchema = v.object({ key: keyWithDotRule, attachment: attachmentRule });
