@@ -7,7 +7,7 @@ import {
   MAX_ATTRIBUTE_KEY_LENGTH,
   MAX_ATTRIBUTE_VALUE_LENGTH,
   SurveyStore,
-} from './store.js';
+} from './store/index.js';
 import { isPublicSurvey, surveysForVisitor } from './targeting.js';
 import { cuidString, parseInput, plainObject, userIdString } from './validation.js';
 

@@ -3,7 +3,7 @@ import type { TEnvironment } from '../../domain/surveys/types.js';
 import * as v from 'valibot';
 import { SurveyApiError, notFound } from './errors.js';
 import { actionClassInputSchema, parseSurveyInput } from './documents.js';
-import type { SurveyStore } from './store.js';
+import type { SurveyStore } from './store/index.js';
 import { parseInput, plainObject } from './validation.js';
 
 declare module 'fastify' {

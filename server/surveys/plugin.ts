@@ -5,7 +5,7 @@ import fastifyCors from '@fastify/cors';
 import fastifyStatic from '@fastify/static';
 import type { AppContext } from '../context.js';
 import { SurveyApiError, answerSurveyError, badRequest } from './errors.js';
-import { SurveyStore } from './store.js';
+import { SurveyStore } from './store/index.js';
 import { clientRoutes } from './client.js';
 import { fileRoutes, storageRoutes } from './storage.js';
 import { managementRoutes } from './management.js';

@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import { ConfigError } from '../config.js';
 import { actionClassInputSchema, parseSurveyInput, productSettingsSchema } from './documents.js';
 import { SurveyApiError } from './errors.js';
-import type { SurveyStore } from './store.js';
+import type { SurveyStore } from './store/index.js';
 import { cuidString } from './validation.js';
 
 const environmentSeed = v.strictObject({

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
 import * as v from 'valibot';
 import { badRequest, notFound, unauthorized } from './errors.js';
-import type { SurveyStore } from './store.js';
+import type { SurveyStore } from './store/index.js';
 import { environmentOfRequest, surveyOf } from './client.js';
 import { cuidString, parseInput } from './validation.js';
 import { servedType, uploadRefusal } from './upload-rules.js';

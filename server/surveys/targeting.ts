@@ -1,5 +1,5 @@
 import type { TProduct, TSurvey } from '../../domain/surveys/types.js';
-import type { DisplayRecord } from './store.js';
+import type { DisplayRecord } from './store/index.js';
 
 const DAY_MS = 86_400_000;
 const daysSince = (iso: string, now: number) => Math.floor(Math.abs(now - Date.parse(iso)) / DAY_MS);

@@ -1,0 +1,139 @@
+/** Action classes (what the widget tracks) and the actions people performed. */
+import type { TActionClass } from '../../../domain/surveys/types.js';
+import type { Database } from '../../db/index.js';
+import type { SurveyActionClassesTable } from '../../db/schema.js';
+import type { ActionClassInput } from '../documents.js';
+import { cuid } from '../ids.js';
+import { type Executor, now } from './shared.js';
+
+/** The three action classes every environment is created with. */
+export const AUTOMATIC_ACTIONS = ['New Session', 'Exit Intent (Desktop)', '50% Scroll'] as const;
+
+export async function actionClasses(database: Database, environmentId: string): Promise<TActionClass[]> {
+  const rows = await database.db
+    .selectFrom('survey_action_classes')
+    .selectAll()
+    .where('environment_id', '=', environmentId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map(actionClassFromRow);
+}
+
+export async function actionClass(database: Database, id: string): Promise<TActionClass | undefined> {
+  const row = await database.db.selectFrom('survey_action_classes').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && actionClassFromRow(row);
+}
+
+export async function actionClassByName(
+  database: Database,
+  environmentId: string,
+  name: string,
+): Promise<TActionClass | undefined> {
+  const row = await database.db
+    .selectFrom('survey_action_classes')
+    .selectAll()
+    .where('environment_id', '=', environmentId)
+    .where('name', '=', name)
+    .executeTakeFirst();
+  return row && actionClassFromRow(row);
+}
+
+/** Creates the action class, or updates the one with the same name (seeding is idempotent). */
+export async function saveActionClass(
+  database: Database,
+  environmentId: string,
+  input: ActionClassInput,
+): Promise<TActionClass> {
+  const at = now();
+  const values = {
+    description: input.description,
+    type: input.type,
+    no_code_config: input.noCodeConfig ? JSON.stringify(input.noCodeConfig) : null,
+    updated_at: at,
+  };
+  await database.db
+    .insertInto('survey_action_classes')
+    .values({ id: cuid(), environment_id: environmentId, name: input.name, created_at: at, ...values })
+    .onConflict((oc) => oc.columns(['environment_id', 'name']).doUpdateSet(values))
+    .execute();
+  return (await actionClassByName(database, environmentId, input.name))!;
+}
+
+export async function deleteActionClass(database: Database, id: string): Promise<void> {
+  await database.db.deleteFrom('survey_action_classes').where('id', '=', id).execute();
+}
+
+/** The id of the named action class, created with `type` when missing. */
+export async function ensureActionClass(
+  database: Database,
+  environmentId: string,
+  name: string,
+  type: TActionClass['type'],
+  executor: Executor = database.db,
+): Promise<string> {
+  const existing = await executor
+    .selectFrom('survey_action_classes')
+    .select('id')
+    .where('environment_id', '=', environmentId)
+    .where('name', '=', name)
+    .executeTakeFirst();
+  if (existing) return existing.id;
+  const id = cuid();
+  const at = now();
+  await executor
+    .insertInto('survey_action_classes')
+    .values({
+      id,
+      environment_id: environmentId,
+      name,
+      description: null,
+      type,
+      no_code_config: null,
+      created_at: at,
+      updated_at: at,
+    })
+    .onConflict((oc) => oc.columns(['environment_id', 'name']).doNothing())
+    .execute();
+  return (
+    await executor
+      .selectFrom('survey_action_classes')
+      .select('id')
+      .where('environment_id', '=', environmentId)
+      .where('name', '=', name)
+      .executeTakeFirstOrThrow()
+  ).id;
+}
+
+export async function recordAction(
+  database: Database,
+  environmentId: string,
+  personId: string,
+  actionClassId: string,
+): Promise<void> {
+  const at = now();
+  await database.db
+    .insertInto('survey_actions')
+    .values({
+      id: cuid(),
+      environment_id: environmentId,
+      person_id: personId,
+      action_class_id: actionClassId,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+}
+
+function actionClassFromRow(row: SurveyActionClassesTable): TActionClass {
+  return {
+    id: row.id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    name: row.name,
+    description: row.description,
+    type: row.type as TActionClass['type'],
+    noCodeConfig: row.no_code_config ? JSON.parse(row.no_code_config) : null,
+    environmentId: row.environment_id,
+  };
+}

@@ -1,0 +1,97 @@
+/** Displays: a survey shown to a visitor, later tied to the person and the response. */
+import type { Database } from '../../db/index.js';
+import { cuid } from '../ids.js';
+import { now } from './shared.js';
+
+export interface DisplayRecord {
+  id: string;
+  environmentId: string;
+  createdAt: string;
+  updatedAt: string;
+  surveyId: string;
+  personId: string | null;
+  responseId: string | null;
+}
+
+export async function createDisplay(
+  database: Database,
+  environmentId: string,
+  surveyId: string,
+  personId: string | null,
+): Promise<string> {
+  const id = cuid();
+  const at = now();
+  await database.db
+    .insertInto('survey_displays')
+    .values({
+      id,
+      environment_id: environmentId,
+      survey_id: surveyId,
+      person_id: personId,
+      response_id: null,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+  return id;
+}
+
+export async function display(database: Database, id: string): Promise<DisplayRecord | undefined> {
+  const row = await database.db.selectFrom('survey_displays').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && displayFromRow(row);
+}
+
+export async function updateDisplay(
+  database: Database,
+  id: string,
+  changes: { responseId?: string; personId?: string },
+): Promise<void> {
+  await database.db
+    .updateTable('survey_displays')
+    .set({
+      ...(changes.responseId !== undefined ? { response_id: changes.responseId } : {}),
+      ...(changes.personId !== undefined ? { person_id: changes.personId } : {}),
+      updated_at: now(),
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** The person's displays, newest first. */
+export async function displaysOfPerson(database: Database, personId: string): Promise<DisplayRecord[]> {
+  const rows = await database.db
+    .selectFrom('survey_displays')
+    .selectAll()
+    .where('person_id', '=', personId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.map(displayFromRow);
+}
+
+export async function displays(database: Database, environmentId: string, surveyId?: string): Promise<DisplayRecord[]> {
+  let query = database.db.selectFrom('survey_displays').selectAll().where('environment_id', '=', environmentId);
+  if (surveyId) query = query.where('survey_id', '=', surveyId);
+  const rows = await query.orderBy('created_at').orderBy('id').execute();
+  return rows.map(displayFromRow);
+}
+
+function displayFromRow(row: {
+  id: string;
+  environment_id: string;
+  survey_id: string;
+  person_id: string | null;
+  response_id: string | null;
+  created_at: string;
+  updated_at: string;
+}): DisplayRecord {
+  return {
+    id: row.id,
+    environmentId: row.environment_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    surveyId: row.survey_id,
+    personId: row.person_id,
+    responseId: row.response_id,
+  };
+}

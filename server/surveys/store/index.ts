@@ -1,0 +1,63 @@
+/**
+ * The survey store: every read and write of the survey provider's tables, in the Formbricks 1.6 wire
+ * shapes, one module per entity (as `server/flipt/store`). Each module's functions take the database
+ * first; `SurveyStore` binds them to one database, so routes call `store.person(id)`.
+ */
+import type { Database } from '../../db/index.js';
+import { notFound } from '../errors.js';
+import * as actionClasses from './action-classes.js';
+import * as displays from './displays.js';
+import * as environments from './environments.js';
+import * as files from './files.js';
+import * as people from './people.js';
+import * as responses from './responses.js';
+import * as surveys from './surveys.js';
+
+export { AUTOMATIC_ACTIONS } from './action-classes.js';
+export type { DisplayRecord } from './displays.js';
+export {
+  MAX_ATTRIBUTE_KEY_LENGTH,
+  MAX_ATTRIBUTE_VALUE_LENGTH,
+  MAX_ATTRIBUTES_PER_PERSON,
+  type PersonRecord,
+} from './people.js';
+export type { ResponseRecord } from './responses.js';
+export { hashApiKey } from './shared.js';
+
+const MODULES = [environments, surveys, actionClasses, people, displays, responses, files];
+
+/** A module's store functions (those that take the database first), with the database bound. */
+type Bound<M> = {
+  // biome-ignore lint/suspicious/noExplicitAny: any argument list after the database
+  [K in keyof M as M[K] extends (database: Database, ...args: any[]) => unknown ? K : never]: M[K] extends (
+    database: Database,
+    ...args: infer A
+  ) => infer R
+    ? (...args: A) => R
+    : never;
+};
+
+export interface SurveyStore
+  extends Bound<typeof environments>,
+    Bound<typeof surveys>,
+    Bound<typeof actionClasses>,
+    Bound<typeof people>,
+    Bound<typeof displays>,
+    Bound<typeof responses>,
+    Bound<typeof files> {}
+
+export class SurveyStore {
+  constructor(database: Database) {
+    for (const module of MODULES) {
+      for (const [name, value] of Object.entries(module)) {
+        if (typeof value === 'function') Object.assign(this, { [name]: value.bind(undefined, database) });
+      }
+    }
+  }
+
+  /** Finds the row or throws the 404 Formbricks answers with. */
+  static required<T>(value: T | undefined, type: string, id: string): T {
+    if (value === undefined) throw notFound(type, id);
+    return value;
+  }
+}

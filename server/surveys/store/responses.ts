@@ -1,0 +1,145 @@
+/** Responses, created by the widget and completed answer by answer. */
+import type { TResponseData, TResponseTtc } from '../../../domain/surveys/types.js';
+import { fromBool, toBool } from '../../db/codec.js';
+import type { Database } from '../../db/index.js';
+import { cuid } from '../ids.js';
+import { now } from './shared.js';
+
+export interface ResponseRecord {
+  id: string;
+  createdAt: string;
+  updatedAt: string;
+  surveyId: string;
+  environmentId: string;
+  person: { id: string; userId: string } | null;
+  personAttributes: Record<string, string> | null;
+  finished: boolean;
+  data: TResponseData;
+  ttc: TResponseTtc;
+  meta: Record<string, unknown>;
+}
+
+export async function createResponse(
+  database: Database,
+  input: {
+    environmentId: string;
+    surveyId: string;
+    personId: string | null;
+    finished: boolean;
+    data: TResponseData;
+    meta: Record<string, unknown>;
+    personAttributes: Record<string, string> | null;
+  },
+): Promise<string> {
+  const id = cuid();
+  const at = now();
+  await database.db
+    .insertInto('survey_responses')
+    .values({
+      id,
+      environment_id: input.environmentId,
+      survey_id: input.surveyId,
+      person_id: input.personId,
+      finished: fromBool(database.dialect, input.finished),
+      data: JSON.stringify(input.data),
+      ttc: '{}',
+      meta: JSON.stringify(input.meta),
+      person_attributes: input.personAttributes ? JSON.stringify(input.personAttributes) : null,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+  return id;
+}
+
+export async function response(database: Database, id: string): Promise<ResponseRecord | undefined> {
+  return (await responsesWhere(database, { id }))[0];
+}
+
+export async function responses(
+  database: Database,
+  environmentId: string,
+  surveyId?: string,
+): Promise<ResponseRecord[]> {
+  return responsesWhere(database, { environmentId, surveyId });
+}
+
+async function responsesWhere(
+  database: Database,
+  filter: {
+    id?: string;
+    environmentId?: string;
+    surveyId?: string;
+  },
+): Promise<ResponseRecord[]> {
+  const rows = await database.db
+    .selectFrom('survey_responses')
+    .leftJoin('survey_people', 'survey_people.id', 'survey_responses.person_id')
+    .selectAll('survey_responses')
+    .select('survey_people.user_id')
+    .$if(filter.id !== undefined, (query) => query.where('survey_responses.id', '=', filter.id!))
+    .$if(filter.environmentId !== undefined, (query) =>
+      query.where('survey_responses.environment_id', '=', filter.environmentId!),
+    )
+    .$if(filter.surveyId !== undefined, (query) => query.where('survey_responses.survey_id', '=', filter.surveyId!))
+    .orderBy('survey_responses.created_at', 'desc')
+    .orderBy('survey_responses.id', 'desc')
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    surveyId: row.survey_id,
+    environmentId: row.environment_id,
+    person: row.person_id && row.user_id ? { id: row.person_id, userId: row.user_id } : null,
+    personAttributes: row.person_attributes ? JSON.parse(row.person_attributes) : null,
+    finished: toBool(row.finished),
+    data: JSON.parse(row.data),
+    ttc: JSON.parse(row.ttc),
+    meta: JSON.parse(row.meta),
+  }));
+}
+
+/**
+ * Shallow-merges `data` into the stored data and replaces the stored ttc; a finished response's ttc
+ * gains `_total`, the sum of the others. Runs in one transaction so concurrent updates do not lose keys.
+ * Returns the response's survey id, or undefined when the environment has no such response.
+ */
+export async function updateResponse(
+  database: Database,
+  environmentId: string,
+  id: string,
+  update: { finished: boolean; data: TResponseData; ttc?: TResponseTtc },
+): Promise<string | undefined> {
+  return database.transaction(async (trx) => {
+    const row = await trx
+      .selectFrom('survey_responses')
+      .select(['data', 'ttc', 'survey_id'])
+      .where('id', '=', id)
+      .where('environment_id', '=', environmentId)
+      .$if(database.dialect === 'postgres', (query) => query.forUpdate())
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const data = { ...JSON.parse(row.data), ...update.data };
+    let ttc: TResponseTtc = update.ttc ?? JSON.parse(row.ttc);
+    if (update.finished) {
+      const { _total: _, ...steps } = ttc;
+      ttc = { ...steps, _total: Object.values(steps).reduce((sum, value) => sum + value, 0) };
+    }
+    await trx
+      .updateTable('survey_responses')
+      .set({
+        data: JSON.stringify(data),
+        ttc: JSON.stringify(ttc),
+        finished: fromBool(database.dialect, update.finished),
+        updated_at: now(),
+      })
+      .where('id', '=', id)
+      .execute();
+    return row.survey_id;
+  });
+}
+
+export async function deleteResponse(database: Database, id: string): Promise<void> {
+  await database.db.deleteFrom('survey_responses').where('id', '=', id).execute();
+}

@@ -1,0 +1,88 @@
+/** Survey documents, stored whole as JSON, with their trigger names' action classes. */
+import type { TSurvey } from '../../../domain/surveys/types.js';
+import type { Database } from '../../db/index.js';
+import type { SurveyDocument } from '../documents.js';
+import { cuid } from '../ids.js';
+import { ensureActionClass } from './action-classes.js';
+import { now } from './shared.js';
+
+export async function surveys(database: Database, environmentId: string): Promise<TSurvey[]> {
+  const rows = await database.db
+    .selectFrom('surveys')
+    .selectAll()
+    .where('environment_id', '=', environmentId)
+    .orderBy('updated_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.map(surveyFromRow);
+}
+
+export async function survey(database: Database, id: string): Promise<TSurvey | undefined> {
+  const row = await database.db.selectFrom('surveys').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && surveyFromRow(row);
+}
+
+/** Creates the survey, or replaces the document of the survey with that id; trigger names get code action classes. */
+export async function saveSurvey(
+  database: Database,
+  environmentId: string,
+  name: string,
+  document: SurveyDocument,
+  id = cuid(),
+): Promise<TSurvey> {
+  await database.transaction(async (trx) => {
+    const at = now();
+    const json = JSON.stringify(document);
+    await trx
+      .insertInto('surveys')
+      .values({ id, environment_id: environmentId, name, document: json, created_at: at, updated_at: at })
+      .onConflict((oc) => oc.column('id').doUpdateSet({ name, document: json, updated_at: at }))
+      .execute();
+    for (const trigger of document.triggers) await ensureActionClass(database, environmentId, trigger, 'code', trx);
+  });
+  return (await survey(database, id))!;
+}
+
+/**
+ * Marks the survey completed once it has `autoComplete` responses, as Formbricks does when a response
+ * finishes.
+ */
+export async function completeIfDue(database: Database, surveyId: string): Promise<void> {
+  const found = await survey(database, surveyId);
+  if (!found || found.autoComplete === null || found.status === 'completed') return;
+  const { count } = await database.db
+    .selectFrom('survey_responses')
+    .select((eb) => eb.fn.countAll<number | string | bigint>().as('count'))
+    .where('survey_id', '=', surveyId)
+    .executeTakeFirstOrThrow();
+  if (Number(count) < found.autoComplete) return;
+  const { id, createdAt: _c, updatedAt: _u, environmentId: _e, name: _n, ...document } = found;
+  await database.db
+    .updateTable('surveys')
+    .set({ document: JSON.stringify({ ...document, status: 'completed' }), updated_at: now() })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function deleteSurvey(database: Database, id: string): Promise<void> {
+  await database.db.deleteFrom('surveys').where('id', '=', id).execute();
+}
+
+function surveyFromRow(row: {
+  id: string;
+  environment_id: string;
+  name: string;
+  document: string;
+  created_at: string;
+  updated_at: string;
+}): TSurvey {
+  const document = JSON.parse(row.document) as SurveyDocument;
+  return {
+    id: row.id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    name: row.name,
+    environmentId: row.environment_id,
+    ...document,
+  };
+}
