@@ -19,6 +19,7 @@ import { SnapshotCache, type NamespaceSnapshot, type SnapshotGate } from './cach
 import type { FastHandler } from './fast-path.js';
 import { loadNamespace } from './loader.js';
 import { ofrepRoutes } from './ofrep.js';
+import { browserCors } from './cors.js';
 import { authenticationHooksInstalled } from '../auth/index.js';
 import { prettyPrinting } from '../flipt/routes/http.js';
 
@@ -184,19 +185,25 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
   app.post('/api/v1/batch-evaluate', legacyBatch);
   app.post('/api/v1/namespaces/:namespaceKey/batch-evaluate', legacyBatch);
 
-  app.get('/internal/v1/evaluation/snapshot/namespace/:key', async (request, reply) => {
-    const { key } = request.params as { key: string };
-    const snapshot = await cache.get(key);
-    if (!snapshot.exists && context.config.storage.type === 'local') {
-      throw new FliptError(GrpcCode.NotFound, `getting flags: namespace "${key}" not found`);
-    }
-    reply.header('etag', snapshot.etag);
-    if (request.headers['if-none-match'] === snapshot.etag) return reply.code(304).send();
-    const version = request.headers['x-flipt-accept-server-version'];
-    return reply
-      .type('application/json')
-      .send(snapshot.json(gateFor(typeof version === 'string' ? version : undefined)));
-  });
+  await app.register(
+    async (snapshots) => {
+      await browserCors(snapshots, context.config.cors);
+      snapshots.get('/snapshot/namespace/:key', async (request, reply) => {
+        const { key } = request.params as { key: string };
+        const snapshot = await cache.get(key);
+        if (!snapshot.exists && context.config.storage.type === 'local') {
+          throw new FliptError(GrpcCode.NotFound, `getting flags: namespace "${key}" not found`);
+        }
+        reply.header('etag', snapshot.etag);
+        if (request.headers['if-none-match'] === snapshot.etag) return reply.code(304).send();
+        const version = request.headers['x-flipt-accept-server-version'];
+        return reply
+          .type('application/json')
+          .send(snapshot.json(gateFor(typeof version === 'string' ? version : undefined)));
+      });
+    },
+    { prefix: '/internal/v1/evaluation' },
+  );
 
   app.get('/internal/v1/analytics/namespaces/:namespaceKey/flags/:flagKey', async (request) => {
     if (!analytics) throw new FliptError(GrpcCode.Unimplemented, 'analytics are not enabled');

@@ -1,6 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import fastifyCors from '@fastify/cors';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import {
   EvaluationError,
@@ -13,6 +12,7 @@ import { DEFAULT_NAMESPACE } from '../../domain/flipt/types.js';
 import type { AppContext } from '../context.js';
 import { FliptError, GrpcCode } from '../flipt/errors.js';
 import type { NamespaceSnapshot } from './cache.js';
+import { browserCors } from './cors.js';
 import type { FastHandler } from './fast-path.js';
 
 /**
@@ -46,16 +46,7 @@ export interface OfrepDependencies {
 
 /** Registered under `/ofrep/v1`. */
 export async function ofrepRoutes(app: FastifyInstance, deps: OfrepDependencies): Promise<void> {
-  const { cors } = deps.context.config;
-  if (cors.enabled) {
-    await app.register(fastifyCors, {
-      origin: cors.allowedOrigins.includes('*') ? '*' : cors.allowedOrigins,
-      methods: ['GET', 'POST', 'OPTIONS'],
-      allowedHeaders: ['Accept', 'Authorization', 'Content-Type', 'X-CSRF-Token', 'X-Flipt-Namespace', 'If-None-Match'],
-      exposedHeaders: ['ETag'],
-      maxAge: 300,
-    });
-  }
+  await browserCors(app, deps.context.config.cors);
   // Thrown on to the app's handler, which answers with the error's status and JSON.
   app.setErrorHandler((error, request) => {
     const { key } = (request.params ?? {}) as { key?: string };
