@@ -3,27 +3,33 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
+import { createGeneratedFlags, type GeneratedFlags } from '../support/generated-flags.js';
 import { expect, freePort, type RunningServer, startServer, test } from './fixtures.js';
 
 /**
  * The real @openfeature/ofrep-web-provider with @openfeature/web-sdk in Chromium, on a page served
- * from another origin than the server (so CORS is real), against the built server.
+ * from another origin than the server (so CORS is real), against the built server; and the real
+ * @openfeature/flipt-web-provider (over the flipt-client-js 0.2 of its peer range, test/peers/flipt-web)
+ * on the snapshot endpoint, which must give the same values.
  */
 
-/** The SDK and the provider bundled for the page, as a site would ship them. */
+/** The SDK and the providers bundled for the page, as a site would ship them. */
 async function providerBundle(): Promise<string> {
   const result = await esbuild.build({
     stdin: {
       contents: `
         import { OpenFeature } from '@openfeature/web-sdk';
         import { OFREPWebProvider } from '@openfeature/ofrep-web-provider';
+        import { FliptWebProvider } from './test/peers/flipt-web/index.js';
         window.OpenFeature = OpenFeature;
         window.OFREPWebProvider = OFREPWebProvider;
+        window.FliptWebProvider = FliptWebProvider;
       `,
       resolveDir: process.cwd(),
     },
     bundle: true,
-    format: 'iife',
+    // flipt-client-js reads import.meta (an ES module only has it).
+    format: 'esm',
     platform: 'browser',
     write: false,
     logLevel: 'warning',
@@ -40,7 +46,7 @@ async function startSite(bundle: string): Promise<{ origin: string; close(): Pro
     } else {
       response
         .writeHead(200, { 'content-type': 'text/html' })
-        .end('<!doctype html><title>shop</title><script src="/bundle.js"></script>');
+        .end('<!doctype html><title>shop</title><script type="module" src="/bundle.js"></script>');
     }
   });
   await new Promise<void>((done) => server.listen(port, 'localhost', done));
@@ -158,5 +164,84 @@ test.describe('OFREP web provider in Chromium', () => {
     // A change on the server reaches the page by polling.
     await management(server, 'PUT', '/flags/switch', { key: 'switch', name: 'switch', enabled: false });
     await expect.poll(async () => (await details('switch', true)).value).toBe(false);
+  });
+});
+
+test.describe('Flipt web provider and OFREP web provider in Chromium', () => {
+  let server: RunningServer;
+  let site: { origin: string; close(): Promise<void> };
+  let configDir: string;
+  let generated: GeneratedFlags;
+
+  test.beforeAll(async () => {
+    configDir = mkdtempSync(join(tmpdir(), 'ensign-ofrep-'));
+    const config = join(configDir, 'config.yml');
+    writeFileSync(config, 'cors:\n  enabled: true\n');
+    server = await startServer(['--config', config]);
+    site = await startSite(await providerBundle());
+    generated = await createGeneratedFlags((path, body) => management(server, 'POST', path, body), {
+      seed: 20261125,
+      variants: 10,
+      booleans: 6,
+      contexts: 12,
+    });
+  });
+  test.afterAll(async () => {
+    await site?.close();
+    await server?.stop();
+    rmSync(configDir, { recursive: true, force: true });
+  });
+
+  test('give the same values on generated flags and contexts', async ({ page }) => {
+    await page.goto(`${site.origin}/`);
+    await page.waitForFunction(() => (window as any).FliptWebProvider !== undefined);
+    const answers = await page.evaluate(
+      async ({ baseUrl, variantFlags, booleanFlags, contexts }) => {
+        const { OpenFeature, OFREPWebProvider, FliptWebProvider } = window as any;
+        await OpenFeature.setContext('flipt', contexts[0]);
+        await OpenFeature.setContext('ofrep', contexts[0]);
+        await OpenFeature.setProviderAndWait('flipt', new FliptWebProvider('default', { url: baseUrl }));
+        await OpenFeature.setProviderAndWait('ofrep', new OFREPWebProvider({ baseUrl, cacheMode: 'disabled' }));
+        const answers: { flag: string; context: unknown; flipt: unknown; ofrep: unknown; reason: string }[] = [];
+        for (const context of contexts) {
+          await OpenFeature.setContext('flipt', context);
+          await OpenFeature.setContext('ofrep', context);
+          const flipt = OpenFeature.getClient('flipt');
+          const ofrep = OpenFeature.getClient('ofrep');
+          for (const flag of variantFlags) {
+            const viaOfrep = ofrep.getStringDetails(flag, 'code-default');
+            answers.push({
+              flag,
+              context,
+              flipt: flipt.getStringValue(flag, 'code-default'),
+              // The Flipt provider answers the caller's default whenever nothing matched.
+              ofrep: viaOfrep.reason === 'TARGETING_MATCH' ? viaOfrep.value : 'code-default',
+              reason: viaOfrep.reason,
+            });
+          }
+          for (const flag of booleanFlags) {
+            const viaOfrep = ofrep.getBooleanDetails(flag, false);
+            answers.push({
+              flag,
+              context,
+              flipt: flipt.getBooleanValue(flag, false),
+              ofrep: viaOfrep.value,
+              reason: viaOfrep.reason,
+            });
+          }
+        }
+        return answers;
+      },
+      { baseUrl: server.url, ...generated },
+    );
+    expect(answers.length).toBe(
+      generated.contexts.length * (generated.variantFlags.length + generated.booleanFlags.length),
+    );
+    for (const { flag, context, flipt, ofrep } of answers)
+      expect({ flag, context, value: flipt }).toEqual({ flag, context, value: ofrep });
+    // The set exercises matches and misses alike.
+    const matched = answers.filter((answer) => answer.reason === 'TARGETING_MATCH').length;
+    expect(matched).toBeGreaterThan(10);
+    expect(answers.some((answer) => answer.reason !== 'TARGETING_MATCH' && answer.reason !== 'ERROR')).toBe(true);
   });
 });
