@@ -4,24 +4,15 @@ import type { Config } from '../config.js';
 
 /**
  * CORS for the routes browsers call from a site's own origin (OFREP and the client-side SDKs'
- * snapshot), when `cors.enabled`: the configured origins, the headers those clients send, and the
- * ETag exposed so that their conditional polling works.
+ * snapshot), when `cors.enabled`: the configured origins and headers, and the ETag exposed so that
+ * their conditional polling works.
  */
 export async function browserCors(scope: FastifyInstance, cors: Config['cors']): Promise<void> {
   if (!cors.enabled) return;
   await scope.register(fastifyCors, {
     origin: cors.allowedOrigins.includes('*') ? '*' : cors.allowedOrigins,
     methods: ['GET', 'POST', 'OPTIONS'],
-    allowedHeaders: [
-      'Accept',
-      'Authorization',
-      'Content-Type',
-      'X-CSRF-Token',
-      'If-None-Match',
-      'X-Flipt-Namespace',
-      'X-Flipt-Environment',
-      'X-Flipt-Accept-Server-Version',
-    ],
+    allowedHeaders: cors.allowedHeaders,
     exposedHeaders: ['ETag'],
     maxAge: 300,
   });

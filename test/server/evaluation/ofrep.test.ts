@@ -333,7 +333,8 @@ describe('OFREP for browsers on another origin (cors.enabled)', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp('sqlite', (config) => {
-      config.cors = { enabled: true, allowedOrigins: ['http://shop.test'] };
+      config.cors.enabled = true;
+      config.cors.allowedOrigins = ['http://shop.test'];
     });
   });
   afterAll(() => t.close());
