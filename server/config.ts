@@ -189,7 +189,8 @@ export interface Config {
     surveyEnvironmentId?: string;
   };
   analytics: { enabled: boolean; flushIntervalMs: number };
-  cors: { enabled: boolean; allowedOrigins: string[] };
+  /** For the routes browsers call from another origin (server/evaluation/cors.ts). */
+  cors: { enabled: boolean; allowedOrigins: string[]; allowedHeaders: string[] };
   log: { level: LogLevel; encoding: 'console' | 'json' };
   surveys: { enabled: boolean; seedFile?: string; demo: boolean; uploadDir: string; signingSecret?: string };
   /** Where the built console and widget files, and the demo host page, are served from. */
@@ -218,7 +219,24 @@ export function defaultConfig(): Config {
     authentication: {},
     ui: { defaultTheme: 'system', topbar: { color: '', label: '' } },
     analytics: { enabled: true, flushIntervalMs: 2000 },
-    cors: { enabled: false, allowedOrigins: ['*'] },
+    cors: {
+      enabled: false,
+      allowedOrigins: ['*'],
+      // Flipt's list, and If-None-Match and X-Flipt-Environment for the clients' conditional polling.
+      allowedHeaders: [
+        'Accept',
+        'Authorization',
+        'Content-Type',
+        'X-CSRF-Token',
+        'X-Fern-Language',
+        'X-Fern-SDK-Name',
+        'X-Fern-SDK-Version',
+        'X-Flipt-Namespace',
+        'X-Flipt-Accept-Server-Version',
+        'X-Flipt-Environment',
+        'If-None-Match',
+      ],
+    },
     log: { level: 'info', encoding: 'console' },
     surveys: { enabled: true, demo: true, uploadDir: './data/uploads' },
     paths: {
@@ -343,6 +361,7 @@ export function loadConfig(flags: FlagSettings = {}, env: NodeJS.ProcessEnv = pr
 
   if (file.cors?.enabled !== undefined) config.cors.enabled = file.cors.enabled;
   if (file.cors?.allowed_origins) config.cors.allowedOrigins = file.cors.allowed_origins;
+  if (file.cors?.allowed_headers) config.cors.allowedHeaders = file.cors.allowed_headers;
 
   const level = pick(flags.logLevel, env.LOG_LEVEL, file.log?.level);
   if (level !== undefined) {

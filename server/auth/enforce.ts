@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { legacyEvaluationNamespace } from '../evaluation/index.js';
+import { namespaceOf } from '../evaluation/ofrep.js';
 import { AuthMetadata, type Authentication } from '../../domain/flipt/auth.js';
 import { DEFAULT_NAMESPACE } from '../../domain/flipt/types.js';
 import { unauthenticated } from '../flipt/errors.js';
@@ -13,17 +14,20 @@ import { clearSessionCookies, SESSION_COOKIE } from './cookies.js';
  * Flipt protects its API mounts only; everything else the server answers (health, the console and
  * widget files, the survey APIs with their own keys) is public.
  */
-export type Protection = 'public' | 'management' | 'evaluation' | 'always';
+export type Protection = 'public' | 'management' | 'evaluation' | 'ofrep' | 'always';
 
 export function protectionOf(method: string, route: string): Protection {
   if (route === '/health') return 'public';
+  // CORS preflights (registered for the OFREP routes) carry no credentials.
+  if (method === 'OPTIONS') return 'public';
   if (route === '/auth/v1/method' && (method === 'GET' || method === 'HEAD')) return 'public';
   if (/^\/auth\/v1\/method\/(oidc\/[^/]+|github)\/(authorize|callback)$/.test(route)) return 'public';
   if (/^\/api\/v1\/(client|management)(\/|\*|$)/.test(route)) return 'public';
   if (/^\/api\/v1(\/|$)/.test(route)) return 'management';
   if (/^\/internal\/v1\/analytics(\/|$)/.test(route)) return 'management';
   if (/^\/(evaluate\/v1|internal\/v1\/evaluation\/snapshot)(\/|$)/.test(route)) return 'evaluation';
-  if (/^\/(auth\/v1|internal\/v1|meta|ofrep\/v1)(\/|$)/.test(route)) return 'always';
+  if (/^\/ofrep\/v1(\/|$)/.test(route)) return 'ofrep';
+  if (/^\/(auth\/v1|internal\/v1|meta)(\/|$)/.test(route)) return 'always';
   return 'public';
 }
 
@@ -51,6 +55,7 @@ export async function enforceAuthentication(runtime: AuthRuntime, request: Fasti
   if (protection === 'public') return;
   if (protection === 'management' && settings.exclude.management) return;
   if (protection === 'evaluation' && settings.exclude.evaluation) return;
+  if (protection === 'ofrep' && settings.exclude.ofrep) return;
   try {
     request.authentication = await authenticate(runtime, request);
   } catch (error) {
@@ -167,6 +172,8 @@ function requestNamespaces(request: FastifyRequest): string[] | undefined {
     }
     return [bodyNamespace(body.namespaceKey ?? body.namespace_key)];
   }
+  // OFREP names its namespace in a header.
+  if (/^\/ofrep\/v1\/evaluate\//.test(route)) return [namespaceOf(request.headers)];
   const snapshot = /^\/internal\/v1\/evaluation\/snapshot\/namespace\/:(\w+)$/.exec(route);
   if (snapshot) return [params[snapshot[1]]];
   return undefined;

@@ -4,7 +4,7 @@ import { ConfigError, parseDurationMs, type AuthenticationFileConfig } from '../
 /** The `authentication` section resolved with Flipt v1's defaults. */
 export interface AuthSettings {
   required: boolean;
-  exclude: { management: boolean; evaluation: boolean };
+  exclude: { management: boolean; evaluation: boolean; ofrep: boolean };
   session: {
     /** The cookie domain without scheme or port; undefined for host-only cookies (localhost, IP addresses). */
     cookieDomain?: string;
@@ -132,7 +132,11 @@ export function resolveAuthSettings(file: AuthenticationFileConfig): AuthSetting
 
   return {
     required: file.required ?? false,
-    exclude: { management: file.exclude?.management ?? false, evaluation: file.exclude?.evaluation ?? false },
+    exclude: {
+      management: file.exclude?.management ?? false,
+      evaluation: file.exclude?.evaluation ?? false,
+      ofrep: file.exclude?.ofrep ?? false,
+    },
     session: {
       cookieDomain: cookieDomain(session.domain),
       secure: session.secure ?? false,

@@ -1,22 +1,39 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import { FliptError } from '../flipt/errors.js';
 import { parseJsonBody } from '../json-body.js';
 
 /** Answers a parsed request body with JSON: synchronously when it can (no promise on the hot path), else with a promise. */
-export type FastHandler = (body: unknown) => string | Promise<string>;
+export type FastHandler = (body: unknown, request: FastRequest) => string | Promise<string>;
+
+/** What a handler may read of the request besides its body. */
+export interface FastRequest {
+  /** For a prefix route, the key the path names after the prefix; '' otherwise. */
+  key: string;
+  headers: IncomingHttpHeaders;
+}
+
+interface FastRoute {
+  handler: FastHandler;
+  /** Rewrites an error before it is answered (a route with its own error shape); errors are answered as they are by default. */
+  answerError?: (error: FliptError, request: FastRequest) => FliptError;
+}
+
+/** The keys a prefix route takes: Flipt's key characters; anything else (percent-encoding, slashes, a query) goes to Fastify. */
+const PLAIN_KEY = /^[-_,A-Za-z0-9]+$/;
 
 /**
  * The hot path: single-flag evaluations answered straight from `node:http`, ahead of Fastify's
  * request pipeline, which on its own costs more than half of the throughput here (bench/http).
- * Only exact POSTs to the registered paths are taken, and only while no hook would have to run on
+ * Only exact POSTs to the registered paths (or to a registered prefix and a plain key) are taken, and only while no hook would have to run on
  * them (the evaluation plugin registers nothing when authentication or CSRF guards evaluation);
  * everything else, including `?pretty` (or its Accept header), trailing slashes and requests during shutdown, goes to
  * Fastify, whose routes for the same paths call the same handlers.
  * A body in one chunk (the usual case) is decoded without copying.
  */
 export class FastPath {
-  private readonly routes = new Map<string, FastHandler>();
+  private readonly routes = new Map<string, FastRoute>();
+  private readonly prefixRoutes: [prefix: string, route: FastRoute][] = [];
   private open = true;
 
   constructor(
@@ -24,8 +41,13 @@ export class FastPath {
     private readonly log: FastifyBaseLogger,
   ) {}
 
-  add(path: string, handler: FastHandler): void {
-    this.routes.set(path, handler);
+  add(path: string, handler: FastHandler, answerError?: FastRoute['answerError']): void {
+    this.routes.set(path, { handler, answerError });
+  }
+
+  /** A route for `prefix` followed by a key (`/ofrep/v1/evaluate/flags/{key}`). */
+  addPrefix(prefix: string, handler: FastHandler, answerError?: FastRoute['answerError']): void {
+    this.prefixRoutes.push([prefix, { handler, answerError }]);
   }
 
   close(): void {
@@ -34,8 +56,21 @@ export class FastPath {
 
   /** Answers the request if it is one of ours; false hands it on. */
   handle(request: IncomingMessage, response: ServerResponse): boolean {
-    const handler = this.open && request.method === 'POST' ? this.routes.get(request.url!) : undefined;
-    if (!handler || request.headers.accept?.includes('application/json+pretty')) return false;
+    if (!this.open || request.method !== 'POST') return false;
+    const url = request.url!;
+    let route = this.routes.get(url);
+    let key = '';
+    if (!route) {
+      for (const [prefix, candidate] of this.prefixRoutes) {
+        if (url.startsWith(prefix) && PLAIN_KEY.test(url.slice(prefix.length))) {
+          route = candidate;
+          key = url.slice(prefix.length);
+        }
+      }
+    }
+    if (!route || request.headers.accept?.includes('application/json+pretty')) return false;
+    const { handler, answerError } = route;
+    const fastRequest: FastRequest = { key, headers: request.headers };
     const chunks: Buffer[] = [];
     let size = 0;
     request.on('data', (chunk: Buffer) => {
@@ -57,12 +92,15 @@ export class FastPath {
       }
       const body = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString('utf8');
       const fail = (error: unknown) => {
-        if (error instanceof FliptError) return send(response, error.httpStatus, JSON.stringify(error.toJSON()));
+        if (error instanceof FliptError) {
+          const answered = answerError ? answerError(error, fastRequest) : error;
+          return send(response, answered.httpStatus, JSON.stringify(answered.toJSON()));
+        }
         this.log.error(error);
         send(response, 500, JSON.stringify({ code: 13, message: 'internal error', details: [] }));
       };
       try {
-        const answer = handler(parseJsonBody(body));
+        const answer = handler(parseJsonBody(body), fastRequest);
         if (answer instanceof Promise) answer.then((settled) => send(response, 200, settled), fail);
         else send(response, 200, answer);
       } catch (error) {

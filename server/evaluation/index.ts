@@ -18,6 +18,8 @@ import { booleanAnswerJson, elapsedSince, evaluationTimestamp, variantAnswerJson
 import { SnapshotCache, type NamespaceSnapshot, type SnapshotGate } from './cache.js';
 import type { FastHandler } from './fast-path.js';
 import { loadNamespace } from './loader.js';
+import { ofrepRoutes } from './ofrep.js';
+import { browserCors } from './cors.js';
 import { authenticationHooksInstalled } from '../auth/index.js';
 import { prettyPrinting } from '../flipt/routes/http.js';
 
@@ -44,31 +46,32 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
 
   prettyPrinting(app);
   const compiled = async (namespaceKey: string) => (await cache.get(namespaceKey)).compiled;
+  /** Synchronous while the namespace's snapshot is in memory (the hot path answers without a promise), else after its load. */
+  const withSnapshot = <R>(namespaceKey: string, answer: (snapshot: NamespaceSnapshot) => R): R | Promise<R> => {
+    const snapshot = cache.get(namespaceKey);
+    return snapshot instanceof Promise ? snapshot.then(answer) : answer(snapshot);
+  };
+  const record = (namespaceKey: string, flagKey: string) => analytics?.record(namespaceKey, flagKey);
 
-  /**
-   * One flag of a known type: evaluate, count, answer in the endpoint's JSON. Synchronous while the
-   * namespace's snapshot is in memory (the hot path answers without a promise), else after its load.
-   */
+  /** One flag of a known type: evaluate, count, answer in the endpoint's JSON. */
   const single =
     <R extends { flagKey: string }>(
       evaluate: (namespace: CompiledNamespace, input: WireRequest) => R,
       json: (result: R, meta: AnswerMeta) => string,
-    ): FastHandler =>
+    ): ((body: unknown) => ReturnType<FastHandler>) =>
     (body: unknown) => {
       const started = performance.now();
       const input = readRequest(body);
       const namespaceKey = input.namespaceKey || DEFAULT_NAMESPACE;
-      const answer = (snapshot: NamespaceSnapshot) => {
+      return withSnapshot(namespaceKey, (snapshot) => {
         const result = withFliptErrors(() => evaluate(snapshot.compiled, input));
-        analytics?.record(namespaceKey, input.flagKey);
+        record(namespaceKey, input.flagKey);
         return json(result, {
           requestId: input.requestId || randomUUID(),
           durationMillis: elapsedSince(started),
           timestamp: evaluationTimestamp(),
         });
-      };
-      const snapshot = cache.get(namespaceKey);
-      return snapshot instanceof Promise ? snapshot.then(answer) : answer(snapshot);
+      });
     };
   const variant = single(evaluateVariant, variantAnswerJson);
   const boolean = single(evaluateBoolean, booleanAnswerJson);
@@ -77,10 +80,18 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
 
   app.post('/evaluate/v1/variant', async (request, reply) => sendJson(reply, variant(request.body)));
   app.post('/evaluate/v1/boolean', async (request, reply) => sendJson(reply, boolean(request.body)));
-  if (!authenticationHooksInstalled(context.config)) {
+  const hotPath = !authenticationHooksInstalled(context.config);
+  if (hotPath) {
     context.fastPath.add('/evaluate/v1/variant', variant);
     context.fastPath.add('/evaluate/v1/boolean', boolean);
   }
+
+  // The hot path adds no CORS headers, so a browser-facing OFREP goes through Fastify.
+  await app.register(
+    async (ofrep) =>
+      ofrepRoutes(ofrep, { context, withSnapshot, record, hotPath: hotPath && !context.config.cors.enabled }),
+    { prefix: '/ofrep/v1' },
+  );
 
   app.post('/evaluate/v1/batch', async (request, reply) => {
     const started = performance.now();
@@ -91,7 +102,7 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
       const namespaceKey = input.namespaceKey || DEFAULT_NAMESPACE;
       const namespace = await compiled(namespaceKey);
       const result = withFliptErrors(() => evaluateFlag(namespace, input), { notFound: () => undefined });
-      if (result) analytics?.record(namespaceKey, input.flagKey);
+      if (result) record(namespaceKey, input.flagKey);
       results.push(result);
     }
     const durationMillis = elapsedSince(started);
@@ -126,7 +137,7 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
     const namespaceKey = legacyNamespace(request);
     const namespace = await compiled(namespaceKey);
     const result = withFliptErrors(() => evaluateVariant(namespace, input));
-    analytics?.record(namespaceKey, input.flagKey);
+    record(namespaceKey, input.flagKey);
     return legacyResponse(
       input,
       namespaceKey,
@@ -158,7 +169,7 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
         excludeNotFound ? { notFound: () => undefined } : {},
       );
       if (!result) continue;
-      analytics?.record(namespaceKey, input.flagKey);
+      record(namespaceKey, input.flagKey);
       evaluated.push([input, result]);
     }
     const duration = elapsedSince(started);
@@ -174,19 +185,25 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
   app.post('/api/v1/batch-evaluate', legacyBatch);
   app.post('/api/v1/namespaces/:namespaceKey/batch-evaluate', legacyBatch);
 
-  app.get('/internal/v1/evaluation/snapshot/namespace/:key', async (request, reply) => {
-    const { key } = request.params as { key: string };
-    const snapshot = await cache.get(key);
-    if (!snapshot.exists && context.config.storage.type === 'local') {
-      throw new FliptError(GrpcCode.NotFound, `getting flags: namespace "${key}" not found`);
-    }
-    reply.header('etag', snapshot.etag);
-    if (request.headers['if-none-match'] === snapshot.etag) return reply.code(304).send();
-    const version = request.headers['x-flipt-accept-server-version'];
-    return reply
-      .type('application/json')
-      .send(snapshot.json(gateFor(typeof version === 'string' ? version : undefined)));
-  });
+  await app.register(
+    async (snapshots) => {
+      await browserCors(snapshots, context.config.cors);
+      snapshots.get('/snapshot/namespace/:key', async (request, reply) => {
+        const { key } = request.params as { key: string };
+        const snapshot = await cache.get(key);
+        if (!snapshot.exists && context.config.storage.type === 'local') {
+          throw new FliptError(GrpcCode.NotFound, `getting flags: namespace "${key}" not found`);
+        }
+        reply.header('etag', snapshot.etag);
+        if (request.headers['if-none-match'] === snapshot.etag) return reply.code(304).send();
+        const version = request.headers['x-flipt-accept-server-version'];
+        return reply
+          .type('application/json')
+          .send(snapshot.json(gateFor(typeof version === 'string' ? version : undefined)));
+      });
+    },
+    { prefix: '/internal/v1/evaluation' },
+  );
 
   app.get('/internal/v1/analytics/namespaces/:namespaceKey/flags/:flagKey', async (request) => {
     if (!analytics) throw new FliptError(GrpcCode.Unimplemented, 'analytics are not enabled');

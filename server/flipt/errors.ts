@@ -50,7 +50,8 @@ export class FliptError extends Error {
     super(message);
   }
 
-  toJSON() {
+  /** The answer's body (subclasses for other APIs give their own shape). */
+  toJSON(): Record<string, unknown> {
     return { code: this.code, message: this.message, details: [] };
   }
 }

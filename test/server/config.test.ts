@@ -43,6 +43,18 @@ describe('configuration', () => {
     expect(config.ui.topbar).toEqual({ color: '', label: 'Staging' });
   });
 
+  it('reads the cors section, which the OFREP and snapshot routes answer browsers with', () => {
+    expect(loadConfig({}, {}).cors.allowedHeaders).toContain('If-None-Match');
+    const file = configFile(
+      'cors:\n  enabled: true\n  allowed_origins: [https://shop.test]\n  allowed_headers: [X-Custom]\n',
+    );
+    expect(loadConfig({ config: file }, {}).cors).toEqual({
+      enabled: true,
+      allowedOrigins: ['https://shop.test'],
+      allowedHeaders: ['X-Custom'],
+    });
+  });
+
   it('accepts a Flipt config.yml with sections Ensign ignores', () => {
     const parsed = parseConfigFile(
       [

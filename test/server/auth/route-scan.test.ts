@@ -9,7 +9,8 @@ import { createTestDatabase, dialects, type TestDatabase } from '../support.js';
 import { UNAUTHENTICATED } from './helpers.js';
 
 /** Flipt's API mounts; the survey APIs under /api/v1 (Formbricks client and management) have their own keys. */
-const FLIPT_MOUNT = /^\/(api\/v1(?!\/(client|management)(\/|\*|$))|evaluate\/v1|internal\/v1|auth\/v1|meta)(\/|$)/;
+const FLIPT_MOUNT =
+  /^\/(api\/v1(?!\/(client|management)(\/|\*|$))|evaluate\/v1|internal\/v1|auth\/v1|meta|ofrep\/v1)(\/|$)/;
 
 /** Inside the Flipt mounts, only these answer without credentials: the method list and the login flow. */
 const PUBLIC_IN_MOUNTS = [
@@ -108,6 +109,7 @@ describe.each(dialects)('with authentication required, every route on %s', (dial
       'POST /auth/v1/method/token',
       'GET /index.html',
       'GET /auth/v1/method',
+      'POST /ofrep/v1/evaluate/flags/:key',
     ]) {
       expect(scanned.has(key), key).toBe(true);
     }

@@ -1,0 +1,235 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import {
+  EvaluationError,
+  evaluateFlag,
+  type AnyEvaluation,
+  type CompiledNamespace,
+  type EvaluationReason,
+} from '../../domain/evaluation/index.js';
+import { DEFAULT_NAMESPACE } from '../../domain/flipt/types.js';
+import type { AppContext } from '../context.js';
+import { FliptError, GrpcCode } from '../flipt/errors.js';
+import type { NamespaceSnapshot } from './cache.js';
+import { browserCors } from './cors.js';
+import type { FastHandler } from './fast-path.js';
+
+/**
+ * The OpenFeature Remote Evaluation Protocol (OFREP) over the same in-memory snapshots as
+ * `/evaluate/v1` (README, "OpenFeature"; docs/compatibility.md for the differences from Flipt).
+ */
+
+/** How often a provider may poll: answers are computed in memory and bulk ones are 304 while nothing changed. */
+export const MIN_POLLING_INTERVAL_MS = 1000;
+
+const PROVIDER_CONFIGURATION = JSON.stringify({
+  name: 'flipt',
+  capabilities: {
+    cacheInvalidation: { polling: { enabled: true, minPollingIntervalMs: MIN_POLLING_INTERVAL_MS } },
+    flagEvaluation: { supportedTypes: ['string', 'boolean'] },
+  },
+});
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** What the OFREP routes need from the evaluation plugin. */
+export interface OfrepDependencies {
+  context: AppContext;
+  /** Runs `answer` on the namespace's snapshot: synchronously when it is in memory. */
+  withSnapshot: <R>(namespaceKey: string, answer: (snapshot: NamespaceSnapshot) => R) => R | Promise<R>;
+  /** Counts one evaluation, as `/evaluate/v1` does. */
+  record: (namespaceKey: string, flagKey: string) => void;
+  /** Whether the single-flag route may be answered by the hot path (no hook would have to run on it). */
+  hotPath: boolean;
+}
+
+/** Registered under `/ofrep/v1`. */
+export async function ofrepRoutes(app: FastifyInstance, deps: OfrepDependencies): Promise<void> {
+  await browserCors(app, deps.context.config.cors);
+  // Thrown on to the app's handler, which answers with the error's status and JSON.
+  app.setErrorHandler((error, request) => {
+    const { key } = (request.params ?? {}) as { key?: string };
+    throw error instanceof FliptError ? asOfrepError(error, key) : error;
+  });
+
+  const evaluateOne: FastHandler = (body, request) => {
+    const namespaceKey = namespaceOf(request.headers);
+    const input = readOfrepRequest(body, request.key);
+    return deps.withSnapshot(namespaceKey, (snapshot) => {
+      const result = evaluateOfrep(snapshot.compiled, request.key, input);
+      deps.record(namespaceKey, request.key);
+      return evaluatedFlagJson(result);
+    });
+  };
+  const send = async (reply: FastifyReply, json: string | Promise<string>) => reply.type(JSON_TYPE).send(await json);
+
+  app.get('/configuration', async (_request, reply) => send(reply, PROVIDER_CONFIGURATION));
+
+  app.post('/evaluate/flags/:key', async (request, reply) => {
+    const { key } = request.params as { key: string };
+    return send(reply, evaluateOne(request.body, { key, headers: request.headers }));
+  });
+  if (deps.hotPath) {
+    deps.context.fastPath.addPrefix('/ofrep/v1/evaluate/flags/', evaluateOne, (error, request) =>
+      asOfrepError(error, request.key),
+    );
+  }
+
+  app.post('/evaluate/flags', async (request, reply) => {
+    const namespaceKey = namespaceOf(request.headers);
+    const input = readOfrepRequest(request.body);
+    const snapshot = await deps.withSnapshot(namespaceKey, (loaded) => loaded);
+    const etag = bulkEtag(snapshot.etag, namespaceKey, input.context);
+    reply.header('etag', etag);
+    if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
+    const flags = bulkFlagKeys(snapshot.compiled, input.context.flags).map((key) => {
+      try {
+        const json = evaluatedFlagJson(evaluateOfrep(snapshot.compiled, key, input));
+        deps.record(namespaceKey, key);
+        return json;
+      } catch (error) {
+        if (error instanceof OfrepError) return JSON.stringify(error.toJSON());
+        throw error;
+      }
+    });
+    return send(reply, `{"flags":[${flags.join(',')}]}`);
+  });
+}
+
+export type OfrepErrorCode = 'PARSE_ERROR' | 'INVALID_CONTEXT' | 'FLAG_NOT_FOUND' | 'GENERAL';
+
+/** An OFREP failure: `{key, errorCode, errorDetails}` for one flag, without `key` for a bulk request. */
+export class OfrepError extends FliptError {
+  override name = 'OfrepError';
+  constructor(
+    status: 400 | 404,
+    readonly errorCode: OfrepErrorCode,
+    errorDetails: string,
+    readonly key?: string,
+  ) {
+    super(status === 404 ? GrpcCode.NotFound : GrpcCode.InvalidArgument, errorDetails, status);
+  }
+
+  override toJSON() {
+    const failure = { errorCode: this.errorCode, errorDetails: this.message };
+    return this.key === undefined ? failure : { key: this.key, ...failure };
+  }
+}
+
+/** A Flipt error raised on an OFREP route in OFREP's shape: a refused body is a PARSE_ERROR; 401, 413 and the like stay as they are. */
+export function asOfrepError(error: FliptError, key: string | undefined): FliptError {
+  if (error instanceof OfrepError || error.code !== GrpcCode.InvalidArgument) return error;
+  return new OfrepError(400, 'PARSE_ERROR', error.message, key);
+}
+
+/** An OFREP request body, read into the engine's terms. */
+export interface OfrepRequest {
+  /** `context.targetingKey`, else a random one (as Flipt). */
+  entityId: string;
+  /** The context with every value as a string, as Flipt's engine takes it (`targetingKey` included). */
+  context: Record<string, string>;
+}
+
+/**
+ * `{context}`: a missing body or context is an empty context; numbers and booleans become strings
+ * (as the Flipt providers send them), null an empty string; objects and arrays are refused.
+ */
+export function readOfrepRequest(body: unknown, key?: string): OfrepRequest {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new OfrepError(400, 'PARSE_ERROR', 'the request body must be a JSON object', key);
+  }
+  const sent = (body as { context?: unknown }).context ?? {};
+  if (typeof sent !== 'object' || Array.isArray(sent)) {
+    throw new OfrepError(400, 'PARSE_ERROR', 'context must be a JSON object', key);
+  }
+  const context: Record<string, string> = {};
+  for (const [name, value] of Object.entries(sent)) {
+    if (typeof value === 'object' && value !== null) {
+      throw new OfrepError(
+        400,
+        'INVALID_CONTEXT',
+        `context value "${name}" must be a string, number or boolean, not ${Array.isArray(value) ? 'an array' : 'an object'}`,
+        key,
+      );
+    }
+    context[name] = value === null ? '' : String(value);
+  }
+  return { entityId: context.targetingKey ?? randomUUID(), context };
+}
+
+/** The namespace an OFREP request acts on: `X-Flipt-Namespace`, else "default". */
+export function namespaceOf(headers: IncomingHttpHeaders): string {
+  const header = headers['x-flipt-namespace'];
+  return (typeof header === 'string' && header.trim()) || DEFAULT_NAMESPACE;
+}
+
+function evaluateOfrep(namespace: CompiledNamespace, flagKey: string, request: OfrepRequest): AnyEvaluation {
+  try {
+    return evaluateFlag(namespace, { flagKey, entityId: request.entityId, context: request.context });
+  } catch (error) {
+    if (!(error instanceof EvaluationError)) throw error;
+    if (error.kind === 'flag_not_found') throw new OfrepError(404, 'FLAG_NOT_FOUND', error.message, flagKey);
+    throw new OfrepError(400, 'INVALID_CONTEXT', error.message, flagKey);
+  }
+}
+
+/** Flipt's evaluation reasons in OFREP's words. */
+export function ofrepReason(reason: EvaluationReason): string {
+  switch (reason) {
+    case 'MATCH_EVALUATION_REASON':
+      return 'TARGETING_MATCH';
+    case 'DEFAULT_EVALUATION_REASON':
+      return 'DEFAULT';
+    case 'FLAG_DISABLED_EVALUATION_REASON':
+      return 'DISABLED';
+    default:
+      return 'UNKNOWN';
+  }
+}
+
+/**
+ * One evaluated flag: a variant flag's value is its variant key (the attachment, a JSON string, in
+ * `metadata.attachment`), a boolean flag's value is a boolean. Written out like answers.ts: this runs
+ * on every evaluation.
+ */
+export function evaluatedFlagJson(result: AnyEvaluation): string {
+  if (result.type === 'BOOLEAN_EVALUATION_RESPONSE_TYPE') {
+    const { flagKey, enabled, reason } = result.boolean;
+    return `{"key":${JSON.stringify(flagKey)},"reason":"${ofrepReason(reason)}","variant":"${enabled}","value":${enabled},"metadata":{}}`;
+  }
+  const { flagKey, variantKey, variantAttachment, reason } = result.variant;
+  const variant = JSON.stringify(variantKey);
+  const metadata = variantAttachment ? `{"attachment":${JSON.stringify(variantAttachment)}}` : '{}';
+  return `{"key":${JSON.stringify(flagKey)},"reason":"${ofrepReason(reason)}","variant":${variant},"value":${variant},"metadata":${metadata}}`;
+}
+
+/**
+ * The flags a bulk evaluation answers: those named in `context.flags` (comma-separated, as Flipt
+ * v1.48), else every boolean flag and every enabled variant flag of the namespace.
+ */
+export function bulkFlagKeys(namespace: CompiledNamespace, named: string | undefined): string[] {
+  const keys = (named ?? '')
+    .split(',')
+    .map((key) => key.trim())
+    .filter((key) => key !== '');
+  if (keys.length > 0) return keys;
+  return [...namespace.flags.values()]
+    .filter((flag) => flag.type === 'BOOLEAN_FLAG_TYPE' || flag.enabled)
+    .map((flag) => flag.key);
+}
+
+/** A strong ETag over the namespace's snapshot version and what the request asks. */
+export function bulkEtag(snapshotEtag: string, namespaceKey: string, context: Record<string, string>): string {
+  const hash = createHash('sha1').update(`${snapshotEtag}\n${namespaceKey}\n${JSON.stringify(context)}`);
+  return `"${hash.digest('hex')}"`;
+}
+
+/** `If-None-Match`: `*` or a list of tags, weak ones compared by their opaque part. */
+export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch
+    .split(',')
+    .map((tag) => tag.trim().replace(/^W\//, ''))
+    .some((tag) => tag === '*' || tag === etag);
+}

@@ -1,0 +1,1 @@
+export { FliptWebProvider } from '@openfeature/flipt-web-provider';
