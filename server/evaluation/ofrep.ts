@@ -97,7 +97,7 @@ export async function ofrepRoutes(app: FastifyInstance, deps: OfrepDependencies)
   });
 }
 
-export type OfrepErrorCode = 'PARSE_ERROR' | 'INVALID_CONTEXT' | 'FLAG_NOT_FOUND' | 'GENERAL';
+export type OfrepErrorCode = 'PARSE_ERROR' | 'INVALID_CONTEXT' | 'FLAG_NOT_FOUND';
 
 /** An OFREP failure: `{key, errorCode, errorDetails}` for one flag, without `key` for a bulk request. */
 export class OfrepError extends FliptError {
