@@ -20,6 +20,7 @@ import { evaluationPlugin } from './evaluation/index.js';
 import { FastPath } from './evaluation/fast-path.js';
 import { parseJsonBody } from './json-body.js';
 import { installSecurityHeaders } from './security-headers.js';
+import { installRateLimits } from './rate-limits.js';
 
 export interface BuildOptions {
   /** An already open database; when absent the app opens (and later closes) `config.db.url`. */
@@ -83,6 +84,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
   await installSecurityHeaders(app);
+  // Before every route too: it marks the limited ones as they are registered.
+  await installRateLimits(app, config.rateLimits);
   await app.register(fastifyCookie);
   // Before every route, so that its hooks guard them all.
   await installAuth(app, context);

@@ -96,6 +96,7 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
       await storageRoutes(client, store, {
         uploadDir: config.surveys.uploadDir,
         signingSecret: config.surveys.signingSecret,
+        uploadQuotaBytes: config.surveys.uploadQuotaBytes,
       });
     },
     { prefix: '/api/v1/client' },

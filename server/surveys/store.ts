@@ -609,6 +609,16 @@ export class SurveyStore {
       .execute();
   }
 
+  /** What the environment's recorded uploads take in all, in bytes. */
+  async uploadedBytes(environmentId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('survey_files')
+      .select((eb) => eb.fn.sum<number | string | null>('size').as('total'))
+      .where('environment_id', '=', environmentId)
+      .executeTakeFirst();
+    return Number(row?.total ?? 0);
+  }
+
   async file(environmentId: string, fileName: string) {
     return this.db
       .selectFrom('survey_files')
