@@ -19,6 +19,8 @@ import { surveyPlugin } from './surveys/plugin.js';
 import { evaluationPlugin } from './evaluation/index.js';
 import { FastPath } from './evaluation/fast-path.js';
 import { parseJsonBody } from './json-body.js';
+import { installSecurityHeaders } from './security-headers.js';
+import { installRateLimits } from './rate-limits.js';
 
 export interface BuildOptions {
   /** An already open database; when absent the app opens (and later closes) `config.db.url`. */
@@ -81,6 +83,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     reply.code(404).send({ code: GrpcCode.NotFound, message: 'Not Found', details: [] });
   });
 
+  await installSecurityHeaders(app);
+  // Before every route too: it marks the limited ones as they are registered.
+  await installRateLimits(app, config.rateLimits);
   await app.register(fastifyCookie);
   // Before every route, so that its hooks guard them all.
   await installAuth(app, context);

@@ -165,7 +165,8 @@ export async function main(argv: string[]): Promise<void> {
       fail(error.message);
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE')
       fail(`port is already in use: ${(error as Error).message}`);
-    throw error;
+    // Anything else is unforeseen, yet a terminal gets one line too, never a stack trace.
+    fail(`unexpected error: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 

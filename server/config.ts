@@ -89,6 +89,19 @@ const authenticationSection = v.strictObject({
 
 export type AuthenticationFileConfig = v.InferOutput<typeof authenticationSection>;
 
+/** A number of requests per window from one client address; 0 turns the limit off. */
+const requestsPerWindow = v.pipe(num, v.integer('must be a whole number'), v.minValue(0, 'must be 0 or more'));
+
+/** Ensign's own `server.rate_limits` (server/rate-limits.ts). */
+const rateLimitsSection = v.strictObject({
+  window: opt(duration),
+  login: opt(requestsPerWindow),
+  token_creation: opt(requestsPerWindow),
+  survey_uploads: opt(requestsPerWindow),
+  survey_writes: opt(requestsPerWindow),
+  evaluation: opt(requestsPerWindow),
+});
+
 /** Flipt sections Ensign does not use: accepted so a Flipt file loads, otherwise ignored. */
 const ignoredSection = opt(v.unknown());
 
@@ -105,6 +118,8 @@ const fileSchema = v.strictObject({
       cert_key: opt(str),
       // Ensign's own: how many processes serve (node:cluster), see server/workers.ts.
       workers: opt(num),
+      // Ensign's own: requests per client address (server/rate-limits.ts).
+      rate_limits: opt(rateLimitsSection),
     }),
   ),
   db: opt(
@@ -157,6 +172,7 @@ const fileSchema = v.strictObject({
       demo: opt(bool),
       upload_dir: opt(str),
       signing_secret: opt(str),
+      upload_quota_mb: opt(v.pipe(num, v.minValue(0, 'must be 0 or more'))),
     }),
   ),
   audit: ignoredSection,
@@ -192,9 +208,28 @@ export interface Config {
   /** For the routes browsers call from another origin (server/evaluation/cors.ts). */
   cors: { enabled: boolean; allowedOrigins: string[]; allowedHeaders: string[] };
   log: { level: LogLevel; encoding: 'console' | 'json' };
-  surveys: { enabled: boolean; seedFile?: string; demo: boolean; uploadDir: string; signingSecret?: string };
+  /** `uploadQuotaBytes`: what one environment's uploaded files may take in all (0: no quota). */
+  surveys: {
+    enabled: boolean;
+    seedFile?: string;
+    demo: boolean;
+    uploadDir: string;
+    signingSecret?: string;
+    uploadQuotaBytes: number;
+  };
+  /** Requests per client address and window, by kind of route; 0 is no limit (server/rate-limits.ts). */
+  rateLimits: RateLimits;
   /** Where the built console and widget files, and the demo host page, are served from. */
   paths: { console: string; widget: string; demo: string };
+}
+
+export interface RateLimits {
+  windowMs: number;
+  login: number;
+  tokenCreation: number;
+  surveyUploads: number;
+  surveyWrites: number;
+  evaluation: number;
 }
 
 /** A configuration problem, worded as one line that names the key or flag. */
@@ -238,7 +273,15 @@ export function defaultConfig(): Config {
       ],
     },
     log: { level: 'info', encoding: 'console' },
-    surveys: { enabled: true, demo: true, uploadDir: './data/uploads' },
+    surveys: { enabled: true, demo: true, uploadDir: './data/uploads', uploadQuotaBytes: 1024 * 1024 * 1024 },
+    rateLimits: {
+      windowMs: 60_000,
+      login: 30,
+      tokenCreation: 30,
+      surveyUploads: 60,
+      surveyWrites: 600,
+      evaluation: 0,
+    },
     paths: {
       console: join(PACKAGE_ROOT, 'dist/console'),
       widget: join(PACKAGE_ROOT, 'dist/widget'),
@@ -377,10 +420,29 @@ export function loadConfig(flags: FlagSettings = {}, env: NodeJS.ProcessEnv = pr
   if (surveys.demo !== undefined) config.surveys.demo = surveys.demo;
   if (surveys.upload_dir) config.surveys.uploadDir = resolve(surveys.upload_dir);
   if (surveys.signing_secret) config.surveys.signingSecret = surveys.signing_secret;
+  if (surveys.upload_quota_mb !== undefined)
+    config.surveys.uploadQuotaBytes = Math.round(surveys.upload_quota_mb * 1024 * 1024);
   const seedFile = pick(flags.surveys, env.ENSIGN_SURVEYS_FILE, surveys.seed_file);
   if (seedFile !== undefined) config.surveys.seedFile = resolve(seedFile);
 
+  config.rateLimits = rateLimitsOf(file.server?.rate_limits ?? {}, config.rateLimits);
+
   return config;
+}
+
+function rateLimitsOf(section: v.InferOutput<typeof rateLimitsSection>, defaults: RateLimits): RateLimits {
+  const windowMs =
+    section.window === undefined ? defaults.windowMs : parseDurationMs(section.window, 'server.rate_limits.window');
+  if (windowMs < 1000)
+    throw new ConfigError(`server.rate_limits.window must be 1s or longer (got "${section.window}")`);
+  return {
+    windowMs,
+    login: section.login ?? defaults.login,
+    tokenCreation: section.token_creation ?? defaults.tokenCreation,
+    surveyUploads: section.survey_uploads ?? defaults.surveyUploads,
+    surveyWrites: section.survey_writes ?? defaults.surveyWrites,
+    evaluation: section.evaluation ?? defaults.evaluation,
+  };
 }
 
 function readConfigFile(path: string): FileConfig {

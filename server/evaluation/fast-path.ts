@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import type { FastifyBaseLogger } from 'fastify';
 import { FliptError } from '../flipt/errors.js';
 import { parseJsonBody } from '../json-body.js';
+import { FAST_PATH_HEADERS } from '../security-headers.js';
 
 /** Answers a parsed request body with JSON: synchronously when it can (no promise on the hot path), else with a promise. */
 export type FastHandler = (body: unknown, request: FastRequest) => string | Promise<string>;
@@ -117,6 +118,7 @@ function send(response: ServerResponse, status: number, json: string): void {
     'application/json; charset=utf-8',
     'content-length',
     String(Buffer.byteLength(json)),
+    ...FAST_PATH_HEADERS,
   ]);
   response.end(json);
 }

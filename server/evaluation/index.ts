@@ -80,7 +80,8 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
 
   app.post('/evaluate/v1/variant', async (request, reply) => sendJson(reply, variant(request.body)));
   app.post('/evaluate/v1/boolean', async (request, reply) => sendJson(reply, boolean(request.body)));
-  const hotPath = !authenticationHooksInstalled(context.config);
+  // The fast path runs no hook: a guard or a rate limit on evaluations needs Fastify's route.
+  const hotPath = !authenticationHooksInstalled(context.config) && context.config.rateLimits.evaluation === 0;
   if (hotPath) {
     context.fastPath.add('/evaluate/v1/variant', variant);
     context.fastPath.add('/evaluate/v1/boolean', boolean);

@@ -8,6 +8,8 @@ export type SurveyErrorCode =
   | 'unauthorized'
   | 'not_authenticated'
   | 'method_not_allowed'
+  | 'too_many_requests'
+  | 'payload_too_large'
   | 'internal_server_error';
 
 /** An error answered as Formbricks does: `{code, message, details}`. */
@@ -45,7 +47,6 @@ export function answerSurveyError(error: FastifyError | SurveyApiError, request:
     request.log.error(error);
     return reply.code(500).send({ code: 'internal_server_error', message: 'Internal server error', details: {} });
   }
-  return reply
-    .code(status)
-    .send({ code: status === 404 ? 'not_found' : 'bad_request', message: error.message, details: {} });
+  const code = status === 404 ? 'not_found' : status === 429 ? 'too_many_requests' : 'bad_request';
+  return reply.code(status).send({ code, message: error.message, details: {} });
 }

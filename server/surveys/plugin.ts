@@ -13,6 +13,7 @@ import { assetRoutes } from './assets.js';
 import { applySeed, applySeedFile } from './seed.js';
 import { DEMO_SEED } from './demo.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../json-body.js';
+import { allowCrossOriginUse } from '../security-headers.js';
 
 /** What any origin may send: the client API's headers, the signed upload's and the management API key. */
 const ALLOWED_HEADERS = [
@@ -71,6 +72,7 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
   });
 
   const withCors = async (scope: FastifyInstance) => {
+    allowCrossOriginUse(scope);
     await scope.register(fastifyCors, {
       origin: '*',
       methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
@@ -94,6 +96,7 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
       await storageRoutes(client, store, {
         uploadDir: config.surveys.uploadDir,
         signingSecret: config.surveys.signingSecret,
+        uploadQuotaBytes: config.surveys.uploadQuotaBytes,
       });
     },
     { prefix: '/api/v1/client' },
@@ -112,7 +115,10 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
     },
     { prefix: '/storage' },
   );
-  await app.register(async (assets) => assetRoutes(assets, config.paths.widget));
+  await app.register(async (assets) => {
+    allowCrossOriginUse(assets);
+    assetRoutes(assets, config.paths.widget);
+  });
   if (!config.surveys.demo) return;
   await app.register(fastifyStatic, {
     root: config.paths.demo,

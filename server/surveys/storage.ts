@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
 import * as v from 'valibot';
-import { badRequest, notFound, unauthorized } from './errors.js';
+import { SurveyApiError, badRequest, notFound, unauthorized } from './errors.js';
 import type { SurveyStore } from './store/index.js';
 import { environmentOfRequest, surveyOf } from './client.js';
 import { cuidString, parseInput } from './validation.js';
@@ -28,7 +28,16 @@ export interface StorageOptions {
   uploadDir: string;
   /** Key of the upload signatures; when the config has none, a random one for this process. */
   signingSecret?: string;
+  /** What one environment's uploads may take in all, in bytes; 0 is no quota. */
+  uploadQuotaBytes: number;
 }
+
+const quotaExceeded = (quota: number) =>
+  new SurveyApiError(
+    413,
+    'payload_too_large',
+    `This environment's uploads would exceed its quota of ${quota % (1024 * 1024) === 0 ? `${quota / 1024 / 1024} MB` : `${quota} bytes`}`,
+  );
 
 export function signUpload(
   secret: string,
@@ -148,6 +157,9 @@ export async function storageRoutes(app: FastifyInstance, store: SurveyStore, op
       const refusal = uploadRefusal(survey, { fileName, fileType });
       if (refusal) throw badRequest(refusal, { 'X-File-Name': refusal });
 
+      const quota = options.uploadQuotaBytes;
+      const used = quota > 0 ? await store.uploadedBytes(environment.id) : 0;
+      if (quota > 0 && used >= quota) throw quotaExceeded(quota);
       if (!request.isMultipart()) throw badRequest('The upload must be multipart/form-data with a "file" field');
       const part = await request.file({ throwFileSizeLimit: false });
       if (part?.fieldname !== 'file') throw badRequest('The "file" field is missing', { file: 'is required' });
@@ -159,6 +171,7 @@ export async function storageRoutes(app: FastifyInstance, store: SurveyStore, op
       try {
         await pipeline(part.file, createWriteStream(partial));
         if (part.file.truncated) throw badRequest(`File size exceeds the ${MAX_UPLOAD_BYTES / 1024 / 1024} MB limit`);
+        if (quota > 0 && used + (await stat(partial)).size > quota) throw quotaExceeded(quota);
         await rename(partial, target);
       } finally {
         await rm(partial, { force: true });

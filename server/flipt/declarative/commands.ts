@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import type { Config } from '../../config.js';
 import { openDatabase } from '../../db/index.js';
 import { ChangeFeed } from '../../changes.js';
@@ -89,17 +89,33 @@ export async function exportCommand(config: Config, options: ExportCommandOption
   return text;
 }
 
+/**
+ * The largest features file `ensign import` reads: far beyond any real one (a flag with rules takes
+ * well under 1 KB), and small enough that parsing it cannot exhaust the process's memory.
+ */
+export const MAX_IMPORT_BYTES = 32 * 1024 * 1024;
+
+const tooLarge = (source: string) =>
+  new CommandError(`${source} is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB, the most import reads`);
+
 async function readSource(file: string): Promise<string> {
   try {
+    if ((await stat(file)).size > MAX_IMPORT_BYTES) throw tooLarge(file);
     return await readFile(file, 'utf8');
   } catch (error) {
+    if (error instanceof CommandError) throw error;
     throw new CommandError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
 }
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Buffer));
+  let size = 0;
+  for await (const chunk of process.stdin) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_IMPORT_BYTES) throw tooLarge('stdin');
+    chunks.push(Buffer.from(chunk as Buffer));
+  }
   return Buffer.concat(chunks).toString('utf8');
 }
 

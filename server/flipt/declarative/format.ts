@@ -190,12 +190,22 @@ export function parseFeatures(source: string, fileName = 'features'): FeaturesDo
   return documents;
 }
 
+/** Aliases a document may resolve: enough for shared constraint lists, far too few for a billion laughs. */
+const MAX_ALIAS_COUNT = 100;
+
 /** Every document of the stream with \`yaml\` (aliases limited), naming the first syntax error. */
 function loadYaml(source: string, fileName: string): unknown[] {
   return parseAllDocuments(source, { uniqueKeys: true }).map((yamlDocument, index) => {
+    const place = new Place([`${fileName}: document ${index + 1}`]);
     const error = yamlDocument.errors[0];
-    if (error) new Place([`${fileName}: document ${index + 1}`]).fail(`invalid YAML: ${error.message.split('\n')[0]}`);
-    return yamlDocument.toJS({ maxAliasCount: 100 }) as unknown;
+    if (error) place.fail(`invalid YAML: ${error.message.split('\n')[0]}`);
+    try {
+      return yamlDocument.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as unknown;
+    } catch (error) {
+      // `yaml` refuses an alias bomb (or an alias to a missing anchor) with a ReferenceError.
+      if (error instanceof ReferenceError) place.fail(`invalid YAML: ${error.message}`);
+      throw error;
+    }
   });
 }
 

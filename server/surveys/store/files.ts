@@ -36,3 +36,13 @@ export async function file(database: Database, environmentId: string, fileName: 
     .where('file_name', '=', fileName)
     .executeTakeFirst();
 }
+
+/** What the environment's recorded uploads take in all, in bytes. */
+export async function uploadedBytes(database: Database, environmentId: string): Promise<number> {
+  const row = await database.db
+    .selectFrom('survey_files')
+    .select((eb) => eb.fn.sum<number | string | null>('size').as('total'))
+    .where('environment_id', '=', environmentId)
+    .executeTakeFirst();
+  return Number(row?.total ?? 0);
+}

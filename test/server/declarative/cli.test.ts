@@ -146,6 +146,32 @@ describe.each(dialects)('ensign import and export on %s', (dialect) => {
     expect(await stateOf(a.url)).toEqual(before);
   });
 
+  it('ends an alias bomb, a 50 MB file and a bad config with one line and exit code 1', async () => {
+    const bomb = join(dir, 'bomb.yml');
+    const levels = ['a: &a [x, x, x, x, x, x, x, x, x]'];
+    for (const [previous, name] of [...'abcdefgh'].slice(0, -1).map((letter, index) => [letter, 'bcdefgh'[index]])) {
+      levels.push(`${name}: &${name} [${Array(9).fill(`*${previous}`).join(', ')}]`);
+    }
+    writeFileSync(bomb, `${levels.join('\n')}\nflags: [*h]\n`);
+    const bombed = await ensign('import', bomb, '--db', a.url);
+    expect(bombed).toMatchObject({ exitCode: 1 });
+    expect(bombed.stderr).toMatch(new RegExp(`^ensign: ${bomb}: document 1: [^\\n]*alias[^\\n]*\\n$`, 'i'));
+
+    const huge = join(dir, 'huge.yml');
+    const flag = (index: number) => `  - {key: flag-${index}, name: Flag ${index}, description: ${'x'.repeat(200)}}\n`;
+    const chunk = Array.from({ length: 1000 }, (_, index) => flag(index)).join('');
+    writeFileSync(huge, `flags:\n${chunk.repeat(Math.ceil((50 * 1024 * 1024) / chunk.length))}`);
+    const tooBig = await ensign('import', huge, '--db', a.url);
+    expect(tooBig).toMatchObject({ exitCode: 1 });
+    expect(tooBig.stderr).toBe(`ensign: ${huge} is larger than 32 MB, the most import reads\n`);
+
+    const config = join(dir, 'config.yml');
+    writeFileSync(config, 'db: [\n');
+    const badConfig = await ensign('import', fixturePath('v1.0.yml'), '--config', config, '--db', a.url);
+    expect(badConfig).toMatchObject({ exitCode: 1 });
+    expect(badConfig.stderr).toMatch(/^ensign: [^\n]+\n$/);
+  }, 120_000);
+
   it.runIf(dialect === 'postgres')(
     'tells servers on the same PostgreSQL database, so they evaluate the imported data',
     async () => {

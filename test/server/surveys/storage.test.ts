@@ -26,8 +26,8 @@ describe.each(dialects)('survey file storage on %s', (dialect) => {
   });
   afterAll(() => t.close());
 
-  const requestUpload = async (fileName = 'notes.txt') => {
-    const { status, body } = await t.request('POST', `${CLIENT}/storage`, {
+  const requestUpload = async (fileName = 'notes.txt', on = t) => {
+    const { status, body } = await on.request('POST', `${CLIENT}/storage`, {
       fileName,
       fileType: 'text/plain',
       surveyId: SURVEY,
@@ -47,9 +47,10 @@ describe.each(dialects)('survey file storage on %s', (dialect) => {
     content: Buffer,
     overrides: Record<string, string> = {},
     field = 'file',
+    on = t,
   ) => {
     const form = multipart(field, 'notes.txt', content);
-    return t.app.inject({
+    return on.app.inject({
       method: 'POST',
       url: new URL(signed.signedUrl).pathname,
       payload: form.body,
@@ -183,5 +184,29 @@ describe.each(dialects)('survey file storage on %s', (dialect) => {
     expect(() => readFileSync(join(t.uploadDir, ENV, 'private', signed.updatedFileName))).toThrow();
     const exactly = await upload(signed, Buffer.alloc(10 * 1024 * 1024, 97));
     expect(exactly.statusCode).toBe(200);
+  });
+
+  it('keeps each environment within its upload quota: 413 once it would be exceeded, and nothing kept', async () => {
+    const quoted = await startSurveyApp(dialect, (config) => {
+      config.surveys.uploadQuotaBytes = 1024;
+    });
+    try {
+      const first = await requestUpload('first.txt', quoted);
+      expect((await upload(first, Buffer.alloc(700, 97), {}, 'file', quoted)).statusCode).toBe(200);
+      const second = await requestUpload('second.txt', quoted);
+      const over = await upload(second, Buffer.alloc(400, 97), {}, 'file', quoted);
+      expect(over.statusCode).toBe(413);
+      expect(over.json()).toMatchObject({
+        code: 'payload_too_large',
+        message: "This environment's uploads would exceed its quota of 1024 bytes",
+      });
+      expect(() => readFileSync(join(quoted.uploadDir, ENV, 'private', second.updatedFileName))).toThrow();
+      // What still fits is taken; then the quota is used up and even a small file is refused.
+      expect((await upload(second, Buffer.alloc(324, 97), {}, 'file', quoted)).statusCode).toBe(200);
+      const third = await requestUpload('third.txt', quoted);
+      expect((await upload(third, Buffer.alloc(1, 97), {}, 'file', quoted)).statusCode).toBe(413);
+    } finally {
+      await quoted.close();
+    }
   });
 });

@@ -1,0 +1,50 @@
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import fastifyRateLimit from '@fastify/rate-limit';
+import type { RateLimits } from './config.js';
+
+/** The kinds of routes that have a limit of their own (`server.rate_limits`). */
+export type LimitedKind = 'login' | 'tokenCreation' | 'surveyUploads' | 'surveyWrites' | 'evaluation';
+
+const LOGIN = /^\/auth\/v1\/method\/(oidc\/:[^/]+|github)\/(authorize|callback)$/;
+const SURVEY_UPLOAD = /^\/api\/v1\/client\/:[^/]+\/storage(\/local)?$/;
+const SURVEY_WRITE = /^\/api\/v1\/client\/:[^/]+\/(displays|responses)(\/:[^/]+)?$/;
+const EVALUATION =
+  /^\/(evaluate\/v1\/[^/]+|api\/v1\/(batch-)?evaluate|internal\/v1\/evaluation\/snapshot\/.+|ofrep\/v1\/.+)$/;
+
+/** Which limit a route (method and registered pattern) counts against, if any. */
+export function limitedKindOf(method: string, url: string): LimitedKind | undefined {
+  if (method === 'HEAD' || method === 'OPTIONS') return undefined;
+  if (LOGIN.test(url)) return 'login';
+  if (method === 'POST' && url === '/auth/v1/method/token') return 'tokenCreation';
+  if (method === 'POST' && SURVEY_UPLOAD.test(url)) return 'surveyUploads';
+  if ((method === 'POST' || method === 'PUT') && SURVEY_WRITE.test(url)) return 'surveyWrites';
+  if (EVALUATION.test(url)) return 'evaluation';
+  return undefined;
+}
+
+const describeWindow = (ms: number) => (ms % 60_000 === 0 ? `${ms / 60_000} min` : `${ms / 1000} s`);
+
+/**
+ * Limits requests per client address (in this process's memory) on the routes `limitedKindOf` names,
+ * each kind by its own count per window; a kind set to 0 is not limited. Must be installed before the
+ * routes are registered: it marks each one as it is added. Beyond the limit the answer is 429 with
+ * `Retry-After`, in the shape of the scope's other errors.
+ */
+export async function installRateLimits(app: FastifyInstance, limits: RateLimits): Promise<void> {
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const kind = methods.map((method) => limitedKindOf(method, route.url)).find(Boolean);
+    if (!kind || limits[kind] === 0) return;
+    route.config = { ...route.config, rateLimit: { max: limits[kind], timeWindow: limits.windowMs } };
+  });
+  await app.register(fastifyRateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) =>
+      Object.assign(
+        new Error(
+          `too many requests from this address: at most ${context.max} per ${describeWindow(limits.windowMs)}, retry in ${context.after}`,
+        ),
+        { statusCode: 429 },
+      ),
+  });
+}
