@@ -15,6 +15,7 @@ import { FliptStore } from './flipt/store/index.js';
 import { installAuth } from './auth/index.js';
 import { metaRoutes } from './flipt/routes/meta.js';
 import { LocalStorage } from './flipt/declarative/local.js';
+import { GitStorage } from './flipt/declarative/git.js';
 import { surveyPlugin } from './surveys/plugin.js';
 import { evaluationPlugin } from './evaluation/index.js';
 import { FastPath } from './evaluation/fast-path.js';
@@ -69,13 +70,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     local.watch();
     app.addHook('onClose', () => local.close());
   }
-  const flipt = local?.store ?? new FliptStore(database, changes, { readOnly: false });
+  // `storage.type: git` serves a repository's ref the same way, polled; `?reference=` reads other refs.
+  const git = config.storage.type === 'git' ? await GitStorage.open(config.storage.git!, changes, app.log) : undefined;
+  if (git) {
+    git.watch();
+    app.addHook('onClose', () => git.close());
+  }
+  const flipt = local?.store ?? git?.store ?? new FliptStore(database, changes, { readOnly: false });
   fastPath = new FastPath(BODY_LIMIT, app.log);
   app.addHook('preClose', (done) => {
     fastPath!.close();
     done();
   });
-  const context: AppContext = { config, database, changes, flipt, fastPath };
+  const context: AppContext = { config, database, changes, flipt, fastPath, git };
 
   acceptAnyContentTypeAsJson(app);
   app.setErrorHandler(answerInFliptShape);
@@ -90,8 +97,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Before every route, so that its hooks guard them all.
   await installAuth(app, context);
 
-  app.get('/health', async () => ({ status: 'SERVING' }));
-  await app.register(async (api) => fliptManagementRoutes(api, context.flipt));
+  app.get('/health', async () => (git ? { status: 'SERVING', detail: { git: git.health() } } : { status: 'SERVING' }));
+  await app.register(async (api) => {
+    git?.answerReferences(api);
+    await fliptManagementRoutes(api, context.flipt);
+  });
   await app.register(async (api) => metaRoutes(api, context));
   await app.register(async (api) => evaluationPlugin(api, context));
   if (config.surveys.enabled) await app.register(async (surveys) => surveyPlugin(surveys, context));

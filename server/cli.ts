@@ -28,7 +28,7 @@ Options:
   --workers N        processes serving on the port (ENSIGN_WORKERS, default 1)
   --db URL           file:PATH or postgres://... (DATABASE_URL, default file:./data/ensign.db)
   --config FILE      YAML configuration file in Flipt's config.yml layout (ENSIGN_CONFIG)
-  --storage TYPE     database or local (ENSIGN_STORAGE_TYPE)
+  --storage TYPE     database, local or git (ENSIGN_STORAGE_TYPE; git reads storage.git in the config file)
   --storage-path DIR folder of features.yml files for local storage (ENSIGN_STORAGE_PATH)
   --surveys FILE     YAML file that seeds survey environments (ENSIGN_SURVEYS_FILE)
   --log-level LEVEL  debug, info, warn or error (LOG_LEVEL)

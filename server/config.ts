@@ -87,6 +87,35 @@ const authenticationSection = v.strictObject({
   ),
 });
 
+const gitSection = v.strictObject({
+  repository: opt(str),
+  ref: opt(str),
+  ref_type: opt(v.picklist(['static', 'semver'], 'must be "static" or "semver"')),
+  directory: opt(str),
+  poll_interval: opt(duration),
+  ca_cert_path: opt(str),
+  ca_cert_bytes: opt(str),
+  insecure_skip_tls: opt(bool),
+  authentication: opt(
+    v.strictObject({
+      basic: opt(v.strictObject({ username: opt(str), password: opt(str) })),
+      token: opt(v.strictObject({ access_token: opt(str) })),
+      ssh: opt(
+        v.strictObject({
+          user: opt(str),
+          password: opt(str),
+          private_key_bytes: opt(str),
+          private_key_path: opt(str),
+          insecure_ignore_host_key: opt(bool),
+        }),
+      ),
+    }),
+  ),
+});
+
+const STORAGE_TYPES = ['database', 'local', 'git'] as const;
+export type StorageType = (typeof STORAGE_TYPES)[number];
+
 export type AuthenticationFileConfig = v.InferOutput<typeof authenticationSection>;
 
 /** A number of requests per window from one client address; 0 turns the limit off. */
@@ -133,9 +162,10 @@ const fileSchema = v.strictObject({
   ),
   storage: opt(
     v.strictObject({
-      type: opt(v.picklist(['database', 'local'], 'must be "database" or "local"')),
+      type: opt(v.picklist(STORAGE_TYPES, 'must be "database", "local" or "git"')),
       read_only: opt(bool),
       local: opt(v.strictObject({ path: opt(str) })),
+      git: opt(gitSection),
     }),
   ),
   authentication: opt(authenticationSection),
@@ -196,7 +226,7 @@ export interface Config {
   /** `workers`: how many processes serve on the port (1: this process alone). */
   server: { host: string; port: number; workers: number };
   db: { url: string };
-  storage: { type: 'database' | 'local'; readOnly?: boolean; localPath?: string };
+  storage: { type: StorageType; readOnly?: boolean; localPath?: string; git?: GitStorageConfig };
   authentication: AuthenticationFileConfig;
   ui: {
     defaultTheme: Theme;
@@ -230,6 +260,32 @@ export interface RateLimits {
   surveyUploads: number;
   surveyWrites: number;
   evaluation: number;
+}
+
+/** `storage.git`: the repository the flags are read from (server/flipt/declarative/git.ts). */
+export interface GitStorageConfig {
+  /** An http(s), ssh (`ssh://` or `user@host:path`) or file URL. */
+  repository: string;
+  /** The branch, tag or commit followed; with `refType: 'semver'`, a constraint on tags. */
+  ref: string;
+  refType: 'static' | 'semver';
+  /** The sub-folder of the repository holding the files, '' for its root. */
+  directory: string;
+  pollIntervalMs: number;
+  caCertPath?: string;
+  caCertBytes?: string;
+  insecureSkipTls: boolean;
+  authentication?:
+    | { type: 'basic'; username: string; password: string }
+    | { type: 'token'; accessToken: string }
+    | {
+        type: 'ssh';
+        user: string;
+        password?: string;
+        privateKeyBytes?: string;
+        privateKeyPath?: string;
+        insecureIgnoreHostKey: boolean;
+      };
 }
 
 /** A configuration problem, worded as one line that names the key or flag. */
@@ -373,10 +429,10 @@ export function loadConfig(flags: FlagSettings = {}, env: NodeJS.ProcessEnv = pr
 
   const storageType = pick(flags.storage, env.ENSIGN_STORAGE_TYPE, file.storage?.type);
   if (storageType !== undefined) {
-    if (storageType !== 'database' && storageType !== 'local') {
-      throw new ConfigError(`storage type must be "database" or "local" (got "${storageType}")`);
+    if (!(STORAGE_TYPES as readonly string[]).includes(storageType)) {
+      throw new ConfigError(`storage type must be "database", "local" or "git" (got "${storageType}")`);
     }
-    config.storage.type = storageType;
+    config.storage.type = storageType as StorageType;
   }
   if (file.storage?.read_only !== undefined) config.storage.readOnly = file.storage.read_only;
   const storagePath = pick(flags.storagePath, env.ENSIGN_STORAGE_PATH, file.storage?.local?.path);
@@ -384,6 +440,8 @@ export function loadConfig(flags: FlagSettings = {}, env: NodeJS.ProcessEnv = pr
   if (config.storage.type === 'local' && !config.storage.localPath) {
     throw new ConfigError('storage.local.path is required when storage.type is "local" (or pass --storage-path)');
   }
+
+  if (config.storage.type === 'git') config.storage.git = gitStorageConfig(file.storage?.git ?? {});
 
   config.authentication = file.authentication ?? {};
 
@@ -443,6 +501,62 @@ function rateLimitsOf(section: v.InferOutput<typeof rateLimitsSection>, defaults
     surveyWrites: section.survey_writes ?? defaults.surveyWrites,
     evaluation: section.evaluation ?? defaults.evaluation,
   };
+}
+
+/** URLs git may fetch from: http(s), ssh, file, or scp-like `user@host:path`. */
+const REPOSITORY_URL = /^(?:(?:https?|ssh|file):\/\/\S+|[\w.-]+@[\w.-]+:\S+)$/;
+
+function gitStorageConfig(git: NonNullable<NonNullable<FileConfig['storage']>['git']>): GitStorageConfig {
+  const { repository, authentication: auth = {} } = git;
+  if (!repository) throw new ConfigError('storage.git.repository is required when storage.type is "git"');
+  if (!REPOSITORY_URL.test(repository)) {
+    throw new ConfigError('storage.git.repository must be an http(s), ssh or file URL, or user@host:path');
+  }
+  const ref = git.ref ?? 'main';
+  if (!ref || ref.startsWith('-'))
+    throw new ConfigError(`storage.git.ref must be a branch, tag or commit (got "${ref}")`);
+  const directory = (git.directory ?? '').replace(/^\/+|\/+$/g, '');
+  if (directory.split('/').includes('..'))
+    throw new ConfigError('storage.git.directory must stay inside the repository');
+  const methods = Object.keys(auth);
+  if (methods.length > 1) {
+    throw new ConfigError(`storage.git.authentication takes one method (got ${methods.join(' and ')})`);
+  }
+  const config: GitStorageConfig = {
+    repository,
+    ref,
+    refType: git.ref_type ?? 'static',
+    directory,
+    pollIntervalMs: parseDurationMs(git.poll_interval ?? '30s', 'storage.git.poll_interval'),
+    caCertPath: git.ca_cert_path && resolve(git.ca_cert_path),
+    caCertBytes: git.ca_cert_bytes,
+    insecureSkipTls: git.insecure_skip_tls ?? false,
+  };
+  if (config.pollIntervalMs < 1000) throw new ConfigError('storage.git.poll_interval must be at least 1s');
+  if (auth.basic) {
+    const { username, password } = auth.basic;
+    if (!username || !password) {
+      throw new ConfigError('storage.git.authentication.basic needs username and password');
+    }
+    config.authentication = { type: 'basic', username, password };
+  } else if (auth.token) {
+    if (!auth.token.access_token) throw new ConfigError('storage.git.authentication.token needs access_token');
+    config.authentication = { type: 'token', accessToken: auth.token.access_token };
+  } else if (auth.ssh) {
+    const ssh = auth.ssh;
+    if (!ssh.private_key_bytes === !ssh.private_key_path) {
+      throw new ConfigError('storage.git.authentication.ssh needs one of private_key_bytes and private_key_path');
+    }
+    config.authentication = {
+      type: 'ssh',
+      user: ssh.user ?? 'git',
+      password: ssh.password,
+      privateKeyBytes: ssh.private_key_bytes,
+      privateKeyPath: ssh.private_key_path && resolve(ssh.private_key_path),
+      insecureIgnoreHostKey: ssh.insecure_ignore_host_key ?? false,
+    };
+  }
+  return config;
 }
 
 function readConfigFile(path: string): FileConfig {

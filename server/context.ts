@@ -3,6 +3,7 @@ import type { Database } from './db/index.js';
 import type { ChangeFeed } from './changes.js';
 import type { FliptStore } from './flipt/store/index.js';
 import type { FastPath } from './evaluation/fast-path.js';
+import type { GitStorage } from './flipt/declarative/git.js';
 
 /** What every route module is given: the resolved configuration and the open database. */
 export interface AppContext {
@@ -14,4 +15,6 @@ export interface AppContext {
   flipt: FliptStore;
   /** Routes answered before Fastify's pipeline (the evaluation hot path). */
   fastPath: FastPath;
+  /** Present with `storage.type: git`: other refs for `?reference=`, the branch and tag list, health. */
+  git?: GitStorage;
 }

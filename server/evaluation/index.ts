@@ -15,7 +15,7 @@ import type { AppContext } from '../context.js';
 import { FliptError, GrpcCode, invalid, invalidField } from '../flipt/errors.js';
 import { AnalyticsRecorder, flagSeries } from './analytics.js';
 import { booleanAnswerJson, elapsedSince, evaluationTimestamp, variantAnswerJson, type AnswerMeta } from './answers.js';
-import { SnapshotCache, type NamespaceSnapshot, type SnapshotGate } from './cache.js';
+import { NamespaceSnapshot, SnapshotCache, type SnapshotGate } from './cache.js';
 import type { FastHandler } from './fast-path.js';
 import { loadNamespace } from './loader.js';
 import { ofrepRoutes } from './ofrep.js';
@@ -191,8 +191,12 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
       await browserCors(snapshots, context.config.cors);
       snapshots.get('/snapshot/namespace/:key', async (request, reply) => {
         const { key } = request.params as { key: string };
-        const snapshot = await cache.get(key);
-        if (!snapshot.exists && context.config.storage.type === 'local') {
+        const { reference } = request.query as { reference?: string };
+        const snapshot =
+          context.git && reference
+            ? new NamespaceSnapshot(await loadNamespace(await context.git.databaseFor(reference), key))
+            : await cache.get(key);
+        if (!snapshot.exists && context.config.storage.type !== 'database') {
           throw new FliptError(GrpcCode.NotFound, `getting flags: namespace "${key}" not found`);
         }
         reply.header('etag', snapshot.etag);

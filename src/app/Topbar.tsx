@@ -2,8 +2,10 @@ import { Suspense, lazy } from 'react';
 import { useConfig, useInfo } from '../api/meta';
 import { useNotificationStore } from '../stores/ui';
 import { useSessionStore } from '../stores/session';
+import { useRefStore } from '../stores/ref';
 
 const UserMenu = lazy(() => import('./UserMenu'));
+const RefSelector = lazy(() => import('./RefSelector'));
 
 export function Topbar() {
   const config = useConfig();
@@ -11,7 +13,9 @@ export function Topbar() {
   const user = useSessionStore((state) => state.session?.self);
   const unseen = useNotificationStore((state) => state.unseen);
   const markSeen = useNotificationStore((state) => state.markSeen);
+  const chosenRef = useRefStore((state) => state.ref);
   const { storage, ui } = config;
+  const gitRef = storage.type === 'git' ? chosenRef || storage.git?.ref : undefined;
   return (
     <header className="topbar" style={ui.topbar.color ? { backgroundColor: ui.topbar.color } : undefined}>
       {ui.topbar.label && <span className="topbar-label">{ui.topbar.label}</span>}
@@ -19,8 +23,13 @@ export function Topbar() {
         {storage.readOnly && (
           <span className="badge" title="Read-Only">
             Read-Only: {storage.type}
-            {storage.type === 'git' && storage.git?.ref ? ` (${storage.git.ref})` : ''}
+            {gitRef ? ` (${gitRef})` : ''}
           </span>
+        )}
+        {storage.type === 'git' && (
+          <Suspense>
+            <RefSelector />
+          </Suspense>
         )}
         {info.updateAvailable && (
           <a className="update" href={info.latestVersionURL} target="_blank" rel="noreferrer" onClick={markSeen}>

@@ -20,9 +20,13 @@ export function createQueryClient(): QueryClient {
   });
 }
 
-/** Changing the current ref clears all cached data. Returns the unsubscribe function. */
+/**
+ * Changing the current ref clears all cached data; the queries on screen fetch again at once, so the
+ * page shows the new ref's data (a plain `clear()` leaves mounted queries showing the old ref's).
+ * Returns the unsubscribe function.
+ */
 export function clearOnRefChange(client: QueryClient): () => void {
   return useRefStore.subscribe((state, previous) => {
-    if (state.ref !== previous.ref) client.clear();
+    if (state.ref !== previous.ref) void client.resetQueries();
   });
 }

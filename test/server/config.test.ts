@@ -109,7 +109,62 @@ describe('configuration', () => {
     );
     expect(loadConfig({}, { ENSIGN_WORKERS: '4' }).server.workers).toBe(4);
     expect(() => loadConfig({ storage: 'local' }, {})).toThrow(/storage\.local\.path is required/);
-    expect(() => loadConfig({ storage: 'git' }, {})).toThrow('storage type must be "database" or "local" (got "git")');
+    expect(() => loadConfig({ storage: 'object' }, {})).toThrow(
+      'storage type must be "database", "local" or "git" (got "object")',
+    );
+    expect(() => loadConfig({ storage: 'git' }, {})).toThrow(
+      'storage.git.repository is required when storage.type is "git"',
+    );
+  });
+
+  it("reads storage.git with Flipt's keys and defaults, and names a bad one", () => {
+    const git = (text: string) =>
+      loadConfig({ config: configFile(`storage:\n  type: git\n  git:\n${text}`) }, {}).storage.git;
+    expect(git('    repository: https://example.com/flags.git\n')).toEqual({
+      repository: 'https://example.com/flags.git',
+      ref: 'main',
+      refType: 'static',
+      directory: '',
+      pollIntervalMs: 30_000,
+      caCertPath: undefined,
+      caCertBytes: undefined,
+      insecureSkipTls: false,
+    });
+    expect(
+      git(
+        '    repository: git@example.com:team/flags.git\n    ref: v1.x\n    ref_type: semver\n    directory: /flags/\n' +
+          '    poll_interval: 1m\n    authentication:\n      ssh:\n        private_key_bytes: KEY\n',
+      ),
+    ).toMatchObject({
+      ref: 'v1.x',
+      refType: 'semver',
+      directory: 'flags',
+      pollIntervalMs: 60_000,
+      authentication: { type: 'ssh', user: 'git', privateKeyBytes: 'KEY', insecureIgnoreHostKey: false },
+    });
+    expect(
+      git('    repository: https://h/r.git\n    authentication:\n      token:\n        access_token: T\n'),
+    ).toMatchObject({ authentication: { type: 'token', accessToken: 'T' } });
+    expect(() => git('    repository: https://h/r.git\n    branch: main\n')).toThrow(
+      'unknown key "storage.git.branch"',
+    );
+    expect(() => git('    repository: ext::sh -c evil\n')).toThrow(
+      'storage.git.repository must be an http(s), ssh or file URL, or user@host:path',
+    );
+    expect(() => git('    repository: https://h/r.git\n    ref_type: latest\n')).toThrow(
+      'storage.git.ref_type must be "static" or "semver"',
+    );
+    expect(() =>
+      git(
+        '    repository: https://h/r.git\n    authentication:\n      basic: {username: a, password: b}\n      token: {access_token: c}\n',
+      ),
+    ).toThrow('storage.git.authentication takes one method (got basic and token)');
+    expect(() => git('    repository: https://h/r.git\n    poll_interval: 10ms\n')).toThrow(
+      'storage.git.poll_interval must be at least 1s',
+    );
+    expect(() => git('    repository: https://h/r.git\n    directory: ../up\n')).toThrow(
+      'storage.git.directory must stay inside the repository',
+    );
   });
 
   it('parses Go durations', () => {

@@ -13,7 +13,7 @@ import { importFeatures } from './import.js';
 const DEFAULT_INCLUDE = ['**/features.yml', '**/features.yaml', '**/*.features.yml', '**/*.features.yaml'];
 
 /** Flipt's optional index at the folder's root: `include` and `exclude` globs select the files instead. */
-const INDEX_FILE = '.flipt.yml';
+export const INDEX_FILE = '.flipt.yml';
 
 /** Changes within this long of each other are loaded once (an editor saving writes several times). */
 const DEBOUNCE_MS = 100;
@@ -25,24 +25,32 @@ export interface LocalLog {
 
 /** The features files under `dir`, at any depth, in a stable order. */
 export function findFeaturesFiles(dir: string): string[] {
-  const { include, exclude } = readIndex(dir);
-  const selected = (path: string) =>
-    include.some((glob) => glob.test(path)) && !exclude.some((glob) => glob.test(path));
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .map((entry) => entry.split(sep).join('/'))
-    .filter((path) => path !== INDEX_FILE && selected(path))
-    .sort()
-    .map((path) => join(dir, path));
+  const paths = readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((entry) => entry.split(sep).join('/'));
+  return selectFeaturesFiles(paths, () => readIndexText(dir)).map((path) => join(dir, path));
 }
 
-function readIndex(dir: string): { include: RegExp[]; exclude: RegExp[] } {
-  let text: string;
+/**
+ * The features files among `paths` (relative, `/`-separated), in a stable order: those the index's
+ * globs select, else the default names. `indexText` gives the index's text, or undefined without one.
+ */
+export function selectFeaturesFiles(paths: string[], indexText: () => string | undefined): string[] {
+  const { include, exclude } = readIndex(indexText());
+  const selected = (path: string) =>
+    include.some((glob) => glob.test(path)) && !exclude.some((glob) => glob.test(path));
+  return paths.filter((path) => path !== INDEX_FILE && selected(path)).sort();
+}
+
+function readIndexText(dir: string): string | undefined {
   try {
-    text = readFileSync(join(dir, INDEX_FILE), 'utf8');
+    return readFileSync(join(dir, INDEX_FILE), 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    return { include: DEFAULT_INCLUDE.map(globToRegExp), exclude: [] };
+    return undefined;
   }
+}
+
+function readIndex(text: string | undefined): { include: RegExp[]; exclude: RegExp[] } {
+  if (text === undefined) return { include: DEFAULT_INCLUDE.map(globToRegExp), exclude: [] };
   const fail = (problem: string): never => {
     throw new FormatError(`${INDEX_FILE}: ${problem}`);
   };
@@ -86,17 +94,21 @@ export function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${pattern}$`);
 }
 
-/** One loaded copy of the folder: a private SQLite database in a temporary directory. */
-interface Snapshot {
+/** One loaded copy of the features files: a private SQLite database in a temporary directory. */
+export interface Snapshot {
   database: Database;
   discard(): Promise<void>;
 }
 
-async function load(dir: string): Promise<Snapshot> {
-  const documents: FeaturesDocument[] = findFeaturesFiles(dir).flatMap((file) =>
-    parseFeatures(readFileSync(file, 'utf8'), relative(dir, file)),
+function load(dir: string): Promise<Snapshot> {
+  return loadDocuments(
+    findFeaturesFiles(dir).flatMap((file) => parseFeatures(readFileSync(file, 'utf8'), relative(dir, file))),
   );
-  const tempDir = mkdtempSync(join(tmpdir(), 'ensign-local-'));
+}
+
+/** Imports parsed features documents into a new private database. */
+export async function loadDocuments(documents: FeaturesDocument[]): Promise<Snapshot> {
+  const tempDir = mkdtempSync(join(tmpdir(), 'ensign-declarative-'));
   const discard = async (database?: Database) => {
     await database?.close();
     rmSync(tempDir, { recursive: true, force: true });
@@ -194,19 +206,12 @@ export class LocalStorage {
       return;
     }
     if (this.closed) return next.discard();
-    const before = await this.namespaceKeys();
     await this.retired?.discard();
     this.retired = this.current;
     this.current = next;
-    this.store.replaceDatabase(next.database);
-    const after = await this.namespaceKeys();
-    for (const key of new Set([...before, ...after])) this.changes.publish(key);
+    await swapDatabase(this.store, this.changes, next.database);
     this.log.info(`local storage ${this.dir}: reloaded`);
     this.notify();
-  }
-
-  private async namespaceKeys(): Promise<string[]> {
-    return (await this.store.listNamespaces()).namespaces.map((namespace) => namespace.key);
   }
 
   private notify(error?: Error): void {
@@ -221,6 +226,15 @@ export class LocalStorage {
     await this.retired?.discard();
     await this.current.discard();
   }
+}
+
+/** Serves `database` from `store` and publishes every namespace the old or the new data holds. */
+export async function swapDatabase(store: FliptStore, changes: ChangeFeed, database: Database): Promise<void> {
+  const namespaceKeys = async () => (await store.listNamespaces()).namespaces.map((namespace) => namespace.key);
+  const before = await namespaceKeys();
+  store.replaceDatabase(database);
+  const after = await namespaceKeys();
+  for (const key of new Set([...before, ...after])) changes.publish(key);
 }
 
 function describe(error: unknown): string {

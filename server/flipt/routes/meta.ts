@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import packageJson from '../../../package.json' with { type: 'json' };
 import type { AppContext } from '../../context.js';
 import type { AuthenticationFileConfig, Config } from '../../config.js';
+import { redactUrl } from '../declarative/git.js';
 import { prettyPrinting } from './http.js';
 
 // Defined by tsup at build time; absent when the sources run directly (vitest).
@@ -32,6 +33,7 @@ export interface MetaInfo {
 interface StorageInfo {
   type: Config['storage']['type'];
   readOnly?: boolean;
+  git?: { ref: string; repository: string };
 }
 
 /**
@@ -61,10 +63,18 @@ export function metaInfo(config: Config): MetaInfo {
   };
 }
 
-/** Local storage is always read-only; otherwise `readOnly` only appears when the file sets it. */
+/**
+ * Local and git storage are always read-only; otherwise `readOnly` only appears when the file sets
+ * it. Git storage names its ref and repository (without a password written into the URL).
+ */
 function storageInfo(config: Config): StorageInfo {
-  const readOnly = config.storage.type === 'local' ? true : config.storage.readOnly;
-  return { type: config.storage.type, ...(readOnly !== undefined && { readOnly }) };
+  const { type, git } = config.storage;
+  const readOnly = type === 'database' ? config.storage.readOnly : true;
+  return {
+    type,
+    ...(readOnly !== undefined && { readOnly }),
+    ...(git && { git: { ref: git.ref, repository: redactUrl(git.repository) } }),
+  };
 }
 
 const MS_TO_NS = 1_000_000;
@@ -130,9 +140,11 @@ function authenticationSection(auth: AuthenticationFileConfig): Record<string, u
   };
 }
 
-export async function metaRoutes(app: FastifyInstance, { config }: AppContext): Promise<void> {
+export async function metaRoutes(app: FastifyInstance, { config, git }: AppContext): Promise<void> {
   prettyPrinting(app);
   const info = metaInfo(config);
   app.get('/meta/info', async () => info);
   app.get('/meta/config', async () => metaConfig(config));
+  // Ensign's own (docs/compatibility.md): the branches and tags the console's ref selector offers.
+  if (git) app.get('/internal/v1/git/references', async () => git.listReferences());
 }
