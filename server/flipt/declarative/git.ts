@@ -293,10 +293,11 @@ export class GitStorage {
   private followed: Loaded;
   private refs: { branches: Map<string, string>; tags: Map<string, string> };
   private readonly references = new Map<string, Promise<Loaded>>();
-  private readonly evictions = new Set<NodeJS.Timeout>();
+  /** Databases replaced or evicted, each closing after its grace period (or at close). */
+  private readonly retiring = new Map<NodeJS.Timeout, Loaded>();
   private readonly status: GitStatus;
-  /** A commit that failed to load: not tried again until the ref moves. */
-  private brokenCommit?: string;
+  /** The commit that failed to load and why: not tried again until the ref moves. */
+  private broken?: { commit: string; message: string };
   private timer?: NodeJS.Timeout;
   private polling?: Promise<void>;
   private closed = false;
@@ -366,16 +367,16 @@ export class GitStorage {
       this.status.fetchedAt = new Date().toISOString();
       this.refs = await this.mirror.refs();
       const commit = await followedCommit(this.config, this.mirror, this.refs);
-      if (commit !== this.followed.commit && commit !== this.brokenCommit && !this.closed) {
+      if (commit !== this.followed.commit && commit !== this.broken?.commit && !this.closed) {
         try {
           await this.serve(await loadCommit(this.mirror, commit, this.config.directory));
           this.log.info(`${where}: serving ${this.status.ref} at ${commit}`);
         } catch (error) {
-          this.brokenCommit = commit;
-          throw new Error(`commit ${commit.slice(0, 12)}: ${(error as Error).message.split('\n')[0]}`);
+          const message = `commit ${commit.slice(0, 12)}: ${(error as Error).message.split('\n')[0]}`;
+          this.broken = { commit, message };
         }
       }
-      if (commit === this.brokenCommit) failure = new Error(this.status.error);
+      if (commit === this.broken?.commit) throw new Error(this.broken.message);
     } catch (error) {
       failure = error as Error;
       const message = failure.message.split('\n')[0];
@@ -384,7 +385,10 @@ export class GitStorage {
       }
     }
     if (failure) this.status.error = failure.message.split('\n')[0];
-    else delete this.status.error;
+    else if (this.status.error) {
+      delete this.status.error;
+      this.log.info(`${where}: serving ${this.status.ref} at ${this.followed.commit} again`);
+    }
     for (const listener of this.listeners) listener(failure);
   }
 
@@ -392,7 +396,7 @@ export class GitStorage {
     if (this.closed) return next.snapshot.discard();
     const previous = this.followed;
     this.followed = next;
-    this.brokenCommit = undefined;
+    this.broken = undefined;
     this.status.commit = next.commit;
     this.status.ref = this.followedRefName();
     await swapDatabase(this.store, this.changes, next.snapshot.database);
@@ -454,11 +458,11 @@ export class GitStorage {
 
   private retire(loaded: Loaded): void {
     const timer = setTimeout(() => {
-      this.evictions.delete(timer);
+      this.retiring.delete(timer);
       void loaded.snapshot.discard();
     }, EVICTION_GRACE_MS);
     timer.unref();
-    this.evictions.add(timer);
+    this.retiring.set(timer, loaded);
   }
 
   /** Makes the Flipt routes registered in `app`'s scope answer `?reference=` from that ref. */
@@ -477,7 +481,10 @@ export class GitStorage {
     this.closed = true;
     clearTimeout(this.timer);
     await this.polling;
-    for (const timer of this.evictions) clearTimeout(timer);
+    for (const [timer, retired] of this.retiring) {
+      clearTimeout(timer);
+      await retired.snapshot.discard();
+    }
     const loaded = await Promise.allSettled(this.references.values());
     for (const result of loaded) if (result.status === 'fulfilled') await result.value.snapshot.discard();
     await this.followed.snapshot.discard();
