@@ -78,28 +78,16 @@ async function serveEnsign(): Promise<number> {
 }
 
 /**
- * `ensign serve --workers N` from the build (dist/cli.js: run `npm run build` first) on a temporary
- * SQLite database holding the data set; resolves with its base URL and a stop function.
+ * `ensign serve` from the build (dist/cli.js: run `npm run build` first) on a temporary SQLite database,
+ * with the given extra arguments; resolves with its base URL and a stop function once it listens and its
+ * output contains `ready` (when given).
  */
-export async function startEnsignWorkers(workers: number): Promise<{ url: string; stop(): void }> {
+export async function startBuiltServer(args: string[], ready = ''): Promise<{ url: string; stop(): void }> {
   if (!existsSync('dist/cli.js')) throw new Error('dist/cli.js is missing: run `npm run build` first');
   const child = spawn(
     process.execPath,
-    [
-      'dist/cli.js',
-      'serve',
-      '--workers',
-      String(workers),
-      '--host',
-      '127.0.0.1',
-      '--port',
-      '0',
-      '--db',
-      temporaryDatabase(),
-    ],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
+    ['dist/cli.js', 'serve', '--host', '127.0.0.1', '--port', '0', '--db', temporaryDatabase(), ...args],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const url = await new Promise<string>((resolve, reject) => {
     let output = '';
@@ -107,17 +95,23 @@ export async function startEnsignWorkers(workers: number): Promise<{ url: string
     child.stdout.on('data', (chunk: Buffer) => {
       output += chunk;
       listening ||= /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1] ?? '';
-      if (listening && output.includes(`${workers} workers listening`)) resolve(listening);
+      if (listening && output.includes(ready)) resolve(listening);
     });
-    child.once('exit', (code) => reject(new Error(`ensign --workers ${workers} exited with ${code}: ${output}`)));
+    child.once('exit', (code) => reject(new Error(`ensign ${args.join(' ')} exited with ${code}: ${output}`)));
   });
   child.stdout.resume();
+  return { url, stop: () => child.kill() };
+}
+
+/** `ensign serve --workers N` from the build, holding the data set. */
+export async function startEnsignWorkers(workers: number): Promise<{ url: string; stop(): void }> {
+  const server = await startBuiltServer(['--workers', String(workers)], `${workers} workers listening`);
   await seedEnsign(async (path, body) => {
-    const response = await fetch(`${url}${path}`, { method: 'POST', body: JSON.stringify(body) });
+    const response = await fetch(`${server.url}${path}`, { method: 'POST', body: JSON.stringify(body) });
     if (response.status !== 200) throw new Error(`${path}: ${await response.text()}`);
     return (await response.json()) as { id: string };
   });
-  return { url, stop: () => child.kill() };
+  return server;
 }
 
 async function serveBare(): Promise<number> {

@@ -7,4 +7,4 @@ import formbricks from './index.js';
 // document.currentScript is only set while this script evaluates: read now. import() works from a
 // classic script too; the chunk is one ES module for both builds.
 const loaderUrl = (document.currentScript as HTMLScriptElement | null)?.src;
-setChunkImport(async (apiHost) => import(chunkUrl(loaderUrl, apiHost)));
+setChunkImport((apiHost) => import(chunkUrl(loaderUrl, apiHost)));

@@ -67,8 +67,9 @@ export default function surveyChunk(...[cfg, save, client, sync, errorState, dei
       document.head.append(script);
     }));
 
-  /** Shows the survey after its delay, unless one is running already. */
-  const render = async (survey: TSurvey, rendererUrl: string): Promise<void> => {
+  /** Shows the survey after its delay, unless one is running already; with no survey, only loads the renderer. */
+  const render = async (survey: TSurvey | undefined, rendererUrl: string): Promise<void> => {
+    if (!survey) return void (await renderer(rendererUrl));
     if (running) return debug('A survey is already running. Skipping.');
     running = true;
     const c = cfg();

@@ -8,7 +8,7 @@ import { q } from './queue.js';
 import { must } from './request.js';
 import { MINUTE, cfg, expired, iso, peek, save } from './store.js';
 import { sync } from './sync.js';
-import { render } from './widget.js';
+import { prefetch, render } from './widget.js';
 
 /** One of the six URL rules, or undefined for any other rule. */
 export const urlMatch = (url: string, value: string, rule: TActionClassPageUrlRule): boolean | undefined => {
@@ -80,11 +80,13 @@ const fire = async (test: (c: TActionClassNoCodeConfig | null | undefined) => un
   for (const s of surveys) if (test(s.inlineTriggers?.noCodeConfig)) await render(s);
 };
 
-export const checkPage = (): Promise<void> =>
-  fire((c) => {
+export const checkPage = (): Promise<void> => {
+  prefetch();
+  return fire((c) => {
     const p = pageUrlOnly(c);
     return p && matchesPage(p);
   });
+};
 
 const onPage = () => q(true, checkPage);
 

@@ -1,22 +1,30 @@
 import type { FormbricksSurveys, TSurvey } from '../../domain/surveys/types.js';
-import { surveyChunk } from './chunk.js';
+import { loaded, surveyChunk } from './chunk.js';
 import { flags } from './log.js';
-import { cfg } from './store.js';
+import { cfg, peek } from './store.js';
 
 /** A page with the renderer already loaded. */
 export type Host = Window & { formbricksSurveys?: FormbricksSurveys };
 
 /**
- * Shows a survey (unless one is running) through the survey chunk. While the chunk loads, the renderer
- * (which the chunk then loads unless window.formbricksSurveys exists) is preloaded: no added latency.
+ * Shows a survey (unless one is running) through the survey chunk, which loads the renderer unless
+ * window.formbricksSurveys exists; with no survey, only loads the chunk and the renderer.
  */
-export const render = async (survey: TSurvey): Promise<void> => {
+export const render = async (survey?: TSurvey): Promise<void> => {
   const { apiHost } = cfg();
-  const rendererUrl = flags.rendererUrl_ || apiHost + '/api/js?module=surveys&format=umd';
-  if (!(window as Host).formbricksSurveys) {
-    document.head.append(
-      Object.assign(document.createElement('link'), { rel: 'preload', as: 'script', href: rendererUrl }),
-    );
+  await (await surveyChunk(apiHost))?.render(
+    survey,
+    flags.rendererUrl_ || apiHost + '/api/js?module=surveys&format=umd',
+  );
+};
+
+/**
+ * Once the page has loaded, when the browser is idle, and only if a survey could show: loads the survey
+ * chunk and the renderer, so that the first survey waits for neither. Called on every page check; does
+ * nothing once the chunk is there.
+ */
+export const prefetch = (): void => {
+  if (document.readyState === 'complete' && !loaded) {
+    (window.requestIdleCallback || setTimeout)(() => peek()?.state.surveys.length && render());
   }
-  await (await surveyChunk(apiHost))?.render(survey, rendererUrl);
 };

@@ -12,6 +12,21 @@ import { call, Survey } from './Survey.js';
 export type { RenderSurveyModalProps };
 
 const FOCUSABLE = 'a[href],button:not([disabled]),input:not([disabled]),textarea:not([disabled]),[tabindex="0"]';
+/**
+ * The styles, parsed once when the renderer loads (in idle time when the loader prefetched it) rather than
+ * while a survey opens, and adopted by every survey's shadow root; a <style> where constructable style
+ * sheets are missing.
+ */
+const sheet = (() => {
+  try {
+    const constructed = new CSSStyleSheet();
+    constructed.replaceSync(CSS);
+    return constructed;
+  } catch {
+    return undefined;
+  }
+})();
+
 /** After the last answer the survey stays on screen this long, then closes (unless it redirects). */
 const CLOSE_AFTER_FINISH_MS = 3000;
 
@@ -107,10 +122,10 @@ export function renderSurveyModal(props: RenderSurveyModalProps): void {
     const host = document.createElement('div');
     container.appendChild(host);
     const shadow = host.attachShadow({ mode: 'open' });
-    const style = document.createElement('style');
-    style.textContent = CSS;
     const mount = document.createElement('div');
-    shadow.append(style, mount);
+    if (sheet) shadow.adoptedStyleSheets = [sheet];
+    else shadow.append(Object.assign(document.createElement('style'), { textContent: CSS }));
+    shadow.append(mount);
     const previousFocus = document.activeElement as HTMLElement | null;
 
     let closed = false;

@@ -9,6 +9,7 @@ import {
   fakeApi,
   fakeRenderer,
   loader,
+  settle,
   survey,
   useLoaderPage,
 } from './helpers.js';
@@ -44,39 +45,82 @@ const holdChunkImport = () => {
 useLoaderPage();
 
 describe('the survey chunk', () => {
-  it('is not loaded by a page that shows no survey and has nothing to send', async () => {
+  it('is not loaded by a page where no survey could show and nothing waits to be sent', async () => {
     const fb = await loader();
-    fakeRenderer();
     fakeApi({
-      surveys: [survey('cs', { triggers: ['Never'] })],
+      surveys: [survey('cs', { triggers: ['Go'], displayOption: 'displayOnce' })],
       noCodeActionClasses: [action('Cart', { cssSelector: { value: '.cart' } })],
     });
-    await fb.init({ environmentId: ENV, apiHost: HOST, userId: 'u1' });
-    await fb.track('Something else');
-    await fb.setAttribute('plan', 'pro');
+    await fb.init({ environmentId: ENV, apiHost: HOST });
+    const rendered = fakeRenderer();
+    await fb.track('Go');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(rendered).toHaveLength(1);
+    await rendered[0].onDisplay();
+    await rendered[0].onClose();
+    // the survey was shown once and will not show again: a new page of this visitor has nothing to fetch
+    const next = await loader();
+    await next.init({ environmentId: ENV, apiHost: HOST });
+    await next.track('Something else');
     document.body.click();
     window.dispatchEvent(new Event('online'));
+    window.dispatchEvent(new Event('load'));
     await vi.advanceTimersByTimeAsync(5 * 60_000);
     expect(chunkImport).not.toHaveBeenCalled();
   });
 
-  it('loads once, when the first survey is about to show, while the renderer is preloaded', async () => {
+  it('is fetched with the renderer once the page has loaded and the browser is idle, if a survey could show', async () => {
+    const readyState = vi.spyOn(document, 'readyState', 'get').mockReturnValue('interactive');
+    const fb = await loader();
+    fakeApi({ surveys: [survey('cs', { triggers: ['Go'] })] });
+    const scripts: string[] = [];
+    vi.spyOn(document.head, 'append').mockImplementation((node) => void scripts.push((node as HTMLScriptElement).src));
+    await fb.init({ environmentId: ENV, apiHost: HOST });
+    await vi.advanceTimersByTimeAsync(60_000);
+    // never before the page's load event
+    expect(chunkImport).not.toHaveBeenCalled();
+    readyState.mockReturnValue('complete');
+    window.dispatchEvent(new Event('load'));
+    await settle();
+    expect(chunkImport).not.toHaveBeenCalled();
+    // with no requestIdleCallback (happy-dom, Safari), the next turn of the event loop
+    await vi.advanceTimersByTimeAsync(0);
+    expect(chunkImport).toHaveBeenCalledTimes(1);
+    expect(scripts).toEqual([`${HOST}/api/js?module=surveys&format=umd`]);
+
+    // the survey then shows with no more download
+    const rendered = fakeRenderer();
+    await fb.track('Go');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(rendered).toHaveLength(1);
+    expect(chunkImport).toHaveBeenCalledTimes(1);
+    expect(scripts).toHaveLength(1);
+  });
+
+  it('uses requestIdleCallback where the browser has it', async () => {
+    const idle: (() => void)[] = [];
+    vi.stubGlobal('requestIdleCallback', (f: () => void) => idle.push(f));
+    const fb = await loader();
+    fakeRenderer();
+    fakeApi({ surveys: [survey('cs', { triggers: ['Go'] })] });
+    await fb.init({ environmentId: ENV, apiHost: HOST });
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(chunkImport).not.toHaveBeenCalled();
+    expect(idle).toHaveLength(1);
+    idle[0]();
+    await settle();
+    expect(chunkImport).toHaveBeenCalledTimes(1);
+  });
+
+  it('loads once, when the first survey is about to show before the browser was idle', async () => {
     const fb = await loader();
     fakeApi({ surveys: [survey('cs', { triggers: ['Go'], displayOption: 'respondMultiple' })] });
-    const preloads: string[] = [];
-    const append = document.head.append.bind(document.head);
-    vi.spyOn(document.head, 'append').mockImplementation((node) => {
-      if (node instanceof HTMLLinkElement && node.rel === 'preload') preloads.push(node.href);
-      else append(node);
-    });
     await fb.init({ environmentId: ENV, apiHost: HOST });
     expect(chunkImport).not.toHaveBeenCalled();
     const chunk = holdChunkImport();
     const tracked = fb.track('Go');
     await vi.advanceTimersByTimeAsync(0);
-    // both downloads are under way before either has finished
     expect(chunkImport).toHaveBeenCalledWith(HOST);
-    expect(preloads).toEqual([`${HOST}/api/js?module=surveys&format=umd`]);
     const rendered = fakeRenderer();
     chunk.resolve();
     await tracked;
@@ -88,7 +132,6 @@ describe('the survey chunk', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(rendered).toHaveLength(2);
     expect(chunkImport).toHaveBeenCalledTimes(1);
-    expect(preloads).toHaveLength(1);
   });
 
   it('a failure to load is logged, never thrown; the slot is freed and a later survey tries again', async () => {

@@ -21,18 +21,14 @@ const errors = () => vi.mocked(console.error).mock.calls.map((c) => String(c[0])
 
 useLoaderPage();
 
-/** The renderer scripts the loader appends to <head> (not run), and the URLs it preloads. */
+/** The renderer scripts the loader appends to <head> (not run). */
 const appended = () => {
   const scripts: HTMLScriptElement[] = [];
-  const links: HTMLLinkElement[] = [];
   vi.spyOn(document.head, 'appendChild').mockImplementation((node) => {
     if (node instanceof HTMLScriptElement) scripts.push(node);
-    else if (node instanceof HTMLLinkElement) links.push(node);
     return node;
   });
-  const preloads = () =>
-    links.filter((l) => l.rel === 'preload' && l.getAttribute('as') === 'script').map((l) => l.href);
-  return { scripts, preloads };
+  return scripts;
 };
 
 const start = async (
@@ -142,12 +138,11 @@ describe('rendering', () => {
   it('loads the renderer from the API host once when window.formbricksSurveys is absent', async () => {
     const fb = await loader();
     fakeApi({ surveys: [survey('cs', { triggers: ['Go'] })] });
-    const { scripts, preloads } = appended();
+    const scripts = appended();
     await fb.init({ environmentId: ENV, apiHost: HOST });
     const tracked = fb.track('Go');
     await vi.advanceTimersByTimeAsync(0);
-    // preloaded while the survey chunk loads, then loaded by the chunk
-    expect(preloads()).toEqual([`${HOST}/api/js?module=surveys&format=umd`]);
+    // loaded by the chunk, once for the survey and the prefetch that init scheduled
     expect(scripts.map((s) => s.src)).toEqual([`${HOST}/api/js?module=surveys&format=umd`]);
     const rendered = fakeRenderer();
     scripts[0].onload!(new Event('load'));
@@ -159,7 +154,7 @@ describe('rendering', () => {
   it('uses init({rendererUrl}); a failure to load is logged and a later survey may try again', async () => {
     const fb = await loader();
     fakeApi({ surveys: [survey('cs', { triggers: ['Go'] })] });
-    const { scripts } = appended();
+    const scripts = appended();
     await fb.init({ environmentId: ENV, apiHost: HOST, rendererUrl: 'https://cdn.test/surveys.umd.js' });
     const first = fb.track('Go');
     await vi.advanceTimersByTimeAsync(0);

@@ -24,7 +24,9 @@ afterEach(() => {
 describe('renderSurveyModal', () => {
   it('renders a labelled modal dialog in an open shadow root under a created #formbricks-web-container', () => {
     const { shadow, ui, props } = open();
-    expect(shadow.querySelector('style')?.textContent).toContain('.m{');
+    expect(shadow.querySelector('style')).toBeNull();
+    const [sheet] = shadow.adoptedStyleSheets;
+    expect([...sheet.cssRules].map((rule) => rule.cssText).join('\n')).toContain('.m {');
     const dialog = ui.getByRole('dialog');
     expect(dialog.getAttribute('aria-modal')).toBe('true');
     expect(dialog.className).toBe('m bottomRight');
@@ -168,5 +170,30 @@ describe('renderSurveyModal', () => {
     container.remove();
     act(() => void vi.advanceTimersByTime(2000));
     expect(props.onClose).not.toHaveBeenCalled();
+  });
+});
+
+describe('the styles', () => {
+  it('are one sheet, parsed once, that every survey adopts', () => {
+    const first = open().shadow;
+    const second = open().shadow;
+    expect(second).not.toBe(first);
+    expect(second.adoptedStyleSheets).toHaveLength(1);
+    expect(second.adoptedStyleSheets[0]).toBe(first.adoptedStyleSheets[0]);
+  });
+
+  it('are a <style> in each shadow root where constructable style sheets are missing', async () => {
+    vi.stubGlobal('CSSStyleSheet', undefined);
+    vi.resetModules();
+    try {
+      const { renderSurveyModal: render } = await import('../../../../widget/render/index.js');
+      act(() => render(makeProps(makeSurvey([question]))));
+      const shadow = document.getElementById('formbricks-web-container')!.lastElementChild!.shadowRoot!;
+      expect(shadow.adoptedStyleSheets).toHaveLength(0);
+      expect(shadow.querySelector('style')?.textContent).toContain('.m{');
+      expect(within(shadow as unknown as HTMLElement).getByRole('dialog')).toBeTruthy();
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });

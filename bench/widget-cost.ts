@@ -1,0 +1,164 @@
+// What the survey loader costs the host page, ours against the real @formbricks/js 1.6.5: Chromium with the
+// CPU slowed 4x (a mid-range phone), a new visitor each round, the same host page, server and preloaded
+// renderer (ours: the real loader would fetch @formbricks/surveys from unpkg otherwise). Rounds alternate
+// so both suffer the same machine noise; medians are printed against the budgets of docs/decisions.md.
+// Run `npm run build` first. ROUNDS=n sets the number of rounds (default 5).
+import { createReadStream, existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { extname } from 'node:path';
+import { chromium } from '@playwright/test';
+import { CHROMIUM } from '../playwright.config.js';
+import { startBuiltServer } from './support/servers.js';
+
+const ROUNDS = Number(process.env.ROUNDS ?? 5);
+const ENVIRONMENT = 'cbenchenvironment0000001';
+const ACTION = 'Bench action';
+const LONG_TASK_MS = 50;
+
+const LOADERS = {
+  ours: '/widget/formbricks.js',
+  'formbricks-js': '/vendor/formbricks-js.umd.js',
+} as const;
+type Loader = keyof typeof LOADERS;
+
+/** The host page: a long-task observer first; the renderer, the loader and init end its body, as on a site. */
+const hostPage = (loader: Loader, apiHost: string) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Shop</title>
+<script>
+window.longTasks = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) longTasks.push({ start: e.startTime, duration: e.duration });
+}).observe({ type: 'longtask', buffered: true });
+</script>
+</head><body><h1>Shop</h1>${'<p>Products, prices and a basket.</p>'.repeat(40)}
+<script src="/widget/surveys.js"></script>
+<script src="${LOADERS[loader]}"></script>
+<script>
+const start = performance.now();
+window.initMs = formbricks.init(${JSON.stringify({ environmentId: ENVIRONMENT, apiHost })}).then(() => performance.now() - start);
+</script>
+</body></html>`;
+
+const FILES: Record<string, string> = {
+  '/widget/formbricks.js': 'dist/widget/formbricks.js',
+  '/widget/formbricks-survey.mjs': 'dist/widget/formbricks-survey.mjs',
+  '/widget/surveys.js': 'dist/widget/surveys.js',
+  '/vendor/formbricks-js.umd.js': 'node_modules/@formbricks/js/dist/index.umd.js',
+};
+const TYPES: Record<string, string> = { '.js': 'text/javascript', '.mjs': 'text/javascript' };
+
+/** The host site, on another origin than the survey server. */
+async function startHostSite(apiHost: string): Promise<{ origin: string; close(): void }> {
+  const server = createServer((request, response) => {
+    const path = new URL(request.url ?? '/', 'http://host').pathname;
+    const loader = path.slice(1) as Loader;
+    if (loader in LOADERS) {
+      response.writeHead(200, { 'content-type': 'text/html' }).end(hostPage(loader, apiHost));
+    } else if (FILES[path]) {
+      response.writeHead(200, { 'content-type': TYPES[extname(FILES[path])] });
+      createReadStream(FILES[path]).pipe(response);
+    } else response.writeHead(path === '/favicon.ico' ? 204 : 404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, 'localhost', resolve));
+  return { origin: `http://localhost:${(server.address() as { port: number }).port}`, close: () => server.close() };
+}
+
+interface Round {
+  init: number;
+  toVisible: number;
+  longestOpening: number;
+  loadBlocking: number;
+}
+
+const blocking = (tasks: { duration: number }[]) =>
+  tasks.reduce((sum, task) => sum + Math.max(0, task.duration - LONG_TASK_MS), 0);
+
+async function round(browser: import('@playwright/test').Browser, origin: string, loader: Loader): Promise<Round> {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    await page.goto(`${origin}/${loader}`);
+    const init = await page.evaluate(() => (window as any).initMs as Promise<number>);
+    // the page has loaded and gone quiet: whatever the loader deferred to idle time has run
+    await page.waitForLoadState('networkidle');
+    const loadTasks = await page.evaluate(
+      () =>
+        new Promise<{ duration: number }[]>((resolve) => requestIdleCallback(() => resolve((window as any).longTasks))),
+    );
+    const opening = await page.evaluate(async (action) => {
+      const w = window as any;
+      const dialog = () =>
+        [...document.querySelectorAll('#formbricks-web-container *')].some((el) =>
+          el.shadowRoot?.querySelector('[role="dialog"]'),
+        );
+      const start = performance.now();
+      w.formbricks.track(action);
+      await new Promise<void>((resolve) => {
+        const poll = () => (dialog() ? resolve() : requestAnimationFrame(poll));
+        poll();
+      });
+      const toVisible = performance.now() - start;
+      // the survey's deferred work has run once the page is idle again
+      await new Promise((resolve) => requestIdleCallback(resolve));
+      await new Promise((resolve) => requestIdleCallback(resolve));
+      const tasks = (w.longTasks as { start: number; duration: number }[]).filter(
+        (task) => task.start + task.duration > start,
+      );
+      return { toVisible, longest: Math.max(0, ...tasks.map((task) => task.duration)) };
+    }, ACTION);
+    return { init, toVisible: opening.toVisible, longestOpening: opening.longest, loadBlocking: blocking(loadTasks) };
+  } finally {
+    await context.close();
+  }
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+for (const file of Object.values(FILES)) {
+  if (!existsSync(file)) throw new Error(`${file} is missing: run npm run build first`);
+}
+const server = await startBuiltServer(['--surveys', 'bench/support/widget-cost.yml']);
+const site = await startHostSite(server.url);
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+const results: Record<Loader, Round[]> = { ours: [], 'formbricks-js': [] };
+try {
+  for (let i = 0; i < ROUNDS; i++) {
+    // alternate which loader goes first, so neither always meets a warmer machine
+    const order: Loader[] = i % 2 ? ['formbricks-js', 'ours'] : ['ours', 'formbricks-js'];
+    for (const loader of order) results[loader].push(await round(browser, site.origin, loader));
+  }
+} finally {
+  await browser.close();
+  site.close();
+  server.stop();
+}
+
+const m = (loader: Loader, key: keyof Round) => median(results[loader].map((r) => r[key]));
+const ms = (value: number) => `${value.toFixed(0)} ms`.padStart(8);
+console.log(`Chromium, CPU 4x slower, ${ROUNDS} alternating rounds, medians (ours / @formbricks/js 1.6.5)`);
+const rows: [string, keyof Round, (ours: number, theirs: number) => string][] = [
+  ['init()', 'init', (o, t) => (o <= t ? 'within: no slower' : `over: ${(o - t).toFixed(0)} ms slower`)],
+  [
+    'track() to a visible survey',
+    'toVisible',
+    (o, t) => (o <= Math.min(t / 2, 100) ? 'within' : 'over') + `: at most ${Math.min(t / 2, 100).toFixed(0)} ms`,
+  ],
+  ['longest task while the survey opens', 'longestOpening', (o) => (o <= LONG_TASK_MS ? 'within' : 'over') + ': 50 ms'],
+  ['total blocking time during page load', 'loadBlocking', () => ''],
+];
+for (const [name, key, verdict] of rows) {
+  const ours = m('ours', key);
+  const theirs = m('formbricks-js', key);
+  console.log(`${name.padEnd(40)} ${ms(ours)} ${ms(theirs)}  ${verdict(ours, theirs)}`);
+}
+for (const loader of Object.keys(results) as Loader[]) {
+  console.log(
+    `${loader} rounds: ${results[loader].map((r) => `${r.init.toFixed(0)}/${r.toVisible.toFixed(0)}/${r.longestOpening.toFixed(0)}/${r.loadBlocking.toFixed(0)}`).join('  ')}`,
+  );
+}
