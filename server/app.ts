@@ -1,6 +1,8 @@
 import cluster from 'node:cluster';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, type RequestListener } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { sql } from 'kysely';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type RouteOptions } from 'fastify';
 import { DatabaseBusyError } from './db/sqlite-writes.js';
 import fastifyStatic from '@fastify/static';
@@ -19,11 +21,13 @@ import { surveyPlugin } from './surveys/plugin.js';
 import { evaluationPlugin } from './evaluation/index.js';
 import { FastPath } from './evaluation/fast-path.js';
 import { parseJsonBody } from './json-body.js';
+import { loggerOptions } from './logging.js';
+import { Metrics, reportToPrimary } from './metrics.js';
 
 export interface BuildOptions {
   /** An already open database; when absent the app opens (and later closes) `config.db.url`. */
   database?: Database;
-  /** Fastify's logger; off unless asked for. */
+  /** Fastify's logger, as `log.*` configures it; off unless asked for. */
   logger?: boolean;
   /** Called for every route as it is registered (the route scan test collects them). */
   onRoute?: (route: RouteOptions) => void;
@@ -39,11 +43,17 @@ export const BODY_LIMIT = 1024 * 1024;
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const database = options.database ?? (await openDatabase(config.db.url));
   let fastPath: FastPath | undefined;
+  const { tls } = config.server;
   const app = Fastify({
     // The evaluation hot path answers before Fastify sees the request (evaluation/fast-path.ts).
-    serverFactory: (handler) =>
-      createServer((request, response) => fastPath?.handle(request, response) || handler(request, response)),
-    logger: options.logger ? { level: config.log.level } : false,
+    serverFactory: (handler) => {
+      const listener: RequestListener = (request, response) =>
+        fastPath?.handle(request, response) || handler(request, response);
+      return tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, listener) : createServer(listener);
+    },
+    logger: options.logger ? loggerOptions(config) : false,
+    // One line per request, at debug level, below (Fastify's own are two, at info).
+    disableRequestLogging: true,
     bodyLimit: BODY_LIMIT,
     // Flipt keys may be 255 characters long, so path parameters must fit them.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
@@ -67,13 +77,23 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     local.watch();
     app.addHook('onClose', () => local.close());
   }
-  const flipt = local?.store ?? new FliptStore(database, changes, { readOnly: false });
-  fastPath = new FastPath(BODY_LIMIT, app.log);
+  const flipt = local?.store ?? new FliptStore(database, changes, { readOnly: config.storage.readOnly ?? false });
+  const metrics = config.metrics.enabled ? new Metrics() : undefined;
+  if (metrics) reportToPrimary(metrics);
+  fastPath = new FastPath(BODY_LIMIT, app.log, metrics);
   app.addHook('preClose', (done) => {
     fastPath!.close();
     done();
   });
-  const context: AppContext = { config, database, changes, flipt, fastPath };
+  const context: AppContext = { config, database, changes, flipt, fastPath, metrics };
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics?.answered(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+    request.log.debug(
+      { method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime },
+      'request',
+    );
+  });
 
   acceptAnyContentTypeAsJson(app);
   app.setErrorHandler(answerInFliptShape);
@@ -85,13 +105,22 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Before every route, so that its hooks guard them all.
   await installAuth(app, context);
 
-  app.get('/health', async () => ({ status: 'SERVING' }));
+  app.get('/health', async (_request, reply) => {
+    const answers = await sql`select 1`.execute(database.db).then(
+      () => true,
+      () => false,
+    );
+    return answers ? { status: 'SERVING' } : reply.code(503).send({ status: 'NOT_SERVING' });
+  });
+  if (metrics) {
+    app.get('/metrics', async (_request, reply) => reply.type(metrics.contentType).send(await metrics.exposition()));
+  }
   await app.register(async (api) => fliptManagementRoutes(api, context.flipt));
   await app.register(async (api) => metaRoutes(api, context));
   await app.register(async (api) => evaluationPlugin(api, context));
   if (config.surveys.enabled) await app.register(async (surveys) => surveyPlugin(surveys, context));
 
-  if (existsSync(config.paths.console)) {
+  if (config.ui.enabled && existsSync(config.paths.console)) {
     await app.register(fastifyStatic, {
       root: config.paths.console,
       prefix: '/',

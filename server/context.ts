@@ -3,6 +3,7 @@ import type { Database } from './db/index.js';
 import type { ChangeFeed } from './changes.js';
 import type { FliptStore } from './flipt/store/index.js';
 import type { FastPath } from './evaluation/fast-path.js';
+import type { Metrics } from './metrics.js';
 
 /** What every route module is given: the resolved configuration and the open database. */
 export interface AppContext {
@@ -14,4 +15,6 @@ export interface AppContext {
   flipt: FliptStore;
   /** Routes answered before Fastify's pipeline (the evaluation hot path). */
   fastPath: FastPath;
+  /** Prometheus metrics; undefined when `metrics.enabled` is false. */
+  metrics?: Metrics;
 }

@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import { FliptError } from '../flipt/errors.js';
 import { parseJsonBody } from '../json-body.js';
+import type { Metrics } from '../metrics.js';
 
 /** Answers a parsed request body with JSON: synchronously when it can (no promise on the hot path), else with a promise. */
 export type FastHandler = (body: unknown) => string | Promise<string>;
@@ -13,16 +15,21 @@ export type FastHandler = (body: unknown) => string | Promise<string>;
  * them (the evaluation plugin registers nothing when authentication or CSRF guards evaluation);
  * everything else, including `?pretty` (or its Accept header), trailing slashes and requests during shutdown, goes to
  * Fastify, whose routes for the same paths call the same handlers.
- * A body in one chunk (the usual case) is decoded without copying.
+ * A body in one chunk (the usual case) is decoded without copying. Each answer is counted in the
+ * HTTP metrics and logged at debug level, as Fastify's routes are.
  */
 export class FastPath {
   private readonly routes = new Map<string, FastHandler>();
   private open = true;
+  private readonly logRequests: boolean;
 
   constructor(
     private readonly bodyLimit: number,
     private readonly log: FastifyBaseLogger,
-  ) {}
+    private readonly metrics?: Metrics,
+  ) {
+    this.logRequests = log.level === 'debug' || log.level === 'trace';
+  }
 
   add(path: string, handler: FastHandler): void {
     this.routes.set(path, handler);
@@ -36,6 +43,14 @@ export class FastPath {
   handle(request: IncomingMessage, response: ServerResponse): boolean {
     const handler = this.open && request.method === 'POST' ? this.routes.get(request.url!) : undefined;
     if (!handler || request.headers.accept?.includes('application/json+pretty')) return false;
+    const started = performance.now();
+    const path = request.url!;
+    const answer = (status: number, json: string) => {
+      send(response, status, json);
+      const seconds = (performance.now() - started) / 1000;
+      this.metrics?.answered('POST', path, status, seconds);
+      if (this.logRequests) this.log.debug({ method: 'POST', url: path, status, ms: seconds * 1000 }, 'request');
+    };
     const chunks: Buffer[] = [];
     let size = 0;
     request.on('data', (chunk: Buffer) => {
@@ -44,8 +59,7 @@ export class FastPath {
     });
     request.on('end', () => {
       if (size > this.bodyLimit) {
-        send(
-          response,
+        answer(
           413,
           JSON.stringify({
             code: 8,
@@ -57,14 +71,15 @@ export class FastPath {
       }
       const body = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString('utf8');
       const fail = (error: unknown) => {
-        if (error instanceof FliptError) return send(response, error.httpStatus, JSON.stringify(error.toJSON()));
-        this.log.error(error);
-        send(response, 500, JSON.stringify({ code: 13, message: 'internal error', details: [] }));
+        if (error instanceof FliptError) return answer(error.httpStatus, JSON.stringify(error.toJSON()));
+        // Fastify's routes log with a request id; this path has none until something goes wrong.
+        this.log.error({ err: error, reqId: randomUUID(), url: path }, 'evaluation failed');
+        answer(500, JSON.stringify({ code: 13, message: 'internal error', details: [] }));
       };
       try {
-        const answer = handler(parseJsonBody(body));
-        if (answer instanceof Promise) answer.then((settled) => send(response, 200, settled), fail);
-        else send(response, 200, answer);
+        const json = handler(parseJsonBody(body));
+        if (json instanceof Promise) json.then((settled) => answer(200, settled), fail);
+        else answer(200, json);
       } catch (error) {
         fail(error);
       }
