@@ -8,7 +8,7 @@ import { DatabaseBusyError } from './db/sqlite-writes.js';
 import fastifyStatic from '@fastify/static';
 import fastifyCookie from '@fastify/cookie';
 import type { Config } from './config.js';
-import { openDatabase, type Database } from './db/index.js';
+import { isPostgresUrl, openDatabase, type Database } from './db/index.js';
 import type { AppContext } from './context.js';
 import { ChangeFeed } from './changes.js';
 import { FliptError, GrpcCode, codeForStatus } from './flipt/errors.js';
@@ -23,6 +23,8 @@ import { FastPath } from './evaluation/fast-path.js';
 import { parseJsonBody } from './json-body.js';
 import { loggerOptions } from './logging.js';
 import { Metrics, reportToPrimary } from './metrics.js';
+import { startTracing } from './tracing.js';
+import packageJson from '../package.json' with { type: 'json' };
 
 export interface BuildOptions {
   /** An already open database; when absent the app opens (and later closes) `config.db.url`. */
@@ -41,14 +43,18 @@ export const BODY_LIMIT = 1024 * 1024;
  * Tests drive it with `app.inject()`; `ensign serve` calls `listen()` on it.
  */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
-  const database = options.database ?? (await openDatabase(config.db.url));
+  const tracing = config.tracing.enabled
+    ? await startTracing(config, packageJson.version, isPostgresUrl(config.db.url) ? 'postgres' : 'sqlite')
+    : undefined;
+  const database = options.database ?? (await openDatabase(config.db.url, { onQuery: tracing?.query }));
   let fastPath: FastPath | undefined;
   const { tls } = config.server;
   const app = Fastify({
     // The evaluation hot path answers before Fastify sees the request (evaluation/fast-path.ts).
     serverFactory: (handler) => {
-      const listener: RequestListener = (request, response) =>
+      const answer: RequestListener = (request, response) =>
         fastPath?.handle(request, response) || handler(request, response);
+      const listener = tracing ? tracing.listener(answer) : answer;
       return tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, listener) : createServer(listener);
     },
     logger: options.logger ? loggerOptions(config) : false,
@@ -62,6 +68,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     frameworkErrors: (error, request, reply) => answerInFliptShape(error, request, reply),
   });
   if (!options.database) app.addHook('onClose', () => database.close());
+  if (tracing) {
+    app.addHook('onClose', () => tracing.shutdown());
+    app.addHook('onRequest', async (request) => {
+      tracing.routed(request.raw, request.method, request.routeOptions.url ?? 'unmatched');
+    });
+  }
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
 
   const changes = new ChangeFeed();
@@ -80,12 +92,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const flipt = local?.store ?? new FliptStore(database, changes, { readOnly: config.storage.readOnly ?? false });
   const metrics = config.metrics.enabled ? new Metrics() : undefined;
   if (metrics) reportToPrimary(metrics);
-  fastPath = new FastPath(BODY_LIMIT, app.log, metrics);
+  fastPath = new FastPath(BODY_LIMIT, app.log, metrics, tracing);
   app.addHook('preClose', (done) => {
     fastPath!.close();
     done();
   });
-  const context: AppContext = { config, database, changes, flipt, fastPath, metrics };
+  const context: AppContext = { config, database, changes, flipt, fastPath, metrics, tracing };
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     metrics?.answered(request.method, route, reply.statusCode, reply.elapsedTime / 1000);

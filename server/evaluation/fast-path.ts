@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { FliptError } from '../flipt/errors.js';
 import { parseJsonBody } from '../json-body.js';
 import type { Metrics } from '../metrics.js';
+import type { Tracing } from '../tracing.js';
 
 /** Answers a parsed request body with JSON: synchronously when it can (no promise on the hot path), else with a promise. */
 export type FastHandler = (body: unknown) => string | Promise<string>;
@@ -16,7 +17,7 @@ export type FastHandler = (body: unknown) => string | Promise<string>;
  * everything else, including `?pretty` (or its Accept header), trailing slashes and requests during shutdown, goes to
  * Fastify, whose routes for the same paths call the same handlers.
  * A body in one chunk (the usual case) is decoded without copying. Each answer is counted in the
- * HTTP metrics and logged at debug level, as Fastify's routes are.
+ * HTTP metrics, traced and logged at debug level, as Fastify's routes are.
  */
 export class FastPath {
   private readonly routes = new Map<string, FastHandler>();
@@ -27,6 +28,7 @@ export class FastPath {
     private readonly bodyLimit: number,
     private readonly log: FastifyBaseLogger,
     private readonly metrics?: Metrics,
+    private readonly tracing?: Tracing,
   ) {
     this.logRequests = log.level === 'debug' || log.level === 'trace';
   }
@@ -45,6 +47,7 @@ export class FastPath {
     if (!handler || request.headers.accept?.includes('application/json+pretty')) return false;
     const started = performance.now();
     const path = request.url!;
+    this.tracing?.routed(request, 'POST', path);
     const answer = (status: number, json: string) => {
       send(response, status, json);
       const seconds = (performance.now() - started) / 1000;

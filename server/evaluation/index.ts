@@ -39,7 +39,7 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
     ? new AnalyticsRecorder(() => context.database, context.metrics)
     : undefined;
   analytics?.start(context.config.analytics.flushIntervalMs);
-  const record = evaluationRecorder(analytics, context.metrics);
+  const record = evaluationRecorder(analytics, context.metrics, context.tracing);
   const { pgPool } = context.database;
   const stopRelay = pgPool ? await context.changes.relayThroughPostgres(context.database.url, pgPool) : undefined;
   app.addHook('onClose', async () => {

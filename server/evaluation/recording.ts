@@ -1,10 +1,11 @@
 import type { BooleanEvaluation, VariantEvaluation } from '../../domain/evaluation/index.js';
 import type { EvaluationOutcome, Metrics } from '../metrics.js';
 import type { AnalyticsRecorder } from './analytics.js';
+import type { Tracing } from '../tracing.js';
 
 /**
- * Records one evaluation, whichever API asked for it: the analytics count and Flipt's evaluation
- * metrics. `result` undefined: the evaluation failed (unknown flag, wrong type). `startedMs` is a
+ * Records one evaluation, whichever API asked for it: the analytics count, Flipt's evaluation
+ * metrics and its span. `result` undefined: the evaluation failed (unknown flag, wrong type). `startedMs` is a
  * `performance.now()` reading from just before it ran.
  */
 export type RecordEvaluation = (
@@ -17,14 +18,18 @@ export type RecordEvaluation = (
 export function evaluationRecorder(
   analytics: AnalyticsRecorder | undefined,
   metrics: Metrics | undefined,
+  tracing: Tracing | undefined,
 ): RecordEvaluation {
   return (namespaceKey, flagKey, result, startedMs) => {
     if (!result) {
       metrics?.evaluationFailed(namespaceKey, flagKey);
+      tracing?.evaluation(namespaceKey, flagKey, undefined, startedMs);
       return;
     }
     analytics?.record(namespaceKey, flagKey);
-    metrics?.evaluated(namespaceKey, flagKey, outcomeOf(result), performance.now() - startedMs);
+    const outcome = outcomeOf(result);
+    metrics?.evaluated(namespaceKey, flagKey, outcome, performance.now() - startedMs);
+    tracing?.evaluation(namespaceKey, flagKey, outcome, startedMs);
   };
 }
 
