@@ -3,7 +3,13 @@ import { existsSync } from 'node:fs';
 import { createServer, type RequestListener } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { sql } from 'kysely';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type RouteOptions } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type RouteOptions,
+} from 'fastify';
 import { DatabaseBusyError } from './db/sqlite-writes.js';
 import fastifyStatic from '@fastify/static';
 import fastifyCookie from '@fastify/cookie';
@@ -59,7 +65,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
     logger: options.logger ? loggerOptions(config) : false,
     // One line per request, at debug level, below (Fastify's own are two, at info).
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
     // Flipt keys may be 255 characters long, so path parameters must fit them.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
