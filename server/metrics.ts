@@ -222,5 +222,8 @@ export function answerMetricsRequests(): void {
 
 /** In a worker: the registry prom-client's cluster protocol reports to the primary. */
 export function reportToPrimary(metrics: Metrics): void {
-  if (cluster.isWorker) AggregatorRegistry.setRegistries([metrics.registry]);
+  if (!cluster.isWorker) return;
+  AggregatorRegistry.setRegistries([metrics.registry]);
+  // prom-client starts answering the primary's requests once an aggregator exists in the process.
+  new AggregatorRegistry();
 }
