@@ -3,7 +3,8 @@
 // alternating rounds so that a load spike from elsewhere on the machine hits both alike. A third,
 // minimal server (parse the body, answer JSON with a request id and timestamp) shows how much of
 // the gap any evaluation server pays before evaluating anything; `ensign serve --workers 2` (from the
-// build: run `npm run build` first) shows what a second process adds on this machine.
+// build: run `npm run build` first) shows what a second process adds on this machine. Ensign runs
+// twice, with metrics on (the default) and off, to show what counting every request costs.
 import autocannon from 'autocannon';
 import { EVALUATION_BODY, serveIfChild, startEnsignWorkers, startServer } from './support/servers.js';
 
@@ -52,6 +53,7 @@ if (!(await serveIfChild())) {
     bare: await startServer('bare', import.meta.url),
     minimal: await startServer('minimal', import.meta.url),
     ensign: await startServer('ensign', import.meta.url),
+    noMetrics: await startServer('ensign-no-metrics', import.meta.url),
     workers: await startEnsignWorkers(2),
   };
   const names = Object.keys(servers) as (keyof typeof servers)[];
@@ -74,11 +76,15 @@ if (!(await serveIfChild())) {
   const bare = report('bare node:http fixed JSON', totals.bare);
   const minimal = report('minimal parse + JSON answer', totals.minimal);
   const ensign = report('ensign /evaluate/v1/variant', totals.ensign);
+  const noMetrics = report('ensign, metrics off', totals.noMetrics);
   const workers = report('ensign --workers 2', totals.workers);
   const percent = (rate: number) => `${((100 * rate) / bare).toFixed(1)}%`;
   const worstP99 = (totals: Totals) => `${Math.max(...totals.p99)} ms`;
   console.log(`minimal server: ${percent(minimal)} of bare node:http`);
   console.log(`ensign, one process: ${percent(ensign)} of bare node:http, p99 ${worstP99(totals.ensign)} worst round`);
+  console.log(
+    `metrics on: ${((100 * (noMetrics - ensign)) / noMetrics).toFixed(1)}% lower throughput than metrics off (budget: at most 5%)`,
+  );
   console.log(
     `ensign --workers 2: ${percent(workers)} of bare node:http (budget: at least 70%), p99 ${worstP99(totals.workers)} worst round (budget: at most 10 ms)`,
   );

@@ -1,12 +1,20 @@
 import cluster from 'node:cluster';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:http';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type RouteOptions } from 'fastify';
+import { createServer, type RequestListener } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { sql } from 'kysely';
+import Fastify, {
+  LogController,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type RouteOptions,
+} from 'fastify';
 import { DatabaseBusyError } from './db/sqlite-writes.js';
 import fastifyStatic from '@fastify/static';
 import fastifyCookie from '@fastify/cookie';
 import type { Config } from './config.js';
-import { openDatabase, type Database } from './db/index.js';
+import { isPostgresUrl, openDatabase, type Database } from './db/index.js';
 import type { AppContext } from './context.js';
 import { ChangeFeed } from './changes.js';
 import { FliptError, GrpcCode, codeForStatus } from './flipt/errors.js';
@@ -22,11 +30,15 @@ import { FastPath } from './evaluation/fast-path.js';
 import { parseJsonBody } from './json-body.js';
 import { installSecurityHeaders } from './security-headers.js';
 import { installRateLimits } from './rate-limits.js';
+import { loggerOptions } from './logging.js';
+import { Metrics, reportToPrimary } from './metrics.js';
+import { startTracing } from './tracing.js';
+import packageJson from '../package.json' with { type: 'json' };
 
 export interface BuildOptions {
   /** An already open database; when absent the app opens (and later closes) `config.db.url`. */
   database?: Database;
-  /** Fastify's logger; off unless asked for. */
+  /** Fastify's logger, as `log.*` configures it; off unless asked for. */
   logger?: boolean;
   /** Called for every route as it is registered (the route scan test collects them). */
   onRoute?: (route: RouteOptions) => void;
@@ -40,13 +52,23 @@ export const BODY_LIMIT = 1024 * 1024;
  * Tests drive it with `app.inject()`; `ensign serve` calls `listen()` on it.
  */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
-  const database = options.database ?? (await openDatabase(config.db.url));
+  const tracing = config.tracing.enabled
+    ? await startTracing(config, packageJson.version, isPostgresUrl(config.db.url) ? 'postgres' : 'sqlite')
+    : undefined;
+  const database = options.database ?? (await openDatabase(config.db.url, { onQuery: tracing?.query }));
   let fastPath: FastPath | undefined;
+  const { tls } = config.server;
   const app = Fastify({
     // The evaluation hot path answers before Fastify sees the request (evaluation/fast-path.ts).
-    serverFactory: (handler) =>
-      createServer((request, response) => fastPath?.handle(request, response) || handler(request, response)),
-    logger: options.logger ? { level: config.log.level } : false,
+    serverFactory: (handler) => {
+      const answer: RequestListener = (request, response) =>
+        fastPath?.handle(request, response) || handler(request, response);
+      const listener = tracing ? tracing.listener(answer) : answer;
+      return tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, listener) : createServer(listener);
+    },
+    logger: options.logger ? loggerOptions(config) : false,
+    // One line per request, at debug level, below (Fastify's own are two, at info).
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
     // Flipt keys may be 255 characters long, so path parameters must fit them.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
@@ -55,6 +77,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     frameworkErrors: (error, request, reply) => answerInFliptShape(error, request, reply),
   });
   if (!options.database) app.addHook('onClose', () => database.close());
+  if (tracing) {
+    app.addHook('onClose', () => tracing.shutdown());
+    app.addHook('onRequest', async (request) => {
+      tracing.routed(request.raw, request.method, request.routeOptions.url ?? 'unmatched');
+    });
+  }
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
 
   const changes = new ChangeFeed();
@@ -76,13 +104,24 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     git.watch();
     app.addHook('onClose', () => git.close());
   }
-  const flipt = local?.store ?? git?.store ?? new FliptStore(database, changes, { readOnly: false });
-  fastPath = new FastPath(BODY_LIMIT, app.log);
+  const flipt =
+    local?.store ?? git?.store ?? new FliptStore(database, changes, { readOnly: config.storage.readOnly ?? false });
+  const metrics = config.metrics.enabled ? new Metrics() : undefined;
+  if (metrics) reportToPrimary(metrics);
+  fastPath = new FastPath(BODY_LIMIT, app.log, metrics, tracing);
   app.addHook('preClose', (done) => {
     fastPath!.close();
     done();
   });
-  const context: AppContext = { config, database, changes, flipt, fastPath, git };
+  const context: AppContext = { config, database, changes, flipt, fastPath, git, metrics, tracing };
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics?.answered(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+    request.log.debug(
+      { method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime },
+      'request',
+    );
+  });
 
   acceptAnyContentTypeAsJson(app);
   app.setErrorHandler(answerInFliptShape);
@@ -97,7 +136,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Before every route, so that its hooks guard them all.
   await installAuth(app, context);
 
-  app.get('/health', async () => (git ? { status: 'SERVING', detail: { git: git.health() } } : { status: 'SERVING' }));
+  app.get('/health', async (_request, reply) => {
+    const answers = await sql`select 1`.execute(database.db).then(
+      () => true,
+      () => false,
+    );
+    const detail = git ? { detail: { git: git.health() } } : {};
+    return answers ? { status: 'SERVING', ...detail } : reply.code(503).send({ status: 'NOT_SERVING', ...detail });
+  });
+  if (metrics) {
+    app.get('/metrics', async (_request, reply) => reply.type(metrics.contentType).send(await metrics.exposition()));
+  }
   await app.register(async (api) => {
     git?.answerReferences(api);
     await fliptManagementRoutes(api, context.flipt);
@@ -106,7 +155,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(async (api) => evaluationPlugin(api, context));
   if (config.surveys.enabled) await app.register(async (surveys) => surveyPlugin(surveys, context));
 
-  if (existsSync(config.paths.console)) {
+  if (config.ui.enabled && existsSync(config.paths.console)) {
     await app.register(fastifyStatic, {
       root: config.paths.console,
       prefix: '/',

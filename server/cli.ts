@@ -2,11 +2,27 @@ import cluster from 'node:cluster';
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig, type FlagSettings } from './config.js';
+import { ConfigError, loadConfig, type Config, type FlagSettings } from './config.js';
 import { DatabaseOpenError, migrate, openDatabase } from './db/index.js';
 import { CommandError, exportCommand, importCommand } from './flipt/declarative/commands.js';
 import { superviseWorkers } from './workers.js';
+import { startupSummary } from './logging.js';
 import packageJson from '../package.json' with { type: 'json' };
+
+const SERVER_OPTIONS = `Options:
+  --port N           port to listen on (PORT, default 8080, or server.https_port with HTTPS)
+  --host ADDR        address to listen on (HOST, default 0.0.0.0)
+  --workers N        processes serving on the port (ENSIGN_WORKERS, default 1)
+  --db URL           file:PATH or postgres://... (DATABASE_URL, default file:./data/ensign.db)
+  --config FILE      YAML configuration file in Flipt's config.yml layout (ENSIGN_CONFIG)
+  --storage TYPE     database, local or git (ENSIGN_STORAGE_TYPE; git reads storage.git in the config file)
+  --storage-path DIR folder of features.yml files for local storage (ENSIGN_STORAGE_PATH)
+  --surveys FILE     YAML file that seeds survey environments (ENSIGN_SURVEYS_FILE)
+  --log-level LEVEL  debug, info, warn or error (LOG_LEVEL)`;
+
+const DATABASE_OPTIONS = `Options:
+  --db URL           file:PATH or postgres://... (DATABASE_URL, default file:./data/ensign.db)
+  --config FILE      YAML configuration file in Flipt's config.yml layout (ENSIGN_CONFIG)`;
 
 const USAGE = `Usage: ensign [command] [options]
 
@@ -22,18 +38,41 @@ Commands:
       --all-namespaces   every namespace
       -o, --output FILE  write to FILE instead of standard output
 
-Options:
-  --port N           port to listen on (PORT, default 8080)
-  --host ADDR        address to listen on (HOST, default 0.0.0.0)
-  --workers N        processes serving on the port (ENSIGN_WORKERS, default 1)
-  --db URL           file:PATH or postgres://... (DATABASE_URL, default file:./data/ensign.db)
-  --config FILE      YAML configuration file in Flipt's config.yml layout (ENSIGN_CONFIG)
-  --storage TYPE     database, local or git (ENSIGN_STORAGE_TYPE; git reads storage.git in the config file)
-  --storage-path DIR folder of features.yml files for local storage (ENSIGN_STORAGE_PATH)
-  --surveys FILE     YAML file that seeds survey environments (ENSIGN_SURVEYS_FILE)
-  --log-level LEVEL  debug, info, warn or error (LOG_LEVEL)
-  -h, --help         show this help
+${SERVER_OPTIONS}
+  -h, --help         show this help (ensign COMMAND --help: that command's)
   -v, --version      print the version and exit`;
+
+/** `ensign COMMAND --help`. */
+const COMMAND_USAGE: Record<string, string> = {
+  serve: `Usage: ensign serve [options]
+
+Runs the server: the Flipt v1 API, the survey client API, the console, /health and /metrics.
+SIGTERM or SIGINT finishes in-flight requests, waiting at most server.shutdown_timeout (30s).
+
+${SERVER_OPTIONS}`,
+  migrate: `Usage: ensign migrate [options]
+
+Applies pending database migrations, prints their names, and exits.
+
+${DATABASE_OPTIONS}`,
+  import: `Usage: ensign import FILE [options]
+       ensign import --stdin [options]
+
+Imports flags and segments from a Flipt features.yml file (versions 1.0 to 1.3), in one transaction.
+  --stdin            read the file from standard input instead
+  --skip-existing    keep flags and segments whose key already exists
+  --drop             remove every flag, segment and namespace first
+
+${DATABASE_OPTIONS}`,
+  export: `Usage: ensign export [options]
+
+Writes namespaces as Flipt features.yml (default: namespace "default").
+  --namespaces a,b   the namespaces to export
+  --all-namespaces   every namespace
+  -o, --output FILE  write to FILE instead of standard output
+
+${DATABASE_OPTIONS}`,
+};
 
 const OPTIONS = {
   port: { type: 'string' },
@@ -81,7 +120,12 @@ async function serve(flags: FlagSettings): Promise<void> {
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info(`${signal} received: finishing in-flight requests`);
+    const { shutdownTimeoutMs } = config.server;
+    app.log.info(`${signal} received: finishing in-flight requests (at most ${shutdownTimeoutMs} ms)`);
+    setTimeout(() => {
+      app.log.error(`requests still open after server.shutdown_timeout (${shutdownTimeoutMs} ms): exiting anyway`);
+      process.exit(1);
+    }, shutdownTimeoutMs).unref();
     // Keep-alive connections that go idle after their last response are closed at once, so the
     // process does not wait out the keep-alive timeout.
     setInterval(() => app.server.closeIdleConnections(), 50).unref();
@@ -95,7 +139,20 @@ async function serve(flags: FlagSettings): Promise<void> {
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
-  await app.listen({ port: config.server.port, host: config.server.host });
+  await app.listen({
+    port: config.server.port,
+    host: config.server.host,
+    listenTextResolver: (address) => `listening on ${address}`,
+  });
+  if (cluster.isPrimary || cluster.worker?.id === 1)
+    app.log.info(startupSummary(config, packageJson.version, publicUrl(config)), 'ensign is ready');
+}
+
+/** The address a person would open: the listening one, with a wildcard host shown as localhost. */
+function publicUrl(config: Config): string {
+  const { protocol, host, port } = config.server;
+  const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `${protocol}://${shown}:${port}`;
 }
 
 async function runMigrations(flags: FlagSettings): Promise<void> {
@@ -122,7 +179,7 @@ export async function main(argv: string[]): Promise<void> {
   }
   const { values, positionals } = parsed;
   if (values.help) {
-    console.log(USAGE);
+    console.log(COMMAND_USAGE[positionals[0]] ?? USAGE);
     return;
   }
   if (values.version) {

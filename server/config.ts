@@ -135,7 +135,7 @@ const rateLimitsSection = v.strictObject({
 const ignoredSection = opt(v.unknown());
 
 const fileSchema = v.strictObject({
-  version: opt(str),
+  version: opt(v.picklist(['1.0'], 'must be "1.0"')),
   server: opt(
     v.strictObject({
       protocol: opt(str),
@@ -149,6 +149,8 @@ const fileSchema = v.strictObject({
       workers: opt(num),
       // Ensign's own: requests per client address (server/rate-limits.ts).
       rate_limits: opt(rateLimitsSection),
+      // Ensign's own: how long SIGTERM waits for in-flight requests before the process exits anyway.
+      shutdown_timeout: opt(duration),
     }),
   ),
   db: opt(
@@ -212,23 +214,118 @@ const fileSchema = v.strictObject({
   diagnostics: ignoredSection,
   experimental: ignoredSection,
   meta: ignoredSection,
-  metrics: ignoredSection,
-  tracing: ignoredSection,
+  metrics: opt(
+    v.strictObject({
+      enabled: opt(bool),
+      exporter: opt(v.picklist(['prometheus'], 'must be "prometheus" (the OTLP metrics exporter is not supported)')),
+    }),
+  ),
+  tracing: opt(
+    v.strictObject({
+      enabled: opt(bool),
+      exporter: opt(v.picklist(['otlp'], 'must be "otlp" (the Jaeger and Zipkin exporters are not supported)')),
+      sampling_ratio: opt(v.pipe(num, v.minValue(0, 'must be from 0 to 1'), v.maxValue(1, 'must be from 0 to 1'))),
+      otlp: opt(v.strictObject({ endpoint: opt(str), headers: opt(v.record(v.string(), v.string())) })),
+    }),
+  ),
 });
 
 export type FileConfig = v.InferOutput<typeof fileSchema>;
+
+/**
+ * Keys of Flipt's config.yml that Ensign has no behaviour for: a file that sets one is refused,
+ * naming it, rather than loaded and silently ignored. `*` stands for any name (an OIDC provider's).
+ */
+export const UNSUPPORTED_KEYS: Record<string, string> = {
+  'server.grpc_port': 'Ensign serves no gRPC API',
+  'db.max_idle_conn': 'Ensign sizes its own connection pool',
+  'db.max_open_conn': 'Ensign sizes its own connection pool',
+  'db.conn_max_lifetime': 'Ensign sizes its own connection pool',
+  'db.prepared_statements_enabled': 'Ensign chooses its own statements',
+  'authentication.exclude.metadata': 'the metadata routes follow authentication.required',
+  'authentication.session.csrf.trusted_origins': 'the CSRF check admits the console origin only',
+  'authentication.methods.oidc.providers.*.nonce': 'OIDC logins send and check no nonce yet',
+  'authentication.methods.kubernetes': 'Kubernetes service-account login is not implemented',
+  'authentication.methods.cloud': 'Flipt Cloud login is not implemented',
+  'analytics.storage': 'analytics are kept in the server database',
+  'analytics.buffer.capacity': 'counts are kept in memory and flushed every analytics.buffer.flush_period',
+  'log.grpc_level': 'Ensign serves no gRPC API',
+  'log.keys': 'log field names are fixed',
+  audit: 'audit sinks are not implemented',
+  authorization: 'policy-based authorization is not implemented',
+  cache: 'evaluations always run on in-memory snapshots',
+  cloud: 'Flipt Cloud is not supported',
+  diagnostics: 'profiling endpoints are not served',
+  experimental: 'no experimental features',
+  meta: 'Ensign neither checks for updates nor sends telemetry',
+};
+
+/** Every key the config file accepts, as dotted paths; `*` stands for any name (an OIDC provider's). */
+export function acceptedKeys(): string[] {
+  return keysOf(fileSchema, '');
+}
+
+interface SchemaNode {
+  type: string;
+  wrapped?: SchemaNode;
+  entries?: Record<string, SchemaNode>;
+  value?: SchemaNode;
+}
+
+function keysOf(schema: SchemaNode, path: string): string[] {
+  const within = (name: string) => (path ? `${path}.${name}` : name);
+  if (schema.type === 'optional' && schema.wrapped) return keysOf(schema.wrapped, path);
+  if (schema.type === 'strict_object' && schema.entries) {
+    return Object.entries(schema.entries).flatMap(([name, entry]) => keysOf(entry, within(name)));
+  }
+  if (schema.type === 'record' && schema.value?.type === 'strict_object') return keysOf(schema.value, within('*'));
+  return [path];
+}
+
+/** The first unsupported key the file sets, as a dotted path. */
+function unsupportedKeyIn(file: unknown): string | undefined {
+  for (const pattern of Object.keys(UNSUPPORTED_KEYS)) {
+    const found = findPath(file, pattern.split('.'), []);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function findPath(value: unknown, pattern: string[], path: string[]): string | undefined {
+  if (pattern.length === 0) return value === undefined ? undefined : path.join('.');
+  if (typeof value !== 'object' || value === null) return undefined;
+  const [head, ...rest] = pattern;
+  const names = head === '*' ? Object.keys(value) : [head];
+  for (const name of names) {
+    const found = findPath((value as Record<string, unknown>)[name], rest, [...path, name]);
+    if (found) return found;
+  }
+  return undefined;
+}
 
 export type Theme = 'system' | 'light' | 'dark';
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 /** The resolved configuration the server runs with. */
 export interface Config {
-  /** `workers`: how many processes serve on the port (1: this process alone). */
-  server: { host: string; port: number; workers: number };
+  /**
+   * `workers`: how many processes serve on the port (1: this process alone). `port` is the port
+   * listened on: `http_port`, or `https_port` when `protocol` is https, which also needs `tls`.
+   */
+  server: {
+    protocol: 'http' | 'https';
+    host: string;
+    port: number;
+    workers: number;
+    shutdownTimeoutMs: number;
+    tls?: { cert: Buffer; key: Buffer };
+  };
   db: { url: string };
   storage: { type: StorageType; readOnly?: boolean; localPath?: string; git?: GitStorageConfig };
   authentication: AuthenticationFileConfig;
   ui: {
+    /** false: the console is not served (the APIs are). */
+    enabled: boolean;
     defaultTheme: Theme;
     topbar: { color: string; label: string };
     banner?: { text: string; link?: string; linkText?: string };
@@ -237,7 +334,12 @@ export interface Config {
   analytics: { enabled: boolean; flushIntervalMs: number };
   /** For the routes browsers call from another origin (server/evaluation/cors.ts). */
   cors: { enabled: boolean; allowedOrigins: string[]; allowedHeaders: string[] };
-  log: { level: LogLevel; encoding: 'console' | 'json' };
+  /** No `encoding`: readable lines on a terminal, JSON otherwise. No `file`: standard output. */
+  log: { level: LogLevel; encoding?: 'console' | 'json'; file?: string };
+  /** `GET /metrics` in Prometheus text format. */
+  metrics: { enabled: boolean };
+  /** Spans sent to an OTLP/HTTP collector; `endpoint` is the full traces URL. */
+  tracing: { enabled: boolean; endpoint: string; headers: Record<string, string>; samplingRatio: number };
   /** `uploadQuotaBytes`: what one environment's uploaded files may take in all (0: no quota). */
   surveys: {
     enabled: boolean;
@@ -294,6 +396,7 @@ export class ConfigError extends Error {
 }
 
 export const DEFAULT_DB_URL = 'file:./data/ensign.db';
+const DEFAULT_OTLP_ENDPOINT = 'http://localhost:4318/v1/traces';
 
 /**
  * The package's own folder, found from this module's location (dist/cli.js once built, server/config.ts
@@ -304,11 +407,11 @@ export const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 export function defaultConfig(): Config {
   return {
-    server: { host: '0.0.0.0', port: 8080, workers: 1 },
+    server: { protocol: 'http', host: '0.0.0.0', port: 8080, workers: 1, shutdownTimeoutMs: 30_000 },
     db: { url: DEFAULT_DB_URL },
     storage: { type: 'database' },
     authentication: {},
-    ui: { defaultTheme: 'system', topbar: { color: '', label: '' } },
+    ui: { enabled: true, defaultTheme: 'system', topbar: { color: '', label: '' } },
     analytics: { enabled: true, flushIntervalMs: 2000 },
     cors: {
       enabled: false,
@@ -328,7 +431,9 @@ export function defaultConfig(): Config {
         'If-None-Match',
       ],
     },
-    log: { level: 'info', encoding: 'console' },
+    log: { level: 'info' },
+    metrics: { enabled: true },
+    tracing: { enabled: false, endpoint: DEFAULT_OTLP_ENDPOINT, headers: {}, samplingRatio: 1 },
     surveys: { enabled: true, demo: true, uploadDir: './data/uploads', uploadQuotaBytes: 1024 * 1024 * 1024 },
     rateLimits: {
       windowMs: 60_000,
@@ -353,6 +458,12 @@ export function parseConfigFile(text: string, fileName = 'config'): FileConfig {
     raw = parseYaml(text) ?? {};
   } catch (error) {
     throw new ConfigError(`${fileName}: invalid YAML: ${(error as Error).message.split('\n')[0]}`);
+  }
+  const unsupported = unsupportedKeyIn(raw);
+  if (unsupported) {
+    const reason =
+      UNSUPPORTED_KEYS[unsupported] ?? UNSUPPORTED_KEYS[unsupported.replace(/providers\.[^.]+\./, 'providers.*.')];
+    throw new ConfigError(`${fileName}: "${unsupported}" is not supported by Ensign (${reason}); remove it`);
   }
   const result = v.safeParse(fileSchema, raw, { abortEarly: true });
   if (result.success) return result.output;
@@ -412,8 +523,29 @@ export function loadConfig(flags: FlagSettings = {}, env: NodeJS.ProcessEnv = pr
   const pick = <T>(flag: T | undefined, envValue: T | undefined, fileValue: T | undefined): T | undefined =>
     flag ?? envValue ?? fileValue;
 
-  const port = pick(flags.port, env.PORT, file.server?.http_port?.toString());
+  const protocol = file.server?.protocol ?? 'http';
+  if (protocol !== 'http' && protocol !== 'https') {
+    throw new ConfigError(`server.protocol must be "http" or "https" (got "${protocol}")`);
+  }
+  config.server.protocol = protocol;
+  if (protocol === 'https') {
+    config.server.port = 443;
+    config.server.tls = {
+      cert: readTlsFile(file.server?.cert_file, 'server.cert_file'),
+      key: readTlsFile(file.server?.cert_key, 'server.cert_key'),
+    };
+  } else {
+    for (const key of ['https_port', 'cert_file', 'cert_key'] as const) {
+      if (file.server?.[key] !== undefined)
+        throw new ConfigError(`server.${key} is only used with server.protocol: https`);
+    }
+  }
+  const filePort = protocol === 'https' ? file.server?.https_port : file.server?.http_port;
+  const port = pick(flags.port, env.PORT, filePort?.toString());
   if (port !== undefined) config.server.port = parsePort(port, flags.port !== undefined ? '--port' : 'PORT');
+  if (file.server?.shutdown_timeout !== undefined) {
+    config.server.shutdownTimeoutMs = parseDurationMs(file.server.shutdown_timeout, 'server.shutdown_timeout');
+  }
   config.server.host = pick(flags.host, env.HOST, file.server?.host) ?? config.server.host;
   const workers = pick(flags.workers, env.ENSIGN_WORKERS, file.server?.workers?.toString());
   if (workers !== undefined)
@@ -445,6 +577,7 @@ export function loadConfig(flags: FlagSettings = {}, env: NodeJS.ProcessEnv = pr
 
   config.authentication = file.authentication ?? {};
 
+  if (file.ui?.enabled !== undefined) config.ui.enabled = file.ui.enabled;
   if (file.ui?.default_theme) config.ui.defaultTheme = file.ui.default_theme;
   config.ui.topbar = { color: file.ui?.topbar?.color ?? '', label: file.ui?.topbar?.label ?? '' };
   if (file.ui?.banner?.text) {
@@ -472,6 +605,15 @@ export function loadConfig(flags: FlagSettings = {}, env: NodeJS.ProcessEnv = pr
     config.log.level = level as LogLevel;
   }
   if (file.log?.encoding) config.log.encoding = file.log.encoding;
+  if (file.log?.file) config.log.file = resolve(file.log.file);
+
+  if (file.metrics?.enabled !== undefined) config.metrics.enabled = file.metrics.enabled;
+
+  const tracing = file.tracing ?? {};
+  if (tracing.enabled !== undefined) config.tracing.enabled = tracing.enabled;
+  if (tracing.sampling_ratio !== undefined) config.tracing.samplingRatio = tracing.sampling_ratio;
+  if (tracing.otlp?.endpoint) config.tracing.endpoint = tracesUrl(tracing.otlp.endpoint);
+  if (tracing.otlp?.headers) config.tracing.headers = tracing.otlp.headers;
 
   const surveys = file.surveys ?? {};
   if (surveys.enabled !== undefined) config.surveys.enabled = surveys.enabled;
@@ -567,6 +709,27 @@ function readConfigFile(path: string): FileConfig {
     throw new ConfigError(`cannot read config file ${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
   }
   return parseConfigFile(text, path);
+}
+
+function readTlsFile(path: string | undefined, key: string): Buffer {
+  if (!path) throw new ConfigError(`${key} is required when server.protocol is https`);
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    throw new ConfigError(`${key}: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+  }
+}
+
+/** Flipt's OTLP endpoint may be `host:port`; the exporter posts to `/v1/traces` unless a path is given. */
+function tracesUrl(endpoint: string): string {
+  let url: URL;
+  try {
+    url = new URL(/^[a-z]+:\/\//i.test(endpoint) ? endpoint : `http://${endpoint}`);
+  } catch {
+    throw new ConfigError(`tracing.otlp.endpoint must be a URL such as http://localhost:4318 (got "${endpoint}")`);
+  }
+  if (url.pathname === '/') url.pathname = '/v1/traces';
+  return url.toString();
 }
 
 function parsePort(value: string, source: string): number {

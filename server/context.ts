@@ -4,6 +4,8 @@ import type { ChangeFeed } from './changes.js';
 import type { FliptStore } from './flipt/store/index.js';
 import type { FastPath } from './evaluation/fast-path.js';
 import type { GitStorage } from './flipt/declarative/git.js';
+import type { Metrics } from './metrics.js';
+import type { Tracing } from './tracing.js';
 
 /** What every route module is given: the resolved configuration and the open database. */
 export interface AppContext {
@@ -17,4 +19,8 @@ export interface AppContext {
   fastPath: FastPath;
   /** Present with `storage.type: git`: other refs for `?reference=`, the branch and tag list, health. */
   git?: GitStorage;
+  /** Prometheus metrics; undefined when `metrics.enabled` is false. */
+  metrics?: Metrics;
+  /** OpenTelemetry spans; undefined unless `tracing.enabled`. */
+  tracing?: Tracing;
 }

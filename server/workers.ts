@@ -1,5 +1,13 @@
 import cluster, { type Worker } from 'node:cluster';
 import { isClusterChange } from './changes.js';
+import { answerMetricsRequests } from './metrics.js';
+
+/** A crashed worker is replaced after 100 ms, then 200 ms, 400 ms... at most 30 s while crashes go on. */
+export function restartDelayMs(recentCrashes: number): number {
+  return Math.min(100 * 2 ** recentCrashes, 30_000);
+}
+/** A worker that served this long before it crashed resets the backoff. */
+const STABLE_MS = 60_000;
 
 /**
  * `ensign serve --workers N` (N > 1): this process supervises N worker processes, each a whole
@@ -10,10 +18,13 @@ import { isClusterChange } from './changes.js';
  * - A change committed by one worker reaches the others' snapshots through this process
  *   (ChangeFeed.relayThroughCluster); each worker flushes its own analytics counts, which add up.
  * - SIGINT/SIGTERM is passed on; each worker finishes its requests and flushes, then this exits.
- *   A worker that dies otherwise is replaced.
+ *   A worker that dies otherwise is replaced, after a delay that grows while crashes follow one another.
+ * - `GET /metrics` on any worker answers with the sum over all of them, gathered here.
  */
 export async function superviseWorkers(count: number): Promise<void> {
   let stopping = false;
+  let recentCrashes = 0;
+  answerMetricsRequests();
 
   cluster.on('message', (from, message) => {
     if (!isClusterChange(message)) return;
@@ -26,15 +37,24 @@ export async function superviseWorkers(count: number): Promise<void> {
       const failed = (code: number | null) => reject(new Error(`a worker exited with ${code} before it listened`));
       worker.once('exit', failed);
       worker.once('listening', () => {
+        const listening = Date.now();
         worker.off('exit', failed);
         worker.once('exit', (code, signal) => {
           if (stopping) return;
-          console.error(`ensign: worker ${worker.process.pid} exited (${signal ?? code}); starting another`);
-          start().catch(fail);
+          if (Date.now() - listening > STABLE_MS) recentCrashes = 0;
+          restartLater(`worker ${worker.process.pid} exited (${signal ?? code})`);
         });
         resolve(worker);
       });
     });
+
+  const restartLater = (why: string) => {
+    const delay = restartDelayMs(recentCrashes++);
+    console.error(`ensign: ${why}; starting another in ${delay} ms`);
+    setTimeout(() => {
+      if (!stopping) start().catch((error: Error) => restartLater(error.message));
+    }, delay);
+  };
 
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;

@@ -64,9 +64,10 @@ function temporaryDatabase(): string {
 }
 
 /** Ensign in this (child) process, on a temporary SQLite database holding the data set. */
-async function serveEnsign(): Promise<number> {
+async function serveEnsign(metrics: boolean): Promise<number> {
   const config = defaultConfig();
   config.db.url = temporaryDatabase();
+  config.metrics.enabled = metrics;
   const app = await buildApp(config);
   await seedEnsign(async (url, body) => {
     const response = await app.inject({ method: 'POST', url, payload: JSON.stringify(body) });
@@ -94,7 +95,7 @@ export async function startBuiltServer(args: string[], ready = ''): Promise<{ ur
     let listening = '';
     child.stdout.on('data', (chunk: Buffer) => {
       output += chunk;
-      listening ||= /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1] ?? '';
+      listening ||= /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1] ?? '';
       if (listening && output.includes(ready)) resolve(listening);
     });
     child.once('exit', (code) => reject(new Error(`ensign ${args.join(' ')} exited with ${code}: ${output}`)));
@@ -150,7 +151,12 @@ async function serveMinimal(): Promise<number> {
   return (server.address() as { port: number }).port;
 }
 
-const SERVERS = { ensign: serveEnsign, bare: serveBare, minimal: serveMinimal };
+const SERVERS = {
+  ensign: () => serveEnsign(true),
+  'ensign-no-metrics': () => serveEnsign(false),
+  bare: serveBare,
+  minimal: serveMinimal,
+};
 export type ServerName = keyof typeof SERVERS;
 
 /** In the child: starts the server named by the argument and reports its port. True when this process is a child. */

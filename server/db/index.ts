@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { Kysely, Migrator, PostgresDialect, type Transaction } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, type LogEvent, type Transaction } from 'kysely';
 import { createClient, type Client } from '@libsql/client';
 import { LibsqlDialect } from '@libsql/kysely-libsql';
 import pg from 'pg';
@@ -38,8 +38,10 @@ export function isPostgresUrl(url: string): boolean {
 }
 
 /** Opens (and, unless told otherwise, migrates) the database at `url`: `file:PATH` or `postgres://...`. */
-export async function openDatabase(url: string, options: { migrate?: boolean } = {}): Promise<Database> {
-  const database = isPostgresUrl(url) ? await openPostgres(url) : await openSqlite(url);
+export async function openDatabase(url: string, options: OpenOptions = {}): Promise<Database> {
+  const database = isPostgresUrl(url)
+    ? await openPostgres(url, options.onQuery)
+    : await openSqlite(url, options.onQuery);
   if (options.migrate !== false) {
     try {
       await migrate(database);
@@ -51,7 +53,13 @@ export async function openDatabase(url: string, options: { migrate?: boolean } =
   return database;
 }
 
-async function openSqlite(url: string): Promise<Database> {
+export interface OpenOptions {
+  migrate?: boolean;
+  /** Told of every query once it has run (tracing records them as spans). */
+  onQuery?: (event: LogEvent) => void;
+}
+
+async function openSqlite(url: string, onQuery?: OpenOptions['onQuery']): Promise<Database> {
   if (!url.startsWith('file:')) {
     throw new DatabaseOpenError(`unsupported database url "${url}": use file:PATH or postgres://...`);
   }
@@ -70,7 +78,10 @@ async function openSqlite(url: string): Promise<Database> {
   } catch (error) {
     throw new DatabaseOpenError(`cannot open database ${url}: ${oneLine(error)}`);
   }
-  const db = new Kysely<Tables>({ dialect: new LibsqlDialect({ client: client as unknown as DialectClient }) });
+  const db = new Kysely<Tables>({
+    dialect: new LibsqlDialect({ client: client as unknown as DialectClient }),
+    log: onQuery,
+  });
   return {
     db,
     dialect: 'sqlite',
@@ -85,7 +96,7 @@ async function openSqlite(url: string): Promise<Database> {
   };
 }
 
-async function openPostgres(url: string): Promise<Database> {
+async function openPostgres(url: string, onQuery?: OpenOptions['onQuery']): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
   pool.on('error', () => {
     // An idle client lost its connection; the pool replaces it on the next checkout.
@@ -97,7 +108,7 @@ async function openPostgres(url: string): Promise<Database> {
     await pool.end().catch(() => undefined);
     throw new DatabaseOpenError(`cannot reach database ${redact(url)}: ${oneLine(error)}`);
   }
-  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }), log: onQuery });
   return {
     db,
     dialect: 'postgres',
@@ -128,6 +139,7 @@ function oneLine(error: unknown): string {
   return message.split('\n')[0] || 'unknown error';
 }
 
-function redact(url: string): string {
+/** The URL with its password hidden, fit for logs. */
+export function redact(url: string): string {
   return url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
 }

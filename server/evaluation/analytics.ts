@@ -1,5 +1,6 @@
 import { invalid } from '../flipt/errors.js';
 import type { Database } from '../db/index.js';
+import type { Metrics } from '../metrics.js';
 
 /** Rows per INSERT (4 parameters each, well under either dialect's limit). */
 const ROWS_PER_INSERT = 500;
@@ -24,7 +25,10 @@ export class AnalyticsRecorder {
   private flushing: Promise<void> = Promise.resolve();
   private timer?: NodeJS.Timeout;
 
-  constructor(private readonly database: () => Database) {}
+  constructor(
+    private readonly database: () => Database,
+    private readonly metrics?: Metrics,
+  ) {}
 
   record(namespaceKey: string, flagKey: string): void {
     const minute = Math.floor(Date.now() / MINUTE_MS);
@@ -99,7 +103,9 @@ export class AnalyticsRecorder {
             .execute();
         }
       });
+      this.metrics?.analyticsFlushes.ok.inc();
     } catch (error) {
+      this.metrics?.analyticsFlushes.failed.inc();
       this.unflushed.push(...batch);
       throw error;
     }

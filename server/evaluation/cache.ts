@@ -1,6 +1,7 @@
 import { compileSnapshot, type CompiledNamespace, type SnapshotDocument } from '../../domain/evaluation/index.js';
 import { ALL_NAMESPACES, type ChangeFeed } from '../changes.js';
 import type { LoadedNamespace } from './loader.js';
+import type { Metrics } from '../metrics.js';
 
 /** A namespace ready to serve: the compiled engine input and the snapshot document, serialised on demand. */
 export class NamespaceSnapshot {
@@ -89,6 +90,7 @@ export class SnapshotCache {
   constructor(
     private readonly load: (namespaceKey: string) => Promise<LoadedNamespace>,
     changes: ChangeFeed,
+    private readonly metrics?: Metrics,
   ) {
     this.unsubscribe = changes.subscribe((namespaceKey) => {
       if (namespaceKey === ALL_NAMESPACES) for (const key of [...this.entries.keys()]) this.invalidate(key);
@@ -99,7 +101,11 @@ export class SnapshotCache {
   /** The snapshot, synchronously when it is in memory. */
   get(namespaceKey: string): NamespaceSnapshot | Promise<NamespaceSnapshot> {
     let entry = this.entries.get(namespaceKey);
-    if (entry?.snapshot) return entry.snapshot;
+    if (entry?.snapshot) {
+      this.metrics?.snapshots.hit.inc();
+      return entry.snapshot;
+    }
+    this.metrics?.snapshots.miss.inc();
     if (!entry) {
       entry = { generation: 0 };
       this.entries.set(namespaceKey, entry);
@@ -124,6 +130,7 @@ export class SnapshotCache {
     setImmediate(() => {
       entry.queued = false;
       if (entry.snapshot || entry.pending || this.entries.get(namespaceKey) !== entry) return;
+      this.metrics?.snapshots.reload.inc();
       // Errors surface to the next request, which retries.
       this.reload(namespaceKey, entry).catch(() => undefined);
     });

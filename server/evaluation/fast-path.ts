@@ -1,8 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import { FliptError } from '../flipt/errors.js';
 import { parseJsonBody } from '../json-body.js';
+import type { Metrics } from '../metrics.js';
 import { FAST_PATH_HEADERS } from '../security-headers.js';
+import type { Tracing } from '../tracing.js';
 
 /** Answers a parsed request body with JSON: synchronously when it can (no promise on the hot path), else with a promise. */
 export type FastHandler = (body: unknown, request: FastRequest) => string | Promise<string>;
@@ -30,17 +33,23 @@ const PLAIN_KEY = /^[-_,A-Za-z0-9]+$/;
  * them (the evaluation plugin registers nothing when authentication or CSRF guards evaluation);
  * everything else, including `?pretty` (or its Accept header), trailing slashes and requests during shutdown, goes to
  * Fastify, whose routes for the same paths call the same handlers.
- * A body in one chunk (the usual case) is decoded without copying.
+ * A body in one chunk (the usual case) is decoded without copying. Each answer is counted in the
+ * HTTP metrics, traced and logged at debug level, as Fastify's routes are.
  */
 export class FastPath {
   private readonly routes = new Map<string, FastRoute>();
   private readonly prefixRoutes: [prefix: string, route: FastRoute][] = [];
   private open = true;
+  private readonly logRequests: boolean;
 
   constructor(
     private readonly bodyLimit: number,
     private readonly log: FastifyBaseLogger,
-  ) {}
+    private readonly metrics?: Metrics,
+    private readonly tracing?: Tracing,
+  ) {
+    this.logRequests = log.level === 'debug' || log.level === 'trace';
+  }
 
   add(path: string, handler: FastHandler, answerError?: FastRoute['answerError']): void {
     this.routes.set(path, { handler, answerError });
@@ -61,17 +70,28 @@ export class FastPath {
     const url = request.url!;
     let route = this.routes.get(url);
     let key = '';
+    // The route's pattern names it in metrics and traces (a key in the path would make a series per flag).
+    let pattern = url;
     if (!route) {
       for (const [prefix, candidate] of this.prefixRoutes) {
         if (url.startsWith(prefix) && PLAIN_KEY.test(url.slice(prefix.length))) {
           route = candidate;
           key = url.slice(prefix.length);
+          pattern = `${prefix}:key`;
         }
       }
     }
     if (!route || request.headers.accept?.includes('application/json+pretty')) return false;
     const { handler, answerError } = route;
     const fastRequest: FastRequest = { key, headers: request.headers };
+    const started = performance.now();
+    this.tracing?.routed(request, 'POST', pattern);
+    const answer = (status: number, json: string) => {
+      send(response, status, json);
+      const seconds = (performance.now() - started) / 1000;
+      this.metrics?.answered('POST', pattern, status, seconds);
+      if (this.logRequests) this.log.debug({ method: 'POST', url, status, ms: seconds * 1000 }, 'request');
+    };
     const chunks: Buffer[] = [];
     let size = 0;
     request.on('data', (chunk: Buffer) => {
@@ -80,8 +100,7 @@ export class FastPath {
     });
     request.on('end', () => {
       if (size > this.bodyLimit) {
-        send(
-          response,
+        answer(
           413,
           JSON.stringify({
             code: 8,
@@ -95,15 +114,16 @@ export class FastPath {
       const fail = (error: unknown) => {
         if (error instanceof FliptError) {
           const answered = answerError ? answerError(error, fastRequest) : error;
-          return send(response, answered.httpStatus, JSON.stringify(answered.toJSON()));
+          return answer(answered.httpStatus, JSON.stringify(answered.toJSON()));
         }
-        this.log.error(error);
-        send(response, 500, JSON.stringify({ code: 13, message: 'internal error', details: [] }));
+        // Fastify's routes log with a request id; this path has none until something goes wrong.
+        this.log.error({ err: error, reqId: randomUUID(), url }, 'evaluation failed');
+        answer(500, JSON.stringify({ code: 13, message: 'internal error', details: [] }));
       };
       try {
-        const answer = handler(parseJsonBody(body), fastRequest);
-        if (answer instanceof Promise) answer.then((settled) => send(response, 200, settled), fail);
-        else send(response, 200, answer);
+        const json = handler(parseJsonBody(body), fastRequest);
+        if (json instanceof Promise) json.then((settled) => answer(200, settled), fail);
+        else answer(200, json);
       } catch (error) {
         fail(error);
       }

@@ -6,6 +6,7 @@ import {
   evaluateFlag,
   evaluateVariant,
   type AnyEvaluation,
+  type BooleanEvaluation,
   type CompiledNamespace,
   type EvaluationRequest,
   type VariantEvaluation,
@@ -20,6 +21,7 @@ import type { FastHandler } from './fast-path.js';
 import { loadNamespace } from './loader.js';
 import { ofrepRoutes } from './ofrep.js';
 import { browserCors } from './cors.js';
+import { evaluationRecorder } from './recording.js';
 import { authenticationHooksInstalled } from '../auth/index.js';
 import { prettyPrinting } from '../flipt/routes/http.js';
 
@@ -33,9 +35,13 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
   const cache = new SnapshotCache(
     (namespaceKey) => loadNamespace(context.flipt.database, namespaceKey),
     context.changes,
+    context.metrics,
   );
-  const analytics = context.config.analytics.enabled ? new AnalyticsRecorder(() => context.database) : undefined;
+  const analytics = context.config.analytics.enabled
+    ? new AnalyticsRecorder(() => context.database, context.metrics)
+    : undefined;
   analytics?.start(context.config.analytics.flushIntervalMs);
+  const record = evaluationRecorder(analytics, context.metrics, context.tracing);
   const { pgPool } = context.database;
   const stopRelay = pgPool ? await context.changes.relayThroughPostgres(context.database.url, pgPool) : undefined;
   app.addHook('onClose', async () => {
@@ -45,17 +51,33 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
   });
 
   prettyPrinting(app);
+
+  /** Runs one evaluation and records it, failed or not (a failure is rethrown in Flipt's shape). */
+  const recorded = <R extends VariantEvaluation | BooleanEvaluation>(
+    namespaceKey: string,
+    flagKey: string,
+    evaluate: () => R,
+  ): R => {
+    const started = performance.now();
+    try {
+      const result = withFliptErrors(evaluate);
+      record(namespaceKey, flagKey, result, started);
+      return result;
+    } catch (error) {
+      record(namespaceKey, flagKey, undefined, started);
+      throw error;
+    }
+  };
   const compiled = async (namespaceKey: string) => (await cache.get(namespaceKey)).compiled;
   /** Synchronous while the namespace's snapshot is in memory (the hot path answers without a promise), else after its load. */
   const withSnapshot = <R>(namespaceKey: string, answer: (snapshot: NamespaceSnapshot) => R): R | Promise<R> => {
     const snapshot = cache.get(namespaceKey);
     return snapshot instanceof Promise ? snapshot.then(answer) : answer(snapshot);
   };
-  const record = (namespaceKey: string, flagKey: string) => analytics?.record(namespaceKey, flagKey);
 
   /** One flag of a known type: evaluate, count, answer in the endpoint's JSON. */
   const single =
-    <R extends { flagKey: string }>(
+    <R extends VariantEvaluation | BooleanEvaluation>(
       evaluate: (namespace: CompiledNamespace, input: WireRequest) => R,
       json: (result: R, meta: AnswerMeta) => string,
     ): ((body: unknown) => ReturnType<FastHandler>) =>
@@ -64,8 +86,7 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
       const input = readRequest(body);
       const namespaceKey = input.namespaceKey || DEFAULT_NAMESPACE;
       return withSnapshot(namespaceKey, (snapshot) => {
-        const result = withFliptErrors(() => evaluate(snapshot.compiled, input));
-        record(namespaceKey, input.flagKey);
+        const result = recorded(namespaceKey, input.flagKey, () => evaluate(snapshot.compiled, input));
         return json(result, {
           requestId: input.requestId || randomUUID(),
           durationMillis: elapsedSince(started),
@@ -102,8 +123,14 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
     for (const input of inputs) {
       const namespaceKey = input.namespaceKey || DEFAULT_NAMESPACE;
       const namespace = await compiled(namespaceKey);
+      const evaluated = performance.now();
       const result = withFliptErrors(() => evaluateFlag(namespace, input), { notFound: () => undefined });
-      if (result) record(namespaceKey, input.flagKey);
+      record(
+        namespaceKey,
+        input.flagKey,
+        result && (result.type === 'VARIANT_EVALUATION_RESPONSE_TYPE' ? result.variant : result.boolean),
+        evaluated,
+      );
       results.push(result);
     }
     const durationMillis = elapsedSince(started);
@@ -137,8 +164,7 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
     const input = readLegacyRequest(request.body);
     const namespaceKey = legacyNamespace(request);
     const namespace = await compiled(namespaceKey);
-    const result = withFliptErrors(() => evaluateVariant(namespace, input));
-    record(namespaceKey, input.flagKey);
+    const result = recorded(namespaceKey, input.flagKey, () => evaluateVariant(namespace, input));
     return legacyResponse(
       input,
       namespaceKey,
@@ -165,13 +191,13 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
     const namespace = await compiled(namespaceKey);
     const evaluated: [WireRequest, VariantEvaluation][] = [];
     for (const input of inputs) {
+      const started = performance.now();
       const result = withFliptErrors(
         () => evaluateVariant(namespace, input),
         excludeNotFound ? { notFound: () => undefined } : {},
       );
-      if (!result) continue;
-      record(namespaceKey, input.flagKey);
-      evaluated.push([input, result]);
+      record(namespaceKey, input.flagKey, result, started);
+      if (result) evaluated.push([input, result]);
     }
     const duration = elapsedSince(started);
     const timestamp = evaluationTimestamp();

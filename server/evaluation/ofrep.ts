@@ -14,6 +14,7 @@ import { FliptError, GrpcCode } from '../flipt/errors.js';
 import type { NamespaceSnapshot } from './cache.js';
 import { browserCors } from './cors.js';
 import type { FastHandler } from './fast-path.js';
+import type { RecordEvaluation } from './recording.js';
 
 /**
  * The OpenFeature Remote Evaluation Protocol (OFREP) over the same in-memory snapshots as
@@ -38,8 +39,8 @@ export interface OfrepDependencies {
   context: AppContext;
   /** Runs `answer` on the namespace's snapshot: synchronously when it is in memory. */
   withSnapshot: <R>(namespaceKey: string, answer: (snapshot: NamespaceSnapshot) => R) => R | Promise<R>;
-  /** Counts one evaluation, as `/evaluate/v1` does. */
-  record: (namespaceKey: string, flagKey: string) => void;
+  /** Records one evaluation (analytics, metrics, tracing), as `/evaluate/v1` does. */
+  record: RecordEvaluation;
   /** Whether the single-flag route may be answered by the hot path (no hook would have to run on it). */
   hotPath: boolean;
 }
@@ -57,9 +58,8 @@ export async function ofrepRoutes(app: FastifyInstance, deps: OfrepDependencies)
     const namespaceKey = namespaceOf(request.headers);
     const input = readOfrepRequest(body, request.key);
     return deps.withSnapshot(namespaceKey, (snapshot) => {
-      const result = evaluateOfrep(snapshot.compiled, request.key, input);
-      deps.record(namespaceKey, request.key);
-      return evaluatedFlagJson(result);
+      const started = performance.now();
+      return evaluatedFlagJson(recordedOfrep(deps.record, snapshot.compiled, namespaceKey, request.key, input, started));
     });
   };
   const send = async (reply: FastifyReply, json: string | Promise<string>) => reply.type(JSON_TYPE).send(await json);
@@ -85,9 +85,8 @@ export async function ofrepRoutes(app: FastifyInstance, deps: OfrepDependencies)
     if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
     const flags = bulkFlagKeys(snapshot.compiled, input.context.flags).map((key) => {
       try {
-        const json = evaluatedFlagJson(evaluateOfrep(snapshot.compiled, key, input));
-        deps.record(namespaceKey, key);
-        return json;
+        const started = performance.now();
+        return evaluatedFlagJson(recordedOfrep(deps.record, snapshot.compiled, namespaceKey, key, input, started));
       } catch (error) {
         if (error instanceof OfrepError) return JSON.stringify(error.toJSON());
         throw error;
@@ -162,6 +161,25 @@ export function readOfrepRequest(body: unknown, key?: string): OfrepRequest {
 export function namespaceOf(headers: IncomingHttpHeaders): string {
   const header = headers['x-flipt-namespace'];
   return (typeof header === 'string' && header.trim()) || DEFAULT_NAMESPACE;
+}
+
+/** Evaluates and records the evaluation, failed or not (a failure is rethrown in OFREP's shape). */
+function recordedOfrep(
+  record: RecordEvaluation,
+  namespace: CompiledNamespace,
+  namespaceKey: string,
+  flagKey: string,
+  request: OfrepRequest,
+  started: number,
+): AnyEvaluation {
+  try {
+    const result = evaluateOfrep(namespace, flagKey, request);
+    record(namespaceKey, flagKey, result.type === 'VARIANT_EVALUATION_RESPONSE_TYPE' ? result.variant : result.boolean, started);
+    return result;
+  } catch (error) {
+    record(namespaceKey, flagKey, undefined, started);
+    throw error;
+  }
 }
 
 function evaluateOfrep(namespace: CompiledNamespace, flagKey: string, request: OfrepRequest): AnyEvaluation {

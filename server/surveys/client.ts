@@ -9,6 +9,7 @@ import {
   SurveyStore,
 } from './store/index.js';
 import { isPublicSurvey, surveysForVisitor } from './targeting.js';
+import type { Metrics } from '../metrics.js';
 import { cuidString, parseInput, plainObject, userIdString } from './validation.js';
 
 const environmentParams = v.object({ environmentId: cuidString });
@@ -79,7 +80,7 @@ const attributesBody = v.object({
 });
 
 /** Formbricks 1.6 client API: everything the in-app widget calls, answered as `{data}`. */
-export function clientRoutes(app: FastifyInstance, store: SurveyStore): void {
+export function clientRoutes(app: FastifyInstance, store: SurveyStore, metrics?: Metrics): void {
   const environmentOf = (request: FastifyRequest) => environmentOfRequest(store, request);
   /** The first sync tells the operator the widget is installed. */
   const markSetUp = async (environment: TEnvironment) => {
@@ -145,6 +146,7 @@ export function clientRoutes(app: FastifyInstance, store: SurveyStore): void {
     await surveyOf(store, environment, body.surveyId);
     const personId = body.userId ? await store.ensurePerson(environment.id, body.userId) : null;
     const id = await store.createDisplay(environment.id, body.surveyId, personId);
+    metrics?.surveyDisplays.inc();
     if (body.responseId)
       await store.updateDisplay(id, { responseId: await responseIdOf(store, environment, body.responseId) });
     return { data: { id } };
@@ -193,6 +195,7 @@ export function clientRoutes(app: FastifyInstance, store: SurveyStore): void {
       },
       personAttributes: personId ? await store.attributes(personId) : null,
     });
+    metrics?.surveyResponses.inc();
     if (body.finished) await store.completeIfDue(survey.id);
     return { data: { id } };
   });

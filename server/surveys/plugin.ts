@@ -92,7 +92,7 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
   await app.register(
     async (client) => {
       await withCors(client);
-      clientRoutes(client, store);
+      clientRoutes(client, store, context.metrics);
       await storageRoutes(client, store, {
         uploadDir: config.surveys.uploadDir,
         signingSecret: config.surveys.signingSecret,

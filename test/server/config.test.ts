@@ -13,7 +13,13 @@ function configFile(text: string): string {
 describe('configuration', () => {
   it('has the documented defaults', () => {
     const config = loadConfig({}, {});
-    expect(config.server).toEqual({ host: '0.0.0.0', port: 8080, workers: 1 });
+    expect(config.server).toEqual({
+      protocol: 'http',
+      host: '0.0.0.0',
+      port: 8080,
+      workers: 1,
+      shutdownTimeoutMs: 30_000,
+    });
     expect(config.db.url).toBe(DEFAULT_DB_URL);
     expect(config.storage.type).toBe('database');
     expect(config.ui.defaultTheme).toBe('system');
@@ -24,7 +30,7 @@ describe('configuration', () => {
       'server:\n  http_port: 9001\n  host: 127.0.0.2\n  workers: 2\ndb:\n  url: file:/tmp/from-file.db\n',
     );
     const fromFile = loadConfig({ config: file }, {});
-    expect(fromFile.server).toEqual({ host: '127.0.0.2', port: 9001, workers: 2 });
+    expect(fromFile.server).toMatchObject({ host: '127.0.0.2', port: 9001, workers: 2 });
     expect(fromFile.db.url).toBe('file:/tmp/from-file.db');
 
     const fromEnv = loadConfig({ config: file }, { PORT: '9002', DATABASE_URL: 'postgres://x/y' });
@@ -33,7 +39,7 @@ describe('configuration', () => {
     expect(fromEnv.server.host).toBe('127.0.0.2');
 
     const fromFlag = loadConfig({ config: file, port: '9003', host: '::1' }, { PORT: '9002' });
-    expect(fromFlag.server).toEqual({ host: '::1', port: 9003, workers: 2 });
+    expect(fromFlag.server).toMatchObject({ host: '::1', port: 9003, workers: 2 });
   });
 
   it('reads the config file path from ENSIGN_CONFIG', () => {
@@ -55,11 +61,10 @@ describe('configuration', () => {
     });
   });
 
-  it('accepts a Flipt config.yml with sections Ensign ignores', () => {
+  it('accepts a Flipt config.yml, and refuses in one line a key Ensign has no behaviour for', () => {
     const parsed = parseConfigFile(
       [
         'log:\n  level: warn\n  encoding: json',
-        'cache:\n  enabled: true\n  backend: memory',
         'tracing:\n  enabled: false',
         'authentication:\n  required: true\n  session:\n    domain: localhost\n  methods:\n    token:\n      enabled: true',
         'storage:\n  type: local\n  local:\n    path: /tmp/features',
@@ -68,6 +73,24 @@ describe('configuration', () => {
     expect(parsed.log?.level).toBe('warn');
     expect(parsed.authentication?.methods?.token?.enabled).toBe(true);
     expect(parsed.storage?.local?.path).toBe('/tmp/features');
+    expect(() => parseConfigFile('cache:\n  enabled: true\n  backend: memory\n', 'config.yml')).toThrow(
+      new ConfigError(
+        'config.yml: "cache" is not supported by Ensign (evaluations always run on in-memory snapshots); remove it',
+      ),
+    );
+  });
+
+  it('reads HTTPS settings and stops on a certificate it cannot read, naming the key', () => {
+    const https = configFile('server:\n  protocol: https\n  cert_file: /no/cert.pem\n  cert_key: /no/key.pem\n');
+    expect(() => loadConfig({ config: https }, {})).toThrow(
+      new ConfigError('server.cert_file: cannot read /no/cert.pem: ENOENT'),
+    );
+    expect(() => loadConfig({ config: configFile('server:\n  protocol: https\n') }, {})).toThrow(
+      'server.cert_file is required when server.protocol is https',
+    );
+    expect(() => loadConfig({ config: configFile('server:\n  cert_file: /x.pem\n') }, {})).toThrow(
+      'server.cert_file is only used with server.protocol: https',
+    );
   });
 
   it('names an unknown key in one line', () => {

@@ -105,7 +105,7 @@ export function metaConfig(config: Config): Record<string, unknown> {
     db: {},
     diagnostics: {},
     experimental: {},
-    log: { level: config.log.level.toUpperCase(), encoding: config.log.encoding },
+    log: { level: config.log.level.toUpperCase(), encoding: config.log.encoding ?? 'console' },
     meta: {},
     analytics: {
       storage: { clickhouse: config.analytics.enabled ? { enabled: true } : {} },
