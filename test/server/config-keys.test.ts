@@ -62,6 +62,75 @@ interface Effect {
   refused?: object;
 }
 
+/** storage.git: every key is read into the git storage's settings (with a repository to follow). */
+function gitKeys(): Record<string, Effect> {
+  const git = (fields: object) => ({
+    storage: { type: 'git', git: { repository: 'https://git.example.com/flags.git', ...fields } },
+  });
+  const see = (c: Config) => c.storage.git;
+  const ssh = (fields: object) => git({ authentication: { ssh: { private_key_path: pemFile, ...fields } } });
+  return {
+    'storage.git.repository': {
+      set: git({ repository: 'file:///srv/flags.git' }),
+      without: git({}),
+      see,
+    },
+    'storage.git.ref': { set: git({ ref: 'production' }), without: git({}), see },
+    'storage.git.ref_type': { set: git({ ref_type: 'semver', ref: '^1.0.0' }), without: git({ ref: '^1.0.0' }), see },
+    'storage.git.directory': { set: git({ directory: 'flags' }), without: git({}), see },
+    'storage.git.poll_interval': { set: git({ poll_interval: '5s' }), without: git({}), see },
+    'storage.git.ca_cert_path': { set: git({ ca_cert_path: pemFile }), without: git({}), see },
+    'storage.git.ca_cert_bytes': { set: git({ ca_cert_bytes: 'PEM' }), without: git({}), see },
+    'storage.git.insecure_skip_tls': { set: git({ insecure_skip_tls: true }), without: git({}), see },
+    'storage.git.authentication.basic.username': {
+      set: git({ authentication: { basic: { username: 'u', password: 'p' } } }),
+      without: git({ authentication: { basic: { username: 'v', password: 'p' } } }),
+      see,
+    },
+    'storage.git.authentication.basic.password': {
+      set: git({ authentication: { basic: { username: 'u', password: 'p' } } }),
+      without: git({ authentication: { basic: { username: 'u', password: 'q' } } }),
+      see,
+    },
+    'storage.git.authentication.token.access_token': {
+      set: git({ authentication: { token: { access_token: 't' } } }),
+      without: git({}),
+      see,
+    },
+    'storage.git.authentication.ssh.user': { set: ssh({ user: 'deploy' }), without: ssh({}), see },
+    'storage.git.authentication.ssh.password': { set: ssh({ password: 'pass' }), without: ssh({}), see },
+    'storage.git.authentication.ssh.private_key_bytes': {
+      set: git({ authentication: { ssh: { private_key_bytes: 'KEY' } } }),
+      without: ssh({}),
+      see,
+    },
+    'storage.git.authentication.ssh.private_key_path': { set: ssh({}), without: git({}), see },
+    'storage.git.authentication.ssh.insecure_ignore_host_key': {
+      set: ssh({ insecure_ignore_host_key: true }),
+      without: ssh({}),
+      see,
+    },
+  };
+}
+
+/** server.rate_limits: requests per client address and window. */
+function rateLimitKeys(): Record<string, Effect> {
+  const limits = (fields: object) => ({ server: { rate_limits: fields } });
+  const see = (c: Config) => c.rateLimits;
+  return Object.fromEntries(
+    (
+      [
+        ['window', '10s'],
+        ['login', 3],
+        ['token_creation', 4],
+        ['survey_uploads', 5],
+        ['survey_writes', 6],
+        ['evaluation', 7],
+      ] as const
+    ).map(([key, value]) => [`server.rate_limits.${key}`, { set: limits({ [key]: value }), see }]),
+  );
+}
+
 const EFFECTS: Record<string, Effect> = {
   version: { set: { version: '1.0' }, refused: { version: '2.0' } },
   'server.protocol': {
@@ -93,6 +162,19 @@ const EFFECTS: Record<string, Effect> = {
   },
   'storage.read_only': { set: { storage: { read_only: true } }, see: (c) => c.storage.readOnly },
   'storage.local.path': { set: { storage: { local: { path: dir } } }, see: (c) => c.storage.localPath },
+  ...gitKeys(),
+  ...rateLimitKeys(),
+  'authentication.exclude.ofrep': {
+    set: { authentication: { exclude: { ofrep: true } } },
+    see: (c) => auth(c).exclude,
+  },
+  'cors.enabled': { set: { cors: { enabled: true } }, see: (c) => c.cors.enabled },
+  'cors.allowed_origins': {
+    set: { cors: { allowed_origins: ['https://shop.test'] } },
+    see: (c) => c.cors.allowedOrigins,
+  },
+  'cors.allowed_headers': { set: { cors: { allowed_headers: ['X-Custom'] } }, see: (c) => c.cors.allowedHeaders },
+  'surveys.upload_quota_mb': { set: { surveys: { upload_quota_mb: 5 } }, see: (c) => c.surveys.uploadQuotaBytes },
   'authentication.required': { set: { authentication: { required: true } }, see: (c) => auth(c).required },
   'authentication.exclude.management': {
     set: { authentication: { exclude: { management: true } } },
