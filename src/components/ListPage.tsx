@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Link } from 'wouter';
+import { Link, useLocation } from 'wouter';
 import { truncate } from '../lib/format';
 import { useTable } from '../lib/table';
 import { Pagination } from './Pagination';
@@ -40,19 +40,21 @@ interface ListPageProps<T extends ListItem, C extends keyof T & string> {
 export function ListPage<T extends ListItem, C extends keyof T & string>(props: ListPageProps<T, C>) {
   const { query, columns } = props;
   const table = useTable<T, C>(props.items, SEARCH_FIELDS, columns[0][0]);
+  const [, navigate] = useLocation();
   return (
     <section>
       <header className="page-header">
         <h1>{props.title}</h1>
-        {props.readOnly ? (
-          <button type="button" className="button button-primary" disabled title={props.readOnlyTitle}>
-            {props.newLabel}
-          </button>
-        ) : (
-          <Link href={props.newHref} className="button button-primary">
-            {props.newLabel}
-          </Link>
-        )}
+        {/* A button, as in Flipt's console, so that operators' automation finds it by role. */}
+        <button
+          type="button"
+          className="button button-primary"
+          disabled={props.readOnly}
+          title={props.readOnly ? props.readOnlyTitle : undefined}
+          onClick={() => navigate(props.newHref)}
+        >
+          {props.newLabel}
+        </button>
       </header>
       {query.isError && <p role="alert">{query.error?.message}</p>}
       <input

@@ -73,6 +73,10 @@ test('on local storage the console is read-only: badge, fields, submit, copy, de
   await page.keyboard.press('Escape');
   await expectAccessible(page);
 
+  await open(page, server, '/namespaces/default/flags/ro-flag/rules');
+  await expect(page.getByRole('heading', { name: 'Default Rule' })).toBeVisible();
+  await expect(page.getByRole('form', { name: 'Default Rule' }).getByLabel('Default Variant')).toBeDisabled();
+
   await open(page, server, '/namespaces/default/segments/ro-segment');
   await expect(page.getByRole('heading', { name: 'Read-only segment' })).toBeVisible();
   await expect(page.getByLabel('Name', { exact: true })).toBeDisabled();
@@ -96,4 +100,10 @@ test('on local storage the console is read-only: badge, fields, submit, copy, de
   await expect(page.getByRole('button', { name: 'New Namespace' })).toHaveAttribute('title', READ_ONLY);
   await expect(page.getByRole('button', { name: 'Edit default' })).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Delete default' })).toBeDisabled();
+
+  // Nor tokens.
+  await open(page, server, '/settings/tokens');
+  await expect(page.getByRole('heading', { name: 'Static Tokens' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'New Token' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'New Token' })).toHaveAttribute('title', READ_ONLY);
 });

@@ -8,7 +8,7 @@ import { SEGMENT_OPERATOR_LABELS } from '../../components/SegmentsPicker';
 import { SortableList } from '../../components/SortableList';
 import { segmentsOf } from '../../lib/segments';
 import { toastError, toastSuccess } from '../../stores/toasts';
-import { useFlagMutations } from '../flags';
+import { flagValues, useFlagMutations } from '../flags';
 import type { FlagTabProps } from '../flags';
 import { READ_ONLY_TITLE, useReadOnly } from '../../api/meta';
 import { useSegments } from '../segments';
@@ -89,22 +89,23 @@ export default function RolloutsTab({ namespaceKey, flag }: FlagTabProps) {
         </SortableList>
       )}
       <form
-        className="rule default-rollout"
+        className="rule default-rule"
         aria-label="Default Rollout"
         onSubmit={(event) => {
           event.preventDefault();
-          const { key, name, description, type } = flag;
           report('Successfully updated flag')(
             flagMutations.update.mutateAsync({
-              flagKey: key,
-              values: { key, name, description, type, enabled: defaultValue },
+              flagKey: flag.key,
+              values: { ...flagValues(flag), enabled: defaultValue },
               defaultVariantId: null,
             }),
           );
         }}
       >
-        <strong>Default Rollout</strong>
-        <span className="muted">The value when no rollout matches.</span>
+        <div>
+          <h3>Default Rollout</h3>
+          <p className="muted">The value when no rollout matches.</p>
+        </div>
         <label className="choice">
           Value
           <select

@@ -5,7 +5,7 @@ import { errorMessage } from '../../api/client';
 import { ConfirmDialog, Dialog } from '../../components/Dialog';
 import { SortableList } from '../../components/SortableList';
 import { toastError, toastSuccess } from '../../stores/toasts';
-import type { FlagTabProps } from '../flags';
+import { flagValues, useFlagMutations, type FlagTabProps } from '../flags';
 import { READ_ONLY_TITLE, useReadOnly } from '../../api/meta';
 import { useSegments } from '../segments';
 import { distributionsError } from './distributions';
@@ -66,6 +66,53 @@ function Distributions({
         type="submit"
         className="button"
         disabled={readOnly || !changed || !!error || submitting}
+        title={readOnly ? READ_ONLY_TITLE : undefined}
+      >
+        Update
+      </button>
+    </form>
+  );
+}
+
+/** The variant returned when no rule matches: the flag's default variant. */
+function DefaultRule({ namespaceKey, flag, readOnly }: FlagTabProps & { readOnly: boolean }) {
+  const mutations = useFlagMutations(namespaceKey);
+  const current = flag.defaultVariant?.id ?? '';
+  const [variantId, setVariantId] = useState(current);
+  const [submitting, track] = useSubmitting();
+  return (
+    <form
+      className="rule default-rule"
+      aria-label="Default Rule"
+      onSubmit={(event) => {
+        event.preventDefault();
+        track(() =>
+          mutations.update
+            .mutateAsync({ flagKey: flag.key, values: flagValues(flag), defaultVariantId: variantId || null })
+            .then(() => toastSuccess('Successfully updated flag'))
+            .catch((error) => toastError(errorMessage(error))),
+        );
+      }}
+    >
+      <div>
+        <h3>Default Rule</h3>
+        <p className="muted">The variant when no rule matches.</p>
+      </div>
+      <label className="choice">
+        Default Variant
+        <select value={variantId} disabled={readOnly} onChange={(event) => setVariantId(event.target.value)}>
+          <option value="">None</option>
+          {flag.variants.map((variant) => (
+            <option key={variant.id} value={variant.id}>
+              {variant.name ? `${variant.name} (${variant.key})` : variant.key}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button
+        type="submit"
+        className="button"
+        disabled={readOnly || variantId === current || submitting}
         title={readOnly ? READ_ONLY_TITLE : undefined}
       >
         Update
@@ -149,6 +196,7 @@ export default function RulesTab({ namespaceKey, flag }: FlagTabProps) {
           )}
         </SortableList>
       )}
+      <DefaultRule key={flag.defaultVariant?.id ?? ''} namespaceKey={namespaceKey} flag={flag} readOnly={readOnly} />
       <Dialog open={creating} onClose={() => setCreating(false)} title="New Rule" side>
         {creating && (
           <RuleForm
