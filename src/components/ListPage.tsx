@@ -33,6 +33,8 @@ interface ListPageProps<T extends ListItem, C extends keyof T & string> {
   /** The cells between the name and the created columns. */
   cells(item: T): ReactNode;
   emptyMessage: string;
+  /** What the entity is for and how to make the first one, under the empty message. */
+  emptyHint: string;
   noMatchMessage: string;
 }
 
@@ -81,7 +83,14 @@ export function ListPage<T extends ListItem, C extends keyof T & string>(props: 
         </thead>
         <tbody>
           {table.pageRows.map((item) => (
-            <tr key={item.key}>
+            // The whole row opens the item; the key stays the link that keyboards and screen readers reach.
+            <tr
+              key={item.key}
+              className="row-link"
+              onClick={(event) => {
+                if (!(event.target as Element).closest('a, button, input')) navigate(props.rowHref(item));
+              }}
+            >
               <td>
                 <Link href={props.rowHref(item)}>{truncate(item.key)}</Link>
               </td>
@@ -94,9 +103,18 @@ export function ListPage<T extends ListItem, C extends keyof T & string>(props: 
           ))}
         </tbody>
       </table>
-      {query.isSuccess && table.total === 0 && (
-        <p className="muted">{table.search ? props.noMatchMessage : props.emptyMessage}</p>
-      )}
+      {query.isSuccess &&
+        table.total === 0 &&
+        (table.search ? (
+          <p className="muted">{props.noMatchMessage}</p>
+        ) : (
+          <div className="empty-state">
+            <p>
+              <strong>{props.emptyMessage}</strong>
+            </p>
+            <p className="muted">{props.emptyHint}</p>
+          </div>
+        ))}
       <Pagination page={table.page} total={table.total} onPage={table.setPage} />
     </section>
   );
