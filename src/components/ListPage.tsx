@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { ReasonButton } from './Tooltip';
 import { Link, useLocation } from 'wouter';
 import { truncate } from '../lib/format';
 import { useTable } from '../lib/table';
@@ -48,15 +49,13 @@ export function ListPage<T extends ListItem, C extends keyof T & string>(props: 
       <header className="page-header">
         <h1>{props.title}</h1>
         {/* A button, as in Flipt's console, so that operators' automation finds it by role. */}
-        <button
-          type="button"
+        <ReasonButton
           className="button button-primary"
-          disabled={props.readOnly}
-          title={props.readOnly ? props.readOnlyTitle : undefined}
+          reason={props.readOnly ? props.readOnlyTitle : undefined}
           onClick={() => navigate(props.newHref)}
         >
           {props.newLabel}
-        </button>
+        </ReasonButton>
       </header>
       {query.isError && <p role="alert">{query.error?.message}</p>}
       <input

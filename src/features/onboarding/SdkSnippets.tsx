@@ -7,7 +7,7 @@ const EXAMPLE = { flagKey: 'my-flag', entityId: 'user-1', context: { plan: 'pro'
 /** Evaluating a flag of a namespace on this server, from Node, a browser and a shell. */
 export function sdkSnippets(origin: string, namespaceKey: string): Record<string, string> {
   const request = { namespaceKey, ...EXAMPLE };
-  const json = (value: unknown) => JSON.stringify(value, null, 2).replace(/\n/g, '\n  ');
+  const json = (value: unknown) => JSON.stringify(value, null, 2);
   return {
     Node: `// npm install @flipt-io/flipt
 import { FliptClient } from '@flipt-io/flipt';

@@ -1,4 +1,5 @@
 import '../../app/shared-chunk';
+import { ReasonButton } from '../../components/Tooltip';
 import { useState } from 'react';
 import type { Rollout } from '../../../domain/flipt/types';
 import { errorMessage } from '../../api/client';
@@ -48,15 +49,9 @@ export default function RolloutsTab({ namespaceKey, flag }: FlagTabProps) {
           <h2>Rollouts</h2>
           <p className="muted">Evaluated in order, top to bottom: the first rollout that matches decides the value.</p>
         </div>
-        <button
-          type="button"
-          className="button button-primary"
-          disabled={readOnly}
-          title={disabledTitle}
-          onClick={() => setEditing('new')}
-        >
+        <ReasonButton className="button button-primary" reason={disabledTitle} onClick={() => setEditing('new')}>
           New Rollout
-        </button>
+        </ReasonButton>
       </header>
       {list.length > 0 && (
         <SortableList
@@ -117,14 +112,9 @@ export default function RolloutsTab({ namespaceKey, flag }: FlagTabProps) {
             <option value="false">false</option>
           </select>
         </label>
-        <button
-          type="submit"
-          className="button"
-          disabled={readOnly || defaultValue === flag.enabled}
-          title={disabledTitle}
-        >
+        <ReasonButton type="submit" className="button" disabled={defaultValue === flag.enabled} reason={disabledTitle}>
           Update
-        </button>
+        </ReasonButton>
       </form>
       <ItemDialogs
         entity="Rollout"

@@ -1,4 +1,5 @@
 import '../../app/shared-chunk';
+import { ReasonButton } from '../../components/Tooltip';
 import { useState } from 'react';
 import type { Distribution, Rule, Variant } from '../../../domain/flipt/types';
 import { errorMessage } from '../../api/client';
@@ -62,14 +63,14 @@ function Distributions({
     >
       <PercentageInputs variants={shown} percentages={percentages} onChange={setPercentages} disabled={readOnly} />
       {changed && error && <span className="field-error">{error}</span>}
-      <button
+      <ReasonButton
         type="submit"
         className="button"
-        disabled={readOnly || !changed || !!error || submitting}
-        title={readOnly ? READ_ONLY_TITLE : undefined}
+        disabled={!changed || !!error || submitting}
+        reason={readOnly ? READ_ONLY_TITLE : undefined}
       >
         Update
-      </button>
+      </ReasonButton>
     </form>
   );
 }
@@ -109,14 +110,14 @@ function DefaultRule({ namespaceKey, flag, readOnly }: FlagTabProps & { readOnly
           ))}
         </select>
       </label>
-      <button
+      <ReasonButton
         type="submit"
         className="button"
-        disabled={readOnly || variantId === current || submitting}
-        title={readOnly ? READ_ONLY_TITLE : undefined}
+        disabled={variantId === current || submitting}
+        reason={readOnly ? READ_ONLY_TITLE : undefined}
       >
         Update
-      </button>
+      </ReasonButton>
     </form>
   );
 }
@@ -144,15 +145,9 @@ export default function RulesTab({ namespaceKey, flag }: FlagTabProps) {
             Evaluated in order, top to bottom: the first rule whose segments match decides the variant.
           </p>
         </div>
-        <button
-          type="button"
-          className="button button-primary"
-          disabled={readOnly}
-          title={disabledTitle}
-          onClick={() => setCreating(true)}
-        >
+        <ReasonButton className="button button-primary" reason={disabledTitle} onClick={() => setCreating(true)}>
           New Rule
-        </button>
+        </ReasonButton>
       </header>
       {list.length === 0 ? (
         <p className="muted">This flag has no rules.</p>
@@ -170,15 +165,9 @@ export default function RulesTab({ namespaceKey, flag }: FlagTabProps) {
               <header className="rule-header">
                 <strong>Rule {index + 1}</strong>
                 <SegmentList segmentKeys={segmentsOf(rule)} operator={rule.segmentOperator} />
-                <button
-                  type="button"
-                  className="link-button danger"
-                  disabled={readOnly}
-                  title={disabledTitle}
-                  onClick={() => setDeleting(rule)}
-                >
+                <ReasonButton className="link-button danger" reason={disabledTitle} onClick={() => setDeleting(rule)}>
                   Delete<span className="visually-hidden"> rule {index + 1}</span>
-                </button>
+                </ReasonButton>
               </header>
               <Distributions
                 key={rule.distributions.map((distribution) => `${distribution.id}:${distribution.rollout}`).join()}

@@ -1,4 +1,5 @@
 import '../../app/shared-chunk';
+import { ReasonButton } from '../../components/Tooltip';
 import { useState, type FormEvent } from 'react';
 import * as v from 'valibot';
 import { AuthMetadata, type Authentication, type CreateTokenResponse } from '../../../domain/flipt/auth';
@@ -153,24 +154,17 @@ export default function TokensTab() {
           <p className="muted">Clients send a static token as a bearer token to reach the API.</p>
         </div>
         <div className="form-actions">
-          <button
-            type="button"
+          <ReasonButton
             className="button button-danger"
-            disabled={readOnly || selected.size === 0}
-            title={disabledTitle}
+            disabled={selected.size === 0}
+            reason={disabledTitle}
             onClick={() => setDeleting(true)}
           >
             Delete{selected.size > 0 && ` (${selected.size})`}
-          </button>
-          <button
-            type="button"
-            className="button button-primary"
-            disabled={readOnly}
-            title={disabledTitle}
-            onClick={() => setCreating(true)}
-          >
+          </ReasonButton>
+          <ReasonButton className="button button-primary" reason={disabledTitle} onClick={() => setCreating(true)}>
             New Token
-          </button>
+          </ReasonButton>
         </div>
       </header>
       {tokens.isError && <p role="alert">{errorMessage(tokens.error)}</p>}
