@@ -3,10 +3,22 @@ import { useNamespaces } from '../features/namespaces';
 import { useNamespaceStore } from '../stores/namespace';
 import { namespacePath, namespacedSection } from '../lib/paths';
 import { PRODUCT_NAME } from '../lib/links';
+import { Icon, type IconName } from '../components/Icon';
 
-function NavLink({ href, children, active }: { href: string; children: string; active: boolean }) {
+function NavLink({
+  href,
+  icon,
+  children,
+  active,
+}: {
+  href: string;
+  icon: IconName;
+  children: string;
+  active: boolean;
+}) {
   return (
     <Link href={href} className="nav-link" aria-current={active ? 'page' : undefined}>
+      <Icon name={icon} />
       {children}
     </Link>
   );
@@ -44,24 +56,26 @@ export function Sidebar() {
       </label>
       {namespaces.isError && <p role="alert">{namespaces.error.message}</p>}
       <div className="nav">
-        <NavLink href={namespacePath(current, '/flags')} active={section === 'flags'}>
+        <NavLink href={namespacePath(current, '/flags')} icon="flag" active={section === 'flags'}>
           Flags
         </NavLink>
-        <NavLink href={namespacePath(current, '/segments')} active={section === 'segments'}>
+        <NavLink href={namespacePath(current, '/segments')} icon="segments" active={section === 'segments'}>
           Segments
         </NavLink>
-        <NavLink href={namespacePath(current, '/console')} active={section === 'console'}>
+        <NavLink href={namespacePath(current, '/console')} icon="console" active={section === 'console'}>
           Console
         </NavLink>
       </div>
       <div className="nav nav-bottom">
-        <NavLink href="/settings" active={location.startsWith('/settings')}>
+        <NavLink href="/settings" icon="settings" active={location.startsWith('/settings')}>
           Settings
         </NavLink>
-        <NavLink href="/support" active={location === '/support'}>
+        <NavLink href="/support" icon="support" active={location === '/support'}>
           Support
         </NavLink>
-        <p className="hint">Command Mode: ctrl + k</p>
+        <p className="hint">
+          Command Mode: <kbd>ctrl</kbd> + <kbd>k</kbd>
+        </p>
       </div>
     </nav>
   );

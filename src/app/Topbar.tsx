@@ -3,6 +3,23 @@ import { useConfig, useInfo } from '../api/meta';
 import { useNotificationStore } from '../stores/ui';
 import { useSessionStore } from '../stores/session';
 import { useRefStore } from '../stores/ref';
+import { useNamespaceStore } from '../stores/namespace';
+import { useNamespaces } from '../features/namespaces';
+import { Icon } from '../components/Icon';
+
+/** The current namespace, by name. */
+function CurrentNamespace() {
+  const current = useNamespaceStore((state) => state.current);
+  const namespaces = useNamespaces();
+  const name = namespaces.data?.namespaces.find((namespace) => namespace.key === current)?.name ?? current;
+  return (
+    <span className="topbar-namespace">
+      <Icon name="layers" size={16} />
+      <span className="visually-hidden">Namespace: </span>
+      {name}
+    </span>
+  );
+}
 
 const UserMenu = lazy(() => import('./UserMenu'));
 const RefSelector = lazy(() => import('./RefSelector'));
@@ -19,9 +36,11 @@ export function Topbar() {
   return (
     <header className="topbar" style={ui.topbar.color ? { backgroundColor: ui.topbar.color } : undefined}>
       {ui.topbar.label && <span className="topbar-label">{ui.topbar.label}</span>}
+      <CurrentNamespace />
       <div className="topbar-end">
         {storage.readOnly && (
-          <span className="badge" title="Read-Only">
+          <span className="badge badge-warning" title="Read-Only">
+            <Icon name="lock" size={14} />
             Read-Only: {storage.type}
             {gitRef ? ` (${gitRef})` : ''}
           </span>

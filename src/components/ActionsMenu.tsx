@@ -1,5 +1,6 @@
 import { Menu, MenuButton, MenuItem, MenuProvider, useMenuStore } from '@ariakit/react';
 import { useId, useRef, type KeyboardEvent } from 'react';
+import { Icon } from './Icon';
 
 export interface Action {
   label: string;
@@ -31,7 +32,10 @@ export function ActionsMenu({ actions }: { actions: Action[] }) {
 
   return (
     <MenuProvider store={menu}>
-      <MenuButton className="button">Actions ▾</MenuButton>
+      <MenuButton className="button">
+        Actions
+        <Icon name="down" size={16} />
+      </MenuButton>
       <Menu gutter={4} className="menu" typeahead={false} onKeyDown={onKeyDown}>
         {actions.map((action, index) => (
           <MenuItem

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { Icon } from './Icon';
 
 export const COPIED_MS = 2000;
 
@@ -17,7 +18,14 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
       aria-label={label}
       onClick={() => navigator.clipboard?.writeText(text).then(() => setCopied(true))}
     >
-      {copied ? <span role="status">Copied!</span> : '⧉'}
+      {copied ? (
+        <span role="status" className="copied">
+          <Icon name="check" size={16} />
+          Copied!
+        </span>
+      ) : (
+        <Icon name="copy" size={16} />
+      )}
     </button>
   );
 }

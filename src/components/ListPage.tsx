@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { Link } from 'wouter';
+import { ReasonButton } from './Tooltip';
+import { Link, useLocation } from 'wouter';
 import { truncate } from '../lib/format';
 import { useTable } from '../lib/table';
 import { Pagination } from './Pagination';
@@ -33,6 +34,8 @@ interface ListPageProps<T extends ListItem, C extends keyof T & string> {
   /** The cells between the name and the created columns. */
   cells(item: T): ReactNode;
   emptyMessage: string;
+  /** What the entity is for and how to make the first one, under the empty message. */
+  emptyHint: string;
   noMatchMessage: string;
 }
 
@@ -40,19 +43,19 @@ interface ListPageProps<T extends ListItem, C extends keyof T & string> {
 export function ListPage<T extends ListItem, C extends keyof T & string>(props: ListPageProps<T, C>) {
   const { query, columns } = props;
   const table = useTable<T, C>(props.items, SEARCH_FIELDS, columns[0][0]);
+  const [, navigate] = useLocation();
   return (
     <section>
       <header className="page-header">
         <h1>{props.title}</h1>
-        {props.readOnly ? (
-          <button type="button" className="button button-primary" disabled title={props.readOnlyTitle}>
-            {props.newLabel}
-          </button>
-        ) : (
-          <Link href={props.newHref} className="button button-primary">
-            {props.newLabel}
-          </Link>
-        )}
+        {/* A button, as in Flipt's console, so that operators' automation finds it by role. */}
+        <ReasonButton
+          className="button button-primary"
+          reason={props.readOnly ? props.readOnlyTitle : undefined}
+          onClick={() => navigate(props.newHref)}
+        >
+          {props.newLabel}
+        </ReasonButton>
       </header>
       {query.isError && <p role="alert">{query.error?.message}</p>}
       <input
@@ -79,7 +82,14 @@ export function ListPage<T extends ListItem, C extends keyof T & string>(props: 
         </thead>
         <tbody>
           {table.pageRows.map((item) => (
-            <tr key={item.key}>
+            // The whole row opens the item; the key stays the link that keyboards and screen readers reach.
+            <tr
+              key={item.key}
+              className="row-link"
+              onClick={(event) => {
+                if (!(event.target as Element).closest('a, button, input')) navigate(props.rowHref(item));
+              }}
+            >
               <td>
                 <Link href={props.rowHref(item)}>{truncate(item.key)}</Link>
               </td>
@@ -92,9 +102,18 @@ export function ListPage<T extends ListItem, C extends keyof T & string>(props: 
           ))}
         </tbody>
       </table>
-      {query.isSuccess && table.total === 0 && (
-        <p className="muted">{table.search ? props.noMatchMessage : props.emptyMessage}</p>
-      )}
+      {query.isSuccess &&
+        table.total === 0 &&
+        (table.search ? (
+          <p className="muted">{props.noMatchMessage}</p>
+        ) : (
+          <div className="empty-state">
+            <p>
+              <strong>{props.emptyMessage}</strong>
+            </p>
+            <p className="muted">{props.emptyHint}</p>
+          </div>
+        ))}
       <Pagination page={table.page} total={table.total} onPage={table.setPage} />
     </section>
   );

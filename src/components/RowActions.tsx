@@ -1,3 +1,5 @@
+import { ReasonButton } from './Tooltip';
+
 interface EditDeleteButtonsProps {
   /** Names the item to assistive technology: "Edit {name}", "Delete {name}". */
   name: string;
@@ -22,18 +24,17 @@ export function EditDeleteButtons({
 }: EditDeleteButtonsProps) {
   return (
     <>
-      <button type="button" className="link-button" disabled={disabled} title={title} onClick={onEdit}>
+      <ReasonButton className="link-button" disabled={disabled} reason={disabled ? title : undefined} onClick={onEdit}>
         Edit<span className="visually-hidden"> {name}</span>
-      </button>
-      <button
-        type="button"
+      </ReasonButton>
+      <ReasonButton
         className="link-button danger"
         disabled={disabled || deleteDisabled}
-        title={deleteTitle ?? title}
+        reason={disabled || deleteDisabled ? (deleteTitle ?? title) : undefined}
         onClick={onDelete}
       >
         Delete<span className="visually-hidden"> {name}</span>
-      </button>
+      </ReasonButton>
     </>
   );
 }

@@ -1,4 +1,5 @@
 import type { SortDirection } from '../lib/table';
+import { Icon } from './Icon';
 
 interface SortHeaderProps {
   label: string;
@@ -12,7 +13,7 @@ export function SortHeader({ label, active, direction, onSort }: SortHeaderProps
     <th scope="col" aria-sort={active ? (direction === 'asc' ? 'ascending' : 'descending') : undefined}>
       <button type="button" className="sort-button" onClick={onSort}>
         {label}
-        <span aria-hidden="true">{active ? (direction === 'asc' ? ' ▲' : ' ▼') : ''}</span>
+        {active && <Icon name={direction === 'asc' ? 'up' : 'down'} size={14} />}
       </button>
     </th>
   );

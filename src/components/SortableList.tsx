@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from 'react';
+import { Icon } from './Icon';
 
 interface SortableListProps<T> {
   items: T[];
@@ -67,7 +68,7 @@ export function SortableList<T>({
           }}
         >
           <span className="drag-handle" aria-hidden="true" title={disabled ? disabledTitle : 'Drag to reorder'}>
-            ⠿
+            <Icon name="grip" />
           </span>
           <div className="sortable-body">{children(item, index)}</div>
           <span className="sortable-moves">
@@ -79,7 +80,7 @@ export function SortableList<T>({
               disabled={disabled || index === 0}
               onClick={() => reorder(index, index - 1)}
             >
-              ↑
+              <Icon name="up" size={16} />
             </button>
             <button
               type="button"
@@ -89,7 +90,7 @@ export function SortableList<T>({
               disabled={disabled || index === items.length - 1}
               onClick={() => reorder(index, index + 1)}
             >
-              ↓
+              <Icon name="down" size={16} />
             </button>
           </span>
         </li>

@@ -1,4 +1,5 @@
 import { READ_ONLY_TITLE } from '../api/meta';
+import { ReasonButton } from './Tooltip';
 
 interface SubmitButtonProps {
   label: string;
@@ -11,14 +12,14 @@ interface SubmitButtonProps {
 /** Enabled only when the form is changed, valid, not submitting and not read-only. */
 export function SubmitButton({ label, submitting, ready, readOnly }: SubmitButtonProps) {
   return (
-    <button
+    <ReasonButton
       type="submit"
       className="button button-primary"
-      disabled={!ready || submitting || readOnly}
-      title={readOnly ? READ_ONLY_TITLE : undefined}
+      disabled={!ready || submitting}
+      reason={readOnly ? READ_ONLY_TITLE : undefined}
     >
       {submitting && <span className="spinner" aria-hidden="true" />}
       {label}
-    </button>
+    </ReasonButton>
   );
 }

@@ -81,8 +81,8 @@ function pixelsOf(page: Page, hex: string): Promise<number> {
 }
 
 test('the chart is drawn in the colours of the theme and redrawn when it changes', async ({ page, server }) => {
-  const LIGHT_ACCENT = '#4338ca';
-  const DARK_ACCENT = '#a5b4fc';
+  const LIGHT_ACCENT = '#6d28d9';
+  const DARK_ACCENT = '#c4b5fd';
   const key = await createFlag(server);
   await evaluate(server, key, 1);
   await page.addInitScript(() =>

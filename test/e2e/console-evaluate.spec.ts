@@ -91,12 +91,12 @@ test('evaluate a variant flag: the response, the explanation of a failing and a 
 
   const explanation = page.getByRole('region', { name: 'Explanation' });
   await expect(explanation.getByText("Matches the server's answer.")).toBeVisible();
-  await expect(explanation.getByText(/Rule 1: any segment \(OR\)\s*✗ not matched/)).toBeVisible();
+  await expect(explanation.getByText(/Rule 1: any segment \(OR\)\s*not matched/)).toBeVisible();
   const constraints = explanation.getByRole('table', { name: `Constraints of segment ${segmentKey}` });
   await expect(constraints.getByRole('row')).toHaveText([
     /Property\s*Operator\s*Expected\s*Context value\s*Result/,
-    /plan\s*==\s*pro\s*pro\s*✓/,
-    /age\s*>=\s*18\s*12\s*✗/,
+    /plan\s*==\s*pro\s*pro\s*matched/,
+    /age\s*>=\s*18\s*12\s*not matched/,
   ]);
   await expect(explanation.getByText("Nothing matched: the flag's default applies.")).toBeVisible();
   await expectAccessible(page);
@@ -111,8 +111,8 @@ test('evaluate a variant flag: the response, the explanation of a failing and a 
     segmentKeys: [segmentKey],
   });
   await expect(explanation.getByText("Matches the server's answer.")).toBeVisible();
-  await expect(explanation.getByText(/Rule 1: any segment \(OR\)\s*✓ matched/)).toBeVisible();
-  await expect(constraints.getByRole('row').nth(2)).toHaveText(/age\s*>=\s*18\s*30\s*✓/);
+  await expect(explanation.getByText(/Rule 1: any segment \(OR\)\s*matched/)).toBeVisible();
+  await expect(constraints.getByRole('row').nth(2)).toHaveText(/age\s*>=\s*18\s*30\s*matched/);
   await expect(
     explanation.getByText(/The entity's bucket is \d+ of 1000: distribution 1, variant blue\./),
   ).toBeVisible();
@@ -120,7 +120,7 @@ test('evaluate a variant flag: the response, the explanation of a failing and a 
   // A property the context lacks shows as not set.
   await context.fill('{"age": "30"}');
   await page.getByRole('button', { name: 'Evaluate' }).click();
-  await expect(constraints.getByRole('row').nth(1)).toHaveText(/plan\s*==\s*pro\s*\(not set\)\s*✗/);
+  await expect(constraints.getByRole('row').nth(1)).toHaveText(/plan\s*==\s*pro\s*\(not set\)\s*not matched/);
 });
 
 test('evaluate a boolean flag with a generated entity id, then copy the request as curl and run it', async ({
@@ -147,7 +147,7 @@ test('evaluate a boolean flag with a generated entity id, then copy the request 
   expect(answer).toMatchObject({ flagKey, enabled: true, reason: 'MATCH_EVALUATION_REASON', segmentKeys: [] });
   const explanation = page.getByRole('region', { name: 'Explanation' });
   await expect(explanation.getByText("Matches the server's answer.")).toBeVisible();
-  await expect(explanation.getByText(/Threshold rollout 1: 100% of entities get true\s*✓ matched/)).toBeVisible();
+  await expect(explanation.getByText(/Threshold rollout 1: 100% of entities get true\s*matched/)).toBeVisible();
   await expectAccessible(page);
 
   await page.getByRole('button', { name: 'Copy as curl' }).click();
@@ -246,7 +246,7 @@ test('the explanation covers entity-id constraints and the default variant (the 
       .getByRole('table', { name: `Constraints of segment ${segmentKey}` })
       .getByRole('row')
       .nth(1),
-  ).toHaveText(/someone\s*✗/);
+  ).toHaveText(/someone\s*not matched/);
 
   await page.getByLabel('Entity ID').fill('vip-2');
   await page.getByRole('button', { name: 'Evaluate' }).click();
@@ -257,5 +257,5 @@ test('the explanation covers entity-id constraints and the default variant (the 
       .getByRole('table', { name: `Constraints of segment ${segmentKey}` })
       .getByRole('row')
       .nth(1),
-  ).toHaveText(/vip-2\s*✓/);
+  ).toHaveText(/vip-2\s*matched/);
 });

@@ -61,3 +61,45 @@ test('changes made by someone else through the API show when a page is opened ag
   await open(page, server, '/settings/namespaces');
   await expect(page.getByRole('cell', { name: namespace, exact: true }).first()).toBeVisible();
 });
+
+test('a variant added on the Variants tab is offered by the Default Rule of the Rules tab', async ({
+  page,
+  server,
+}) => {
+  const flag = unique('fresh-variants');
+  await api(server, 'POST', '/api/v1/namespaces/default/flags', { key: flag, name: flag, type: 'VARIANT_FLAG_TYPE' });
+  await open(page, server, `/namespaces/default/flags/${flag}/rules`);
+  await expect(page.getByRole('heading', { name: 'Default Rule' })).toBeVisible();
+
+  await page.getByRole('link', { name: 'Variants' }).click();
+  await page.getByRole('button', { name: 'New Variant' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New Variant' });
+  await dialog.getByLabel('Key').fill('fresh-blue');
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  await expect(dialog).toBeHidden();
+
+  await page.getByRole('link', { name: 'Rules' }).click();
+  const defaults = page.getByRole('form', { name: 'Default Rule' });
+  await defaults.getByLabel('Default Variant').selectOption({ label: 'fresh-blue' });
+  await defaults.getByRole('button', { name: 'Update' }).click();
+  await expect(toast(page).success).toHaveText('Successfully updated flag');
+});
+
+test('a namespace created in Settings is offered by the sidebar switcher on the next page', async ({
+  page,
+  server,
+}) => {
+  const name = unique('Fresh Space');
+  await open(page, server, '/namespaces/default/flags');
+  await expect(page.getByRole('heading', { name: 'Flags' })).toBeVisible();
+  await open(page, server, '/settings/namespaces');
+  await page.getByRole('button', { name: 'New Namespace' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New Namespace' });
+  await dialog.getByLabel('Name').fill(name);
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  await expect(dialog).toBeHidden();
+
+  await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Flags' }).click();
+  const switcher = page.getByRole('navigation', { name: 'Sidebar' }).getByRole('combobox', { name: 'Namespace' });
+  await expect(switcher.getByRole('option', { name })).toHaveCount(1);
+});

@@ -1,10 +1,20 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Locator } from '@playwright/test';
 import { expect, startServer, test, type RunningServer } from './fixtures.js';
 import { expectAccessible, open } from './console-support.js';
 
 const READ_ONLY = 'Not allowed in Read-Only mode';
+
+/** A write refused in read-only mode stays focusable, is described by the reason and shows it as a tooltip on focus. */
+async function expectReason(button: Locator) {
+  await expect(button).toHaveAttribute('aria-disabled', 'true');
+  await expect(button).toHaveAccessibleDescription(READ_ONLY);
+  await button.focus();
+  await expect(button.page().getByRole('tooltip')).toHaveText(READ_ONLY);
+  await button.blur();
+}
 // Two namespaces, so that copying is disabled by read-only mode alone.
 const FEATURES = `version: "1.2"
 namespace: default
@@ -53,7 +63,7 @@ test('on local storage the console is read-only: badge, fields, submit, copy, de
   await open(page, server, '/namespaces/default/flags');
   await expect(page.getByRole('banner').getByText('Read-Only: local')).toBeVisible();
   await expect(page.getByRole('button', { name: 'New Flag' })).toBeDisabled();
-  await expect(page.getByRole('button', { name: 'New Flag' })).toHaveAttribute('title', READ_ONLY);
+  await expectReason(page.getByRole('button', { name: 'New Flag' }));
   await expect(page.getByRole('combobox', { name: 'Namespace' }).locator('option')).toHaveCount(2);
   await expectAccessible(page);
 
@@ -63,7 +73,7 @@ test('on local storage the console is read-only: badge, fields, submit, copy, de
   await expect(page.getByLabel('Description')).toBeDisabled();
   await expect(page.getByRole('switch', { name: 'Enabled' })).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Update' })).toBeDisabled();
-  await expect(page.getByRole('button', { name: 'Update' })).toHaveAttribute('title', READ_ONLY);
+  await expectReason(page.getByRole('button', { name: 'Update' }));
   await expect(page.getByRole('button', { name: 'New Variant' })).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Delete blue' })).toBeDisabled();
   await page.getByRole('button', { name: 'Actions' }).click();
@@ -73,11 +83,15 @@ test('on local storage the console is read-only: badge, fields, submit, copy, de
   await page.keyboard.press('Escape');
   await expectAccessible(page);
 
+  await open(page, server, '/namespaces/default/flags/ro-flag/rules');
+  await expect(page.getByRole('heading', { name: 'Default Rule' })).toBeVisible();
+  await expect(page.getByRole('form', { name: 'Default Rule' }).getByLabel('Default Variant')).toBeDisabled();
+
   await open(page, server, '/namespaces/default/segments/ro-segment');
   await expect(page.getByRole('heading', { name: 'Read-only segment' })).toBeVisible();
   await expect(page.getByLabel('Name', { exact: true })).toBeDisabled();
   await expect(page.getByRole('radio', { name: /^Any/ })).toBeDisabled();
-  await expect(page.getByRole('button', { name: 'Update' })).toHaveAttribute('title', READ_ONLY);
+  await expectReason(page.getByRole('button', { name: 'Update' }));
   await expect(page.getByRole('row', { name: /plan String == pro/ })).toBeVisible();
   await expect(page.getByRole('button', { name: 'New Constraint' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Edit plan' })).toHaveCount(0);
@@ -93,7 +107,13 @@ test('on local storage the console is read-only: badge, fields, submit, copy, de
   // Namespaces cannot be written either: Settings > Namespaces offers no enabled write.
   await open(page, server, '/settings/namespaces');
   await expect(page.getByRole('button', { name: 'New Namespace' })).toBeDisabled();
-  await expect(page.getByRole('button', { name: 'New Namespace' })).toHaveAttribute('title', READ_ONLY);
+  await expectReason(page.getByRole('button', { name: 'New Namespace' }));
   await expect(page.getByRole('button', { name: 'Edit default' })).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Delete default' })).toBeDisabled();
+
+  // Nor tokens.
+  await open(page, server, '/settings/tokens');
+  await expect(page.getByRole('heading', { name: 'Static Tokens' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'New Token' })).toBeDisabled();
+  await expectReason(page.getByRole('button', { name: 'New Token' }));
 });

@@ -123,6 +123,19 @@ test('rules: create multi-variate and single-variant rules, edit distributions, 
   await expect(page.getByRole('article', { name: 'Rule 2' })).toHaveCount(0);
   rules = (await rulesOf(server, flag.key)).rules;
   expect(rules.map((rule) => [rule.id, rule.rank])).toEqual([[ids[1], 1]]);
+
+  // The Default Rule sets the flag's default variant, as in Flipt's console.
+  await expect(page.getByRole('heading', { name: 'Default Rule' })).toBeVisible();
+  const defaults = page.getByRole('form', { name: 'Default Rule' });
+  await defaults.getByLabel('Default Variant').selectOption({ label: 'green' });
+  await defaults.getByRole('button', { name: 'Update' }).click();
+  await expect(toast(page).success).toHaveText('Successfully updated flag');
+  await expect
+    .poll(
+      async () => (await api<Flag>(server, 'GET', `/api/v1/namespaces/default/flags/${flag.key}`)).defaultVariant?.key,
+    )
+    .toBe('green');
+  await expect(defaults.getByRole('button', { name: 'Update' })).toBeDisabled();
   await expectAccessible(page);
 });
 
@@ -202,6 +215,7 @@ test('rollouts: threshold and segment rollouts, edit, reorder, a refused reorder
   await page.unroute('**/rollouts/order');
 
   // The default value is the flag's enabled state.
+  await expect(page.getByRole('heading', { name: 'Default Rollout' })).toBeVisible();
   const defaults = page.getByRole('form', { name: 'Default Rollout' });
   await defaults.getByLabel('Value').selectOption('true');
   await defaults.getByRole('button', { name: 'Update' }).click();

@@ -12,6 +12,7 @@ import type { Flag } from '../../../domain/flipt/types';
 import { errorMessage, request } from '../../api/client';
 import { useNamespaceKey } from '../../lib/namespace';
 import { CopyButton } from '../../components/CopyButton';
+import { Icon } from '../../components/Icon';
 import { Field } from '../../components/Field';
 import { useForm } from '../../lib/form';
 import { MESSAGES } from '../../lib/validation';
@@ -165,7 +166,7 @@ export default function ConsolePage() {
         <div className="form-actions">
           {curl && <CopyButton text={curl} label="Copy as curl" />}
           <button type="submit" className="button button-primary" disabled={!body || evaluation.isPending}>
-            {evaluation.isPending && <span className="spinner" aria-hidden="true" />}
+            {evaluation.isPending ? <span className="spinner" aria-hidden="true" /> : <Icon name="play" size={16} />}
             Evaluate
           </button>
         </div>

@@ -2,9 +2,13 @@ import type { EvaluationExplanation, SegmentTrace, StepTrace } from '../../../do
 import type { SegmentOperator } from '../../../domain/flipt/types';
 import { operatorLabel } from '../segments';
 import type { Difference } from './evaluation';
+import { Icon } from '../../components/Icon';
 
 const Outcome = ({ matched }: { matched: boolean }) => (
-  <span className={matched ? 'outcome-match' : 'outcome-fail'}>{matched ? '✓ matched' : '✗ not matched'}</span>
+  <span className={matched ? 'outcome-match' : 'outcome-fail'}>
+    <Icon name={matched ? 'check' : 'cross'} size={14} />
+    {matched ? 'matched' : 'not matched'}
+  </span>
 );
 
 const SEGMENT_OPERATORS: Record<SegmentOperator, string> = {
@@ -50,7 +54,9 @@ function Segment({ segment, context }: { segment: SegmentTrace; context: Record<
                   <td>{operatorLabel(constraint.type.replace('_CONSTRAINT_', '_'), constraint.operator)}</td>
                   <td>{constraint.value}</td>
                   <td>{present ? constraint.contextValue : <span className="muted">(not set)</span>}</td>
-                  <td>{constraint.matched ? '✓' : '✗'}</td>
+                  <td>
+                    <Outcome matched={constraint.matched} />
+                  </td>
                 </tr>
               );
             })}

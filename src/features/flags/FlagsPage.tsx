@@ -34,11 +34,18 @@ export default function FlagsPage() {
       rowHref={(flag) => namespacePath(namespaceKey, `/flags/${encodeURIComponent(flag.key)}`)}
       cells={(flag) => (
         <>
-          <td>{flagTypeLabel(flag.type)}</td>
-          <td>{flag.enabled ? 'Enabled' : 'Disabled'}</td>
+          <td>
+            <span className="badge badge-type">{flagTypeLabel(flag.type)}</span>
+          </td>
+          <td>
+            <span className={flag.enabled ? 'status status-on' : 'status'}>
+              {flag.enabled ? 'Enabled' : 'Disabled'}
+            </span>
+          </td>
         </>
       )}
       emptyMessage="No flags yet."
+      emptyHint="A flag turns a feature on or off, or chooses among its variants, for each entity. Create the first one with New Flag."
       noMatchMessage="No flags match your search."
     />
   );

@@ -1,4 +1,5 @@
 import '../../app/shared-chunk';
+import { ReasonButton } from '../../components/Tooltip';
 import { useState, type FormEvent } from 'react';
 import type { Variant } from '../../../domain/flipt/types';
 import { errorMessage } from '../../api/client';
@@ -90,15 +91,9 @@ export default function VariantsTab({ namespaceKey, flag }: FlagTabProps) {
     <section aria-label="Variants">
       <header className="section-header">
         <h2>Variants</h2>
-        <button
-          type="button"
-          className="button button-primary"
-          disabled={readOnly}
-          title={disabledTitle}
-          onClick={() => setEditing('new')}
-        >
+        <ReasonButton className="button button-primary" reason={disabledTitle} onClick={() => setEditing('new')}>
           New Variant
-        </button>
+        </ReasonButton>
       </header>
       {flag.variants.length === 0 ? (
         <p className="muted">This flag has no variants.</p>

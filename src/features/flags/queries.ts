@@ -29,6 +29,15 @@ export interface FlagValues {
   enabled: boolean;
 }
 
+/** A flag's own editable values, e.g. to change only its enabled state or default variant. */
+export const flagValues = ({ key, name, description, type, enabled }: Flag): FlagValues => ({
+  key,
+  name,
+  description,
+  type,
+  enabled,
+});
+
 export interface VariantValues {
   key: string;
   name: string;

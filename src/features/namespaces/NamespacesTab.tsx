@@ -1,4 +1,5 @@
 import '../../app/shared-chunk';
+import { ReasonButton } from '../../components/Tooltip';
 import { useState, type FormEvent } from 'react';
 import * as v from 'valibot';
 import type { Namespace } from '../../../domain/flipt/types';
@@ -92,15 +93,13 @@ export default function NamespacesTab() {
     <section aria-label="Namespaces">
       <header className="section-header">
         <h2>Namespaces</h2>
-        <button
-          type="button"
+        <ReasonButton
           className="button button-primary"
-          disabled={readOnly}
-          title={readOnly ? READ_ONLY_TITLE : undefined}
+          reason={readOnly ? READ_ONLY_TITLE : undefined}
           onClick={() => setEditing('new')}
         >
           New Namespace
-        </button>
+        </ReasonButton>
       </header>
       {namespaces.isError && <p role="alert">{namespaces.error.message}</p>}
       <table className="table">

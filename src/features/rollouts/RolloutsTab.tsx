@@ -1,4 +1,5 @@
 import '../../app/shared-chunk';
+import { ReasonButton } from '../../components/Tooltip';
 import { useState } from 'react';
 import type { Rollout } from '../../../domain/flipt/types';
 import { errorMessage } from '../../api/client';
@@ -8,7 +9,7 @@ import { SEGMENT_OPERATOR_LABELS } from '../../components/SegmentsPicker';
 import { SortableList } from '../../components/SortableList';
 import { segmentsOf } from '../../lib/segments';
 import { toastError, toastSuccess } from '../../stores/toasts';
-import { useFlagMutations } from '../flags';
+import { flagValues, useFlagMutations } from '../flags';
 import type { FlagTabProps } from '../flags';
 import { READ_ONLY_TITLE, useReadOnly } from '../../api/meta';
 import { useSegments } from '../segments';
@@ -48,15 +49,9 @@ export default function RolloutsTab({ namespaceKey, flag }: FlagTabProps) {
           <h2>Rollouts</h2>
           <p className="muted">Evaluated in order, top to bottom: the first rollout that matches decides the value.</p>
         </div>
-        <button
-          type="button"
-          className="button button-primary"
-          disabled={readOnly}
-          title={disabledTitle}
-          onClick={() => setEditing('new')}
-        >
+        <ReasonButton className="button button-primary" reason={disabledTitle} onClick={() => setEditing('new')}>
           New Rollout
-        </button>
+        </ReasonButton>
       </header>
       {list.length > 0 && (
         <SortableList
@@ -89,22 +84,23 @@ export default function RolloutsTab({ namespaceKey, flag }: FlagTabProps) {
         </SortableList>
       )}
       <form
-        className="rule default-rollout"
+        className="rule default-rule"
         aria-label="Default Rollout"
         onSubmit={(event) => {
           event.preventDefault();
-          const { key, name, description, type } = flag;
           report('Successfully updated flag')(
             flagMutations.update.mutateAsync({
-              flagKey: key,
-              values: { key, name, description, type, enabled: defaultValue },
+              flagKey: flag.key,
+              values: { ...flagValues(flag), enabled: defaultValue },
               defaultVariantId: null,
             }),
           );
         }}
       >
-        <strong>Default Rollout</strong>
-        <span className="muted">The value when no rollout matches.</span>
+        <div>
+          <h3>Default Rollout</h3>
+          <p className="muted">The value when no rollout matches.</p>
+        </div>
         <label className="choice">
           Value
           <select
@@ -116,14 +112,9 @@ export default function RolloutsTab({ namespaceKey, flag }: FlagTabProps) {
             <option value="false">false</option>
           </select>
         </label>
-        <button
-          type="submit"
-          className="button"
-          disabled={readOnly || defaultValue === flag.enabled}
-          title={disabledTitle}
-        >
+        <ReasonButton type="submit" className="button" disabled={defaultValue === flag.enabled} reason={disabledTitle}>
           Update
-        </button>
+        </ReasonButton>
       </form>
       <ItemDialogs
         entity="Rollout"

@@ -1,11 +1,12 @@
 import '../../app/shared-chunk';
+import { ReasonButton } from '../../components/Tooltip';
 import { useState } from 'react';
 import type { Distribution, Rule, Variant } from '../../../domain/flipt/types';
 import { errorMessage } from '../../api/client';
 import { ConfirmDialog, Dialog } from '../../components/Dialog';
 import { SortableList } from '../../components/SortableList';
 import { toastError, toastSuccess } from '../../stores/toasts';
-import type { FlagTabProps } from '../flags';
+import { flagValues, useFlagMutations, type FlagTabProps } from '../flags';
 import { READ_ONLY_TITLE, useReadOnly } from '../../api/meta';
 import { useSegments } from '../segments';
 import { distributionsError } from './distributions';
@@ -62,14 +63,61 @@ function Distributions({
     >
       <PercentageInputs variants={shown} percentages={percentages} onChange={setPercentages} disabled={readOnly} />
       {changed && error && <span className="field-error">{error}</span>}
-      <button
+      <ReasonButton
         type="submit"
         className="button"
-        disabled={readOnly || !changed || !!error || submitting}
-        title={readOnly ? READ_ONLY_TITLE : undefined}
+        disabled={!changed || !!error || submitting}
+        reason={readOnly ? READ_ONLY_TITLE : undefined}
       >
         Update
-      </button>
+      </ReasonButton>
+    </form>
+  );
+}
+
+/** The variant returned when no rule matches: the flag's default variant. */
+function DefaultRule({ namespaceKey, flag, readOnly }: FlagTabProps & { readOnly: boolean }) {
+  const mutations = useFlagMutations(namespaceKey);
+  const current = flag.defaultVariant?.id ?? '';
+  const [variantId, setVariantId] = useState(current);
+  const [submitting, track] = useSubmitting();
+  return (
+    <form
+      className="rule default-rule"
+      aria-label="Default Rule"
+      onSubmit={(event) => {
+        event.preventDefault();
+        track(() =>
+          mutations.update
+            .mutateAsync({ flagKey: flag.key, values: flagValues(flag), defaultVariantId: variantId || null })
+            .then(() => toastSuccess('Successfully updated flag'))
+            .catch((error) => toastError(errorMessage(error))),
+        );
+      }}
+    >
+      <div>
+        <h3>Default Rule</h3>
+        <p className="muted">The variant when no rule matches.</p>
+      </div>
+      <label className="choice">
+        Default Variant
+        <select value={variantId} disabled={readOnly} onChange={(event) => setVariantId(event.target.value)}>
+          <option value="">None</option>
+          {flag.variants.map((variant) => (
+            <option key={variant.id} value={variant.id}>
+              {variant.name ? `${variant.name} (${variant.key})` : variant.key}
+            </option>
+          ))}
+        </select>
+      </label>
+      <ReasonButton
+        type="submit"
+        className="button"
+        disabled={variantId === current || submitting}
+        reason={readOnly ? READ_ONLY_TITLE : undefined}
+      >
+        Update
+      </ReasonButton>
     </form>
   );
 }
@@ -97,15 +145,9 @@ export default function RulesTab({ namespaceKey, flag }: FlagTabProps) {
             Evaluated in order, top to bottom: the first rule whose segments match decides the variant.
           </p>
         </div>
-        <button
-          type="button"
-          className="button button-primary"
-          disabled={readOnly}
-          title={disabledTitle}
-          onClick={() => setCreating(true)}
-        >
+        <ReasonButton className="button button-primary" reason={disabledTitle} onClick={() => setCreating(true)}>
           New Rule
-        </button>
+        </ReasonButton>
       </header>
       {list.length === 0 ? (
         <p className="muted">This flag has no rules.</p>
@@ -123,15 +165,9 @@ export default function RulesTab({ namespaceKey, flag }: FlagTabProps) {
               <header className="rule-header">
                 <strong>Rule {index + 1}</strong>
                 <SegmentList segmentKeys={segmentsOf(rule)} operator={rule.segmentOperator} />
-                <button
-                  type="button"
-                  className="link-button danger"
-                  disabled={readOnly}
-                  title={disabledTitle}
-                  onClick={() => setDeleting(rule)}
-                >
+                <ReasonButton className="link-button danger" reason={disabledTitle} onClick={() => setDeleting(rule)}>
                   Delete<span className="visually-hidden"> rule {index + 1}</span>
-                </button>
+                </ReasonButton>
               </header>
               <Distributions
                 key={rule.distributions.map((distribution) => `${distribution.id}:${distribution.rollout}`).join()}
@@ -149,6 +185,7 @@ export default function RulesTab({ namespaceKey, flag }: FlagTabProps) {
           )}
         </SortableList>
       )}
+      <DefaultRule key={flag.defaultVariant?.id ?? ''} namespaceKey={namespaceKey} flag={flag} readOnly={readOnly} />
       <Dialog open={creating} onClose={() => setCreating(false)} title="New Rule" side>
         {creating && (
           <RuleForm

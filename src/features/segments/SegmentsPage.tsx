@@ -35,6 +35,7 @@ export default function SegmentsPage() {
         <td>{MATCH_TYPES.find((match) => match.matchType === segment.matchType)?.label ?? segment.matchType}</td>
       )}
       emptyMessage="No segments yet."
+      emptyHint="A segment groups entities by the properties of their context, for rules and rollouts to target. Create the first one with New Segment."
       noMatchMessage="No segments match your search."
     />
   );

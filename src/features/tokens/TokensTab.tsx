@@ -1,4 +1,5 @@
 import '../../app/shared-chunk';
+import { ReasonButton } from '../../components/Tooltip';
 import { useState, type FormEvent } from 'react';
 import * as v from 'valibot';
 import { AuthMetadata, type Authentication, type CreateTokenResponse } from '../../../domain/flipt/auth';
@@ -15,6 +16,7 @@ import { requiredString } from '../../lib/validation';
 import { usePreferencesStore } from '../../stores/preferences';
 import { toastError, toastSuccess } from '../../stores/toasts';
 import { useNamespaces } from '../namespaces';
+import { READ_ONLY_TITLE, useReadOnly } from '../../api/meta';
 import { useTokenMutations, useTokens } from './queries';
 
 const tokenSchema = v.object({ name: requiredString });
@@ -117,6 +119,8 @@ const nameOf = (token: Authentication) => token.metadata[AuthMetadata.tokenName]
 
 export default function TokensTab() {
   const tokens = useTokens();
+  const readOnly = useReadOnly();
+  const disabledTitle = readOnly ? READ_ONLY_TITLE : undefined;
   const { removeMany } = useTokenMutations();
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreateTokenResponse>();
@@ -145,19 +149,22 @@ export default function TokensTab() {
   return (
     <section aria-label="API Tokens">
       <header className="section-header">
-        <h2>API Tokens</h2>
+        <div>
+          <h2>Static Tokens</h2>
+          <p className="muted">Clients send a static token as a bearer token to reach the API.</p>
+        </div>
         <div className="form-actions">
-          <button
-            type="button"
+          <ReasonButton
             className="button button-danger"
             disabled={selected.size === 0}
+            reason={disabledTitle}
             onClick={() => setDeleting(true)}
           >
             Delete{selected.size > 0 && ` (${selected.size})`}
-          </button>
-          <button type="button" className="button button-primary" onClick={() => setCreating(true)}>
+          </ReasonButton>
+          <ReasonButton className="button button-primary" reason={disabledTitle} onClick={() => setCreating(true)}>
             New Token
-          </button>
+          </ReasonButton>
         </div>
       </header>
       {tokens.isError && <p role="alert">{errorMessage(tokens.error)}</p>}
