@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects, startTestApp, type TestApp } from './support.js';
 import { openDatabase } from '../../server/db/index.js';
 import { client, type Call } from './flipt/client.js';
+import { generator, type Random } from '../support/random.js';
 
 /**
  * Fuzzes the Flipt management API with generated bad requests: every write carries at least one
@@ -40,22 +41,6 @@ async function snapshot(url: string): Promise<Record<string, string[]>> {
     await database.close();
   }
 }
-
-/** mulberry32: a small seeded generator, so a failure replays with the same FUZZ_SEED. */
-function generator(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  const pick = <T>(items: readonly T[]): T => items[int(items.length)];
-  return { next, int, pick };
-}
-type Random = ReturnType<typeof generator>;
 
 type Kind =
   | 'string'

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../server/db/index.js';
 import { dialects, startTestApp, type TestApp } from '../support.js';
+import { generator, type Random } from '../../support/random.js';
 
 /**
  * Fuzzes the authentication routes as an anonymous attacker would: forged and garbled credentials
@@ -14,21 +15,6 @@ import { dialects, startTestApp, type TestApp } from '../support.js';
  */
 const REQUESTS = 2_000;
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_125);
-
-function generator(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  const pick = <T>(items: readonly T[]): T => items[int(items.length)];
-  return { int, pick };
-}
-type Random = ReturnType<typeof generator>;
 
 const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
