@@ -59,7 +59,9 @@ export async function ofrepRoutes(app: FastifyInstance, deps: OfrepDependencies)
     const input = readOfrepRequest(body, request.key);
     return deps.withSnapshot(namespaceKey, (snapshot) => {
       const started = performance.now();
-      return evaluatedFlagJson(recordedOfrep(deps.record, snapshot.compiled, namespaceKey, request.key, input, started));
+      return evaluatedFlagJson(
+        recordedOfrep(deps.record, snapshot.compiled, namespaceKey, request.key, input, started),
+      );
     });
   };
   const send = async (reply: FastifyReply, json: string | Promise<string>) => reply.type(JSON_TYPE).send(await json);
@@ -174,7 +176,12 @@ function recordedOfrep(
 ): AnyEvaluation {
   try {
     const result = evaluateOfrep(namespace, flagKey, request);
-    record(namespaceKey, flagKey, result.type === 'VARIANT_EVALUATION_RESPONSE_TYPE' ? result.variant : result.boolean, started);
+    record(
+      namespaceKey,
+      flagKey,
+      result.type === 'VARIANT_EVALUATION_RESPONSE_TYPE' ? result.variant : result.boolean,
+      started,
+    );
     return result;
   } catch (error) {
     record(namespaceKey, flagKey, undefined, started);
