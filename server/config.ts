@@ -213,7 +213,14 @@ const fileSchema = v.strictObject({
   cloud: ignoredSection,
   diagnostics: ignoredSection,
   experimental: ignoredSection,
-  meta: ignoredSection,
+  // Ensign neither checks for updates nor sends telemetry: a file may say so, not ask for them.
+  meta: opt(
+    v.strictObject({
+      check_for_updates: opt(v.literal(false, 'must be false: Ensign never checks for updates')),
+      telemetry_enabled: opt(v.literal(false, 'must be false: Ensign sends no telemetry')),
+      state_directory: opt(str),
+    }),
+  ),
   metrics: opt(
     v.strictObject({
       enabled: opt(bool),
@@ -257,7 +264,7 @@ export const UNSUPPORTED_KEYS: Record<string, string> = {
   cloud: 'Flipt Cloud is not supported',
   diagnostics: 'profiling endpoints are not served',
   experimental: 'no experimental features',
-  meta: 'Ensign neither checks for updates nor sends telemetry',
+  'meta.state_directory': 'Ensign keeps no state outside its database',
 };
 
 /** Every key the config file accepts, as dotted paths; `*` stands for any name (an OIDC provider's). */

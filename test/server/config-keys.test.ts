@@ -174,6 +174,14 @@ const EFFECTS: Record<string, Effect> = {
     see: (c) => c.cors.allowedOrigins,
   },
   'cors.allowed_headers': { set: { cors: { allowed_headers: ['X-Custom'] } }, see: (c) => c.cors.allowedHeaders },
+  'meta.check_for_updates': {
+    set: { meta: { check_for_updates: false } },
+    refused: { meta: { check_for_updates: true } },
+  },
+  'meta.telemetry_enabled': {
+    set: { meta: { telemetry_enabled: false } },
+    refused: { meta: { telemetry_enabled: true } },
+  },
   'surveys.upload_quota_mb': { set: { surveys: { upload_quota_mb: 5 } }, see: (c) => c.surveys.uploadQuotaBytes },
   'authentication.required': { set: { authentication: { required: true } }, see: (c) => auth(c).required },
   'authentication.exclude.management': {
