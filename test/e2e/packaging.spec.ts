@@ -9,7 +9,7 @@ const run = promisify(execFile);
 
 // The package as an ops team installs it: the packed tarball installed into a prefix of its own,
 // run from an unrelated folder. (The build is already there: npm test builds before this layer.)
-test('the packed package installs, answers --version, and serves the console, loader and demo from any folder', async () => {
+test('the packed package installs, answers --version and --help, and serves the console, loader, demo and metrics from any folder', async () => {
   test.setTimeout(240_000);
   const root = mkdtempSync(join(tmpdir(), 'ensign-package-'));
   try {
@@ -24,6 +24,7 @@ test('the packed package installs, answers --version, and serves the console, lo
     const version = JSON.parse(readFileSync('package.json', 'utf8')).version;
     expect((await run(ensign, ['--version'], { cwd: elsewhere })).stdout.trim()).toBe(`ensign v${version}`);
     expect((await run(ensign, ['import', '--help'], { cwd: elsewhere })).stdout).toContain('import FILE');
+    expect((await run(ensign, ['serve', '--help'], { cwd: elsewhere })).stdout).toContain('shutdown_timeout');
 
     const port = await freePort();
     const server = spawn(
@@ -43,9 +44,22 @@ test('the packed package installs, answers --version, and serves the console, lo
       expect(await index.text()).toContain('<script type="module"');
       expect((await fetch(`${url}/js/formbricks.js`)).status).toBe(200);
       expect((await fetch(`${url}/demo/`)).status).toBe(200);
+      // Operations from the installed package: an evaluation is counted under Flipt's metric names.
+      await fetch(`${url}/api/v1/namespaces/default/flags`, {
+        method: 'POST',
+        body: JSON.stringify({ key: 'packaged', name: 'Packaged', type: 'BOOLEAN_FLAG_TYPE' }),
+      });
+      await fetch(`${url}/evaluate/v1/boolean`, {
+        method: 'POST',
+        body: JSON.stringify({ flagKey: 'packaged', entityId: 'e', context: {} }),
+      });
+      const metrics = await (await fetch(`${url}/metrics`)).text();
+      expect(metrics).toMatch(/^flipt_evaluations_requests_total\{[^}]*flag="packaged"[^}]*\} 1$/m);
     } finally {
       server.kill('SIGTERM');
     }
+    // SIGTERM: the server drains and exits cleanly.
+    expect(server.exitCode ?? (await new Promise((done) => server.once('exit', done)))).toBe(0);
 
     // Without its files the package says which folder is missing, in one line.
     const installed = join(prefix, 'lib', 'node_modules', 'ensign');
