@@ -28,10 +28,11 @@ test('serve shuts down cleanly on SIGTERM after finishing in-flight requests', a
       });
       request.on('error', reject);
     });
-    request.write('{"key": "in-flight",');
-    await new Promise((r) => setTimeout(r, 300));
+    await new Promise<void>((written) => request.write('{"key": "in-flight",', () => written()));
+    // An answer on another connection, accepted after this one, means the server has this one too.
+    expect((await fetch(`${server.url}/health`)).status).toBe(200);
     const exited = server.stop('SIGTERM');
-    await new Promise((r) => setTimeout(r, 300));
+    await expect.poll(() => server.output()).toContain('SIGTERM received: finishing in-flight requests');
     expect(server.process.exitCode).toBeNull();
     const started = Date.now();
     request.end(' "name": "In flight"}');
