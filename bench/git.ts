@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../server/app.js';
 import { defaultConfig, type Config } from '../server/config.js';
-import { startGitRemote, type GitRemote } from '../test/support/git-server.js';
+import { gitStorageFor, startGitRemote, type GitRemote } from '../test/support/git-server.js';
 import { generateFeatures } from './support/features.js';
 
 const ROUNDS = 5;
@@ -21,18 +21,7 @@ async function startApp(remote: GitRemote, dataDir: string) {
   config.db.url = `file:${join(dataDir, 'ensign.db')}`;
   config.surveys.enabled = false;
   config.analytics.enabled = false;
-  config.storage = {
-    type: 'git',
-    git: {
-      repository: remote.url,
-      ref: 'main',
-      refType: 'static',
-      directory: '',
-      pollIntervalMs: 1000,
-      insecureSkipTls: false,
-      authentication: { type: 'basic', username: remote.username, password: remote.password },
-    },
-  };
+  config.storage = { type: 'git', git: gitStorageFor(remote) };
   const started = performance.now();
   const app = await buildApp(config);
   await app.ready();

@@ -53,6 +53,21 @@ async function startSite(bundle: string): Promise<{ origin: string; close(): Pro
   return { origin: `http://localhost:${port}`, close: () => new Promise((done) => server.close(() => done())) };
 }
 
+/** The server with CORS on, and the site on another origin that loads the providers. */
+async function startServerAndSite() {
+  const configDir = mkdtempSync(join(tmpdir(), 'ensign-ofrep-'));
+  const config = join(configDir, 'config.yml');
+  writeFileSync(config, 'cors:\n  enabled: true\n');
+  const server = await startServer(['--config', config]);
+  const site = await startSite(await providerBundle());
+  const stop = async () => {
+    await site.close();
+    await server.stop();
+    rmSync(configDir, { recursive: true, force: true });
+  };
+  return { server, site, stop };
+}
+
 async function management(server: RunningServer, method: 'POST' | 'PUT', path: string, body: unknown) {
   const response = await fetch(`${server.url}/api/v1/namespaces/default${path}`, {
     method,
@@ -65,14 +80,10 @@ async function management(server: RunningServer, method: 'POST' | 'PUT', path: s
 test.describe('OFREP web provider in Chromium', () => {
   let server: RunningServer;
   let site: { origin: string; close(): Promise<void> };
-  let configDir: string;
+  let stop: () => Promise<void>;
 
   test.beforeAll(async () => {
-    configDir = mkdtempSync(join(tmpdir(), 'ensign-ofrep-'));
-    const config = join(configDir, 'config.yml');
-    writeFileSync(config, 'cors:\n  enabled: true\n');
-    server = await startServer(['--config', config]);
-    site = await startSite(await providerBundle());
+    ({ server, site, stop } = await startServerAndSite());
     await management(server, 'POST', '/flags', {
       key: 'colour',
       name: 'colour',
@@ -109,11 +120,7 @@ test.describe('OFREP web provider in Chromium', () => {
       enabled: false,
     });
   });
-  test.afterAll(async () => {
-    await site?.close();
-    await server?.stop();
-    rmSync(configDir, { recursive: true, force: true });
-  });
+  test.afterAll(async () => stop?.());
 
   test('evaluates, follows context changes and polling, and polls with 304s while nothing changes', async ({
     page,
@@ -170,15 +177,11 @@ test.describe('OFREP web provider in Chromium', () => {
 test.describe('Flipt web provider and OFREP web provider in Chromium', () => {
   let server: RunningServer;
   let site: { origin: string; close(): Promise<void> };
-  let configDir: string;
+  let stop: () => Promise<void>;
   let generated: GeneratedFlags;
 
   test.beforeAll(async () => {
-    configDir = mkdtempSync(join(tmpdir(), 'ensign-ofrep-'));
-    const config = join(configDir, 'config.yml');
-    writeFileSync(config, 'cors:\n  enabled: true\n');
-    server = await startServer(['--config', config]);
-    site = await startSite(await providerBundle());
+    ({ server, site, stop } = await startServerAndSite());
     generated = await createGeneratedFlags((path, body) => management(server, 'POST', path, body), {
       seed: 20261125,
       variants: 10,
@@ -186,11 +189,7 @@ test.describe('Flipt web provider and OFREP web provider in Chromium', () => {
       contexts: 12,
     });
   });
-  test.afterAll(async () => {
-    await site?.close();
-    await server?.stop();
-    rmSync(configDir, { recursive: true, force: true });
-  });
+  test.afterAll(async () => stop?.());
 
   test('give the same values on generated flags and contexts', async ({ page }) => {
     await page.goto(`${site.origin}/`);

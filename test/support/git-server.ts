@@ -4,8 +4,23 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import type { GitStorageConfig } from '../../server/config.js';
 
 const HTTP_BACKEND = '/usr/lib/git-core/git-http-backend';
+
+/** Git storage following the remote's main branch with its basic credentials, polled every second. */
+export function gitStorageFor(remote: GitRemote, overrides: Partial<GitStorageConfig> = {}): GitStorageConfig {
+  return {
+    repository: remote.url,
+    ref: 'main',
+    refType: 'static',
+    directory: '',
+    pollIntervalMs: 1000,
+    insecureSkipTls: false,
+    authentication: { type: 'basic', username: remote.username, password: remote.password },
+    ...overrides,
+  };
+}
 
 /**
  * A git repository served over smart HTTP on loopback: `git http-backend` (CGI) behind a node HTTP

@@ -4,7 +4,7 @@ import { ChangeFeed } from '../../../server/changes.js';
 import { ConfigError, type GitStorageConfig } from '../../../server/config.js';
 import { GitStorage } from '../../../server/flipt/declarative/git.js';
 import { FliptStore } from '../../../server/flipt/store/index.js';
-import { startGitRemote, type GitRemote } from '../../support/git-server.js';
+import { gitStorageFor, startGitRemote, type GitRemote } from '../../support/git-server.js';
 import { dialects, startTestApp, type TestApp } from '../support.js';
 
 /** A features file of boolean flags, each on or off. */
@@ -47,22 +47,12 @@ describe('git storage', () => {
     await remote.close();
   });
 
-  const configFor = (overrides: Partial<GitStorageConfig> = {}): GitStorageConfig => ({
-    repository: remote.url,
-    ref: 'main',
-    refType: 'static',
-    directory: '',
-    pollIntervalMs: 1000,
-    insecureSkipTls: false,
-    authentication: { type: 'basic', username: remote.username, password: remote.password },
-    ...overrides,
-  });
   const open = async (overrides: Partial<GitStorageConfig> = {}) => {
-    storage = await GitStorage.open(configFor(overrides), new ChangeFeed(), log);
+    storage = await GitStorage.open(gitStorageFor(remote, overrides), new ChangeFeed(), log);
     return storage;
   };
   const openError = (overrides: Partial<GitStorageConfig> = {}) =>
-    GitStorage.open(configFor(overrides), new ChangeFeed(), log).then(
+    GitStorage.open(gitStorageFor(remote, overrides), new ChangeFeed(), log).then(
       () => expect.unreachable('the storage opened'),
       (error: unknown) => error as Error,
     );
@@ -198,14 +188,11 @@ describe.each(dialects)('the API over git storage (%s for everything else)', (di
     t = await startTestApp(dialect, (config) => {
       config.storage = {
         type: 'git',
-        git: {
+        // Credentials in the URL instead of the authentication section.
+        git: gitStorageFor(remote, {
           repository: remote.url.replace('//', `//${remote.username}:${remote.password}@`),
-          ref: 'main',
-          refType: 'static',
-          directory: '',
-          pollIntervalMs: 1000,
-          insecureSkipTls: false,
-        },
+          authentication: undefined,
+        }),
       };
     });
   }, SLOW);
