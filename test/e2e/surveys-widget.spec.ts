@@ -150,10 +150,13 @@ test('page URL: a hash change and a pushState to the pricing page show its surve
 
 test('the click that closes a survey opens nothing, although page-URL actions match any click', async ({ page }) => {
   await openPageAndCloseWelcome(page);
+  const displays = async () => (await management<any[]>(server.url, `/displays?surveyId=${PRICING}`)).length;
+  const before = await displays();
   await page.getByRole('button', { name: 'Hash change to #pricing' }).click();
   await expect(survey(page).getByText('Is the pricing clear?')).toBeVisible();
-  const displays = async () => (await management<any[]>(server.url, `/displays?surveyId=${PRICING}`)).length;
-  const shown = await displays();
+  // The display is posted after the survey shows: wait for it to be stored before counting on it.
+  await expect.poll(displays).toBe(before + 1);
+  const shown = before + 1;
   await survey(page).getByRole('button', { name: 'Close survey' }).click();
   // The loader runs its commands one at a time: once a later command is done, so is the click's.
   await page.evaluate(() => (window as any).formbricks.track('no such action'));
@@ -162,7 +165,7 @@ test('the click that closes a survey opens nothing, although page-URL actions ma
   // A later click on the page, outside any survey, still triggers as before.
   await page.locator('#log').click();
   await expect(survey(page).getByText('Is the pricing clear?')).toBeVisible();
-  expect(await displays()).toBe(shown + 1);
+  await expect.poll(displays).toBe(shown + 1);
 });
 
 test('click: the element the action class matches shows its survey', async ({ page }) => {
