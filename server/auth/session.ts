@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AuthMetadata, type AuthMethod } from '../../domain/flipt/auth.js';
 import { FliptError, GrpcCode, notFound } from '../flipt/errors.js';
@@ -6,7 +6,9 @@ import type { AuthRuntime } from './runtime.js';
 import { setSessionCookie, STATE_COOKIE } from './cookies.js';
 import { forwardedPrefix } from './routes.js';
 import { timestampIn } from './store.js';
-import { causeOf, jwksKeySource, JwtError, verifyJwt, type Claims, type KeySource } from './jwt.js';
+import * as oidc from 'openid-client';
+import { causeOf, type Claims } from './jwt.js';
+import type { OidcProviderSettings } from './settings.js';
 
 /**
  * Browser sessions: OIDC providers and GitHub. `authorize` wraps the caller's state with a random
@@ -17,72 +19,59 @@ import { causeOf, jwksKeySource, JwtError, verifyJwt, type Claims, type KeySourc
 export async function sessionRoutes(app: FastifyInstance, runtime: AuthRuntime): Promise<void> {
   const { settings } = runtime;
   if (settings.oidc.enabled) {
-    const discovery = new Map<string, Promise<OidcProvider>>();
-    const providerFor = (name: string): Promise<OidcProvider> => {
+    const discovery = new DiscoveryCache();
+    const providerFor = (name: string) => {
       const config = settings.oidc.providers[name];
       if (!config) throw notFound(`oidc provider "${name}"`);
-      let provider = discovery.get(name);
-      if (!provider) {
-        provider = discover(config.issuerUrl);
-        discovery.set(name, provider);
-        // A failed discovery (provider down at the time) is retried on the next login.
-        provider.catch(() => discovery.delete(name));
-      }
-      return provider;
+      return discovery.get(name, config);
     };
 
     app.get('/auth/v1/method/oidc/:provider/authorize', async (request, reply) => {
       const name = (request.params as { provider: string }).provider;
-      const config = settings.oidc.providers[name];
       const provider = await providerFor(name);
-      const verifier = config.usePkce ? randomBytes(32).toString('base64url') : undefined;
-      const state = beginLogin(request, reply, runtime, `/auth/v1/method/oidc/${name}/callback`, verifier);
-      const url = new URL(provider.authorization_endpoint);
-      url.search = new URLSearchParams({
-        response_type: 'code',
-        client_id: config.clientId,
+      const config = settings.oidc.providers[name];
+      const nonce = oidc.randomNonce();
+      const verifier = config.usePkce ? oidc.randomPKCECodeVerifier() : undefined;
+      const state = beginLogin(request, reply, runtime, `/auth/v1/method/oidc/${name}/callback`, [nonce, verifier]);
+      const url = oidc.buildAuthorizationUrl(provider, {
         redirect_uri: `${config.redirectAddress}/auth/v1/method/oidc/${name}/callback`,
         scope: ['openid', ...config.scopes.filter((scope) => scope !== 'openid')].join(' '),
         state,
+        nonce,
         ...(verifier && {
-          code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+          code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
           code_challenge_method: 'S256',
         }),
-      }).toString();
-      return { authorizeUrl: url.toString() };
+      });
+      return { authorizeUrl: url.href };
     });
 
     app.get('/auth/v1/method/oidc/:provider/callback', async (request, reply) => {
       const name = (request.params as { provider: string }).provider;
-      const config = settings.oidc.providers[name];
       const provider = await providerFor(name);
-      const { code, verifier } = finishLogin(request, reply, runtime, `/auth/v1/method/oidc/${name}/callback`);
-      const tokens = await postForm<{ id_token?: string; access_token?: string }>(
-        provider.token_endpoint,
-        {
-          grant_type: 'authorization_code',
-          code,
-          redirect_uri: `${config.redirectAddress}/auth/v1/method/oidc/${name}/callback`,
-          ...(verifier && { code_verifier: verifier }),
-        },
-        {
-          authorization: `Basic ${Buffer.from(`${encodeURIComponent(config.clientId)}:${encodeURIComponent(config.clientSecret)}`).toString('base64')}`,
-        },
+      const config = settings.oidc.providers[name];
+      const callbackPath = `/auth/v1/method/oidc/${name}/callback`;
+      const { state, secrets } = finishLogin(request, reply, runtime, callbackPath);
+      const [nonce, verifier] = secrets;
+      // The URL the provider redirected to, as the provider knows it (the redirect address, not our host).
+      const currentUrl = new URL(
+        `${config.redirectAddress}${callbackPath}${request.url.slice(request.url.indexOf('?'))}`,
       );
-      if (!tokens.id_token) throw loginFailed('the provider returned no ID token');
       let claims: Claims;
       try {
-        claims = await verifyJwt(tokens.id_token, provider.keys, {
-          issuer: provider.issuer,
-          audiences: [config.clientId],
+        const tokens = await oidc.authorizationCodeGrant(provider, currentUrl, {
+          expectedState: state,
+          expectedNonce: nonce || undefined,
+          pkceCodeVerifier: verifier || undefined,
+          idTokenExpected: true,
         });
+        claims = { ...tokens.claims() };
+        if (provider.serverMetadata().userinfo_endpoint && tokens.access_token) {
+          const info = await oidc.fetchUserInfo(provider, tokens.access_token, String(claims.sub));
+          claims = { ...claims, ...definedOnly(info) };
+        }
       } catch (error) {
-        if (error instanceof JwtError) throw loginFailed(`the ID token is not valid: ${error.message}`);
-        throw error;
-      }
-      if (provider.userinfo_endpoint && tokens.access_token) {
-        const info = await getJson<Claims>(provider.userinfo_endpoint, tokens.access_token);
-        if (info.sub === claims.sub) claims = { ...claims, ...definedOnly(info) };
+        throw providerFailure(error, config.issuerUrl);
       }
       const metadata: Record<string, string> = { 'io.flipt.auth.oidc.provider': name };
       for (const claim of ['email', 'email_verified', 'name', 'profile', 'picture', 'sub', 'preferred_username']) {
@@ -174,40 +163,80 @@ export async function sessionRoutes(app: FastifyInstance, runtime: AuthRuntime):
   }
 }
 
-interface OidcProvider {
-  issuer: string;
-  authorization_endpoint: string;
-  token_endpoint: string;
-  userinfo_endpoint?: string;
-  jwks_uri: string;
-  keys: KeySource;
+/** How long a provider's discovery document (and so its endpoints) is trusted before it is fetched again. */
+export const DISCOVERY_MAX_AGE_MS = 60 * 60 * 1000;
+
+/**
+ * Each provider's discovery (openid-client's Configuration, which also caches the provider's keys),
+ * fetched at its first login, shared by logins that start meanwhile, and fetched again once it is
+ * older than DISCOVERY_MAX_AGE_MS. A failed discovery (provider down at the time) is retried on the
+ * next login.
+ */
+class DiscoveryCache {
+  private readonly entries = new Map<string, { at: number; provider: Promise<oidc.Configuration> }>();
+
+  get(name: string, config: OidcProviderSettings): Promise<oidc.Configuration> {
+    const entry = this.entries.get(name);
+    if (entry && Date.now() - entry.at < DISCOVERY_MAX_AGE_MS) return entry.provider;
+    const provider = discover(config);
+    this.entries.set(name, { at: Date.now(), provider });
+    provider.catch(() => {
+      if (this.entries.get(name)?.provider === provider) this.entries.delete(name);
+    });
+    return provider;
+  }
 }
 
-async function discover(issuerUrl: string): Promise<OidcProvider> {
-  const document = await getJson<Omit<OidcProvider, 'keys'>>(`${issuerUrl}/.well-known/openid-configuration`);
-  if (document.issuer.replace(/\/$/, '') !== issuerUrl) {
-    throw new FliptError(
-      GrpcCode.Internal,
-      `the OIDC provider at ${issuerUrl} names another issuer (${document.issuer})`,
+async function discover(config: OidcProviderSettings): Promise<oidc.Configuration> {
+  try {
+    return await oidc.discovery(
+      new URL(config.issuerUrl),
+      config.clientId,
+      undefined,
+      oidc.ClientSecretBasic(config.clientSecret),
+      {
+        timeout: PROVIDER_TIMEOUT_MS / 1000,
+        // An http:// issuer is the operator's explicit choice (a provider on the same host or network).
+        execute: config.issuerUrl.startsWith('http://') ? [oidc.allowInsecureRequests] : [],
+      },
     );
+  } catch (error) {
+    throw providerFailure(error, config.issuerUrl);
   }
-  return { ...document, keys: jwksKeySource(document.jwks_uri) };
+}
+
+/**
+ * What went wrong with the provider, for the caller: a provider that cannot be reached is the
+ * server's trouble (503); a refused code or an invalid ID token or answer is a failed login (401).
+ */
+function providerFailure(error: unknown, issuerUrl: string): FliptError {
+  if (error instanceof oidc.ResponseBodyError)
+    return loginFailed(`the provider refused: ${error.error_description || error.error}`);
+  if (error instanceof oidc.ClientError || error instanceof oidc.AuthorizationResponseError) {
+    // A failed ID token check keeps its precise reason (which claim) in its cause.
+    return loginFailed(error.cause instanceof Error ? error.cause.message : error.message);
+  }
+  return new FliptError(GrpcCode.Unavailable, `login failed: cannot reach ${issuerUrl} (${causeOf(error)})`);
 }
 
 const loginFailed = (reason: string) => new FliptError(GrpcCode.Unauthenticated, `login failed: ${reason}`);
 
-/** Starts a login: the state sent to the provider, and the security token in the state cookie. */
+/**
+ * Starts a login: the state sent to the provider, and the state cookie holding its security token
+ * and the login's secrets (OIDC's nonce and PKCE verifier), which only this browser can send back.
+ */
 function beginLogin(
   request: FastifyRequest,
   reply: FastifyReply,
   runtime: AuthRuntime,
   callbackPath: string,
-  verifier?: string,
+  secrets: (string | undefined)[] = [],
 ): string {
   const { session } = runtime.settings;
   const securityToken = randomBytes(32).toString('base64url');
   const originalState = (request.query as { state?: string }).state ?? '';
-  reply.setCookie(STATE_COOKIE, verifier ? `${securityToken}.${verifier}` : securityToken, {
+  // Every part is base64url, so a dot separates them.
+  reply.setCookie(STATE_COOKIE, [securityToken, ...secrets.map((secret) => secret ?? '')].join('.'), {
     path: `${forwardedPrefix(request)}${callbackPath}`,
     domain: session.cookieDomain,
     secure: session.secure,
@@ -236,19 +265,19 @@ function markFinished(securityToken: string, lifetimeMs: number): boolean {
 
 /**
  * Checks the callback's state against the state cookie, once: the cookie is cleared and the state
- * cannot be used again. Returns the code and the PKCE verifier.
+ * cannot be used again. Returns the code, the state and the secrets `beginLogin` kept in the cookie.
  */
 function finishLogin(
   request: FastifyRequest,
   reply: FastifyReply,
   runtime: AuthRuntime,
   callbackPath: string,
-): { code: string; verifier?: string } {
+): { code: string; state: string; secrets: string[] } {
   const { session } = runtime.settings;
   reply.clearCookie(STATE_COOKIE, { path: `${forwardedPrefix(request)}${callbackPath}`, domain: session.cookieDomain });
   const query = request.query as { code?: string; state?: string; error?: string; error_description?: string };
   if (query.error) throw loginFailed(query.error_description || query.error);
-  const [securityToken, verifier] = (request.cookies[STATE_COOKIE] ?? '').split('.');
+  const [securityToken, ...secrets] = (request.cookies[STATE_COOKIE] ?? '').split('.');
   let sent: unknown;
   try {
     sent = JSON.parse(Buffer.from(query.state ?? '', 'base64url').toString('utf8'));
@@ -259,7 +288,7 @@ function finishLogin(
   if (!securityToken || sentToken !== securityToken) throw loginFailed('unexpected state parameter');
   if (!query.code) throw loginFailed('the provider sent no code');
   if (!markFinished(securityToken, session.stateLifetimeMs)) throw loginFailed('this login was already finished');
-  return { code: query.code, verifier };
+  return { code: query.code, state: query.state!, secrets };
 }
 
 async function startSession(

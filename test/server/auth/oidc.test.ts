@@ -88,9 +88,12 @@ describe.each(dialects)('OIDC login against a local OpenID provider on %s', (dia
     expect(url.searchParams.get('scope')).toBe('openid email profile');
     const state = JSON.parse(Buffer.from(url.searchParams.get('state')!, 'base64url').toString());
     expect(state.original_state).toBe('abc');
+    // A fresh nonce per login, kept in the state cookie beside the security token (no PKCE verifier here).
+    const nonce = url.searchParams.get('nonce');
+    expect(nonce).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const cookie = response.cookies.find((c) => c.name === 'flipt_client_state')!;
     expect(cookie).toMatchObject({
-      value: state.security_token,
+      value: `${state.security_token}.${nonce}.`,
       path: '/auth/v1/method/oidc/local/callback',
       httpOnly: true,
       sameSite: 'Lax',
@@ -222,5 +225,34 @@ describe.each(dialects)('OIDC login against a local OpenID provider on %s', (dia
         })
       ).statusCode,
     ).toBe(200);
+  });
+
+  it("refuses an ID token issued for another login's nonce, and a PKCE verifier that is not the login's", async () => {
+    const authorize = () => t.app.inject({ method: 'GET', url: '/auth/v1/method/oidc/local/authorize' });
+    const victim = await authorize();
+    const attacker = await authorize();
+    const [securityToken] = victim.cookies.find((c) => c.name === 'flipt_client_state')!.value.split('.');
+    const [, otherNonce] = attacker.cookies.find((c) => c.name === 'flipt_client_state')!.value.split('.');
+    const redirect = await signInAt(victim.json().authorizeUrl, 'ada', CALLBACK);
+    // The state matches, but the ID token the code yields carries the victim's nonce, not this cookie's.
+    const replayed = await t.app.inject({
+      method: 'GET',
+      url: `${redirect.pathname}${redirect.search}`,
+      cookies: { flipt_client_state: `${securityToken}.${otherNonce}.` },
+    });
+    expect(replayed.statusCode).toBe(401);
+    expect(replayed.json().message).toBe('login failed: unexpected ID Token "nonce" claim value');
+    expect(replayed.cookies.find((c) => c.name === 'flipt_client_token')).toBeUndefined();
+
+    const login = await pkce.app.inject({ method: 'GET', url: '/auth/v1/method/oidc/local/authorize' });
+    const [token, nonce] = login.cookies.find((c) => c.name === 'flipt_client_state')!.value.split('.');
+    const back = await signInAt(login.json().authorizeUrl, 'ada', CALLBACK);
+    const wrongVerifier = await pkce.app.inject({
+      method: 'GET',
+      url: `${back.pathname}${back.search}`,
+      cookies: { flipt_client_state: `${token}.${nonce}.${'x'.repeat(43)}` },
+    });
+    expect(wrongVerifier.statusCode).toBe(401);
+    expect(wrongVerifier.json().message).toMatch(/^login failed: the provider refused: /);
   });
 });
