@@ -251,7 +251,8 @@ export const UNSUPPORTED_KEYS: Record<string, string> = {
   'db.prepared_statements_enabled': 'Ensign chooses its own statements',
   'authentication.exclude.metadata': 'the metadata routes follow authentication.required',
   'authentication.session.csrf.trusted_origins': 'the CSRF check admits the console origin only',
-  'authentication.methods.oidc.providers.*.nonce': 'OIDC logins send and check no nonce yet',
+  'authentication.methods.oidc.providers.*.nonce':
+    'every login sends a fresh random nonce and checks it in the ID token; a fixed one would let a stolen ID token be replayed',
   'authentication.methods.kubernetes': 'Kubernetes service-account login is not implemented',
   'authentication.methods.cloud': 'Flipt Cloud login is not implemented',
   'analytics.storage': 'analytics are kept in the server database',

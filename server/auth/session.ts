@@ -57,21 +57,26 @@ export async function sessionRoutes(app: FastifyInstance, runtime: AuthRuntime):
       const currentUrl = new URL(
         `${config.redirectAddress}${callbackPath}${request.url.slice(request.url.indexOf('?'))}`,
       );
-      let claims: Claims;
+      const endpoints = provider.serverMetadata();
+      let tokens: Awaited<ReturnType<typeof oidc.authorizationCodeGrant>>;
       try {
-        const tokens = await oidc.authorizationCodeGrant(provider, currentUrl, {
+        tokens = await oidc.authorizationCodeGrant(provider, currentUrl, {
           expectedState: state,
           expectedNonce: nonce || undefined,
           pkceCodeVerifier: verifier || undefined,
           idTokenExpected: true,
         });
-        claims = { ...tokens.claims() };
-        if (provider.serverMetadata().userinfo_endpoint && tokens.access_token) {
+      } catch (error) {
+        throw providerFailure(error, endpoints.token_endpoint ?? config.issuerUrl);
+      }
+      let claims: Claims = { ...tokens.claims() };
+      if (endpoints.userinfo_endpoint && tokens.access_token) {
+        try {
           const info = await oidc.fetchUserInfo(provider, tokens.access_token, String(claims.sub));
           claims = { ...claims, ...definedOnly(info) };
+        } catch (error) {
+          throw providerFailure(error, endpoints.userinfo_endpoint);
         }
-      } catch (error) {
-        throw providerFailure(error, config.issuerUrl);
       }
       const metadata: Record<string, string> = { 'io.flipt.auth.oidc.provider': name };
       for (const claim of ['email', 'email_verified', 'name', 'profile', 'picture', 'sub', 'preferred_username']) {
@@ -196,12 +201,17 @@ async function discover(config: OidcProviderSettings): Promise<oidc.Configuratio
       oidc.ClientSecretBasic(config.clientSecret),
       {
         timeout: PROVIDER_TIMEOUT_MS / 1000,
-        // An http:// issuer is the operator's explicit choice (a provider on the same host or network).
-        execute: config.issuerUrl.startsWith('http://') ? [oidc.allowInsecureRequests] : [],
+        // openid-client trusts an ID token from the token endpoint on TLS alone; its signature is
+        // checked too, against the provider's keys. An http:// issuer is the operator's explicit choice
+        // (a provider on the same host or network).
+        execute: [
+          oidc.enableNonRepudiationChecks,
+          ...(config.issuerUrl.startsWith('http://') ? [oidc.allowInsecureRequests] : []),
+        ],
       },
     );
   } catch (error) {
-    throw providerFailure(error, config.issuerUrl);
+    throw providerFailure(error, `${config.issuerUrl}/.well-known/openid-configuration`);
   }
 }
 
@@ -209,14 +219,14 @@ async function discover(config: OidcProviderSettings): Promise<oidc.Configuratio
  * What went wrong with the provider, for the caller: a provider that cannot be reached is the
  * server's trouble (503); a refused code or an invalid ID token or answer is a failed login (401).
  */
-function providerFailure(error: unknown, issuerUrl: string): FliptError {
+function providerFailure(error: unknown, address: string): FliptError {
   if (error instanceof oidc.ResponseBodyError)
     return loginFailed(`the provider refused: ${error.error_description || error.error}`);
   if (error instanceof oidc.ClientError || error instanceof oidc.AuthorizationResponseError) {
     // A failed ID token check keeps its precise reason (which claim) in its cause.
     return loginFailed(error.cause instanceof Error ? error.cause.message : error.message);
   }
-  return new FliptError(GrpcCode.Unavailable, `login failed: cannot reach ${issuerUrl} (${causeOf(error)})`);
+  return new FliptError(GrpcCode.Unavailable, `login failed: cannot reach ${address} (${causeOf(error)})`);
 }
 
 const loginFailed = (reason: string) => new FliptError(GrpcCode.Unauthenticated, `login failed: ${reason}`);

@@ -4,6 +4,8 @@ import Provider from 'oidc-provider';
 
 export interface LocalOidcProvider {
   issuer: string;
+  /** The path of every request the provider received, in order. */
+  requests: string[];
   close(): Promise<void>;
 }
 
@@ -18,7 +20,11 @@ export async function startOidcProvider(client: {
   redirectUris: string[];
 }): Promise<LocalOidcProvider> {
   let handler: (request: IncomingMessage, response: ServerResponse) => void = (_request, response) => response.end();
-  const server = createServer((request, response) => handler(request, response));
+  const requests: string[] = [];
+  const server = createServer((request, response) => {
+    requests.push(new URL(request.url ?? '/', 'http://provider').pathname);
+    handler(request, response);
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const provider = new Provider(issuer, {
@@ -55,6 +61,7 @@ export async function startOidcProvider(client: {
   handler = provider.callback();
   return {
     issuer,
+    requests,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
