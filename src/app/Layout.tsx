@@ -74,10 +74,21 @@ function routeElements(): ReactNode[] {
 
 const elements = routeElements();
 
+/**
+ * The session gate: the shell (and every call it makes) starts only once the session is known. A call
+ * made before would answer 401 and reload the page, over and over while the check is slower than it.
+ */
 export function Layout() {
-  const [location] = useLocation();
   const check = useSessionCheck();
   const session = useSessionStore((state) => state.session);
+  if (!check.isSuccess && !session) return <p className="muted">Loading…</p>;
+  if (check.isSuccess && (!session || (session.required && !session.authenticated)))
+    return <Redirect to="/login" replace />;
+  return <Shell />;
+}
+
+function Shell() {
+  const [location] = useLocation();
   const current = useNamespaceStore((state) => state.current);
   const [paletteOpen, setPaletteOpen] = useState(false);
   useTheme();
@@ -93,11 +104,6 @@ export function Layout() {
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, []);
-
-  // Without a stored session, wait for the check: the shell's own calls would answer 401 and reload the page.
-  if (!check.isSuccess && !session) return <p className="muted">Loading…</p>;
-  if (check.isSuccess && (!session || (session.required && !session.authenticated)))
-    return <Redirect to="/login" replace />;
 
   return (
     <div className="layout">
