@@ -21,6 +21,7 @@ import { FliptError, GrpcCode, codeForStatus } from './flipt/errors.js';
 import { fliptManagementRoutes } from './flipt/routes/index.js';
 import { FliptStore } from './flipt/store/index.js';
 import { installAuth } from './auth/index.js';
+import { protectedAs, protectRoutes } from './auth/enforce.js';
 import { metaRoutes } from './flipt/routes/meta.js';
 import { LocalStorage } from './flipt/declarative/local.js';
 import { GitStorage } from './flipt/declarative/git.js';
@@ -136,7 +137,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Before every route, so that its hooks guard them all.
   await installAuth(app, context);
 
-  app.get('/health', async (_request, reply) => {
+  app.get('/health', protectedAs('public'), async (_request, reply) => {
     const answers = await sql`select 1`.execute(database.db).then(
       () => true,
       () => false,
@@ -145,22 +146,41 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     return answers ? { status: 'SERVING', ...detail } : reply.code(503).send({ status: 'NOT_SERVING', ...detail });
   });
   if (metrics) {
-    app.get('/metrics', async (_request, reply) => reply.type(metrics.contentType).send(await metrics.exposition()));
+    app.get('/metrics', protectedAs('public'), async (_request, reply) =>
+      reply.type(metrics.contentType).send(await metrics.exposition()),
+    );
   }
+  // Each scope declares its routes' protection (routes that differ declare their own).
   await app.register(async (api) => {
+    protectRoutes(api, 'management');
     git?.answerReferences(api);
     await fliptManagementRoutes(api, context.flipt);
   });
-  await app.register(async (api) => metaRoutes(api, context));
-  await app.register(async (api) => evaluationPlugin(api, context));
-  if (config.surveys.enabled) await app.register(async (surveys) => surveyPlugin(surveys, context));
+  await app.register(async (api) => {
+    protectRoutes(api, 'always');
+    await metaRoutes(api, context);
+  });
+  await app.register(async (api) => {
+    protectRoutes(api, 'evaluation');
+    await evaluationPlugin(api, context);
+  });
+  if (config.surveys.enabled) {
+    // The survey APIs check their own keys.
+    await app.register(async (surveys) => {
+      protectRoutes(surveys, 'public');
+      await surveyPlugin(surveys, context);
+    });
+  }
 
   if (config.ui.enabled && existsSync(config.paths.console)) {
-    await app.register(fastifyStatic, {
-      root: config.paths.console,
-      prefix: '/',
-      wildcard: false,
-      index: 'index.html',
+    await app.register(async (files) => {
+      protectRoutes(files, 'public');
+      await files.register(fastifyStatic, {
+        root: config.paths.console,
+        prefix: '/',
+        wildcard: false,
+        index: 'index.html',
+      });
     });
   }
   return app;

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { legacyEvaluationNamespace } from '../evaluation/index.js';
 import { namespaceOf } from '../evaluation/ofrep.js';
 import { AuthMetadata, type Authentication } from '../../domain/flipt/auth.js';
@@ -10,25 +10,54 @@ import { isExpired } from './store.js';
 import { clearSessionCookies, SESSION_COOKIE } from './cookies.js';
 
 /**
- * Which requirement guards a route (its registered pattern) when `authentication.required` is on.
- * Flipt protects its API mounts only; everything else the server answers (health, the console and
- * widget files, the survey APIs with their own keys) is public.
+ * Which requirement guards a route when `authentication.required` is on. Flipt protects its API
+ * mounts only: `management` (/api/v1, `exclude.management`), `evaluation` (`exclude.evaluation`),
+ * `ofrep` (`exclude.ofrep`) and `always` (/auth/v1, /meta, /internal/v1); everything else the server
+ * answers (health, the console and widget files, the survey APIs with their own keys) is `public`.
  */
 export type Protection = 'public' | 'management' | 'evaluation' | 'ofrep' | 'always';
 
-export function protectionOf(method: string, route: string): Protection {
-  if (route === '/health') return 'public';
-  // CORS preflights (registered for the OFREP routes) carry no credentials.
-  if (method === 'OPTIONS') return 'public';
-  if (route === '/auth/v1/method' && (method === 'GET' || method === 'HEAD')) return 'public';
-  if (/^\/auth\/v1\/method\/(oidc\/[^/]+|github)\/(authorize|callback)$/.test(route)) return 'public';
-  if (/^\/api\/v1\/(client|management)(\/|\*|$)/.test(route)) return 'public';
-  if (/^\/api\/v1(\/|$)/.test(route)) return 'management';
-  if (/^\/internal\/v1\/analytics(\/|$)/.test(route)) return 'management';
-  if (/^\/(evaluate\/v1|internal\/v1\/evaluation\/snapshot)(\/|$)/.test(route)) return 'evaluation';
-  if (/^\/ofrep\/v1(\/|$)/.test(route)) return 'ofrep';
-  if (/^\/(auth\/v1|internal\/v1|meta)(\/|$)/.test(route)) return 'always';
-  return 'public';
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route's own declaration; without one, its scope's (`protectRoutes`). */
+    protection?: Protection;
+  }
+}
+
+const SCOPE_PROTECTION = Symbol('protection');
+type ProtectedScope = FastifyInstance & { [SCOPE_PROTECTION]?: Protection };
+
+/** Declares the protection of the routes a scope (and the scopes it registers) adds without declaring their own. */
+export function protectRoutes(scope: FastifyInstance, protection: Protection): void {
+  (scope as ProtectedScope)[SCOPE_PROTECTION] = protection;
+}
+
+/** A route's own declaration, as its shorthand options: `app.get(url, protectedAs('public'), handler)`. */
+export function protectedAs(protection: Protection): { config: { protection: Protection } } {
+  return { config: { protection } };
+}
+
+/**
+ * onRoute, installed before any route: fail closed. A route that declares no protection, in its
+ * `config` or by its scope, stops the start naming it. CORS preflights (registered by @fastify/cors
+ * in the scopes it serves) carry no credentials and are public.
+ */
+export function requireProtection(this: FastifyInstance, route: RouteOptions): void {
+  const methods = [route.method].flat();
+  const protection =
+    route.config?.protection ??
+    (methods.every((method) => method === 'OPTIONS') ? 'public' : (this as ProtectedScope)[SCOPE_PROTECTION]);
+  if (!protection)
+    throw new Error(
+      `route ${methods.join(',')} ${route.url} declares no protection (config.protection or protectRoutes)`,
+    );
+  route.config = { ...route.config, protection };
+}
+
+/** The route's declared protection; a request that matched no route is the not-found handler's, public. */
+export function protectionOf(request: FastifyRequest): Protection {
+  if (routeOf(request) === undefined) return 'public';
+  return request.routeOptions.config.protection ?? 'always';
 }
 
 /**
@@ -49,9 +78,7 @@ declare module 'fastify' {
 /** onRequest, installed when `authentication.required` is on: resolves the caller's credential on guarded routes, or answers 401. */
 export async function enforceAuthentication(runtime: AuthRuntime, request: FastifyRequest, reply: FastifyReply) {
   const { settings } = runtime;
-  const route = routeOf(request);
-  if (route === undefined) return;
-  const protection = protectionOf(request.method, route);
+  const protection = protectionOf(request);
   if (protection === 'public') return;
   if (protection === 'management' && settings.exclude.management) return;
   if (protection === 'evaluation' && settings.exclude.evaluation) return;
@@ -59,7 +86,7 @@ export async function enforceAuthentication(runtime: AuthRuntime, request: Fasti
   try {
     request.authentication = await authenticate(runtime, request);
   } catch (error) {
-    if (route.startsWith('/auth/v1/') && request.cookies[SESSION_COOKIE] !== undefined)
+    if (routeOf(request)?.startsWith('/auth/v1/') && request.cookies[SESSION_COOKIE] !== undefined)
       clearSessionCookies(reply, settings);
     throw error;
   }

@@ -5,7 +5,14 @@ import { resolveAuthSettings } from './settings.js';
 import { AuthStore, timestampIn } from './store.js';
 import { jwksKeySource, pemKeySource } from './jwt.js';
 import type { AuthRuntime } from './runtime.js';
-import { enforceAuthentication, enforceNamespaceScope, protectionOf, routeOf } from './enforce.js';
+import {
+  enforceAuthentication,
+  enforceNamespaceScope,
+  protectionOf,
+  protectRoutes,
+  requireProtection,
+  routeOf,
+} from './enforce.js';
 import { authRoutes } from './routes.js';
 import { Csrf } from './csrf.js';
 import { sessionRoutes } from './session.js';
@@ -41,14 +48,14 @@ export async function installAuth(app: FastifyInstance, context: AppContext): Pr
   if (settings.token.enabled) await bootstrapToken(app, runtime);
   scheduleCleanup(app, runtime);
 
+  app.addHook('onRoute', requireProtection);
   app.decorateRequest('authentication', undefined);
   const { csrfKey } = settings.session;
   if (csrfKey) {
     const csrf = new Csrf(csrfKey, settings.session.secure);
     // Only Flipt's API is guarded, as in Flipt: the survey APIs and static files never read the session cookie.
     app.addHook('onRequest', async (request, reply) => {
-      const route = routeOf(request);
-      if (route === undefined || protectionOf(request.method, route) === 'public' || csrf.allows(request)) return;
+      if (protectionOf(request) === 'public' || csrf.allows(request)) return;
       return reply.code(403).type('text/plain; charset=utf-8').send('Forbidden - CSRF token invalid\n');
     });
     app.addHook('onSend', async (request, reply) => {
@@ -62,6 +69,7 @@ export async function installAuth(app: FastifyInstance, context: AppContext): Pr
   }
 
   await app.register(async (scope) => {
+    protectRoutes(scope, 'always');
     await authRoutes(scope, runtime);
     await sessionRoutes(scope, runtime);
   });

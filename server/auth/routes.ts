@@ -14,6 +14,7 @@ import { nowTimestamp } from '../db/codec.js';
 import type { AuthRuntime } from './runtime.js';
 import { clearSessionCookies } from './cookies.js';
 import { storedTimestamp } from './store.js';
+import { protectedAs } from './enforce.js';
 
 const DEFAULT_PAGE_SIZE = 25;
 const MAX_PAGE_SIZE = 100;
@@ -33,7 +34,7 @@ export function forwardedPrefix(request: FastifyRequest): string {
 export async function authRoutes(app: FastifyInstance, runtime: AuthRuntime): Promise<void> {
   const { settings, store } = runtime;
 
-  app.get('/auth/v1/method', async (request): Promise<ListAuthenticationMethodsResponse> => {
+  app.get('/auth/v1/method', protectedAs('public'), async (request): Promise<ListAuthenticationMethodsResponse> => {
     const prefix = forwardedPrefix(request);
     const urls = (base: string) => ({
       authorize_url: `${prefix}${base}/authorize`,

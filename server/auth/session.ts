@@ -6,6 +6,7 @@ import type { AuthRuntime } from './runtime.js';
 import { setSessionCookie, STATE_COOKIE } from './cookies.js';
 import { forwardedPrefix } from './routes.js';
 import { timestampIn } from './store.js';
+import { protectedAs } from './enforce.js';
 import * as oidc from 'openid-client';
 import { causeOf, type Claims } from './jwt.js';
 import type { OidcProviderSettings } from './settings.js';
@@ -26,7 +27,7 @@ export async function sessionRoutes(app: FastifyInstance, runtime: AuthRuntime):
       return discovery.get(name, config);
     };
 
-    app.get('/auth/v1/method/oidc/:provider/authorize', async (request, reply) => {
+    app.get('/auth/v1/method/oidc/:provider/authorize', protectedAs('public'), async (request, reply) => {
       const name = (request.params as { provider: string }).provider;
       const provider = await providerFor(name);
       const config = settings.oidc.providers[name];
@@ -46,7 +47,7 @@ export async function sessionRoutes(app: FastifyInstance, runtime: AuthRuntime):
       return { authorizeUrl: url.href };
     });
 
-    app.get('/auth/v1/method/oidc/:provider/callback', async (request, reply) => {
+    app.get('/auth/v1/method/oidc/:provider/callback', protectedAs('public'), async (request, reply) => {
       const name = (request.params as { provider: string }).provider;
       const provider = await providerFor(name);
       const config = settings.oidc.providers[name];
@@ -99,7 +100,7 @@ export async function sessionRoutes(app: FastifyInstance, runtime: AuthRuntime):
     const github = settings.github;
     const redirectUri = `${github.redirectAddress}/auth/v1/method/github/callback`;
 
-    app.get('/auth/v1/method/github/authorize', async (request, reply) => {
+    app.get('/auth/v1/method/github/authorize', protectedAs('public'), async (request, reply) => {
       const state = beginLogin(request, reply, runtime, '/auth/v1/method/github/callback');
       const scopes = new Set(['user:email', ...github.scopes]);
       if (github.allowedOrganizations.length > 0) scopes.add('read:org');
@@ -113,7 +114,7 @@ export async function sessionRoutes(app: FastifyInstance, runtime: AuthRuntime):
       return { authorizeUrl: url.toString() };
     });
 
-    app.get('/auth/v1/method/github/callback', async (request, reply) => {
+    app.get('/auth/v1/method/github/callback', protectedAs('public'), async (request, reply) => {
       const { code } = finishLogin(request, reply, runtime, '/auth/v1/method/github/callback');
       const token = await postForm<{ access_token?: string; error_description?: string }>(
         `${github.serverUrl}/login/oauth/access_token`,

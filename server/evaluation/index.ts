@@ -23,6 +23,7 @@ import { ofrepRoutes } from './ofrep.js';
 import { browserCors } from './cors.js';
 import { evaluationRecorder } from './recording.js';
 import { authenticationHooksInstalled } from '../auth/index.js';
+import { protectedAs, protectRoutes } from '../auth/enforce.js';
 import { prettyPrinting } from '../flipt/routes/http.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -110,8 +111,10 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
 
   // The hot path adds no CORS headers, so a browser-facing OFREP goes through Fastify.
   await app.register(
-    async (ofrep) =>
-      ofrepRoutes(ofrep, { context, withSnapshot, record, hotPath: hotPath && !context.config.cors.enabled }),
+    async (ofrep) => {
+      protectRoutes(ofrep, 'ofrep');
+      await ofrepRoutes(ofrep, { context, withSnapshot, record, hotPath: hotPath && !context.config.cors.enabled });
+    },
     { prefix: '/ofrep/v1' },
   );
 
@@ -174,8 +177,8 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
       evaluationTimestamp(),
     );
   };
-  app.post('/api/v1/evaluate', legacyEvaluate);
-  app.post('/api/v1/namespaces/:namespaceKey/evaluate', legacyEvaluate);
+  app.post('/api/v1/evaluate', protectedAs('management'), legacyEvaluate);
+  app.post('/api/v1/namespaces/:namespaceKey/evaluate', protectedAs('management'), legacyEvaluate);
 
   const legacyBatch = async (request: FastifyRequest) => {
     const started = performance.now();
@@ -209,8 +212,8 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
       requestDurationMillis: duration,
     };
   };
-  app.post('/api/v1/batch-evaluate', legacyBatch);
-  app.post('/api/v1/namespaces/:namespaceKey/batch-evaluate', legacyBatch);
+  app.post('/api/v1/batch-evaluate', protectedAs('management'), legacyBatch);
+  app.post('/api/v1/namespaces/:namespaceKey/batch-evaluate', protectedAs('management'), legacyBatch);
 
   await app.register(
     async (snapshots) => {
@@ -236,14 +239,18 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
     { prefix: '/internal/v1/evaluation' },
   );
 
-  app.get('/internal/v1/analytics/namespaces/:namespaceKey/flags/:flagKey', async (request) => {
-    if (!analytics) throw new FliptError(GrpcCode.Unimplemented, 'analytics are not enabled');
-    const { namespaceKey, flagKey } = request.params as { namespaceKey: string; flagKey: string };
-    const query = request.query as { from?: string; to?: string };
-    const from = parseDateTime(query.from ?? '');
-    const to = parseDateTime(query.to ?? '');
-    return flagSeries(context.database, analytics, namespaceKey, flagKey, from, to);
-  });
+  app.get(
+    '/internal/v1/analytics/namespaces/:namespaceKey/flags/:flagKey',
+    protectedAs('management'),
+    async (request) => {
+      if (!analytics) throw new FliptError(GrpcCode.Unimplemented, 'analytics are not enabled');
+      const { namespaceKey, flagKey } = request.params as { namespaceKey: string; flagKey: string };
+      const query = request.query as { from?: string; to?: string };
+      const from = parseDateTime(query.from ?? '');
+      const to = parseDateTime(query.to ?? '');
+      return flagSeries(context.database, analytics, namespaceKey, flagKey, from, to);
+    },
+  );
 }
 
 function legacyResponse(

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects } from '../support.js';
 import { asToken, startAuthApp, type AuthTestApp } from './helpers.js';
+import { protectedAs } from '../../../server/auth/enforce.js';
 
 const BOOTSTRAP = 'csrf-bootstrap-token';
 const ORIGIN = 'http://ensign.test';
@@ -17,7 +18,7 @@ describe.each(dialects)('CSRF protection on %s', (dialect) => {
         methods: { token: { enabled: true, bootstrap: { token: BOOTSTRAP } } },
       },
       (app) => {
-        app.post('/api/v1/client/:environmentId/probe', async () => ({ ok: true }));
+        app.post('/api/v1/client/:environmentId/probe', protectedAs('public'), async () => ({ ok: true }));
       },
     );
     const created = await asToken(t.app, BOOTSTRAP, {

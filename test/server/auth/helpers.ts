@@ -1,5 +1,6 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp } from '../../../server/app.js';
+import { protectedAs } from '../../../server/auth/enforce.js';
 import { defaultConfig, type AuthenticationFileConfig, type Config } from '../../../server/config.js';
 import type { Dialect } from '../../../server/db/index.js';
 import { createTestDatabase, type TestDatabase } from '../support.js';
@@ -25,8 +26,10 @@ export async function startAuthApp(
   config.db.url = database.url;
   config.authentication = authentication;
   const app = await buildApp(config);
-  app.get(PROBE, async (request) => ({ namespaceKey: (request.params as { namespaceKey: string }).namespaceKey }));
-  app.post('/evaluate/v1/probe', async () => ({ ok: true }));
+  app.get(PROBE, protectedAs('management'), async (request) => ({
+    namespaceKey: (request.params as { namespaceKey: string }).namespaceKey,
+  }));
+  app.post('/evaluate/v1/probe', protectedAs('evaluation'), async () => ({ ok: true }));
   extend?.(app);
   await app.ready();
   return {

@@ -26,8 +26,10 @@ const PUBLIC_IN_MOUNTS = [
   'HEAD /auth/v1/method/github/callback',
 ];
 
+const TOKEN = 'route-scan-bootstrap-token';
+
 describe.each(dialects)('with authentication required, every route on %s', (dialect) => {
-  const routes: { method: HTTPMethods; url: string }[] = [];
+  const routes: RouteOptions[] = [];
   let app: FastifyInstance;
   let database: TestDatabase;
   let consoleDir: string;
@@ -43,7 +45,7 @@ describe.each(dialects)('with authentication required, every route on %s', (dial
       required: true,
       session: { domain: 'ensign.test', csrf: { key: 'k'.repeat(32) } },
       methods: {
-        token: { enabled: true },
+        token: { enabled: true, bootstrap: { token: TOKEN } },
         jwt: { enabled: true, jwks_url: 'http://127.0.0.1:9/jwks' },
         github: {
           enabled: true,
@@ -66,10 +68,8 @@ describe.each(dialects)('with authentication required, every route on %s', (dial
         },
       },
     };
-    const onRoute = (route: RouteOptions) => {
-      for (const method of [route.method].flat()) routes.push({ method: method as HTTPMethods, url: route.url });
-    };
-    app = await buildApp(config, { onRoute });
+    // The options objects themselves: the protection each route declares is read once all are registered.
+    app = await buildApp(config, { onRoute: (route) => routes.push(route) });
     await app.ready();
   });
   afterAll(async () => {
@@ -78,17 +78,30 @@ describe.each(dialects)('with authentication required, every route on %s', (dial
     rmSync(consoleDir, { recursive: true, force: true });
   });
 
+  const everyRoute = () =>
+    routes.flatMap((route) =>
+      [route.method].flat().map((method) => ({
+        method: method as HTTPMethods,
+        url: route.url,
+        protection: route.config?.protection,
+      })),
+    );
+  const call = (method: HTTPMethods, url: string, headers: Record<string, string> = {}) =>
+    app.inject({
+      method,
+      url: url.replace(/:[^/]+/g, 'x').replace(/\*$/, '/x'),
+      headers,
+      ...(method === 'POST' || method === 'PUT' ? { payload: {} } : {}),
+    });
+  const refusedByEnforcement = (response: { statusCode: number; headers: Record<string, unknown> }) =>
+    response.statusCode === 401 && response.headers['www-authenticate'] === UNAUTHENTICATED.message;
+
   it('answers 401 without credentials, except health, the method list, the login flow, static files and the survey APIs', async () => {
     const scanned = new Map<string, { status: number; refused: boolean }>();
-    for (const { method, url } of routes) {
-      const path = url.replace(/:[^/]+/g, 'x').replace(/\*$/, '/x');
-      const response = await app.inject({
-        method,
-        url: path,
-        ...(method === 'POST' || method === 'PUT' ? { payload: {} } : {}),
-      });
+    for (const { method, url } of everyRoute()) {
+      const response = await call(method, url);
       // Refused by enforcement, as opposed to a login callback's own 401 or a survey API's key check.
-      const refused = response.statusCode === 401 && response.headers['www-authenticate'] === UNAUTHENTICATED.message;
+      const refused = refusedByEnforcement(response);
       if (refused && method !== 'HEAD') expect(response.json()).toEqual(UNAUTHENTICATED);
       scanned.set(`${method} ${url}`, { status: response.statusCode, refused });
     }
@@ -112,6 +125,46 @@ describe.each(dialects)('with authentication required, every route on %s', (dial
       'POST /ofrep/v1/evaluate/flags/:key',
     ]) {
       expect(scanned.has(key), key).toBe(true);
+    }
+  });
+
+  it('declares a protection on every route, and every route not declared public is let in with a credential only', async () => {
+    const undeclared = everyRoute().filter((route) => route.protection === undefined);
+    expect(undeclared).toEqual([]);
+    // Expiring the caller's own authentication comes last: it ends the token the others are called with.
+    const guarded = everyRoute()
+      .filter((route) => route.protection !== 'public')
+      .sort((a, b) => Number(a.url === '/auth/v1/self/expire') - Number(b.url === '/auth/v1/self/expire'));
+    expect(guarded.length).toBeGreaterThan(50);
+    const wrong: string[] = [];
+    for (const { method, url } of guarded) {
+      if (!refusedByEnforcement(await call(method, url))) wrong.push(`${method} ${url} answered without credentials`);
+      if (refusedByEnforcement(await call(method, url, { authorization: `Bearer ${TOKEN}` })))
+        wrong.push(`${method} ${url} refused the bootstrap token`);
+    }
+    expect(wrong).toEqual([]);
+  });
+});
+
+describe('a route that declares no protection', () => {
+  it('stops the start, named, whether registered at the root or in a scope', async () => {
+    const database = await createTestDatabase('sqlite');
+    const config = defaultConfig();
+    config.db.url = database.url;
+    const app = await buildApp(config);
+    try {
+      expect(() => app.get('/api/v1/forgotten', async () => ({}))).toThrow(
+        'route GET /api/v1/forgotten declares no protection (config.protection or protectRoutes)',
+      );
+      app.register(async (scope) => {
+        scope.post('/internal/v1/forgotten', async () => ({}));
+      });
+      await expect(app.ready()).rejects.toThrow(
+        'route POST /internal/v1/forgotten declares no protection (config.protection or protectRoutes)',
+      );
+    } finally {
+      await app.close().catch(() => {});
+      await database.drop();
     }
   });
 });
