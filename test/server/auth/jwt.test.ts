@@ -4,9 +4,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { dialects } from '../support.js';
-import { jwksKeySource, JwtError, verifyJwt } from '../../../server/auth/jwt.js';
+import { JWKS_COOLDOWN_MS, JWKS_MAX_AGE_MS, jwksKeySource, JwtError, verifyJwt } from '../../../server/auth/jwt.js';
 import { MANAGEMENT_PROBE, startAuthApp, UNAUTHENTICATED, type AuthTestApp } from './helpers.js';
 
 const ISSUER = 'https://issuer.example';
@@ -297,6 +297,40 @@ describe('JWT authentication against a hostile caller', () => {
       (alg) => `${encode({ alg, typ: 'JWT', kid: 'rsa' })}.${rsaSigned[1]}.${rsaSigned[2]}`,
     );
     for (const token of [none, hs, esOverRsa, ...odd]) expect((await call(token)).statusCode, token).toBe(401);
+  });
+
+  it('picks up a rotated key set: a new key id after the cooldown, a withdrawn key once the set is older than its max age', async () => {
+    // An app of its own: the clock moved forward below stays in its key cache.
+    const own = await startAuthApp('sqlite', {
+      required: true,
+      methods: {
+        jwt: { enabled: true, jwks_url: `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/jwks.json` },
+      },
+    });
+    const callOwn = (token: string) =>
+      own.app.inject({ method: 'GET', url: MANAGEMENT_PROBE, headers: { authorization: `JWT ${token}` } });
+    const next = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const clock = (ms: number) => vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + ms });
+    const withdrawn = keys.slice(0, 1);
+    try {
+      expect((await callOwn(signJwt('RS256', 'rsa', goodClaims()))).statusCode).toBe(200);
+      keys.push({ ...next.publicKey.export({ format: 'jwk' }), kid: 'rsa-next', use: 'sig' });
+      clock(JWKS_COOLDOWN_MS + 1000);
+      const before = fetches;
+      expect((await callOwn(signJwt('RS256', 'rsa-next', goodClaims(), next.privateKey))).statusCode).toBe(200);
+      expect(fetches - before).toBe(1);
+      // The provider withdraws the old key: it is still trusted from the cache until the set is too old.
+      keys.splice(0, 1);
+      expect((await callOwn(signJwt('RS256', 'rsa', goodClaims()))).statusCode).toBe(200);
+      vi.useRealTimers();
+      clock(JWKS_COOLDOWN_MS + JWKS_MAX_AGE_MS + 2000);
+      expect((await callOwn(signJwt('RS256', 'rsa', goodClaims()))).statusCode).toBe(401);
+      expect((await callOwn(signJwt('RS256', 'rsa-next', goodClaims(), next.privateKey))).statusCode).toBe(200);
+    } finally {
+      vi.useRealTimers();
+      keys.splice(0, keys.length, ...withdrawn, ...keys.filter((key) => key.kid === 'ec'));
+      await own.close();
+    }
   });
 
   it('accepts PS256, as Flipt does', async () => {
