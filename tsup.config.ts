@@ -78,6 +78,7 @@ export default defineConfig([
     minify: true,
     clean: false,
     noExternal: [/.*/],
+    banner: { js: '//# allFunctionsCalledOnLoad' },
     esbuildOptions(options) {
       options.jsx = 'automatic';
       options.jsxImportSource = 'preact';

@@ -107,7 +107,8 @@ test('the survey chunk and the renderer are fetched next to the loader once the 
   await expect(page.locator('#log')).toContainText('init done');
   await expect.poll(() => chunkRequests).toEqual([`${server.url}/api/formbricks-survey.mjs`]);
   await expect.poll(() => rendererRequests).toEqual([`${server.url}/api/js?module=surveys&format=umd`]);
-  expect(await page.evaluate(() => 'formbricksSurveys' in window)).toBe(true);
+  // requested is not yet run: the renderer script defines window.formbricksSurveys once it has evaluated
+  await expect.poll(() => page.evaluate(() => 'formbricksSurveys' in window)).toBe(true);
 
   await trackQuickAction(page);
   await expect(survey(page).getByText('Are you happy with the shop?')).toBeVisible();

@@ -64,23 +64,32 @@ const initialize = async (c: Partial<TJsConfigInput> = {}): Promise<void> => {
   await checkPage();
 };
 
-/** Sends only the attributes that differ from the cached ones, as strings (nothing when none differ); returns them. */
+/**
+ * Sends only the attributes that differ from the cached ones, as strings, and returns them; when none
+ * differ, sends nothing and returns nothing.
+ */
 const sendChanged = async (
   t: Target,
   cached: Record<string, string>,
   attributes: Record<string, unknown> = {},
-): Promise<Record<string, string>> => {
+): Promise<Record<string, string> | undefined> => {
   const changed: Record<string, string> = {};
   for (const k in attributes) {
     const v = String(attributes[k]);
     if (cached[k] !== v) changed[k] = v;
   }
-  if (Object.keys(changed).length) await updatePerson(t, changed);
-  return changed;
+  if (Object.keys(changed).length) {
+    await updatePerson(t, changed);
+    return changed;
+  }
 };
 
-/** Merges attributes into the cached ones (after a sync, which replaces them). */
-const remember = (attributes: Record<string, string>): void => {
+/**
+ * Merges changed attributes into the cached ones (after a sync, which replaces them) and stores the config;
+ * with none changed, the stored config is already right and is not written again (it holds every survey).
+ */
+const remember = (attributes?: Record<string, string>): void => {
+  if (!attributes) return;
   const c = cfg();
   c.state.attributes = { ...c.state.attributes, ...attributes };
   save(c);

@@ -64,7 +64,8 @@ export function Survey(props: SurveyProps) {
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the display is reported once, when the survey mounts
   useEffect(() => {
-    call(props.onDisplay);
+    // in a task of its own: the loader stores the display and sends it, which need not delay the first card
+    setTimeout(() => call(props.onDisplay));
     call(props.getSetIsError, setIsError);
     call(props.getSetIsResponseSendingFinished, setAllSent);
   }, []);

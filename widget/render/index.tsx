@@ -6,7 +6,7 @@
 import { Component, render, type ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { RenderSurveyModalProps } from '../../domain/surveys/types.js';
-import { CSS, textColorOn } from './styles.js';
+import { CSS, FACES, textColorOn } from './styles.js';
 import { call, Survey } from './Survey.js';
 
 export type { RenderSurveyModalProps };
@@ -26,6 +26,28 @@ const sheet = (() => {
     return undefined;
   }
 })();
+
+/**
+ * The first layout of a survey looks up its fonts, a main-thread cost paid while it opens. Once the renderer
+ * has loaded, each face is looked up ahead instead, one per idle period (a timeout where idle callbacks are
+ * missing), so that no single step is long.
+ */
+const warmFonts = (faces: string[]): void => {
+  const idle = window.requestIdleCallback || setTimeout;
+  const next = () => {
+    const face = faces.shift();
+    try {
+      const context = new OffscreenCanvas(1, 1).getContext('2d')!;
+      context.font = face!;
+      context.measureText('Ab1×');
+      if (faces.length) idle(next);
+    } catch {
+      // no OffscreenCanvas: the fonts are looked up by the first survey, as without this
+    }
+  };
+  idle(next);
+};
+warmFonts([...FACES]);
 
 /** After the last answer the survey stays on screen this long, then closes (unless it redirects). */
 const CLOSE_AFTER_FINISH_MS = 3000;

@@ -7,11 +7,19 @@ export function textColorOn(hex: string): string {
   return 0.299 * (n >> 16) + 0.587 * ((n >> 8) & 255) + 0.114 * (n & 255) > 128 ? '#000' : '#fff';
 }
 
+/**
+ * system-ui is the platform's interface font in every current browser (San Francisco, Segoe UI, Roboto);
+ * each further family named would be one more font lookup during the first layout of a survey.
+ */
+const FAMILY = 'system-ui,sans-serif';
+/** The faces a survey draws with (text, buttons, headlines), looked up ahead of the first survey (index.tsx). */
+export const FACES = ['', '500 ', '600 '].map((weight) => `${weight}16px ${FAMILY}`);
+
 // Lives inside the shadow root; --b / --bt (brand colour and the text on it) are set on the layer.
 export const CSS = `
 :host{all:initial}
 *{box-sizing:border-box}
-.l{position:fixed;inset:0;display:flex;align-items:flex-end;z-index:999999;pointer-events:none;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#0f172a}
+.l{position:fixed;inset:0;display:flex;align-items:flex-end;z-index:999999;pointer-events:none;font:16px/1.5 ${FAMILY};color:#0f172a}
 .l.c{pointer-events:auto;background:rgba(255,255,255,.5)}
 .l.dk{background:rgba(55,65,81,.8)}
 .m{pointer-events:auto;position:absolute;bottom:0;left:0;width:100%;max-height:100vh;overflow:auto;background:#fff;border:1px solid #cbd5e1;border-radius:8px;box-shadow:0 20px 25px -5px rgba(0,0,0,.15),0 8px 10px -6px rgba(0,0,0,.1)}

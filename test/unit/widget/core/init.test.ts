@@ -86,6 +86,25 @@ describe('init', () => {
     expect(again.calls).toEqual([]);
   });
 
+  it('a returning visitor with nothing changed: init reads the stored config and does not write it again', async () => {
+    let fb = await loader();
+    fakeApi({ surveys: [survey('cs')] });
+    await fb.init({ environmentId: ENV, apiHost: HOST, userId: 'u1', attributes: { plan: 'pro' } });
+    const before = localStorage.getItem(KEY);
+    fb = await loader();
+    fakeApi();
+    const setItem = vi.spyOn(localStorage, 'setItem');
+    await fb.init({ environmentId: ENV, apiHost: HOST, userId: 'u1', attributes: { plan: 'pro' } });
+    expect(setItem.mock.calls.filter(([key]) => key === KEY)).toEqual([]);
+    expect(localStorage.getItem(KEY)).toBe(before);
+    // a changed attribute is still stored
+    fb = await loader();
+    fakeApi();
+    await fb.init({ environmentId: ENV, apiHost: HOST, userId: 'u1', attributes: { plan: 'team' } });
+    expect(stored().state.attributes).toEqual({ plan: 'team' });
+    expect(stored().state.surveys.map((s: { id: string }) => s.id)).toEqual(['cs']);
+  });
+
   it('re-syncs a config that has expired, and says so in debug mode', async () => {
     let fb = await loader();
     fakeApi();

@@ -22,7 +22,7 @@ afterEach(() => {
 });
 
 describe('renderSurveyModal', () => {
-  it('renders a labelled modal dialog in an open shadow root under a created #formbricks-web-container', () => {
+  it('renders a labelled modal dialog in an open shadow root under a created #formbricks-web-container', async () => {
     const { shadow, ui, props } = open();
     expect(shadow.querySelector('style')).toBeNull();
     const [sheet] = shadow.adoptedStyleSheets;
@@ -32,7 +32,9 @@ describe('renderSurveyModal', () => {
     expect(dialog.className).toBe('m bottomRight');
     expect(ui.getByRole('heading').textContent).toBe('Name?');
     expect(ui.getByText('Powered by Ensign')).toBeTruthy();
-    expect(props.onDisplay).toHaveBeenCalledTimes(1);
+    // reported in a later task than the one that drew the first card
+    expect(props.onDisplay).not.toHaveBeenCalled();
+    await vi.waitFor(() => expect(props.onDisplay).toHaveBeenCalledTimes(1));
   });
 
   it('reuses an existing container and themes by brand colour', () => {

@@ -26,9 +26,11 @@ const lastResponse = (props: ReturnType<typeof makeProps>) => props.onResponse.m
 const base = { required: true } as const;
 
 describe('Survey flow', () => {
-  it('calls onDisplay once and hands over its error and sending-finished setters', () => {
+  it('calls onDisplay once, after the first card is drawn, and hands over its error and sending-finished setters', async () => {
     const props = setup([{ ...base, id: 'q1', type: 'openText', headline: 'Name?' }]);
-    expect(props.onDisplay).toHaveBeenCalledTimes(1);
+    expect(screen.getByRole('heading').textContent).toBe('Name?');
+    expect(props.onDisplay).not.toHaveBeenCalled();
+    await waitFor(() => expect(props.onDisplay).toHaveBeenCalledTimes(1));
     expect(props.getSetIsError).toHaveBeenCalledWith(expect.any(Function));
     expect(props.getSetIsResponseSendingFinished).toHaveBeenCalledWith(expect.any(Function));
   });
