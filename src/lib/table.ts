@@ -9,8 +9,8 @@ const collator = new Intl.Collator();
 /**
  * Search, sort and pagination over a list held in memory, fast at 100,000 items: the items are
  * sorted once per list and column (the other direction is the reverse), each item's searched text is
- * lower-cased once per list, and a keystroke filters the sorted items, which keeps their order. Only
- * the current page is rendered.
+ * lower-cased once per list and lined up with the sorted items once per sort, and a keystroke scans
+ * that array of strings, which keeps the sorted order. Only the current page is rendered.
  * `searchFields` must be a constant (defined outside the component).
  */
 export function useTable<T, C extends keyof T & string>(
@@ -42,10 +42,15 @@ export function useTable<T, C extends keyof T & string>(
       new Map(items.map((item) => [item, searchFields.map((field) => String(item[field]).toLowerCase()).join('\n')])),
     [items, searchFields],
   );
+  // The searched text of each sorted item, at its index: a keystroke scans a plain array.
+  const sortedText = useMemo(() => sorted.map((item) => searchText.get(item) ?? ''), [sorted, searchText]);
   const rows = useMemo(() => {
     const needle = deferredSearch.trim().toLowerCase();
-    return needle ? sorted.filter((item) => searchText.get(item)?.includes(needle)) : sorted;
-  }, [sorted, searchText, deferredSearch]);
+    if (!needle) return sorted;
+    const found: T[] = [];
+    for (let i = 0; i < sorted.length; i++) if (sortedText[i].includes(needle)) found.push(sorted[i]);
+    return found;
+  }, [sorted, sortedText, deferredSearch]);
 
   const lastPage = Math.max(0, Math.ceil(rows.length / PAGE_SIZE) - 1);
   const current = Math.min(page, lastPage);
