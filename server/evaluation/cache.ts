@@ -3,10 +3,13 @@ import { ALL_NAMESPACES, type ChangeFeed } from '../changes.js';
 import type { LoadedNamespace } from './loader.js';
 import type { Metrics } from '../metrics.js';
 
-/** A namespace ready to serve: the compiled engine input and the snapshot document, serialised on demand. */
+/**
+ * A namespace ready to serve: the compiled engine input and the snapshot document, serialised on
+ * demand once per gate and kept as bytes while this revision lasts (a change drops the whole snapshot).
+ */
 export class NamespaceSnapshot {
   readonly compiled: CompiledNamespace;
-  private readonly serialised = new Map<SnapshotGate, string>();
+  private readonly serialised = new Map<SnapshotGate, Buffer>();
 
   constructor(readonly loaded: LoadedNamespace) {
     this.compiled = compileSnapshot(loaded.document);
@@ -20,14 +23,14 @@ export class NamespaceSnapshot {
     return this.loaded.etag;
   }
 
-  /** The document's JSON as a client of the given gate may see it. */
-  json(gate: SnapshotGate): string {
-    let text = this.serialised.get(gate);
-    if (text === undefined) {
-      text = JSON.stringify(gateDocument(this.loaded.document, gate));
-      this.serialised.set(gate, text);
+  /** The document's JSON, in UTF-8, as a client of the given gate may see it. */
+  json(gate: SnapshotGate): Buffer {
+    let bytes = this.serialised.get(gate);
+    if (bytes === undefined) {
+      bytes = Buffer.from(JSON.stringify(gateDocument(this.loaded.document, gate)));
+      this.serialised.set(gate, bytes);
     }
-    return text;
+    return bytes;
   }
 }
 

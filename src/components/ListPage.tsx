@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { ReasonButton } from './Tooltip';
 import { Link, useLocation } from 'wouter';
+import type { PagedList } from '../api/pagedList';
 import { truncate } from '../lib/format';
 import { useTable } from '../lib/table';
 import { Pagination } from './Pagination';
@@ -14,6 +15,7 @@ interface ListItem {
 }
 
 const SEARCH_FIELDS = ['key', 'name'] as const;
+const EMPTY: never[] = [];
 
 interface ListPageProps<T extends ListItem, C extends keyof T & string> {
   /** The page heading, e.g. "Flags". */
@@ -24,9 +26,10 @@ interface ListPageProps<T extends ListItem, C extends keyof T & string> {
   readOnly: boolean;
   /** The tooltip of the disabled create button in read-only mode. */
   readOnlyTitle: string;
-  query: { isError: boolean; isSuccess: boolean; error: Error | null };
-  /** Must keep its identity while the data does not change (a constant for "no data yet"). */
-  items: T[];
+  /** The list, fetched page by page; searched and sorted as its pages arrive. */
+  list: PagedList<T>;
+  /** The plural noun of the rows, e.g. "flags". */
+  noun: string;
   searchLabel: string;
   /** Sortable columns, in order: key and name first, created last. */
   columns: readonly (readonly [C, string])[];
@@ -39,10 +42,13 @@ interface ListPageProps<T extends ListItem, C extends keyof T & string> {
   noMatchMessage: string;
 }
 
-/** A list page of keyed entities: heading and create button, search by key or name, sortable columns, pagination. */
+/**
+ * A list page of keyed entities: heading and create button, search by key or name, sortable columns,
+ * pagination, and while the rest of the list loads, how much of it is in.
+ */
 export function ListPage<T extends ListItem, C extends keyof T & string>(props: ListPageProps<T, C>) {
-  const { query, columns } = props;
-  const table = useTable<T, C>(props.items, SEARCH_FIELDS, columns[0][0]);
+  const { list, columns } = props;
+  const table = useTable<T, C>(list.items ?? EMPTY, SEARCH_FIELDS, columns[0][0]);
   const [, navigate] = useLocation();
   return (
     <section>
@@ -57,7 +63,7 @@ export function ListPage<T extends ListItem, C extends keyof T & string>(props: 
           {props.newLabel}
         </ReasonButton>
       </header>
-      {query.isError && <p role="alert">{query.error?.message}</p>}
+      {list.isError && <p role="alert">{list.error?.message}</p>}
       <input
         type="search"
         className="search"
@@ -102,7 +108,12 @@ export function ListPage<T extends ListItem, C extends keyof T & string>(props: 
           ))}
         </tbody>
       </table>
-      {query.isSuccess &&
+      {list.items && !list.complete && !list.isError && (
+        <p className="muted" role="status">
+          Loading {props.noun}: {list.items.length.toLocaleString('en-US')} of {list.totalCount.toLocaleString('en-US')}
+        </p>
+      )}
+      {list.complete &&
         table.total === 0 &&
         (table.search ? (
           <p className="muted">{props.noMatchMessage}</p>

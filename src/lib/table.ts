@@ -3,11 +3,16 @@ import { PAGE_SIZE } from '../components/Pagination';
 
 export type SortDirection = 'asc' | 'desc';
 
+/** Compares strings as `localeCompare` does, several times faster on large lists. */
+const collator = new Intl.Collator();
+
 /**
- * Search, sort and pagination over a list held in memory: filtering and sorting touch every item
- * once per change, and only the current page is rendered, so 10,000 items stay fast.
+ * Search, sort and pagination over a list held in memory, fast at 100,000 items: the items are
+ * sorted once per list and column (the other direction is the reverse), each item's searched text is
+ * lower-cased once per list and lined up with the sorted items once per sort, and a keystroke scans
+ * that array of strings, which keeps the sorted order. Only the current page is rendered.
+ * `searchFields` must be a constant (defined outside the component).
  */
-/** `searchFields` must be a constant (defined outside the component). */
 export function useTable<T, C extends keyof T & string>(
   items: T[],
   searchFields: readonly (keyof T)[],
@@ -18,20 +23,34 @@ export function useTable<T, C extends keyof T & string>(
   const [page, setPage] = useState(0);
   const deferredSearch = useDeferredValue(search);
 
+  const ascending = useMemo(() => {
+    const column = sort.column;
+    return items.slice().sort((a, b) => {
+      const left = a[column];
+      const right = b[column];
+      if (left === right) return 0;
+      if (typeof left === 'string' && typeof right === 'string') return collator.compare(left, right);
+      return left < right ? -1 : 1;
+    });
+  }, [items, sort.column]);
+  const sorted = useMemo(
+    () => (sort.direction === 'asc' ? ascending : ascending.slice().reverse()),
+    [ascending, sort.direction],
+  );
+  const searchText = useMemo(
+    () =>
+      new Map(items.map((item) => [item, searchFields.map((field) => String(item[field]).toLowerCase()).join('\n')])),
+    [items, searchFields],
+  );
+  // The searched text of each sorted item, at its index: a keystroke scans a plain array.
+  const sortedText = useMemo(() => sorted.map((item) => searchText.get(item) ?? ''), [sorted, searchText]);
   const rows = useMemo(() => {
     const needle = deferredSearch.trim().toLowerCase();
-    const filtered = needle
-      ? items.filter((item) => searchFields.some((field) => String(item[field]).toLowerCase().includes(needle)))
-      : items.slice();
-    const factor = sort.direction === 'asc' ? 1 : -1;
-    return filtered.sort((a, b) => {
-      const left = a[sort.column];
-      const right = b[sort.column];
-      if (left === right) return 0;
-      if (typeof left === 'string' && typeof right === 'string') return left.localeCompare(right) * factor;
-      return (left < right ? -1 : 1) * factor;
-    });
-  }, [items, searchFields, deferredSearch, sort]);
+    if (!needle) return sorted;
+    const found: T[] = [];
+    for (let i = 0; i < sorted.length; i++) if (sortedText[i].includes(needle)) found.push(sorted[i]);
+    return found;
+  }, [sorted, sortedText, deferredSearch]);
 
   const lastPage = Math.max(0, Math.ceil(rows.length / PAGE_SIZE) - 1);
   const current = Math.min(page, lastPage);

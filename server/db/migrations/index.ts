@@ -5,6 +5,7 @@ import * as flipt from './0002_flipt.js';
 import * as analytics from './0003_analytics.js';
 import * as auth from './0004_auth.js';
 import * as surveys from './0005_surveys.js';
+import * as listOrder from './0006_list_order.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -25,6 +26,7 @@ const modules: Record<string, MigrationModule> = {
   '0003_analytics': analytics,
   '0004_auth': auth,
   '0005_surveys': surveys,
+  '0006_list_order': listOrder,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -5,9 +5,13 @@ import { MAX_KEYS_IN_QUERY, type Executor } from './executor.js';
 const PARENT_COLUMN = { variants: 'flag_key', constraints: 'segment_key' } as const;
 type ChildTable = keyof typeof PARENT_COLUMN;
 
+/** Beyond this many parent keys, children are read namespace-wide rather than by key lists. */
+const MAX_KEYS_BY_LIST = 10 * MAX_KEYS_IN_QUERY;
+
 /**
  * The children of the given parents in a namespace, oldest first (then by id), by parent key; every key
- * gets an entry. Beyond MAX_KEYS_IN_QUERY keys the whole namespace is read instead of a key list.
+ * gets an entry. Keys are looked up MAX_KEYS_IN_QUERY at a time, so a page of a large namespace reads
+ * only its own children; beyond MAX_KEYS_BY_LIST keys the whole namespace is read instead.
  */
 export async function childrenByParent<T extends ChildTable>(
   { db }: Executor,
@@ -19,11 +23,19 @@ export async function childrenByParent<T extends ChildTable>(
   if (parentKeys.length === 0) return byParent;
   const from: ChildTable = table;
   const column: 'flag_key' | 'segment_key' = PARENT_COLUMN[table];
-  let query = db.selectFrom(from).selectAll().where('namespace_key', '=', namespaceKey);
-  if (parentKeys.length <= MAX_KEYS_IN_QUERY) query = query.where(column, 'in', parentKeys);
-  for (const row of await query.orderBy('created_at').orderBy('id').execute()) {
-    const parentKey = (row as unknown as Record<typeof column, string>)[column];
-    byParent.get(parentKey)?.push(row as Tables[T]);
+  const read = async (keys?: string[]) => {
+    let query = db.selectFrom(from).selectAll().where('namespace_key', '=', namespaceKey);
+    if (keys) query = query.where(column, 'in', keys);
+    for (const row of await query.orderBy('created_at').orderBy('id').execute()) {
+      const parentKey = (row as unknown as Record<typeof column, string>)[column];
+      byParent.get(parentKey)?.push(row as Tables[T]);
+    }
+  };
+  if (parentKeys.length > MAX_KEYS_BY_LIST) await read();
+  else {
+    for (let start = 0; start < parentKeys.length; start += MAX_KEYS_IN_QUERY) {
+      await read(parentKeys.slice(start, start + MAX_KEYS_IN_QUERY));
+    }
   }
   return byParent;
 }

@@ -11,5 +11,5 @@ export interface Executor {
   readonly dialect: Dialect;
 }
 
-/** Beyond this many parent keys in a page, children are read namespace-wide rather than by key list. */
+/** Parent keys per `in (...)` list when children are read by their parents (children.ts). */
 export const MAX_KEYS_IN_QUERY = 500;

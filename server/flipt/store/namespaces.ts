@@ -5,7 +5,7 @@ import { fromBool, nowTimestamp, toBool } from '../../db/codec.js';
 import { formatTimestamp } from '../timestamps.js';
 import { invalid, notFound } from '../errors.js';
 import type { Executor } from './executor.js';
-import { finishPage, pageWindow } from './pagination.js';
+import { namespacesPage, pageWindow } from './pagination.js';
 
 export function namespaceFromRow(row: NamespacesTable): Namespace {
   return {
@@ -19,27 +19,12 @@ export function namespaceFromRow(row: NamespacesTable): Namespace {
 }
 
 /** Namespaces oldest first (Flipt's order). */
-export async function listNamespaces({ db }: Executor, page: ListInput): Promise<NamespaceList> {
-  const window = pageWindow(page, { requireLimit: false });
-  const [rows, count] = await Promise.all([
-    db
-      .selectFrom('namespaces')
-      .selectAll()
-      .orderBy('created_at')
-      .orderBy('key')
-      .offset(window.offset)
-      .limit(window.fetch)
-      .execute(),
-    db
-      .selectFrom('namespaces')
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  const result = finishPage(rows, window, (row) => row.key);
+export async function listNamespaces(executor: Executor, page: ListInput): Promise<NamespaceList> {
+  const result = await namespacesPage(executor, pageWindow(page, { requireLimit: false }));
   return {
     namespaces: result.rows.map(namespaceFromRow),
     nextPageToken: result.nextPageToken,
-    totalCount: Number(count.n),
+    totalCount: result.totalCount,
   };
 }
 

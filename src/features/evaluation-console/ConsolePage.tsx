@@ -1,6 +1,6 @@
 import '../../app/shared-chunk';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useId } from 'react';
+import { useId, useMemo } from 'react';
 import * as v from 'valibot';
 import {
   compileSnapshot,
@@ -38,6 +38,19 @@ const schema = v.object({
   entityId: v.string(),
   context: v.pipe(v.string(), v.check(isContextOrEmpty, MESSAGES.context)),
 });
+
+/** Suggestions under the flag field: the first flags whose key or name holds what is typed. */
+const SUGGESTIONS = 20;
+
+function flagMatches(flags: Flag[], typed: string): Flag[] {
+  const needle = typed.trim().toLowerCase();
+  const found: Flag[] = [];
+  for (const flag of flags) {
+    if (found.length === SUGGESTIONS) break;
+    if (flag.key.toLowerCase().includes(needle) || flag.name.toLowerCase().includes(needle)) found.push(flag);
+  }
+  return found;
+}
 
 const TYPE_LABELS: Record<string, string> = { VARIANT_FLAG_TYPE: 'Variant', BOOLEAN_FLAG_TYPE: 'Boolean' };
 
@@ -81,7 +94,11 @@ export default function ConsolePage() {
   });
   const suggestions = useId();
 
-  const flag = flags.data?.flags.find((candidate) => candidate.key === form.values.flagKey);
+  const flag = flags.items?.find((candidate) => candidate.key === form.values.flagKey);
+  const matches = useMemo(
+    () => flagMatches(flags.items ?? [], form.values.flagKey),
+    [flags.items, form.values.flagKey],
+  );
   const body: EvaluationBody | undefined =
     flag && form.valid
       ? { namespaceKey, flagKey: flag.key, entityId: form.values.entityId, context: parseContext(form.values.context) }
@@ -106,12 +123,12 @@ export default function ConsolePage() {
       >
         <Field
           label="Flag"
-          error={form.values.flagKey && flags.isSuccess && !flag ? 'No flag with this key' : undefined}
+          error={form.values.flagKey && flags.complete && !flag ? 'No flag with this key' : undefined}
           hint={
             flag
               ? `${TYPE_LABELS[flag.type] ?? 'Unknown'} flag: ${flag.name}`
               : flags.isError
-                ? flags.error.message
+                ? flags.error?.message
                 : 'Search by key'
           }
         >
@@ -125,7 +142,7 @@ export default function ConsolePage() {
                 onChange={(event) => form.set('flagKey', event.target.value)}
               />
               <datalist id={suggestions}>
-                {flags.data?.flags.map((candidate) => (
+                {matches.map((candidate) => (
                   <option key={candidate.key} value={candidate.key}>
                     {candidate.name}
                   </option>

@@ -1,5 +1,4 @@
 import '../../app/shared-chunk';
-import type { Flag } from '../../../domain/flipt/types';
 import { useNamespaceKey } from '../../lib/namespace';
 import { namespacePath } from '../../lib/paths';
 import { ListPage } from '../../components/ListPage';
@@ -7,7 +6,6 @@ import { READ_ONLY_TITLE, useReadOnly } from '../../api/meta';
 import { useFlags } from './queries';
 import { flagTypeLabel } from './labels';
 
-const EMPTY: Flag[] = [];
 const COLUMNS = [
   ['key', 'Key'],
   ['name', 'Name'],
@@ -27,8 +25,8 @@ export default function FlagsPage() {
       newHref={namespacePath(namespaceKey, '/flags/new')}
       readOnly={readOnly}
       readOnlyTitle={READ_ONLY_TITLE}
-      query={flags}
-      items={flags.data?.flags ?? EMPTY}
+      list={flags}
+      noun="flags"
       searchLabel="Search flags"
       columns={COLUMNS}
       rowHref={(flag) => namespacePath(namespaceKey, `/flags/${encodeURIComponent(flag.key)}`)}

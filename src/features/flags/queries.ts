@@ -1,17 +1,18 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Flag, FlagList, FlagType, Variant } from '../../../domain/flipt/types';
 import { API, request } from '../../api/client';
+import { usePagedList } from '../../api/pagedList';
 import { flagKeys } from './keys';
 
 const enc = encodeURIComponent;
 export const flagsPath = (namespaceKey: string) => `${API}/namespaces/${enc(namespaceKey)}/flags`;
 export const flagPath = (namespaceKey: string, flagKey: string) => `${flagsPath(namespaceKey)}/${enc(flagKey)}`;
 
+const flagsOf = (list: FlagList) => list.flags;
+
+/** The namespace's flags, the first page at once and the rest in the background (see usePagedList). */
 export function useFlags(namespaceKey: string) {
-  return useQuery({
-    queryKey: flagKeys.list(namespaceKey),
-    queryFn: () => request<FlagList>('GET', flagsPath(namespaceKey)),
-  });
+  return usePagedList(flagKeys.list(namespaceKey), flagsPath(namespaceKey), flagsOf);
 }
 
 export function useFlag(namespaceKey: string, flagKey: string) {

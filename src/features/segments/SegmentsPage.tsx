@@ -1,5 +1,4 @@
 import '../../app/shared-chunk';
-import type { Segment } from '../../../domain/flipt/types';
 import { useNamespaceKey } from '../../lib/namespace';
 import { namespacePath } from '../../lib/paths';
 import { ListPage } from '../../components/ListPage';
@@ -7,7 +6,6 @@ import { READ_ONLY_TITLE, useReadOnly } from '../../api/meta';
 import { useSegments } from './queries';
 import { MATCH_TYPES } from './operators';
 
-const EMPTY: Segment[] = [];
 const COLUMNS = [
   ['key', 'Key'],
   ['name', 'Name'],
@@ -26,8 +24,8 @@ export default function SegmentsPage() {
       newHref={namespacePath(namespaceKey, '/segments/new')}
       readOnly={readOnly}
       readOnlyTitle={READ_ONLY_TITLE}
-      query={segments}
-      items={segments.data?.segments ?? EMPTY}
+      list={segments}
+      noun="segments"
       searchLabel="Search segments"
       columns={COLUMNS}
       rowHref={(segment) => namespacePath(namespaceKey, `/segments/${encodeURIComponent(segment.key)}`)}

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ComparisonType, Constraint, MatchType, Segment, SegmentList } from '../../../domain/flipt/types';
 import { API, request } from '../../api/client';
+import { usePagedList } from '../../api/pagedList';
 import { segmentKeys } from './keys';
 
 const enc = encodeURIComponent;
@@ -8,11 +9,15 @@ export const segmentsPath = (namespaceKey: string) => `${API}/namespaces/${enc(n
 export const segmentPath = (namespaceKey: string, segmentKey: string) =>
   `${segmentsPath(namespaceKey)}/${enc(segmentKey)}`;
 
+const segmentsOf = (list: SegmentList) => list.segments;
+
+/**
+ * The namespace's segments, the first page at once and the rest in the background (see
+ * usePagedList); `data.segments` holds those fetched so far.
+ */
 export function useSegments(namespaceKey: string) {
-  return useQuery({
-    queryKey: segmentKeys.list(namespaceKey),
-    queryFn: () => request<SegmentList>('GET', segmentsPath(namespaceKey)),
-  });
+  const list = usePagedList(segmentKeys.list(namespaceKey), segmentsPath(namespaceKey), segmentsOf);
+  return { ...list, data: list.items && { segments: list.items } };
 }
 
 export function useSegment(namespaceKey: string, segmentKey: string) {

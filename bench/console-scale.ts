@@ -1,0 +1,178 @@
+// The console and the server at 100,000 flags. Seeds a SQLite database straight through the tables
+// (test/support/many-flags.ts: 100,000 flags in namespace "default", half of them variant flags with
+// two variants, and 10 flags in namespace "small"), starts the build (`npm run build` first) on it
+// and prints:
+// - in Chromium (/usr/bin/chromium): time and API bytes until the flag list shows its first rows, then
+//   until every page is in; search latency per keystroke and sort latency on the whole list;
+// - the snapshot endpoint of the 100,000-flag namespace: first request (load and compile), later
+//   ones (cached bytes), and the server's resident memory before and after;
+// - POST /evaluate/v1/boolean p50/p99 (autocannon) on the 100,000-flag namespace next to the 10-flag one.
+// BENCH_FLAGS changes the size.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { chromium, type Page } from 'playwright-core';
+import { manyFlagKey, seedMany } from '../test/support/many-flags.js';
+
+const FLAGS = Number(process.env.BENCH_FLAGS ?? 100_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const dir = mkdtempSync(join(tmpdir(), 'ensign-bench-scale-'));
+const url = `file:${join(dir, 'ensign.db')}`;
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
+const ms = (value: number) => `${value.toFixed(0)} ms`;
+
+function rssOf(pid: number): number {
+  return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+}
+
+async function startServer() {
+  const child = spawn(process.execPath, ['dist/cli.js', 'serve', '--host', '127.0.0.1', '--port', '0', '--db', url], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const base = await new Promise<string>((resolve, reject) => {
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk;
+      const listening = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
+      if (listening) resolve(listening);
+    });
+    child.once('exit', (code) => reject(new Error(`ensign exited with ${code}: ${output}`)));
+  });
+  child.stdout.resume();
+  return { base, pid: child.pid as number, stop: () => child.kill() };
+}
+
+/** Types `text` into the search box one key at a time; per key, the time until every row shown holds what is typed. */
+async function keystrokes(page: Page, text: string): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 1; i <= text.length; i++) {
+    times.push(
+      await page.evaluate(
+        async (typed) => {
+          const input = document.querySelector<HTMLInputElement>('input[type=search]') as HTMLInputElement;
+          const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set;
+          const started = performance.now();
+          setValue?.call(input, typed);
+          input.dispatchEvent(new Event('input', { bubbles: true }));
+          const shown = () => {
+            const keys = [...document.querySelectorAll('table tbody tr td:first-child')].map(
+              (cell) => cell.textContent,
+            );
+            return keys.length > 0
+              ? keys.every((key) => key?.toLowerCase().includes(typed))
+              : !!document.querySelector('p.muted');
+          };
+          while (!shown()) await new Promise((resolve) => requestAnimationFrame(resolve));
+          return performance.now() - started;
+        },
+        text.slice(0, i),
+      ),
+    );
+  }
+  return times;
+}
+
+async function consoleFigures(base: string) {
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium' });
+  try {
+    const page = await browser.newPage();
+    const responses: { at: number; bytes: number }[] = [];
+    let started = 0;
+    page.on('requestfinished', async (request) => {
+      if (!request.url().includes('/api/v1/')) return;
+      const at = performance.now() - started;
+      responses.push({ at, bytes: (await request.sizes()).responseBodySize });
+    });
+    started = performance.now();
+    await page.goto(`${base}/#/namespaces/default/flags`);
+    await page.locator('table tbody tr').first().waitFor();
+    const firstRows = performance.now() - started;
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Loading flags/ })
+      .waitFor({ state: 'detached', timeout: 600_000 });
+    const whole = performance.now() - started;
+    const bytesBefore = (at: number) => responses.filter((r) => r.at <= at).reduce((sum, r) => sum + r.bytes, 0);
+    console.log(
+      `flag list, ${FLAGS.toLocaleString('en-US')} flags: first rows after ${ms(firstRows)} and ${mb(bytesBefore(firstRows))} of API data (budget: 1 s, 1 MB); whole list after ${ms(whole)}, ${mb(bytesBefore(whole))} in ${responses.length} requests`,
+    );
+    // Digits a few keys hold, each narrowing the rows, so that every keystroke changes the table.
+    const search = await keystrokes(page, manyFlagKey(FLAGS - 7).slice(-5));
+    console.log(
+      `search at ${FLAGS.toLocaleString('en-US')} flags, per keystroke: ${search.map((t) => t.toFixed(0)).join(' ')} ms; worst ${ms(Math.max(...search))} (budget: 100 ms)`,
+    );
+    await page.getByPlaceholder('Search by key or name').fill('');
+    await page.locator('table tbody tr').nth(19).waitFor();
+    const before = await page.locator('table tbody').textContent();
+    const sortStarted = performance.now();
+    await page.getByRole('button', { name: 'Name', exact: true }).click();
+    await page.waitForFunction((shown) => document.querySelector('table tbody')?.textContent !== shown, before);
+    console.log(
+      `sort by name at ${FLAGS.toLocaleString('en-US')} flags: ${ms(performance.now() - sortStarted)} (click to rows, through the browser driver)`,
+    );
+  } finally {
+    await browser.close();
+  }
+}
+
+async function snapshotFigures(base: string, pid: number) {
+  const before = rssOf(pid);
+  const path = `${base}/internal/v1/evaluation/snapshot/namespace/default`;
+  let started = performance.now();
+  const first = await (await fetch(path)).arrayBuffer();
+  const cold = performance.now() - started;
+  const times: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    started = performance.now();
+    await (await fetch(path)).arrayBuffer();
+    times.push(performance.now() - started);
+  }
+  console.log(
+    `snapshot of ${FLAGS.toLocaleString('en-US')} flags: ${mb(first.byteLength)}; first request (load and compile) ${ms(cold)}, then ${times.map((t) => t.toFixed(0)).join('/')} ms; server RSS ${mb(before)} → ${mb(rssOf(pid))}`,
+  );
+}
+
+async function evaluation(base: string, namespaceKey: string) {
+  const result = await autocannon({
+    url: `${base}/evaluate/v1/boolean`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ namespaceKey, flagKey: manyFlagKey(0), entityId: 'entity', context: { plan: 'pro' } }),
+    connections: 16,
+    duration: SECONDS,
+  });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  return result;
+}
+
+try {
+  let started = performance.now();
+  await seedMany(url, { flags: FLAGS });
+  await seedMany(url, { namespaceKey: 'small', flags: 10 });
+  console.log(`seeded ${FLAGS.toLocaleString('en-US')} flags in ${ms(performance.now() - started)}`);
+  const server = await startServer();
+  try {
+    await consoleFigures(server.base);
+    await snapshotFigures(server.base, server.pid);
+    for (const namespaceKey of ['small', 'default']) await evaluation(server.base, namespaceKey); // warm-up
+    for (const [namespaceKey, size] of [
+      ['small', 10],
+      ['default', FLAGS],
+      ['small', 10],
+      ['default', FLAGS],
+    ] as const) {
+      started = performance.now();
+      const result = await evaluation(server.base, namespaceKey);
+      console.log(
+        `POST /evaluate/v1/boolean, namespace of ${size.toLocaleString('en-US').padStart(7)} flags: p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  ${Math.round(result.requests.average)} req/s`,
+      );
+    }
+  } finally {
+    server.stop();
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
