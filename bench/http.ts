@@ -17,11 +17,15 @@ const WARM_UP_SECONDS = 2;
 interface Totals {
   requests: number;
   seconds: number;
+  /** The server's CPU seconds over the rounds (one-process servers only). */
+  cpuSeconds: number;
   p50: number[];
   p99: number[];
 }
 
-async function round(name: string, url: string, totals: Totals) {
+async function round(name: string, server: { url: string; cpuSeconds?(): number }, totals: Totals) {
+  const url = server.url;
+  const cpuBefore = server.cpuSeconds?.() ?? 0;
   const result = await autocannon({
     url: `${url}/evaluate/v1/variant`,
     method: 'POST',
@@ -31,16 +35,21 @@ async function round(name: string, url: string, totals: Totals) {
   });
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  totals.cpuSeconds += (server.cpuSeconds?.() ?? 0) - cpuBefore;
   totals.requests += result.requests.total;
   totals.seconds += SECONDS / ROUNDS;
   totals.p50.push(result.latency.p50);
   totals.p99.push(result.latency.p99);
 }
 
+/** CPU microseconds the server spent per request. */
+const cpuPerRequest = (totals: Totals) => (1e6 * totals.cpuSeconds) / totals.requests;
+
 function report(label: string, totals: Totals): number {
   const rate = totals.requests / totals.seconds;
+  const cpu = totals.cpuSeconds > 0 ? `  ${cpuPerRequest(totals).toFixed(1)} µs CPU/req` : '';
   console.log(
-    `${label.padEnd(28)} ${Math.round(rate).toLocaleString('en-US').padStart(8)} req/s  p50 ${totals.p50.join('/')} ms  p99 ${totals.p99.join('/')} ms (per round)`,
+    `${label.padEnd(28)} ${Math.round(rate).toLocaleString('en-US').padStart(8)} req/s${cpu}  p50 ${totals.p50.join('/')} ms  p99 ${totals.p99.join('/')} ms (per round)`,
   );
   return rate;
 }
@@ -58,7 +67,7 @@ if (!(await serveIfChild())) {
   };
   const names = Object.keys(servers) as (keyof typeof servers)[];
   const totals = Object.fromEntries(
-    names.map((name) => [name, { requests: 0, seconds: 0, p50: [], p99: [] } as Totals]),
+    names.map((name) => [name, { requests: 0, seconds: 0, cpuSeconds: 0, p50: [], p99: [] } as Totals]),
   );
   for (const name of names) {
     await autocannon({
@@ -70,7 +79,7 @@ if (!(await serveIfChild())) {
     });
   }
   for (let i = 0; i < ROUNDS; i++) {
-    for (const name of names) await round(name, servers[name].url, totals[name]);
+    for (const name of names) await round(name, servers[name], totals[name]);
   }
   for (const name of names) servers[name].stop();
   const bare = report('bare node:http fixed JSON', totals.bare);
@@ -83,7 +92,7 @@ if (!(await serveIfChild())) {
   console.log(`minimal server: ${percent(minimal)} of bare node:http`);
   console.log(`ensign, one process: ${percent(ensign)} of bare node:http, p99 ${worstP99(totals.ensign)} worst round`);
   console.log(
-    `metrics on: ${((100 * (noMetrics - ensign)) / noMetrics).toFixed(1)}% lower throughput than metrics off (budget: at most 5%)`,
+    `metrics on: ${((100 * (noMetrics - ensign)) / noMetrics).toFixed(1)}% lower throughput than metrics off (budget: at most 5%); ${((100 * (cpuPerRequest(totals.ensign) - cpuPerRequest(totals.noMetrics))) / cpuPerRequest(totals.noMetrics)).toFixed(1)}% more CPU per request`,
   );
   console.log(
     `ensign --workers 2: ${percent(workers)} of bare node:http (budget: at least 70%), p99 ${worstP99(totals.workers)} worst round (budget: at most 10 ms)`,

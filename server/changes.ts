@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
 
 /**
  * The change feed: every committed write to a namespace's flags or segments is published here, so
@@ -38,6 +38,7 @@ export class ChangeFeed {
    * changes may have been missed meanwhile. Resolves once listening; the returned function stops.
    */
   async relayThroughPostgres(url: string, pool: pg.Pool): Promise<() => Promise<void>> {
+    const { default: pg } = await import('pg');
     const origin = randomUUID();
     let client: pg.Client | undefined;
     let stopped = false;

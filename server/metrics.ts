@@ -1,137 +1,131 @@
 import cluster from 'node:cluster';
 import { randomUUID } from 'node:crypto';
-import {
-  AggregatorRegistry,
-  collectDefaultMetrics,
-  Counter,
-  Histogram,
-  Registry,
-  type Counter as CounterType,
-  type Histogram as HistogramType,
-} from 'prom-client';
+import { AggregatorRegistry, collectDefaultMetrics, Registry } from 'prom-client';
+import { type CountSeries, CounterFamily, HistogramFamily, type HistogramSeries } from './metric-series.js';
 
 /**
  * The Prometheus metrics of one server (docs/operations.md, "Metrics"). Evaluation metrics carry
  * Flipt's names and labels so that dashboards built for Flipt keep working; the rest are Ensign's.
- * Label sets seen on the hot path are resolved once and kept, so counting costs a property read
- * and an addition rather than hashing the labels on every request.
+ * Every series is resolved once, on first use, and then counted as plain numbers (metric-series.ts):
+ * the hot path pays a map lookup and an addition, not prom-client's label hashing.
  */
 export class Metrics {
   readonly registry = new Registry();
-  private readonly evaluationRequests: CounterType<'flag' | 'namespace'>;
-  private readonly evaluationResults: CounterType<'flag' | 'namespace' | 'match' | 'reason' | 'value' | 'type'>;
-  private readonly evaluationErrors: CounterType<'flag' | 'namespace'>;
-  private readonly evaluationLatency: HistogramType<'flag' | 'namespace'>;
-  private readonly serverErrors: CounterType;
-  private readonly httpDuration: HistogramType<'method' | 'route' | 'status_code'>;
+  private readonly evaluationRequests: CounterFamily;
+  private readonly evaluationResults: CounterFamily;
+  private readonly evaluationErrors: CounterFamily;
+  private readonly evaluationLatency: HistogramFamily;
+  private readonly serverErrors: CountSeries;
+  private readonly httpDuration: HistogramFamily;
   /** Snapshot lookups answered from memory (hit) or by a load (miss), and reloads after a change. */
-  readonly snapshots: Record<'hit' | 'miss' | 'reload', CounterChild>;
+  readonly snapshots: Record<'hit' | 'miss' | 'reload', CountSeries>;
   /** Analytics flushes that wrote their counts (ok) or kept them for the next (failed). */
-  readonly analyticsFlushes: Record<'ok' | 'failed', CounterChild>;
-  readonly surveyDisplays: CounterType;
-  readonly surveyResponses: CounterType;
-  private readonly flags = new Map<string, FlagSeries>();
-  private readonly routes = new Map<string, HistogramChild>();
+  readonly analyticsFlushes: Record<'ok' | 'failed', CountSeries>;
+  readonly surveyDisplays: CountSeries;
+  readonly surveyResponses: CountSeries;
+  /** Namespace, then flag key: nested maps, so that a lookup builds no string. */
+  private readonly flags = new Map<string, Map<string, FlagSeries>>();
+  private readonly routes = new Map<string, HistogramSeries>();
 
   constructor() {
-    const registers = [this.registry];
-    collectDefaultMetrics({ register: this.registry });
-    this.evaluationRequests = new Counter({
+    const registry = this.registry;
+    collectDefaultMetrics({ register: registry });
+    this.evaluationRequests = new CounterFamily(registry, {
       name: 'flipt_evaluations_requests_total',
       help: 'The total number of requested evaluations',
       labelNames: ['flag', 'namespace'],
-      registers,
     });
-    this.evaluationResults = new Counter({
+    this.evaluationResults = new CounterFamily(registry, {
       name: 'flipt_evaluations_results_total',
       help: 'The total number of evaluation results',
       labelNames: ['flag', 'namespace', 'match', 'reason', 'value', 'type'],
-      registers,
     });
-    this.evaluationErrors = new Counter({
+    this.evaluationErrors = new CounterFamily(registry, {
       name: 'flipt_evaluations_errors_total',
       help: 'The total number of requested evaluations that failed',
       labelNames: ['flag', 'namespace'],
-      registers,
     });
-    this.evaluationLatency = new Histogram({
-      name: 'flipt_evaluations_latency_milliseconds',
-      help: 'The latency of individual evaluations in milliseconds',
-      labelNames: ['flag', 'namespace'],
-      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000],
-      registers,
-    });
-    this.serverErrors = new Counter({
+    this.evaluationLatency = new HistogramFamily(
+      registry,
+      'flipt_evaluations_latency_milliseconds',
+      'The latency of individual evaluations in milliseconds',
+      [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000],
+    );
+    this.serverErrors = new CounterFamily(registry, {
       name: 'flipt_server_errors_total',
       help: 'The total number of requests answered with a server error (5xx)',
-      registers,
-    });
-    this.httpDuration = new Histogram({
-      name: 'ensign_http_request_duration_seconds',
-      help: 'HTTP request duration by method, route and status',
-      labelNames: ['method', 'route', 'status_code'],
-      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-      registers,
-    });
-    const snapshots = new Counter({
+    }).series();
+    this.httpDuration = new HistogramFamily(
+      registry,
+      'ensign_http_request_duration_seconds',
+      'HTTP request duration by method, route and status',
+      [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    );
+    const snapshots = new CounterFamily(registry, {
       name: 'ensign_snapshot_cache_total',
       help: 'Evaluation snapshot lookups (hit, miss) and reloads after a change (reload)',
       labelNames: ['result'],
-      registers,
     });
     this.snapshots = {
-      hit: snapshots.labels('hit'),
-      miss: snapshots.labels('miss'),
-      reload: snapshots.labels('reload'),
+      hit: snapshots.series({ result: 'hit' }),
+      miss: snapshots.series({ result: 'miss' }),
+      reload: snapshots.series({ result: 'reload' }),
     };
-    const flushes = new Counter({
+    const flushes = new CounterFamily(registry, {
       name: 'ensign_analytics_flushes_total',
       help: 'Analytics count flushes to the database, by result (ok, failed)',
       labelNames: ['result'],
-      registers,
     });
-    this.analyticsFlushes = { ok: flushes.labels('ok'), failed: flushes.labels('failed') };
-    this.surveyDisplays = new Counter({
+    this.analyticsFlushes = { ok: flushes.series({ result: 'ok' }), failed: flushes.series({ result: 'failed' }) };
+    this.surveyDisplays = new CounterFamily(registry, {
       name: 'ensign_survey_displays_total',
       help: 'Survey displays recorded through the client API',
-      registers,
-    });
-    this.surveyResponses = new Counter({
+    }).series();
+    this.surveyResponses = new CounterFamily(registry, {
       name: 'ensign_survey_responses_total',
       help: 'Survey responses created through the client API',
-      registers,
-    });
+    }).series();
   }
 
   /** One evaluation that found its flag: Flipt's request, result and latency series. */
   evaluated(namespace: string, flag: string, result: EvaluationOutcome, latencyMs: number): void {
     const series = this.flagSeries(namespace, flag);
     series.requests.inc();
+    series.latency ??= this.evaluationLatency.series({ flag, namespace });
     series.latency.observe(latencyMs);
     const key = `${result.match}\0${result.reason}\0${result.value}\0${result.type}`;
     let results = series.results.get(key);
     if (!results) {
-      results = this.evaluationResults.labels({ flag, namespace, ...result, match: String(result.match) });
+      results = this.evaluationResults.series({
+        flag,
+        namespace,
+        match: String(result.match),
+        reason: result.reason,
+        value: result.value,
+        type: result.type,
+      });
       series.results.set(key, results);
     }
     results.inc();
   }
 
-  /** An evaluation that failed (unknown flag, bad request): not kept per label set, the keys come from clients. */
+  /** An evaluation that failed (unknown flag, bad request). */
   evaluationFailed(namespace: string, flag: string): void {
-    this.evaluationRequests.inc({ flag, namespace });
-    this.evaluationErrors.inc({ flag, namespace });
+    const series = this.flagSeries(namespace, flag);
+    series.requests.inc();
+    series.errors ??= this.evaluationErrors.series({ flag, namespace });
+    series.errors.inc();
   }
 
   /** A finished HTTP request; `route` is the route's pattern, never the raw URL. */
   answered(method: string, route: string, status: number, seconds: number): void {
     const key = `${method} ${route} ${status}`;
-    let child = this.routes.get(key);
-    if (!child) {
-      child = this.httpDuration.labels({ method, route, status_code: String(status) });
-      this.routes.set(key, child);
+    let series = this.routes.get(key);
+    if (!series) {
+      series = this.httpDuration.series({ method, route, status_code: String(status) });
+      this.routes.set(key, series);
     }
-    child.observe(seconds);
+    series.observe(seconds);
     if (status >= 500) this.serverErrors.inc();
   }
 
@@ -145,15 +139,15 @@ export class Metrics {
   }
 
   private flagSeries(namespace: string, flag: string): FlagSeries {
-    const key = `${namespace}\0${flag}`;
-    let series = this.flags.get(key);
+    let flags = this.flags.get(namespace);
+    if (!flags) {
+      flags = new Map();
+      this.flags.set(namespace, flags);
+    }
+    let series = flags.get(flag);
     if (!series) {
-      series = {
-        requests: this.evaluationRequests.labels({ flag, namespace }),
-        latency: this.evaluationLatency.labels({ flag, namespace }),
-        results: new Map(),
-      };
-      this.flags.set(key, series);
+      series = { requests: this.evaluationRequests.series({ flag, namespace }), results: new Map() };
+      flags.set(flag, series);
     }
     return series;
   }
@@ -167,13 +161,12 @@ export interface EvaluationOutcome {
   type: 'variant' | 'boolean';
 }
 
-type CounterChild = ReturnType<Counter['labels']>;
-type HistogramChild = ReturnType<Histogram['labels']>;
-
+/** A flag's series, each created when first counted (a flag never evaluated successfully has no latency). */
 interface FlagSeries {
-  requests: CounterChild;
-  latency: HistogramChild;
-  results: Map<string, CounterChild>;
+  requests: CountSeries;
+  errors?: CountSeries;
+  latency?: HistogramSeries;
+  results: Map<string, CountSeries>;
 }
 
 const METRICS_REQUEST = 'ensign:metrics-request';

@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { Kysely, Migrator, PostgresDialect, type LogEvent, type Transaction } from 'kysely';
-import { createClient, type Client } from '@libsql/client';
+import { Kysely, Migrator, PostgresDialect, SqliteAdapter, type LogEvent, type Transaction } from 'kysely';
+import { createClient, type Client } from '@libsql/client/sqlite3';
 import { LibsqlDialect } from '@libsql/kysely-libsql';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Database as Tables } from './schema.js';
 import type { Dialect } from './codec.js';
 import { migrationsFor } from './migrations/index.js';
@@ -79,7 +79,7 @@ async function openSqlite(url: string, onQuery?: OpenOptions['onQuery']): Promis
     throw new DatabaseOpenError(`cannot open database ${url}: ${oneLine(error)}`);
   }
   const db = new Kysely<Tables>({
-    dialect: new LibsqlDialect({ client: client as unknown as DialectClient }),
+    dialect: new TransactionalDdlLibsqlDialect({ client: client as unknown as DialectClient }),
     log: onQuery,
   });
   return {
@@ -96,7 +96,24 @@ async function openSqlite(url: string, onQuery?: OpenOptions['onQuery']): Promis
   };
 }
 
+/**
+ * SQLite runs DDL inside transactions, though Kysely's SQLite adapter says otherwise; saying so
+ * makes its migrator apply the pending migrations in one transaction: all or none of them, and one
+ * commit (one fsync) instead of one per statement, which was a quarter of a cold start.
+ */
+class TransactionalDdlLibsqlDialect extends LibsqlDialect {
+  override createAdapter(): SqliteAdapter {
+    return new (class extends SqliteAdapter {
+      override get supportsTransactionalDdl(): boolean {
+        return true;
+      }
+    })();
+  }
+}
+
 async function openPostgres(url: string, onQuery?: OpenOptions['onQuery']): Promise<Database> {
+  // Imported here: a server on SQLite never loads the PostgreSQL driver.
+  const { default: pg } = await import('pg');
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
   pool.on('error', () => {
     // An idle client lost its connection; the pool replaces it on the next checkout.

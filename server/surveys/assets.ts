@@ -42,7 +42,7 @@ async function sendScript(reply: FastifyReply, widgetDir: string, file: string, 
  * next to `/api/js?module=js`.
  */
 export function assetRoutes(app: FastifyInstance, widgetDir: string): void {
-  app.get('/api/js', async (request, reply) => {
+  app.get('/api/js', { exposeHeadRoute: true }, async (request, reply) => {
     const { module = 'js', environmentId } = parseInput(assetQuery, request.query);
     if (module !== 'js' && module !== 'surveys') throw notFound('Module', module);
     if (module === 'surveys') return sendScript(reply, widgetDir, RENDERER);
@@ -52,8 +52,10 @@ export function assetRoutes(app: FastifyInstance, widgetDir: string): void {
       : '';
     return sendScript(reply, widgetDir, LOADER, init);
   });
-  app.get(`/api/${SURVEY_CHUNK}`, async (_request, reply) => sendScript(reply, widgetDir, SURVEY_CHUNK));
-  app.get('/js/:file', async (request, reply) => {
+  app.get(`/api/${SURVEY_CHUNK}`, { exposeHeadRoute: true }, async (_request, reply) =>
+    sendScript(reply, widgetDir, SURVEY_CHUNK),
+  );
+  app.get('/js/:file', { exposeHeadRoute: true }, async (request, reply) => {
     const { file } = request.params as { file: string };
     const target = JS_FILES[file];
     if (!target) throw notFound('Script', file);

@@ -128,7 +128,7 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
     setHeaders: (response) => response.header('content-security-policy', DEMO_CSP),
   });
   // With trailing slashes ignored, the static wildcard never sees "/demo/" itself; the page links its files absolutely.
-  app.get('/demo', async (_request, reply) =>
+  app.get('/demo', { exposeHeadRoute: true }, async (_request, reply) =>
     reply
       .header('content-security-policy', DEMO_CSP)
       .type('text/html; charset=utf-8')
