@@ -461,21 +461,46 @@ function parseSegment(value: unknown, parent: Place, index: number): SegmentDocu
  * YAML 1.1 reader gets strings back too.
  */
 export function serializeFeatures(documents: FeaturesDocument[]): string {
-  const options = { lineWidth: 0, aliasDuplicateObjects: false, version: '1.1' } as const;
-  return documents.map((document, index) => stringify(documentToYaml(document, index === 0), options)).join('---\n');
+  return documents
+    .map((document, index) => {
+      const head = documentHeadYaml(document.namespace, index === 0);
+      const flags = document.flags.length ? `flags:\n${flagsYaml(document.flags)}` : '';
+      return `${head}${flags}${segmentsYaml(document.segments)}`;
+    })
+    .join(DOCUMENT_SEPARATOR);
 }
 
-function documentToYaml(document: FeaturesDocument, withVersion: boolean): Mapping {
-  const { key, name, description } = document.namespace;
+/*
+ * A document in parts, for an export that writes its flags a page at a time: its head, `flags:`
+ * followed by the items of each page, its segments. Together they are the YAML of the whole
+ * document: an item's YAML does not depend on its neighbours.
+ */
+
+export const DOCUMENT_SEPARATOR = '---\n';
+const YAML_OPTIONS = { lineWidth: 0, aliasDuplicateObjects: false, version: '1.1' } as const;
+
+/** `version` (first document only) and `namespace`. */
+export function documentHeadYaml({ key, name, description }: FeaturesDocument['namespace'], first: boolean): string {
   // Import never changes a namespace that exists, so `default` (always there) needs no name.
   const plainNamespace = key === DEFAULT_NAMESPACE || ((name === undefined || name === key) && !description);
   const out: Mapping = {};
-  if (withVersion) out.version = LATEST_VERSION;
+  if (first) out.version = LATEST_VERSION;
   out.namespace = plainNamespace ? key : omitEmpty({ key, name, description });
-  if (document.flags.length) out.flags = document.flags.map(flagToYaml);
-  if (document.segments.length) out.segments = document.segments.map(segmentToYaml);
-  return out;
+  return stringify(out, YAML_OPTIONS);
 }
+
+/** The items of a `flags:` list (the key itself not included). */
+export function flagsYaml(flags: FlagDocument[]): string {
+  return itemsOf('flags', flags.map(flagToYaml));
+}
+
+/** A document's `segments:` list, or nothing when it has none. */
+export function segmentsYaml(segments: SegmentDocument[]): string {
+  return segments.length ? `segments:\n${itemsOf('segments', segments.map(segmentToYaml))}` : '';
+}
+
+/** A list's items as YAML writes them under their key in a document. */
+const itemsOf = (key: string, items: Mapping[]) => stringify({ [key]: items }, YAML_OPTIONS).slice(key.length + 2);
 
 function omitEmpty(fields: Mapping): Mapping {
   return Object.fromEntries(
