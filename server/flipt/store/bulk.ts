@@ -4,17 +4,13 @@ import type { Database as Tables } from '../../db/schema.js';
 import type { Executor } from './executor.js';
 
 /**
- * Rows per INSERT statement on SQLite. The widest table has 10 columns, so a statement binds at most
- * 5,000 values: well under SQLite's limit (32,766).
+ * Rows per INSERT statement. Each statement binds the rows as arrays (PostgreSQL: one per column,
+ * `unnest`; SQLite: one JSON array, `json_each`), so it stays small to parse, plan and keep whatever
+ * its row count. With 500-row VALUES lists, planning took most of an import on PostgreSQL, and on
+ * SQLite the prepared statements (freed only when the JS garbage collector got to them) held 700 MB
+ * at 100,000 flags.
  */
-const ROWS_PER_STATEMENT = 500;
-
-/**
- * Rows per INSERT statement on PostgreSQL, which binds one array per column (`unnest`): the statement
- * stays small to parse and plan whatever its row count, where a VALUES list of 500 rows took most of
- * the time of an import.
- */
-const ROWS_PER_ARRAY_STATEMENT = 5000;
+const ROWS_PER_STATEMENT = 5000;
 
 /** New rows of an import, by table, in the order their foreign keys need them inserted. */
 export interface ImportRows {
@@ -46,25 +42,16 @@ export const emptyImportRows = (): ImportRows => ({
 });
 
 /**
- * Inserts every row, table by table in foreign-key order, a few hundred (SQLite) or thousand
- * (PostgreSQL) rows per statement. `analysed` holds the tables already analysed in this transaction
- * (PostgreSQL, see below).
+ * Inserts every row, table by table in foreign-key order, a few thousand rows per statement.
+ * `analysed` holds the tables already analysed in this transaction (PostgreSQL, see below).
  */
 export async function insertImportRows(executor: Executor, rows: ImportRows, analysed: Set<string>): Promise<void> {
   const { db, dialect } = executor;
   for (const table of Object.keys(rows) as (keyof ImportRows)[]) {
-    const all = rows[table] as Insertable<Tables[typeof table]>[];
-    if (dialect === 'postgres') {
-      for (let start = 0; start < all.length; start += ROWS_PER_ARRAY_STATEMENT) {
-        await insertAsArrays(executor, table, all.slice(start, start + ROWS_PER_ARRAY_STATEMENT));
-      }
-    } else {
-      for (let start = 0; start < all.length; start += ROWS_PER_STATEMENT) {
-        await db
-          .insertInto(table)
-          .values(all.slice(start, start + ROWS_PER_STATEMENT) as never)
-          .execute();
-      }
+    const all = rows[table] as Record<string, unknown>[];
+    for (let start = 0; start < all.length; start += ROWS_PER_STATEMENT) {
+      const some = all.slice(start, start + ROWS_PER_STATEMENT);
+      await (dialect === 'postgres' ? insertAsArrays(executor, table, some) : insertAsJson(executor, table, some));
     }
     // PostgreSQL plans the foreign-key checks of later batches from the tables' statistics; for
     // tables that were empty when last analysed it picks sequential scans, and an import of 10,000
@@ -77,19 +64,30 @@ export async function insertImportRows(executor: Executor, rows: ImportRows, ana
   }
 }
 
+const columnList = (columns: string[]) => sql.join(columns.map((column) => sql.ref(column)));
+
 /** `insert into T (columns) select * from unnest($1::type[], ...)`: one array parameter per column. */
 async function insertAsArrays(executor: Executor, table: keyof ImportRows, rows: Record<string, unknown>[]) {
-  if (rows.length === 0) return;
   const types = await columnTypes(executor, table);
   const columns = Object.keys(rows[0]);
   const arrays = columns.map((column) => {
     const type = types.get(column);
     if (!type) throw new Error(`no column ${table}.${column}`);
-    const values = rows.map((row) => row[column] ?? null);
-    return sql`${values}::${sql.raw(type)}[]`;
+    return sql`${rows.map((row) => row[column] ?? null)}::${sql.raw(type)}[]`;
   });
-  await sql`insert into ${sql.table(table)} (${sql.join(columns.map((column) => sql.ref(column)))})
-    select * from unnest(${sql.join(arrays)})`.execute(executor.db);
+  await sql`insert into ${sql.table(table)} (${columnList(columns)}) select * from unnest(${sql.join(arrays)})`.execute(
+    executor.db,
+  );
+}
+
+/** `insert into T (columns) select value ->> 0, ... from json_each(?)`: the rows as one JSON array of arrays. */
+async function insertAsJson({ db }: Executor, table: keyof ImportRows, rows: Record<string, unknown>[]) {
+  const columns = Object.keys(rows[0]);
+  const json = JSON.stringify(rows.map((row) => columns.map((column) => row[column] ?? null)));
+  const values = sql.join(columns.map((_, index) => sql.raw(`value ->> ${index}`)));
+  await sql`insert into ${sql.table(table)} (${columnList(columns)}) select ${values} from json_each(${json})`.execute(
+    db,
+  );
 }
 
 /** Each column's type (as PostgreSQL writes it, `character varying(255)`), read once per table and process. */
