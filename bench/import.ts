@@ -1,7 +1,8 @@
 // `ensign import` of generated features files (bench/support/features.ts): 10,000 and 100,000 flags,
-// on SQLite and (when TEST_DATABASE_URL names a server) PostgreSQL. Prints the wall time of the
-// command and its peak resident memory, read from /proc as the command runs. Needs `npm run build`.
-// Budgets: 10,000 flags in 3 s and 300 MB; 100,000 flags in 30 s and 500 MB.
+// on SQLite and (when DATABASE_URL or TEST_DATABASE_URL names a PostgreSQL server; a throwaway
+// database is created there and dropped) PostgreSQL. Prints the wall time of the command and its peak
+// resident memory, read from /proc as the command runs, next to the budgets. Needs `npm run build`.
+// IMPORT_SIZES=10000 runs one size only.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,12 @@ import { createPostgresDatabase } from '../test/support/postgres.js';
 import { generateFeatures } from './support/features.js';
 
 const SIZES = (process.env.IMPORT_SIZES ?? '10000,100000').split(',').map(Number);
+const POSTGRES_URL = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+/** Seconds and MiB each size may take. */
+const BUDGETS: Record<number, { seconds: number; mebibytes: number }> = {
+  10000: { seconds: 3, mebibytes: 300 },
+  100000: { seconds: 30, mebibytes: 500 },
+};
 const dir = mkdtempSync(join(tmpdir(), 'ensign-bench-import-'));
 
 function peakRssOf(pid: number): number {
@@ -20,8 +27,22 @@ function peakRssOf(pid: number): number {
   }
 }
 
+interface Run {
+  seconds: number;
+  peakMiB: number;
+  output: string;
+}
+
+function line(size: number, megabytes: string, database: string, { seconds, peakMiB }: Run): string {
+  const budget = BUDGETS[size];
+  const within = budget
+    ? `  budget ${budget.seconds} s / ${budget.mebibytes} MB: ${seconds <= budget.seconds && peakMiB <= budget.mebibytes ? 'within' : 'OVER'}`
+    : '';
+  return `${String(size).padStart(7)} flags (${megabytes} MB)  ${database.padEnd(10)}  ${seconds.toFixed(2)} s  peak ${peakMiB.toFixed(0)} MiB  ${(size / seconds).toFixed(0)} flags/s${within}`;
+}
+
 /** Runs the import; resolves with its wall time and the highest peak RSS seen while it ran. */
-function runImport(file: string, db: string): Promise<{ seconds: number; peakMiB: number; output: string }> {
+function runImport(file: string, db: string): Promise<Run> {
   const started = performance.now();
   const child = spawn(process.execPath, ['dist/cli.js', 'import', file, '--db', db], {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -46,21 +67,20 @@ try {
     writeFileSync(file, generateFeatures(size));
     const megabytes = (readFileSync(file).length / 1e6).toFixed(1);
     const sqlite = await runImport(file, `file:${join(dir, `sqlite-${size}.db`)}`);
-    console.log(
-      `${String(size).padStart(7)} flags (${megabytes} MB)  SQLite      ${sqlite.seconds.toFixed(2)} s  peak ${sqlite.peakMiB.toFixed(0)} MiB  ${(size / sqlite.seconds).toFixed(0)} flags/s`,
-    );
-    if (process.env.TEST_DATABASE_URL) {
-      const database = await createPostgresDatabase(process.env.TEST_DATABASE_URL, 'ensign_bench');
+    console.log(line(size, megabytes, 'SQLite', sqlite));
+    if (POSTGRES_URL) {
+      const database = await createPostgresDatabase(POSTGRES_URL, 'ensign_bench');
       try {
-        const postgres = await runImport(file, database.url);
-        console.log(
-          `${String(size).padStart(7)} flags (${megabytes} MB)  PostgreSQL  ${postgres.seconds.toFixed(2)} s  peak ${postgres.peakMiB.toFixed(0)} MiB  ${(size / postgres.seconds).toFixed(0)} flags/s`,
-        );
+        console.log(line(size, megabytes, 'PostgreSQL', await runImport(file, database.url)));
       } finally {
         await database.drop();
       }
     }
   }
+  if (!POSTGRES_URL)
+    console.log(
+      'PostgreSQL skipped: set DATABASE_URL (or TEST_DATABASE_URL) to a server to create a throwaway database on',
+    );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -205,13 +205,12 @@ export async function main(argv: string[]): Promise<void> {
         return;
       }
       case 'export': {
-        const output = values.output;
-        const text = await exportCommand(loadConfig(flags), {
+        const options = {
           namespaces: values.namespaces,
           allNamespaces: values['all-namespaces'],
-          output,
-        });
-        if (output === undefined) process.stdout.write(text);
+          output: values.output,
+        };
+        await exportCommand(loadConfig(flags), options, writeToStdout);
         return;
       }
       default:
@@ -225,6 +224,11 @@ export async function main(argv: string[]): Promise<void> {
     // Anything else is unforeseen, yet a terminal gets one line too, never a stack trace.
     fail(`unexpected error: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+/** Writes to stdout, waiting while a slow reader (a pipe) catches up. */
+function writeToStdout(text: string): Promise<void> {
+  return new Promise((resolve) => (process.stdout.write(text) ? resolve() : process.stdout.once('drain', resolve)));
 }
 
 function fail(message: string): never {

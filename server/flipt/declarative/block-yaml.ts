@@ -1,23 +1,33 @@
 import { CORE_SCHEMA, load } from 'js-yaml';
 
 /**
- * A fast loader for the common shape of a features file: block-style YAML documents whose `flags` and
- * `segments` are block sequences. Each sequence is cut into chunks of items at the lines that start
- * an item, and every chunk is loaded on its own with js-yaml (YAML 1.2 core schema), so a file of
- * 100,000 flags never builds one parse tree for the whole file. `yaml` (the parser used everywhere
- * else) needed 2.7 s and 315 MB for 10,000 flags; this needs a fraction of both.
+ * A fast, streaming loader for the common shape of a features file: block-style YAML documents whose
+ * `flags` and `segments` are block sequences. One pass over the text finds where each document and
+ * each of those sequences starts and cuts the sequences into chunks of items at the lines that start
+ * an item; the rest of each document (version, namespace) is loaded at once with js-yaml (YAML 1.2
+ * core schema), the chunks only when they are read. An import of 100,000 flags thus holds the text
+ * and one chunk of parsed items at a time, never one parse tree for the whole file.
  *
  * It answers `undefined` whenever the text is anything else (anchors, aliases, tags, directives,
- * flow-style sequences, a syntax error): the caller then parses with `yaml`, which limits aliases
- * and words the errors. Both produce the same values for the texts this accepts.
+ * flow-style sequences, a misplaced line, a syntax error outside the sequences): the caller then
+ * parses with `yaml`, which limits aliases and words the errors. A syntax error inside an item is
+ * only found when its chunk is read: the chunk then throws js-yaml's error. Both parsers produce the
+ * same values for the texts this accepts.
  */
-export function loadBlockDocuments(source: string): unknown[] | undefined {
+export function loadBlockDocuments(source: string): BlockDocument[] | undefined {
   if (MAYBE_ANCHOR_ALIAS_OR_TAG.test(source) || /^%/m.test(source)) return undefined;
   try {
-    return splitDocuments(source).map(loadDocument);
+    return splitDocuments(source).map((document) => loadDocument(source, document));
   } catch {
     return undefined;
   }
+}
+
+export interface BlockDocument {
+  /** The document, with each of its split sequences read as null. */
+  rest: unknown;
+  /** The items of each split sequence that has some, a chunk at a time, loaded as they are read. */
+  sections: Map<string, Iterable<unknown[]>>;
 }
 
 /** `&anchor`, `*alias` or `!tag` where a node may start (a false positive only costs the fast path). */
@@ -28,81 +38,122 @@ const ITEMS_PER_CHUNK = 1000;
 
 const SPLIT_SECTIONS = new Set(['flags', 'segments']);
 
-function splitDocuments(source: string): string[][] {
-  const documents: string[][] = [[]];
-  let ended = false; // after `...`, the next `---` starts the document `...` already opened
-  for (const line of source.split(/\r?\n/)) {
-    if (/^---(?:\s|$)/.test(line)) {
-      // Content after the marker on the same line (`--- {}`) is not a shape this loader takes.
-      const after = line.slice(3).trim();
-      if (after !== '' && !after.startsWith('#')) throw new Error('inline document');
-      if (!(ended && documents[documents.length - 1].every(isBlankOrComment))) documents.push([]);
-      ended = false;
-    } else if (/^\.\.\.(?:\s|$)/.test(line)) {
-      documents.push([]);
-      ended = true;
-    } else {
-      documents[documents.length - 1].push(line);
-    }
-  }
-  // Before the first marker, only comments: the marker opens the first document (as in `yaml`).
-  if (documents.length > 1 && documents[0].every(isBlankOrComment)) documents.shift();
-  return documents;
+/** A split sequence as found by the scan: where its chunks of items start and end in the text. */
+interface Section {
+  name: string;
+  indent?: string;
+  itemStart?: RegExp;
+  chunks: [start: number, end: number][];
+  chunkStart: number;
+  items: number;
+}
+
+interface ScannedDocument {
+  rest: string[];
+  sections: Section[];
+  onlyComments: boolean;
 }
 
 const isBlankOrComment = (line: string) => /^\s*(?:#.*)?$/.test(line);
 
-/** Loads one document: its split sections chunk by chunk, the rest of it in one go. */
-function loadDocument(lines: string[]): unknown {
-  const rest: string[] = [];
-  const sections = new Map<string, unknown[] | null>();
-  let index = 0;
-  while (index < lines.length) {
-    const header = /^([a-z]+):\s*(?:#.*)?$/.exec(lines[index]);
-    if (!header || !SPLIT_SECTIONS.has(header[1])) {
-      rest.push(lines[index++]);
-      continue;
-    }
-    let end = index + 1;
-    while (end < lines.length && (isBlankOrComment(lines[end]) || /^\s/.test(lines[end]) || /^-/.test(lines[end])))
-      end++;
-    sections.set(header[1], loadSequence(lines.slice(index + 1, end)));
-    rest.push(`${header[1]}: null`);
-    index = end;
+/** Every line of the text with the offsets where it starts and where the next one starts. */
+function* linesOf(source: string): Generator<[line: string, start: number, next: number]> {
+  let start = 0;
+  while (start < source.length) {
+    const newline = source.indexOf('\n', start);
+    const end = newline === -1 ? source.length : newline;
+    const next = newline === -1 ? source.length : newline + 1;
+    yield [source.slice(start, end > start && source[end - 1] === '\r' ? end - 1 : end), start, next];
+    start = next;
   }
-  const value = load(rest.join('\n'), { schema: CORE_SCHEMA });
-  if (sections.size === 0) return value;
-  if (value !== null && (typeof value !== 'object' || Array.isArray(value))) throw new Error('not a mapping');
-  return { ...(value as Record<string, unknown>), ...Object.fromEntries(sections) };
 }
 
-/** A block sequence's lines, loaded a chunk of items at a time (no lines: the key's value is null). */
-function loadSequence(lines: string[]): unknown[] | null {
-  const first = lines.find((line) => !isBlankOrComment(line));
-  if (first === undefined) return null;
-  const indent = /^(\s*)-(?:\s|$)/.exec(first)?.[1];
-  if (indent === undefined) throw new Error('not a block sequence');
-  const itemStart = new RegExp(`^${indent}-(?:\\s|$)`);
-  const items: unknown[] = [];
-  let chunk: string[] = [];
-  let count = 0;
-  const flush = () => {
-    const loaded = load(chunk.join('\n'), { schema: CORE_SCHEMA });
-    if (!Array.isArray(loaded)) throw new Error('not a sequence');
-    for (const item of loaded) items.push(item);
-    chunk = [];
-    count = 0;
+function splitDocuments(source: string): ScannedDocument[] {
+  const newDocument = (): ScannedDocument => ({ rest: [], sections: [], onlyComments: true });
+  const documents = [newDocument()];
+  let section: Section | undefined;
+  let ended = false; // after `...`, the next `---` starts the document `...` already opened
+  const endSection = (at: number) => {
+    if (section?.items) section.chunks.push([section.chunkStart, at]);
+    section = undefined;
   };
-  for (const line of lines) {
-    if (itemStart.test(line)) {
-      if (count === ITEMS_PER_CHUNK) flush();
-      count++;
-    } else if (!isBlankOrComment(line) && line.length - line.trimStart().length <= indent.length) {
-      // A line at or left of the items' indentation that starts no item: not a plain block sequence.
-      throw new Error('unexpected line in a block sequence');
+  for (const [line, start, next] of linesOf(source)) {
+    const document = documents[documents.length - 1];
+    if (/^---(?:\s|$)/.test(line)) {
+      endSection(start);
+      // Content after the marker on the same line (`--- {}`) is not a shape this loader takes.
+      const after = line.slice(3).trim();
+      if (after !== '' && !after.startsWith('#')) throw new Error('inline document');
+      if (!(ended && document.onlyComments)) documents.push(newDocument());
+      ended = false;
+      continue;
     }
-    chunk.push(line);
+    if (/^\.\.\.(?:\s|$)/.test(line)) {
+      endSection(start);
+      documents.push(newDocument());
+      ended = true;
+      continue;
+    }
+    const blank = isBlankOrComment(line);
+    if (!blank) document.onlyComments = false;
+    if (section && (blank || /^[\s-]/.test(line))) {
+      addSectionLine(section, line, blank, start);
+      continue;
+    }
+    endSection(start);
+    const header = /^([a-z]+):\s*(?:#.*)?$/.exec(line);
+    if (header && SPLIT_SECTIONS.has(header[1])) {
+      section = { name: header[1], chunks: [], chunkStart: next, items: 0 };
+      document.sections.push(section);
+      // Read as null: the sequence's items come from the section; a key given twice stays an error.
+      document.rest.push(`${header[1]}: null`);
+      continue;
+    }
+    document.rest.push(line);
   }
-  if (count) flush();
-  return items;
+  endSection(source.length);
+  // Before the first marker, only comments: the marker opens the first document (as in `yaml`).
+  if (documents.length > 1 && documents[0].onlyComments) documents.shift();
+  return documents;
+}
+
+/** Places one line of a block sequence: a new item may start a new chunk; anything else must be inside an item. */
+function addSectionLine(section: Section, line: string, blank: boolean, start: number) {
+  if (blank) return;
+  if (section.itemStart === undefined) {
+    const indent = /^(\s*)-(?:\s|$)/.exec(line)?.[1];
+    if (indent === undefined) throw new Error('not a block sequence');
+    section.indent = indent;
+    section.itemStart = new RegExp(`^${indent}-(?:\\s|$)`);
+  }
+  if (section.itemStart.test(line)) {
+    if (section.items > 0 && section.items % ITEMS_PER_CHUNK === 0) {
+      section.chunks.push([section.chunkStart, start]);
+      section.chunkStart = start;
+    }
+    section.items++;
+  } else if (line.length - line.trimStart().length <= section.indent!.length) {
+    // A line at or left of the items' indentation that starts no item: not a plain block sequence.
+    throw new Error('unexpected line in a block sequence');
+  }
+}
+
+function loadDocument(source: string, document: ScannedDocument): BlockDocument {
+  const rest = load(document.rest.join('\n'), { schema: CORE_SCHEMA });
+  const sections = new Map<string, Iterable<unknown[]>>();
+  for (const section of document.sections) {
+    if (section.items) sections.set(section.name, { [Symbol.iterator]: () => loadChunks(source, section.chunks) });
+  }
+  if (document.sections.length && (rest === null || typeof rest !== 'object' || Array.isArray(rest))) {
+    throw new Error('not a mapping');
+  }
+  return { rest, sections };
+}
+
+function* loadChunks(source: string, chunks: [number, number][]): Generator<unknown[]> {
+  for (const [start, end] of chunks) {
+    const loaded = load(source.slice(start, end), { schema: CORE_SCHEMA });
+    if (!Array.isArray(loaded)) throw new Error('not a sequence');
+    yield loaded;
+  }
 }

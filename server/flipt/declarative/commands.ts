@@ -1,13 +1,21 @@
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { open, readFile, rename, rm, stat } from 'node:fs/promises';
 import type { Config } from '../../config.js';
 import { openDatabase } from '../../db/index.js';
 import { ChangeFeed } from '../../changes.js';
 import { FliptStore } from '../store/index.js';
 import { DEFAULT_NAMESPACE } from '../../../domain/flipt/types.js';
 import { FliptError } from '../errors.js';
-import { FormatError, parseFeatures, serializeFeatures } from './format.js';
+import {
+  DOCUMENT_SEPARATOR,
+  documentHeadYaml,
+  FormatError,
+  flagsYaml,
+  segmentsYaml,
+  streamFeatures,
+} from './format.js';
 import { ImportError, importFeatures, type ImportSummary } from './import.js';
-import { exportFeatures, type NamespaceSelection } from './export.js';
+import { exportDocuments, type NamespaceSelection } from './export.js';
+import { terminalProgress } from './progress.js';
 
 /** A refused `ensign import` or `ensign export`, worded as one line for the terminal. */
 export class CommandError extends Error {
@@ -23,7 +31,8 @@ export interface ImportCommandOptions {
 
 /**
  * `ensign import FILE|--stdin [--skip-existing] [--drop]`: one transaction into the configured
- * database. Returns a one-line report of what was imported.
+ * database, all or nothing (see importFeatures), the file read and written a chunk at a time; on a
+ * terminal, progress in flags/s. Returns a one-line report of what was imported.
  */
 export async function importCommand(config: Config, options: ImportCommandOptions): Promise<string> {
   if (Boolean(options.stdin) === (options.file !== undefined)) {
@@ -31,7 +40,8 @@ export async function importCommand(config: Config, options: ImportCommandOption
   }
   const source = options.stdin ? 'stdin' : options.file!;
   const text = options.stdin ? await readStdin() : await readSource(source);
-  const documents = await expected(() => parseFeatures(text, source));
+  // The version and namespaces are checked before the database is opened; flags as they are written.
+  const documents = await expected(() => streamFeatures(text, source));
   const database = await openDatabase(config.db.url);
   const changes = new ChangeFeed();
   try {
@@ -39,7 +49,13 @@ export async function importCommand(config: Config, options: ImportCommandOption
     const stopRelay = database.pgPool ? await changes.relayThroughPostgres(database.url, database.pgPool) : undefined;
     try {
       const store = new FliptStore(database, changes, { readOnly: false });
-      return report(await expected(() => importFeatures(store, documents, options)));
+      const progress = terminalProgress('imported');
+      try {
+        const onProgress = progress?.update;
+        return report(await expected(() => importFeatures(store, documents, { ...options, onProgress })));
+      } finally {
+        progress?.done();
+      }
     } finally {
       await stopRelay?.();
     }
@@ -59,8 +75,16 @@ export interface ExportCommandOptions {
   output?: string;
 }
 
-/** `ensign export [--namespaces a,b | --all-namespaces] [-o FILE]`; without -o the YAML is returned for stdout. */
-export async function exportCommand(config: Config, options: ExportCommandOptions): Promise<string> {
+/**
+ * `ensign export [--namespaces a,b | --all-namespaces] [-o FILE]`: the YAML goes to `write` (stdout)
+ * or to FILE, a page of flags at a time; a file appears only once it is complete. On a terminal,
+ * progress in flags/s.
+ */
+export async function exportCommand(
+  config: Config,
+  options: ExportCommandOptions,
+  write: (text: string) => Promise<void>,
+): Promise<void> {
   if (options.allNamespaces && options.namespaces !== undefined) {
     throw new CommandError('--namespaces and --all-namespaces cannot be used together');
   }
@@ -74,19 +98,60 @@ export async function exportCommand(config: Config, options: ExportCommandOption
       };
   if (selection !== 'all' && selection.keys.length === 0) throw new CommandError('--namespaces names no namespace');
   const database = await openDatabase(config.db.url);
-  let text: string;
   try {
     const store = new FliptStore(database, new ChangeFeed(), { readOnly: true });
-    text = serializeFeatures(await expected(() => exportFeatures(store, selection)));
+    const documents = await expected(() => exportDocuments(store, selection));
+    if (options.output === undefined) return await writeDocuments(documents, write);
+    const file = options.output;
+    const partial = `${file}.partial-${process.pid}`;
+    const cannotWrite = (error: NodeJS.ErrnoException) =>
+      new CommandError(`cannot write ${file}: ${error.code ?? error.message}`);
+    const handle = await open(partial, 'w').catch((error) => {
+      throw cannotWrite(error);
+    });
+    try {
+      await writeDocuments(documents, async (text) => {
+        await handle.write(text).catch((error) => {
+          throw cannotWrite(error);
+        });
+      });
+      await handle.close();
+      await rename(partial, file).catch((error) => {
+        throw cannotWrite(error);
+      });
+    } finally {
+      await handle.close().catch(() => undefined);
+      await rm(partial, { force: true });
+    }
   } finally {
     await database.close();
   }
-  if (options.output !== undefined) {
-    await writeFile(options.output, text).catch((error: NodeJS.ErrnoException) => {
-      throw new CommandError(`cannot write ${options.output}: ${error.code ?? error.message}`);
-    });
+}
+
+/** Writes the documents as `serializeFeatures` would, reading and writing their flags a page at a time. */
+async function writeDocuments(
+  documents: Awaited<ReturnType<typeof exportDocuments>>,
+  write: (text: string) => Promise<void>,
+): Promise<void> {
+  const progress = terminalProgress('exported');
+  let flags = 0;
+  try {
+    for (const [index, document] of documents.entries()) {
+      if (index > 0) await write(DOCUMENT_SEPARATOR);
+      await write(documentHeadYaml(document.namespace, index === 0));
+      let first = true;
+      for await (const page of document.flagPages) {
+        if (page.length === 0) continue;
+        await write(`${first ? 'flags:\n' : ''}${flagsYaml(page)}`);
+        first = false;
+        flags += page.length;
+        progress?.update(flags);
+      }
+      await write(segmentsYaml(document.segments));
+    }
+  } finally {
+    progress?.done();
   }
-  return text;
 }
 
 /**

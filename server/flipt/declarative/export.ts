@@ -1,23 +1,45 @@
 import type { Flag, Rollout, Rule } from '../../../domain/flipt/types.js';
 import type { FliptReader } from '../store/index.js';
-import type { FeaturesDocument, FlagDocument, RolloutDocument, RuleDocument } from './format.js';
+import type { FeaturesDocument, FlagDocument, RolloutDocument, RuleDocument, SegmentDocument } from './format.js';
 
 /** Which namespaces to export: the named ones (each must exist), or all of them, oldest first. */
 export type NamespaceSelection = { keys: string[] } | 'all';
 
+/** A namespace as export reads it: its segments at once, its flags a page at a time. */
+export interface ExportedDocument {
+  namespace: FeaturesDocument['namespace'];
+  segments: SegmentDocument[];
+  flagPages: AsyncIterable<FlagDocument[]>;
+}
+
+/** Flags read (with their rules and rollouts) per page: bounds what an export holds at once. */
+const FLAGS_PER_PAGE = 500;
+
 /** Reads the selected namespaces into documents, in the order `flipt export` writes them. */
 export async function exportFeatures(store: FliptReader, selection: NamespaceSelection): Promise<FeaturesDocument[]> {
+  const documents: FeaturesDocument[] = [];
+  for (const { namespace, segments, flagPages } of await exportDocuments(store, selection)) {
+    const flags: FlagDocument[] = [];
+    for await (const page of flagPages) flags.push(...page);
+    documents.push({ namespace, flags, segments });
+  }
+  return documents;
+}
+
+/**
+ * The selected namespaces (each named one checked at once) as documents whose flags are read a page
+ * at a time while they are written out.
+ */
+export async function exportDocuments(store: FliptReader, selection: NamespaceSelection): Promise<ExportedDocument[]> {
   const namespaces =
     selection === 'all'
       ? (await store.listNamespaces()).namespaces
       : await Promise.all(selection.keys.map((key) => store.getNamespace(key)));
-  const documents: FeaturesDocument[] = [];
+  const documents: ExportedDocument[] = [];
   for (const namespace of namespaces) {
-    const { flags } = await store.listFlags(namespace.key);
     const { segments } = await store.listSegments(namespace.key);
     documents.push({
       namespace: { key: namespace.key, name: namespace.name, description: namespace.description },
-      flags: await Promise.all(flags.map((flag) => exportFlag(store, flag))),
       segments: segments.map((segment) => ({
         key: segment.key,
         name: segment.name,
@@ -31,9 +53,19 @@ export async function exportFeatures(store: FliptReader, selection: NamespaceSel
           description,
         })),
       })),
+      flagPages: flagPages(store, namespace.key),
     });
   }
   return documents;
+}
+
+async function* flagPages(store: FliptReader, namespaceKey: string): AsyncGenerator<FlagDocument[]> {
+  let pageToken = '';
+  do {
+    const page = await store.listFlags(namespaceKey, { limit: FLAGS_PER_PAGE, offset: 0, pageToken });
+    yield await Promise.all(page.flags.map((flag) => exportFlag(store, flag)));
+    pageToken = page.nextPageToken;
+  } while (pageToken);
 }
 
 async function exportFlag(store: FliptReader, flag: Flag): Promise<FlagDocument> {

@@ -176,18 +176,102 @@ function parseVersion(value: unknown, place: Place): Version {
  * as in Flipt; empty documents are skipped. Throws a FormatError naming the first problem.
  */
 export function parseFeatures(source: string, fileName = 'features'): FeaturesDocument[] {
-  const documents: FeaturesDocument[] = [];
+  return streamFeatures(source, fileName).map((document) => {
+    const flags = [...document.flagChunks()].flat();
+    const segments = [...document.segmentChunks()].flat();
+    return { namespace: document.namespace, flags, segments };
+  });
+}
+
+/**
+ * A features document read as it is used: its namespace at once, its segments and flags a chunk at
+ * a time (each item checked as it is read, keys unique within the document), so an import of a
+ * large file holds one chunk of parsed entities rather than the whole file's.
+ */
+export interface FeaturesStream {
+  namespace: FeaturesDocument['namespace'];
+  segmentChunks(): Iterable<SegmentDocument[]>;
+  flagChunks(): Iterable<FlagDocument[]>;
+}
+
+/**
+ * The documents of a features file, with the checks of `parseFeatures`: the version and namespace
+ * of every document at once, each chunk of segments or flags when it is read (a FormatError then,
+ * naming the item).
+ */
+export function streamFeatures(source: string, fileName = 'features'): FeaturesStream[] {
+  const documents: FeaturesStream[] = [];
   let version: Version | undefined;
-  const values = loadBlockDocuments(source) ?? loadYaml(source, fileName);
-  values.forEach((value, index) => {
+  const values =
+    loadBlockDocuments(source) ??
+    loadYaml(source, fileName).map((rest) => ({ rest, sections: new Map<string, Iterable<unknown[]>>() }));
+  values.forEach(({ rest, sections }, index) => {
     const label = `${fileName}: document ${index + 1}`;
     const place = new Place([label]);
-    if (value === null || value === undefined) return;
-    const top = mapping(value, place, ['version', 'namespace', 'flags', 'segments']);
+    if ((rest === null || rest === undefined) && sections.size === 0) return;
+    const top = mapping(rest, place, ['version', 'namespace', 'flags', 'segments']);
     version ??= parseVersion(top.version, place.at('version'));
-    documents.push(parseDocument(top, version, label));
+    const documentVersion = version;
+    const namespace = parseNamespace(top.namespace, new Place([label, 'namespace']));
+    const at = new Place([`${label} (namespace "${namespace.key}")`]);
+    // The items of a list: the fast loader's chunks, or the one list `yaml` parsed.
+    const chunksOf = (key: 'flags' | 'segments'): Iterable<unknown[]> =>
+      sections.get(key) ?? [list(top[key], at.at(key))];
+    const read = (chunks: Iterable<unknown[]>) => loadedChunks(chunks, source, fileName);
+    documents.push({
+      namespace,
+      flagChunks: () =>
+        checkedChunks(
+          read(chunksOf('flags')),
+          (item, i) => parseFlag(item, documentVersion, at, i),
+          (key) => at.fail(`flag "${key}" appears twice`),
+        ),
+      segmentChunks: () =>
+        checkedChunks(
+          read(chunksOf('segments')),
+          (item, i) => parseSegment(item, at, i),
+          (key) => at.fail(`segment "${key}" appears twice`),
+        ),
+    });
   });
   return documents;
+}
+
+/** Parses each chunk's items (numbered across chunks), refusing a key seen before in the document. */
+function* checkedChunks<T extends { key: string }>(
+  chunks: Iterable<unknown[]>,
+  parse: (item: unknown, index: number) => T,
+  onDuplicate: (key: string) => never,
+): Generator<T[]> {
+  const seen = new Set<string>();
+  let index = 0;
+  for (const chunk of chunks) {
+    const parsed = chunk.map((item) => parse(item, index++));
+    for (const { key } of parsed) {
+      if (seen.has(key)) onDuplicate(key);
+      seen.add(key);
+    }
+    yield parsed;
+  }
+}
+
+/**
+ * The chunks; one that does not load (the fast loader finds a syntax error inside an item only when
+ * it reads it) is worded as `yaml` words the error.
+ */
+function* loadedChunks(chunks: Iterable<unknown[]>, source: string, fileName: string): Generator<unknown[]> {
+  const iterator = chunks[Symbol.iterator]();
+  for (;;) {
+    let next: IteratorResult<unknown[]>;
+    try {
+      next = iterator.next();
+    } catch (error) {
+      loadYaml(source, fileName);
+      throw new FormatError(`${fileName}: invalid YAML: ${(error as Error).message.split('\n')[0]}`);
+    }
+    if (next.done) return;
+    yield next.value;
+  }
 }
 
 /** Aliases a document may resolve: enough for shared constraint lists, far too few for a billion laughs. */
@@ -207,22 +291,6 @@ function loadYaml(source: string, fileName: string): unknown[] {
       throw error;
     }
   });
-}
-
-function parseDocument(top: Mapping, version: Version, label: string): FeaturesDocument {
-  const namespace = parseNamespace(top.namespace, new Place([label, 'namespace']));
-  const place = new Place([`${label} (namespace "${namespace.key}")`]);
-  const flags = list(top.flags, place.at('flags')).map((item, index) => parseFlag(item, version, place, index));
-  const segments = list(top.segments, place.at('segments')).map((item, index) => parseSegment(item, place, index));
-  unique(
-    flags.map((f) => f.key),
-    (key) => place.fail(`flag "${key}" appears twice`),
-  );
-  unique(
-    segments.map((s) => s.key),
-    (key) => place.fail(`segment "${key}" appears twice`),
-  );
-  return { namespace, flags, segments };
 }
 
 function unique(keys: string[], onDuplicate: (key: string) => never): void {
@@ -393,21 +461,46 @@ function parseSegment(value: unknown, parent: Place, index: number): SegmentDocu
  * YAML 1.1 reader gets strings back too.
  */
 export function serializeFeatures(documents: FeaturesDocument[]): string {
-  const options = { lineWidth: 0, aliasDuplicateObjects: false, version: '1.1' } as const;
-  return documents.map((document, index) => stringify(documentToYaml(document, index === 0), options)).join('---\n');
+  return documents
+    .map((document, index) => {
+      const head = documentHeadYaml(document.namespace, index === 0);
+      const flags = document.flags.length ? `flags:\n${flagsYaml(document.flags)}` : '';
+      return `${head}${flags}${segmentsYaml(document.segments)}`;
+    })
+    .join(DOCUMENT_SEPARATOR);
 }
 
-function documentToYaml(document: FeaturesDocument, withVersion: boolean): Mapping {
-  const { key, name, description } = document.namespace;
+/*
+ * A document in parts, for an export that writes its flags a page at a time: its head, `flags:`
+ * followed by the items of each page, its segments. Together they are the YAML of the whole
+ * document: an item's YAML does not depend on its neighbours.
+ */
+
+export const DOCUMENT_SEPARATOR = '---\n';
+const YAML_OPTIONS = { lineWidth: 0, aliasDuplicateObjects: false, version: '1.1' } as const;
+
+/** `version` (first document only) and `namespace`. */
+export function documentHeadYaml({ key, name, description }: FeaturesDocument['namespace'], first: boolean): string {
   // Import never changes a namespace that exists, so `default` (always there) needs no name.
   const plainNamespace = key === DEFAULT_NAMESPACE || ((name === undefined || name === key) && !description);
   const out: Mapping = {};
-  if (withVersion) out.version = LATEST_VERSION;
+  if (first) out.version = LATEST_VERSION;
   out.namespace = plainNamespace ? key : omitEmpty({ key, name, description });
-  if (document.flags.length) out.flags = document.flags.map(flagToYaml);
-  if (document.segments.length) out.segments = document.segments.map(segmentToYaml);
-  return out;
+  return stringify(out, YAML_OPTIONS);
 }
+
+/** The items of a `flags:` list (the key itself not included). */
+export function flagsYaml(flags: FlagDocument[]): string {
+  return itemsOf('flags', flags.map(flagToYaml));
+}
+
+/** A document's `segments:` list, or nothing when it has none. */
+export function segmentsYaml(segments: SegmentDocument[]): string {
+  return segments.length ? `segments:\n${itemsOf('segments', segments.map(segmentToYaml))}` : '';
+}
+
+/** A list's items as YAML writes them under their key in a document. */
+const itemsOf = (key: string, items: Mapping[]) => stringify({ [key]: items }, YAML_OPTIONS).slice(key.length + 2);
 
 function omitEmpty(fields: Mapping): Mapping {
   return Object.fromEntries(

@@ -1,11 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { loadBlockDocuments } from '../../../server/flipt/declarative/block-yaml.js';
+import { type BlockDocument, loadBlockDocuments } from '../../../server/flipt/declarative/block-yaml.js';
 import { generateFeatures } from '../../../bench/support/features.js';
 import { fixture } from './support.js';
 
 /** What `yaml`, the parser the fast loader stands in for, reads from the text. */
 const withYaml = (text: string) => parseAllDocuments(text, { uniqueKeys: true }).map((document) => document.toJS());
+
+/** A document of the fast loader with its sequences read, chunk by chunk, back into it. */
+const materialised = ({ rest, sections }: BlockDocument) =>
+  sections.size
+    ? { ...(rest as object), ...Object.fromEntries([...sections].map(([key, chunks]) => [key, [...chunks].flat()])) }
+    : rest;
 
 const SAME_AS_YAML: Record<string, string> = {
   'fixture v1.0': fixture('v1.0.yml'),
@@ -56,7 +62,9 @@ describe('the block-YAML fast loader', () => {
     it(`reads what yaml reads: ${name}`, () => {
       const fast = loadBlockDocuments(text);
       expect(fast).toBeDefined();
-      expect(fast!.map((value) => value ?? null)).toEqual(withYaml(text).map((value) => value ?? null));
+      expect(fast!.map((document) => materialised(document) ?? null)).toEqual(
+        withYaml(text).map((value) => value ?? null),
+      );
     });
   }
 
@@ -65,9 +73,18 @@ describe('the block-YAML fast loader', () => {
     ['a tag', 'flags:\n  - key: !!str 1\n    name: A\n'],
     ['a directive', '%YAML 1.2\n---\nflags: []\n'],
     ['a duplicate key', 'namespace: a\nnamespace: b\n'],
-    ['a syntax error', 'flags:\n  - key: [unclosed\n'],
+    ['a syntax error outside the sequences', 'namespace: [unclosed\nflags:\n  - key: a\n'],
     ['a line left of the items inside a sequence', 'flags:\n    - key: a\n  name: A\n'],
   ])('leaves %s to yaml', (_, text) => {
     expect(loadBlockDocuments(text)).toBeUndefined();
+  });
+
+  it('reads a chunk only when asked, and throws a syntax error inside its items then', () => {
+    const text = `${generateFeatures(2500).replace('name: Flag 2400', 'name: [unclosed')}`;
+    const [document] = loadBlockDocuments(text)!;
+    const chunks = document.sections.get('flags')![Symbol.iterator]();
+    expect(chunks.next().value).toHaveLength(1000);
+    expect(chunks.next().value).toHaveLength(1000);
+    expect(() => chunks.next()).toThrow(/unexpected end|flow collection|missed comma/);
   });
 });
