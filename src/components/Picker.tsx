@@ -36,6 +36,7 @@ interface PickerProps<V extends string | string[]> {
   onChange(value: NoInfer<V>): void;
   /** Shown when nothing is chosen. */
   placeholder: string;
+  hint?: string;
   disabled?: boolean;
 }
 
@@ -49,6 +50,7 @@ export function Picker<V extends string | string[]>({
   value,
   onChange,
   placeholder,
+  hint,
   disabled,
 }: PickerProps<V>) {
   const [search, setSearch] = useState('');
@@ -91,6 +93,7 @@ export function Picker<V extends string | string[]>({
           </SelectPopover>
         </SelectProvider>
       </ComboboxProvider>
+      {hint && <span className="muted">{hint}</span>}
     </div>
   );
 }

@@ -58,7 +58,10 @@ export async function pick(scope: Page | Locator, label: string, ...names: strin
   await picker.click();
   for (const name of names) {
     await page.getByRole('combobox', { name: `Search ${label}` }).fill(name);
-    await page.getByRole('option', { name: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`) }).click();
+    await page
+      .getByRole('listbox', { name: label, exact: true })
+      .getByRole('option', { name: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`) })
+      .click();
   }
   if ((await picker.getAttribute('aria-expanded')) === 'true') await page.keyboard.press('Escape');
   await expect(picker).toHaveAttribute('aria-expanded', 'false');
