@@ -62,7 +62,7 @@ export function Picker<V extends string | string[]>({
     <div className="field">
       <ComboboxProvider resetValueOnHide setValue={(text) => startTransition(() => setSearch(text))}>
         <SelectProvider value={value} setValue={onChange}>
-          <SelectLabel>{label}</SelectLabel>
+          <SelectLabel className="picker-label">{label}</SelectLabel>
           <Select className="picker" disabled={disabled}>
             <span className={chosen.length ? 'picker-value' : 'picker-value muted'}>
               {chosen.length ? chosen.map((option) => option.name).join(', ') : placeholder}
