@@ -91,7 +91,9 @@ test('on local storage the console is read-only: badge, fields, submit, copy, de
 
   await open(page, server, '/namespaces/default/flags/ro-flag/rules');
   await expect(page.getByRole('heading', { name: 'Default Rule' })).toBeVisible();
-  await expect(page.getByRole('form', { name: 'Default Rule' }).getByLabel('Default Variant')).toBeDisabled();
+  await expect(
+    page.getByRole('form', { name: 'Default Rule' }).getByRole('combobox', { name: 'Default Variant', exact: true }),
+  ).toBeDisabled();
   // Reordering is refused with its reason on the move buttons, which stay reachable by keyboard.
   await expectReason(page.getByRole('button', { name: 'Move rule 2 up' }));
   await expectReason(page.getByRole('button', { name: 'Move rule 1 down' }));
