@@ -1,6 +1,6 @@
 import './shared-chunk';
-import { Dialog } from '@ariakit/react';
-import { useId, useMemo, useState, type KeyboardEvent } from 'react';
+import { Combobox, ComboboxItem, ComboboxList, ComboboxProvider, Dialog } from '@ariakit/react';
+import { useMemo, useState } from 'react';
 import { useLocation } from 'wouter';
 import { useNamespaces } from '../features/namespaces';
 import { useNamespaceStore } from '../stores/namespace';
@@ -53,27 +53,15 @@ function useCommands(): Command[] {
   }, [location, navigate, namespaces, current, setCurrent, setTheme]);
 }
 
-/** The command palette: ctrl/cmd + k toggles it, Escape closes it. */
+/** The command palette: ctrl/cmd + k toggles it, Escape closes it; type to filter, arrows and Enter to run. */
 export default function CommandPalette({ onClose }: { onClose(): void }) {
   const commands = useCommands();
   const [query, setQuery] = useState('');
-  const [active, setActive] = useState(0);
-  const listId = useId();
   const matches = commands.filter((command) => command.label.toLowerCase().includes(query.trim().toLowerCase()));
-  const selected = Math.min(active, matches.length - 1);
 
-  const run = (command: Command | undefined) => {
-    if (!command) return;
+  const run = (command: Command) => {
     onClose();
     command.run();
-  };
-
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key === 'ArrowDown') setActive((selected + 1) % Math.max(1, matches.length));
-    else if (event.key === 'ArrowUp') setActive((selected - 1 + matches.length) % Math.max(1, matches.length));
-    else if (event.key === 'Enter') run(matches[selected]);
-    else return;
-    event.preventDefault();
   };
 
   return (
@@ -84,41 +72,23 @@ export default function CommandPalette({ onClose }: { onClose(): void }) {
       backdrop={<div className="backdrop" />}
       aria-label="Command palette"
     >
-      <input
-        className="palette-input"
-        role="combobox"
-        aria-expanded="true"
-        aria-controls={listId}
-        aria-activedescendant={matches.length ? `${listId}-${selected}` : undefined}
-        aria-label="Search commands"
-        placeholder="Search…"
-        autoFocus
-        value={query}
-        onChange={(event) => {
-          setQuery(event.target.value);
-          setActive(0);
-        }}
-        onKeyDown={onKeyDown}
-      />
-      {/* biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: a listbox driven from the search field (aria-activedescendant) */}
-      <ul id={listId} role="listbox" className="palette-list" aria-label="Commands">
-        {matches.map((command, index) => (
-          // biome-ignore lint/a11y/useKeyWithClickEvents: options are chosen with the search field's arrow keys
-          // biome-ignore lint/a11y/useFocusableInteractive: focus stays in the search field (aria-activedescendant)
-          <li
-            key={command.label}
-            id={`${listId}-${index}`}
-            // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: an option of the listbox above
-            role="option"
-            aria-selected={index === selected}
-            className="palette-option"
-            onMouseEnter={() => setActive(index)}
-            onClick={() => run(command)}
-          >
-            {command.label}
-          </li>
-        ))}
-      </ul>
+      {/* The list is always shown: the combobox closing (Escape) closes the palette. */}
+      <ComboboxProvider open setOpen={(open) => open || onClose()} setValue={setQuery}>
+        <Combobox autoSelect autoFocus className="palette-input" aria-label="Search commands" placeholder="Search…" />
+        <ComboboxList className="palette-list" aria-label="Commands">
+          {matches.map((command) => (
+            <ComboboxItem
+              key={command.label}
+              className="palette-option"
+              setValueOnClick={false}
+              hideOnClick={false}
+              onClick={() => run(command)}
+            >
+              {command.label}
+            </ComboboxItem>
+          ))}
+        </ComboboxList>
+      </ComboboxProvider>
       {matches.length === 0 && <p className="muted palette-empty">No results found</p>}
     </Dialog>
   );

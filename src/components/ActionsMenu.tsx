@@ -1,13 +1,14 @@
 import { Menu, MenuButton, MenuItem, MenuProvider, useMenuStore } from '@ariakit/react';
 import { useId, useRef, type KeyboardEvent } from 'react';
 import { Icon } from './Icon';
+import { useTooltip } from './Tooltip';
 
 export interface Action {
   label: string;
   onSelect(): void;
   disabled?: boolean;
-  /** Why the action is disabled (shown as its title). */
-  title?: string;
+  /** Why the action is disabled: a tooltip on hover and focus, and the item's description. */
+  reason?: string;
   danger?: boolean;
 }
 
@@ -38,19 +39,29 @@ export function ActionsMenu({ actions }: { actions: Action[] }) {
       </MenuButton>
       <Menu gutter={4} className="menu" typeahead={false} onKeyDown={onKeyDown}>
         {actions.map((action, index) => (
-          <MenuItem
-            key={action.label}
-            id={`${baseId}-${index}`}
-            className={action.danger ? 'menu-item danger' : 'menu-item'}
-            disabled={action.disabled}
-            accessibleWhenDisabled
-            title={action.title}
-            onClick={action.onSelect}
-          >
-            {action.label}
-          </MenuItem>
+          <ActionItem key={action.label} id={`${baseId}-${index}`} action={action} />
         ))}
       </Menu>
     </MenuProvider>
+  );
+}
+
+/** A menu item; a disabled one stays reachable by the arrow keys and shows its reason. */
+function ActionItem({ id, action }: { id: string; action: Action }) {
+  const tooltip = useTooltip({ reason: action.disabled ? action.reason : undefined });
+  return (
+    <>
+      <MenuItem
+        {...tooltip.referenceProps()}
+        id={id}
+        className={action.danger ? 'menu-item danger' : 'menu-item'}
+        disabled={action.disabled}
+        accessibleWhenDisabled
+        onClick={action.onSelect}
+      >
+        {action.label}
+      </MenuItem>
+      {tooltip.tooltip}
+    </>
   );
 }

@@ -2,6 +2,8 @@ import { useState } from 'react';
 import type { Namespace } from '../../domain/flipt/types';
 import { Dialog } from './Dialog';
 import { Field } from './Field';
+import { Picker } from './Picker';
+import { keyedOptions } from '../lib/options';
 import { stringAsKey } from '../lib/format';
 import { useSubmitting } from '../lib/form';
 
@@ -33,17 +35,13 @@ export function CopyDialog({ open, onClose, entity, sourceKey, namespaces, onCop
         <p>
           Copy the {entity} <code>{sourceKey}</code> to the namespace:
         </p>
-        <Field label="Namespace">
-          {(props) => (
-            <select {...props} value={chosen} onChange={(event) => setTarget(event.target.value)}>
-              {namespaces.map((namespace) => (
-                <option key={namespace.key} value={namespace.key}>
-                  {namespace.name}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <Picker
+          label="Namespace"
+          placeholder="Choose a namespace"
+          options={keyedOptions(namespaces)}
+          value={chosen}
+          onChange={setTarget}
+        />
         <Field label="New Key (optional)">
           {(props) => (
             <input

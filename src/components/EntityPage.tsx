@@ -8,6 +8,9 @@ import { CopyDialog } from './CopyDialog';
 import { ConfirmDialog } from './Dialog';
 import { RelativeTime } from './Timestamp';
 
+/** Why Copy to Namespace is disabled when there is nowhere to copy to. */
+export const ONE_NAMESPACE_REASON = 'Create another namespace to copy to';
+
 interface EntityPageProps {
   /** 'flag' or 'segment'. */
   entity: string;
@@ -60,13 +63,13 @@ export function EntityPage({
               label: 'Copy to Namespace',
               onSelect: () => setDialog('copy'),
               disabled: readOnly || namespaces.length < 2,
-              title: disabledTitle,
+              reason: disabledTitle ?? (namespaces.length < 2 ? ONE_NAMESPACE_REASON : undefined),
             },
             {
               label: 'Delete',
               onSelect: () => setDialog('delete'),
               disabled: readOnly,
-              title: disabledTitle,
+              reason: disabledTitle,
               danger: true,
             },
           ]}

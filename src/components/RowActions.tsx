@@ -6,10 +6,10 @@ interface EditDeleteButtonsProps {
   onEdit(): void;
   onDelete(): void;
   disabled?: boolean;
-  title?: string;
+  reason?: string;
   /** Disables Delete only, with its own tooltip. */
   deleteDisabled?: boolean;
-  deleteTitle?: string;
+  deleteReason?: string;
 }
 
 /** The Edit and Delete link buttons of a row. */
@@ -18,19 +18,19 @@ export function EditDeleteButtons({
   onEdit,
   onDelete,
   disabled,
-  title,
+  reason,
   deleteDisabled,
-  deleteTitle,
+  deleteReason,
 }: EditDeleteButtonsProps) {
   return (
     <>
-      <ReasonButton className="link-button" disabled={disabled} reason={disabled ? title : undefined} onClick={onEdit}>
+      <ReasonButton className="link-button" disabled={disabled} reason={disabled ? reason : undefined} onClick={onEdit}>
         Edit<span className="visually-hidden"> {name}</span>
       </ReasonButton>
       <ReasonButton
         className="link-button danger"
         disabled={disabled || deleteDisabled}
-        reason={disabled || deleteDisabled ? (deleteTitle ?? title) : undefined}
+        reason={disabled || deleteDisabled ? (deleteReason ?? reason) : undefined}
         onClick={onDelete}
       >
         Delete<span className="visually-hidden"> {name}</span>

@@ -1,12 +1,14 @@
 import { useId } from 'react';
-import type { SegmentOperator } from '../../domain/flipt/types';
+import type { Segment, SegmentOperator } from '../../domain/flipt/types';
+import { Picker } from './Picker';
+import { keyedOptions } from '../lib/options';
 
 export const SEGMENT_OPERATOR_LABELS: Record<SegmentOperator, string> = {
   OR_SEGMENT_OPERATOR: 'OR',
   AND_SEGMENT_OPERATOR: 'AND',
 };
 
-/** Picks one or more segments and, when several, whether any (OR) or all (AND) must match. */
+/** Picks one or more segments by name or key and, when several, whether any (OR) or all (AND) must match. */
 export function SegmentsPicker({
   segmentKeys,
   available,
@@ -14,34 +16,24 @@ export function SegmentsPicker({
   onChange,
 }: {
   segmentKeys: string[];
-  available: string[];
+  available: Pick<Segment, 'key' | 'name'>[];
   operator: SegmentOperator;
   onChange(segmentKeys: string[], operator: SegmentOperator): void;
 }) {
   const name = useId();
   return (
     <>
-      <fieldset className="field">
-        <legend>Segments</legend>
-        {available.length === 0 && <p className="muted">Create a segment first.</p>}
-        <div className="choice-list">
-          {available.map((key) => (
-            <label key={key} className="choice">
-              <input
-                type="checkbox"
-                checked={segmentKeys.includes(key)}
-                onChange={(event) =>
-                  onChange(
-                    event.target.checked ? [...segmentKeys, key] : segmentKeys.filter((candidate) => candidate !== key),
-                    operator,
-                  )
-                }
-              />
-              {key}
-            </label>
-          ))}
-        </div>
-      </fieldset>
+      {available.length === 0 ? (
+        <p className="muted">Create a segment first.</p>
+      ) : (
+        <Picker
+          label="Segments"
+          placeholder="Choose segments"
+          options={keyedOptions(available)}
+          value={segmentKeys}
+          onChange={(keys) => onChange(keys, operator)}
+        />
+      )}
       {segmentKeys.length > 1 && (
         <fieldset className="field">
           <legend>Segment operator</legend>

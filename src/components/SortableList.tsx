@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { Icon } from './Icon';
+import { ReasonButton } from './Tooltip';
 
 interface SortableListProps<T> {
   items: T[];
@@ -8,7 +9,8 @@ interface SortableListProps<T> {
   itemLabel(item: T, index: number): string;
   onReorder(next: T[]): void;
   disabled?: boolean;
-  disabledTitle?: string;
+  /** Why the list cannot be reordered: the tooltip of its move buttons. */
+  disabledReason?: string;
   children(item: T, index: number): ReactNode;
 }
 
@@ -30,7 +32,7 @@ export function SortableList<T>({
   itemLabel,
   onReorder,
   disabled,
-  disabledTitle,
+  disabledReason,
   children,
 }: SortableListProps<T>) {
   const [dragging, setDragging] = useState<number | null>(null);
@@ -67,31 +69,29 @@ export function SortableList<T>({
             setOver(null);
           }}
         >
-          <span className="drag-handle" aria-hidden="true" title={disabled ? disabledTitle : 'Drag to reorder'}>
+          <span className="drag-handle" aria-hidden="true" title={disabled ? undefined : 'Drag to reorder'}>
             <Icon name="grip" />
           </span>
           <div className="sortable-body">{children(item, index)}</div>
           <span className="sortable-moves">
-            <button
-              type="button"
+            <ReasonButton
               className="icon-button"
               aria-label={`Move ${itemLabel(item, index)} up`}
-              title={disabled ? disabledTitle : undefined}
-              disabled={disabled || index === 0}
+              reason={disabled ? disabledReason : undefined}
+              disabled={index === 0}
               onClick={() => reorder(index, index - 1)}
             >
               <Icon name="up" size={16} />
-            </button>
-            <button
-              type="button"
+            </ReasonButton>
+            <ReasonButton
               className="icon-button"
               aria-label={`Move ${itemLabel(item, index)} down`}
-              title={disabled ? disabledTitle : undefined}
-              disabled={disabled || index === items.length - 1}
+              reason={disabled ? disabledReason : undefined}
+              disabled={index === items.length - 1}
               onClick={() => reorder(index, index + 1)}
             >
               <Icon name="down" size={16} />
-            </button>
+            </ReasonButton>
           </span>
         </li>
       ))}

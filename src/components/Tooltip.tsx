@@ -11,7 +11,60 @@ import {
   useInteractions,
   useRole,
 } from '@floating-ui/react';
-import { useId, useState, type ButtonHTMLAttributes, type MouseEvent } from 'react';
+import { useId, useState, type ButtonHTMLAttributes, type HTMLProps, type MouseEvent } from 'react';
+
+/**
+ * A tooltip positioned by floating-ui, shown on hover and on any focus (keyboard or pointer).
+ * A `reason` (why a control cannot be used) is also announced with its control through
+ * `aria-describedby`, not only while the tooltip is open; a `tip` only names an icon button.
+ */
+export function useTooltip({ reason, tip }: { reason?: string; tip?: string }) {
+  const [open, setOpen] = useState(false);
+  const tooltipId = useId();
+  const { refs, floatingStyles, context } = useFloating({
+    open,
+    onOpenChange: setOpen,
+    placement: 'top',
+    middleware: [offset(6), flip(), shift({ padding: 8 })],
+    whileElementsMounted: autoUpdate,
+  });
+  const { getReferenceProps, getFloatingProps } = useInteractions([
+    useHover(context, { move: false }),
+    useFocus(context, { visibleOnly: false }),
+    useDismiss(context),
+    useRole(context, { role: 'tooltip' }),
+  ]);
+  const text = reason ?? tip;
+  return {
+    text,
+    /** Props for the control: its ref, the hover and focus handlers, and the reason's description. */
+    referenceProps: (props: HTMLProps<Element> = {}) =>
+      getReferenceProps({
+        ...props,
+        ref: refs.setReference,
+        ...(reason && { 'aria-describedby': tooltipId }),
+      }),
+    tooltip: !text ? null : open ? (
+      <FloatingPortal>
+        <div
+          ref={refs.setFloating}
+          className="tooltip"
+          style={floatingStyles}
+          {...getFloatingProps()}
+          {...(reason && { id: tooltipId })}
+        >
+          {text}
+        </div>
+      </FloatingPortal>
+    ) : (
+      reason && (
+        <span id={tooltipId} className="visually-hidden">
+          {reason}
+        </span>
+      )
+    ),
+  };
+}
 
 interface ReasonButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   /**
@@ -25,58 +78,24 @@ interface ReasonButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
 
 /** A button with a tooltip positioned by floating-ui: its disabled reason, or a tip. */
 export function ReasonButton({ reason, tip, disabled, onClick, children, ...props }: ReasonButtonProps) {
-  const [open, setOpen] = useState(false);
-  const tooltipId = useId();
-  const { refs, floatingStyles, context } = useFloating({
-    open,
-    onOpenChange: setOpen,
-    placement: 'top',
-    middleware: [offset(6), flip(), shift({ padding: 8 })],
-    whileElementsMounted: autoUpdate,
-  });
-  const { getReferenceProps, getFloatingProps } = useInteractions([
-    useHover(context, { move: false }),
-    // Any focus, by keyboard or pointer, shows the reason.
-    useFocus(context, { visibleOnly: false }),
-    useDismiss(context),
-    useRole(context, { role: 'tooltip' }),
-  ]);
-  const text = reason ?? tip;
-  if (!text)
+  const tooltip = useTooltip({ reason, tip });
+  if (!tooltip.text)
     return (
       <button type="button" disabled={disabled} onClick={onClick} {...props}>
         {children}
       </button>
     );
-  // A reason is announced with the button (aria-describedby), not only while the tooltip is open.
   const block = (event: MouseEvent<HTMLButtonElement>) => event.preventDefault();
   return (
     <>
       <button
         type="button"
-        {...getReferenceProps({ ...props, ref: refs.setReference, onClick: reason ? block : onClick })}
-        {...(reason ? { 'aria-disabled': true, 'aria-describedby': tooltipId } : { disabled })}
+        {...tooltip.referenceProps({ ...props, onClick: reason ? block : onClick } as HTMLProps<Element>)}
+        {...(reason ? { 'aria-disabled': true } : { disabled })}
       >
         {children}
       </button>
-      {reason && !open && (
-        <span id={tooltipId} className="visually-hidden">
-          {reason}
-        </span>
-      )}
-      {open && (
-        <FloatingPortal>
-          <div
-            ref={refs.setFloating}
-            className="tooltip"
-            style={floatingStyles}
-            {...getFloatingProps()}
-            {...(reason && { id: tooltipId })}
-          >
-            {text}
-          </div>
-        </FloatingPortal>
-      )}
+      {tooltip.tooltip}
     </>
   );
 }

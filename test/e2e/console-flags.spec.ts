@@ -1,6 +1,6 @@
 import type { Flag } from '../../domain/flipt/types.js';
 import { expect, test } from './fixtures.js';
-import { api, expectAccessible, open, toast, unique } from './console-support.js';
+import { api, expectAccessible, open, pick, toast, unique } from './console-support.js';
 
 test('create a flag: key follows the name, key rules and messages, type only at creation, then edit it', async ({
   page,
@@ -133,7 +133,7 @@ test('variants: new, edit with JSON attachment, default variant, delete', async 
 
   // The default variant is sent as defaultVariantId.
   const put = page.waitForRequest((request) => request.method() === 'PUT' && request.url().endsWith(`/flags/${key}`));
-  await page.getByLabel('Default Variant').selectOption({ label: 'red' });
+  await pick(page, 'Default Variant', 'red');
   await page.getByRole('button', { name: 'Update' }).click();
   const body = (await put).postDataJSON();
   expect(body.defaultVariantId).toEqual(expect.any(String));
@@ -161,7 +161,7 @@ test('copy a flag with its variants to another namespace, then delete it', async
   await page.getByRole('button', { name: 'Actions' }).click();
   await page.getByRole('menuitem', { name: 'Copy to Namespace' }).click();
   const dialog = page.getByRole('dialog', { name: 'Copy Flag' });
-  await dialog.getByLabel('Namespace').selectOption(target);
+  await pick(dialog, 'Namespace', target);
   await dialog.getByLabel('New Key (optional)').fill(`${key}-copy`);
   await expectAccessible(page);
   await dialog.getByRole('button', { name: 'Copy' }).click();

@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures.js';
-import { api, open, toast, unique } from './console-support.js';
+import { api, open, pick, toast, unique } from './console-support.js';
 
 // Navigate after mutate: what the operator (or someone else) changed shows on the next page opened,
 // without a reload.
@@ -41,7 +41,8 @@ test('a segment created in the console is offered by the rule form of a flag ope
 
   await open(page, server, `/namespaces/default/flags/${flag}/rules`);
   await page.getByRole('button', { name: 'New Rule' }).click();
-  await expect(dialog.getByRole('checkbox', { name: segment })).toBeVisible();
+  await dialog.getByRole('combobox', { name: 'Segments' }).click();
+  await expect(page.getByRole('option', { name: segment })).toBeVisible();
 });
 
 test('changes made by someone else through the API show when a page is opened again', async ({ page, server }) => {
@@ -80,7 +81,7 @@ test('a variant added on the Variants tab is offered by the Default Rule of the 
 
   await page.getByRole('link', { name: 'Rules' }).click();
   const defaults = page.getByRole('form', { name: 'Default Rule' });
-  await defaults.getByLabel('Default Variant').selectOption({ label: 'fresh-blue' });
+  await pick(defaults, 'Default Variant', 'fresh-blue');
   await defaults.getByRole('button', { name: 'Update' }).click();
   await expect(toast(page).success).toHaveText('Successfully updated flag');
 });

@@ -26,6 +26,12 @@ flags:
     variants:
       - key: blue
         name: Blue
+    rules:
+      - segment: ro-segment
+        distributions:
+          - variant: blue
+            rollout: 100
+      - segment: ro-segment
 segments:
   - key: ro-segment
     name: Read-only segment
@@ -77,15 +83,21 @@ test('on local storage the console is read-only: badge, fields, submit, copy, de
   await expect(page.getByRole('button', { name: 'New Variant' })).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Delete blue' })).toBeDisabled();
   await page.getByRole('button', { name: 'Actions' }).click();
-  await expect(page.getByRole('menuitem', { name: 'Copy to Namespace' })).toBeDisabled();
-  await expect(page.getByRole('menuitem', { name: 'Copy to Namespace' })).toHaveAttribute('title', READ_ONLY);
-  await expect(page.getByRole('menuitem', { name: 'Delete' })).toBeDisabled();
+  // The refused menu items are reached with the arrow keys and show the reason.
+  await expectReason(page.getByRole('menuitem', { name: 'Copy to Namespace' }));
+  await expectReason(page.getByRole('menuitem', { name: 'Delete' }));
   await page.keyboard.press('Escape');
   await expectAccessible(page);
 
   await open(page, server, '/namespaces/default/flags/ro-flag/rules');
   await expect(page.getByRole('heading', { name: 'Default Rule' })).toBeVisible();
-  await expect(page.getByRole('form', { name: 'Default Rule' }).getByLabel('Default Variant')).toBeDisabled();
+  await expect(
+    page.getByRole('form', { name: 'Default Rule' }).getByRole('combobox', { name: 'Default Variant', exact: true }),
+  ).toBeDisabled();
+  // Reordering is refused with its reason on the move buttons, which stay reachable by keyboard.
+  await expectReason(page.getByRole('button', { name: 'Move rule 2 up' }));
+  await expectReason(page.getByRole('button', { name: 'Move rule 1 down' }));
+  await expectReason(page.getByRole('button', { name: 'Delete rule 1' }));
 
   await open(page, server, '/namespaces/default/segments/ro-segment');
   await expect(page.getByRole('heading', { name: 'Read-only segment' })).toBeVisible();

@@ -1,6 +1,6 @@
 import type { Flag, RolloutList, RuleList } from '../../domain/flipt/types.js';
 import { expect, test, type RunningServer } from './fixtures.js';
-import { api, expectAccessible, open, toast, unique } from './console-support.js';
+import { api, expectAccessible, open, pick, toast, unique } from './console-support.js';
 
 async function seedSegments(server: RunningServer, ...keys: string[]): Promise<void> {
   for (const key of keys)
@@ -38,8 +38,7 @@ test('rules: create multi-variate and single-variant rules, edit distributions, 
   // A multi-variate rule on two segments with AND, starting from an even split that must total 100%.
   await page.getByRole('button', { name: 'New Rule' }).click();
   const dialog = page.getByRole('dialog', { name: 'New Rule' });
-  await dialog.getByRole('checkbox', { name: first }).check();
-  await dialog.getByRole('checkbox', { name: second }).check();
+  await pick(dialog, 'Segments', first, second);
   await dialog.getByRole('radio', { name: /AND/ }).check();
   await dialog.getByRole('radio', { name: 'Multi-Variate' }).check();
   await expect(dialog.getByLabel('Percentage for red')).toHaveValue('33.34');
@@ -69,8 +68,8 @@ test('rules: create multi-variate and single-variant rules, edit distributions, 
 
   // A single-variant rule on one segment: one distribution at 100%.
   await page.getByRole('button', { name: 'New Rule' }).click();
-  await dialog.getByRole('checkbox', { name: second }).check();
-  await dialog.getByLabel('Variant', { exact: true }).selectOption({ label: 'blue' });
+  await pick(dialog, 'Segments', second);
+  await pick(dialog, 'Variant', 'blue');
   await dialog.getByRole('button', { name: 'Create' }).click();
   await expect(page.getByRole('article', { name: 'Rule 2' })).toBeVisible();
   rules = (await rulesOf(server, flag.key)).rules;
@@ -127,7 +126,7 @@ test('rules: create multi-variate and single-variant rules, edit distributions, 
   // The Default Rule sets the flag's default variant, as in Flipt's console.
   await expect(page.getByRole('heading', { name: 'Default Rule' })).toBeVisible();
   const defaults = page.getByRole('form', { name: 'Default Rule' });
-  await defaults.getByLabel('Default Variant').selectOption({ label: 'green' });
+  await pick(defaults, 'Default Variant', 'green');
   await defaults.getByRole('button', { name: 'Update' }).click();
   await expect(toast(page).success).toHaveText('Successfully updated flag');
   await expect
@@ -172,8 +171,7 @@ test('rollouts: threshold and segment rollouts, edit, reorder, a refused reorder
   // Segment rollout: either segment gets true.
   await page.getByRole('button', { name: 'New Rollout' }).click();
   await dialog.getByRole('radio', { name: 'Segment' }).check();
-  await dialog.getByRole('checkbox', { name: first }).check();
-  await dialog.getByRole('checkbox', { name: second }).check();
+  await pick(dialog, 'Segments', first, second);
   await dialog.getByRole('button', { name: 'Create' }).click();
   await expect(page.getByRole('article', { name: 'Rollout 2' })).toContainText([first, second].sort().join(' OR '));
 

@@ -1,6 +1,6 @@
 import type { Segment } from '../../domain/flipt/types.js';
 import { expect, test, type RunningServer } from './fixtures.js';
-import { api, expectAccessible, open, toast, unique } from './console-support.js';
+import { api, expectAccessible, open, pick, toast, unique } from './console-support.js';
 import type { Page } from '@playwright/test';
 
 async function createSegment(server: RunningServer, namespace = 'default'): Promise<string> {
@@ -245,7 +245,7 @@ test('copy a segment with its constraints to another namespace, then delete it',
   await page.getByRole('button', { name: 'Actions' }).click();
   await page.getByRole('menuitem', { name: 'Copy to Namespace' }).click();
   const dialog = page.getByRole('dialog', { name: 'Copy Segment' });
-  await dialog.getByLabel('Namespace').selectOption(target);
+  await pick(dialog, 'Namespace', target);
   await dialog.getByRole('button', { name: 'Copy' }).click();
   await expect(toast(page).success).toHaveText('Successfully copied segment');
   await expect(dialog).toBeHidden();

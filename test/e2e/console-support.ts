@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import type { RunningServer } from './fixtures.js';
 
 /** Calls the server's API directly (to seed or check data), failing on a non-OK answer. */
@@ -46,4 +46,23 @@ export function toast(page: Page) {
       .last(),
     error: page.getByRole('alert').filter({ hasText: 'Error' }),
   };
+}
+
+/**
+ * Chooses options of a searchable picker (src/components/Picker.tsx) the way a person does: open it,
+ * type part of the name, choose the match; a multiple picker is closed with Escape afterwards.
+ */
+export async function pick(scope: Page | Locator, label: string, ...names: string[]): Promise<void> {
+  const page = 'page' in scope ? scope.page() : scope;
+  const picker = scope.getByRole('combobox', { name: label, exact: true });
+  await picker.click();
+  for (const name of names) {
+    await page.getByRole('combobox', { name: `Search ${label}` }).fill(name);
+    await page
+      .getByRole('listbox', { name: label, exact: true })
+      .getByRole('option', { name: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`) })
+      .click();
+  }
+  if ((await picker.getAttribute('aria-expanded')) === 'true') await page.keyboard.press('Escape');
+  await expect(picker).toHaveAttribute('aria-expanded', 'false');
 }

@@ -2,6 +2,8 @@ import type { FormEvent } from 'react';
 import type { Flag, FlagType } from '../../../domain/flipt/types';
 import { NameKeyFields, useSaveEntity } from '../../components/EntityForm';
 import { Field } from '../../components/Field';
+import { Picker } from '../../components/Picker';
+import { NO_VARIANT, variantOptions } from '../../lib/options';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useForm } from '../../lib/form';
 import { namespacePath } from '../../lib/paths';
@@ -99,23 +101,14 @@ export function FlagForm({ namespaceKey, flag }: { namespaceKey: string; flag?: 
         )}
       </Field>
       {flag && flag.type === 'VARIANT_FLAG_TYPE' && flag.variants.length > 0 && (
-        <Field label="Default Variant">
-          {(props) => (
-            <select
-              {...props}
-              value={values.defaultVariantId}
-              disabled={readOnly}
-              onChange={(event) => form.set('defaultVariantId', event.target.value)}
-            >
-              <option value="">None</option>
-              {flag.variants.map((variant) => (
-                <option key={variant.id} value={variant.id}>
-                  {variant.key}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <Picker
+          label="Default Variant"
+          placeholder="None"
+          options={[NO_VARIANT, ...variantOptions(flag.variants)]}
+          value={values.defaultVariantId}
+          disabled={readOnly}
+          onChange={(variantId) => form.set('defaultVariantId', variantId)}
+        />
       )}
       <div className="form-actions">
         <SubmitButton

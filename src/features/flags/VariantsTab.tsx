@@ -110,7 +110,7 @@ export default function VariantsTab({ namespaceKey, flag }: FlagTabProps) {
                   <EditDeleteButtons
                     name={variant.key}
                     disabled={readOnly}
-                    title={disabledTitle}
+                    reason={disabledTitle}
                     onEdit={() => setEditing(variant)}
                     onDelete={() => setDeleting(variant)}
                   />

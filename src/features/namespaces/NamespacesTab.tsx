@@ -114,9 +114,9 @@ export default function NamespacesTab() {
                 <EditDeleteButtons
                   name={namespace.key}
                   disabled={readOnly}
-                  title={readOnly ? READ_ONLY_TITLE : undefined}
+                  reason={readOnly ? READ_ONLY_TITLE : undefined}
                   deleteDisabled={namespace.protected}
-                  deleteTitle={
+                  deleteReason={
                     readOnly
                       ? READ_ONLY_TITLE
                       : namespace.protected

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import type { Rollout } from '../../../domain/flipt/types';
+import type { Rollout, Segment } from '../../../domain/flipt/types';
 import { Field } from '../../components/Field';
 import { SegmentsPicker } from '../../components/SegmentsPicker';
 import { SubmitButton } from '../../components/SubmitButton';
@@ -46,7 +46,7 @@ export function RolloutForm({
   onSave,
 }: {
   rollout?: Rollout;
-  segments: string[];
+  segments: Pick<Segment, 'key' | 'name'>[];
   onSave(values: RolloutValues): Promise<unknown>;
 }) {
   const initial = rollout ? rolloutValues(rollout) : NEW_THRESHOLD;

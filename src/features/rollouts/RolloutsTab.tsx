@@ -38,7 +38,6 @@ export default function RolloutsTab({ namespaceKey, flag }: FlagTabProps) {
   if (rollouts.isPending) return <p className="muted">Loading…</p>;
   if (rollouts.isError) return <p role="alert">{rollouts.error.message}</p>;
   const list = rollouts.data.rules;
-  const segmentKeys = segments.data?.segments.map((segment) => segment.key) ?? [];
   const report = (message: string) => (promise: Promise<unknown>) =>
     promise.then(() => toastSuccess(message)).catch((error) => toastError(errorMessage(error)));
 
@@ -59,7 +58,7 @@ export default function RolloutsTab({ namespaceKey, flag }: FlagTabProps) {
           itemKey={(rollout) => rollout.id}
           itemLabel={(_rollout, index) => `rollout ${index + 1}`}
           disabled={readOnly}
-          disabledTitle={disabledTitle}
+          disabledReason={disabledTitle}
           onReorder={(next) => mutations.order.mutateAsync(next).catch((error) => toastError(errorMessage(error)))}
         >
           {(rollout, index) => (
@@ -72,7 +71,7 @@ export default function RolloutsTab({ namespaceKey, flag }: FlagTabProps) {
                   <EditDeleteButtons
                     name={`rollout ${index + 1}`}
                     disabled={readOnly}
-                    title={disabledTitle}
+                    reason={disabledTitle}
                     onEdit={() => setEditing(rollout)}
                     onDelete={() => setDeleting(rollout)}
                   />
@@ -124,7 +123,7 @@ export default function RolloutsTab({ namespaceKey, flag }: FlagTabProps) {
         form={(rollout) => (
           <RolloutForm
             rollout={rollout}
-            segments={segmentKeys}
+            segments={segments.data?.segments ?? []}
             onSave={(values) =>
               report(rollout ? 'Successfully updated rollout' : 'Successfully created rollout')(
                 (rollout

@@ -1,7 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
-import type { SegmentOperator, Variant } from '../../../domain/flipt/types';
+import type { Segment, SegmentOperator, Variant } from '../../../domain/flipt/types';
+import { Picker } from '../../components/Picker';
+import { variantOptions } from '../../lib/options';
 import { SegmentsPicker } from '../../components/SegmentsPicker';
-import { Field } from '../../components/Field';
 import { SubmitButton } from '../../components/SubmitButton';
 import { distributionsError, evenSplit } from './distributions';
 import type { NewRule } from './queries';
@@ -53,7 +54,7 @@ export function RuleForm({
   onCreate,
 }: {
   variants: Variant[];
-  segments: string[];
+  segments: Pick<Segment, 'key' | 'name'>[];
   onCreate(rule: NewRule): Promise<unknown>;
 }) {
   const [segmentKeys, setSegmentKeys] = useState<string[]>([]);
@@ -107,18 +108,13 @@ export function RuleForm({
         </label>
       </fieldset>
       {kind === 'single' ? (
-        <Field label="Variant">
-          {(props) => (
-            <select {...props} value={variantId} onChange={(event) => setVariantId(event.target.value)}>
-              {variants.length === 0 && <option value="">No variants</option>}
-              {variants.map((variant) => (
-                <option key={variant.id} value={variant.id}>
-                  {variant.key}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <Picker
+          label="Variant"
+          placeholder={variants.length ? 'Choose a variant' : 'No variants'}
+          options={variantOptions(variants)}
+          value={variantId}
+          onChange={setVariantId}
+        />
       ) : (
         <fieldset className="field">
           <legend>Distribution</legend>

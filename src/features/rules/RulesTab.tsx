@@ -14,6 +14,8 @@ import { SEGMENT_OPERATOR_LABELS } from '../../components/SegmentsPicker';
 import { segmentsOf } from '../../lib/segments';
 import { useRuleMutations, useRules } from './queries';
 import { PercentageInputs, RuleForm } from './RuleForm';
+import { NO_VARIANT, variantOptions } from '../../lib/options';
+import { Picker } from '../../components/Picker';
 import { useSubmitting } from '../../lib/form';
 
 function SegmentList({ segmentKeys, operator }: { segmentKeys: string[]; operator: Rule['segmentOperator'] }) {
@@ -99,17 +101,14 @@ function DefaultRule({ namespaceKey, flag, readOnly }: FlagTabProps & { readOnly
         <h3>Default Rule</h3>
         <p className="muted">The variant when no rule matches.</p>
       </div>
-      <label className="choice">
-        Default Variant
-        <select value={variantId} disabled={readOnly} onChange={(event) => setVariantId(event.target.value)}>
-          <option value="">None</option>
-          {flag.variants.map((variant) => (
-            <option key={variant.id} value={variant.id}>
-              {variant.name ? `${variant.name} (${variant.key})` : variant.key}
-            </option>
-          ))}
-        </select>
-      </label>
+      <Picker
+        label="Default Variant"
+        placeholder="None"
+        options={[NO_VARIANT, ...variantOptions(flag.variants)]}
+        value={variantId}
+        disabled={readOnly}
+        onChange={setVariantId}
+      />
       <ReasonButton
         type="submit"
         className="button"
@@ -134,7 +133,6 @@ export default function RulesTab({ namespaceKey, flag }: FlagTabProps) {
   if (rules.isPending) return <p className="muted">Loading…</p>;
   if (rules.isError) return <p role="alert">{rules.error.message}</p>;
   const list = rules.data.rules;
-  const segmentKeys = segments.data?.segments.map((segment) => segment.key) ?? [];
 
   return (
     <section aria-label="Rules">
@@ -157,7 +155,7 @@ export default function RulesTab({ namespaceKey, flag }: FlagTabProps) {
           itemKey={(rule) => rule.id}
           itemLabel={(_rule, index) => `rule ${index + 1}`}
           disabled={readOnly}
-          disabledTitle={disabledTitle}
+          disabledReason={disabledTitle}
           onReorder={(next) => mutations.order.mutateAsync(next).catch((error) => toastError(errorMessage(error)))}
         >
           {(rule, index) => (
@@ -190,7 +188,7 @@ export default function RulesTab({ namespaceKey, flag }: FlagTabProps) {
         {creating && (
           <RuleForm
             variants={flag.variants}
-            segments={segmentKeys}
+            segments={segments.data?.segments ?? []}
             onCreate={(rule) =>
               mutations.create
                 .mutateAsync({ rule, rank: list.length + 1 })

@@ -7,6 +7,8 @@ import { errorMessage } from '../../api/client';
 import { CopyButton } from '../../components/CopyButton';
 import { ConfirmDialog, Dialog } from '../../components/Dialog';
 import { Field } from '../../components/Field';
+import { Picker } from '../../components/Picker';
+import { keyedOptions } from '../../lib/options';
 import { SubmitButton } from '../../components/SubmitButton';
 import { Timestamp } from '../../components/Timestamp';
 import { useForm } from '../../lib/form';
@@ -18,6 +20,8 @@ import { toastError, toastSuccess } from '../../stores/toasts';
 import { useNamespaces } from '../namespaces';
 import { READ_ONLY_TITLE, useReadOnly } from '../../api/meta';
 import { useTokenMutations, useTokens } from './queries';
+
+const ALL_NAMESPACES = { value: '', name: 'All namespaces', key: '' };
 
 const tokenSchema = v.object({ name: requiredString });
 const EMPTY = { name: '', description: '', expiresOn: '', namespaceKey: '' };
@@ -73,23 +77,14 @@ function TokenForm({ onCreated }: { onCreated(created: CreateTokenResponse): voi
           />
         )}
       </Field>
-      <Field label="Namespace" hint="Optional: a token scoped to one namespace can only reach that namespace.">
-        {(props) => (
-          <select
-            {...props}
-            name="namespaceKey"
-            value={values.namespaceKey}
-            onChange={(event) => form.set('namespaceKey', event.target.value)}
-          >
-            <option value="">All namespaces</option>
-            {namespaces.data?.namespaces.map((namespace) => (
-              <option key={namespace.key} value={namespace.key}>
-                {namespace.name}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
+      <Picker
+        label="Namespace"
+        hint="Optional: a token scoped to one namespace can only reach that namespace."
+        placeholder="All namespaces"
+        options={[ALL_NAMESPACES, ...keyedOptions(namespaces.data?.namespaces ?? [])]}
+        value={values.namespaceKey}
+        onChange={(namespaceKey) => form.set('namespaceKey', namespaceKey)}
+      />
       <div className="form-actions">
         <SubmitButton label="Create" submitting={create.isPending} ready={form.dirty && form.valid} />
       </div>
