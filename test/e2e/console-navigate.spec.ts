@@ -282,7 +282,9 @@ test('rule and rollout: create, update, reorder and delete show on the flag page
 }) => {
   const flag = unique('nav-rules');
   const segment = unique('nav-everyone');
-  await api(server, 'POST', '/api/v1/namespaces/default/segments', { key: segment, name: 'Everyone' });
+  // Other tests on this server also name a segment "Everyone": this name is this test's own.
+  const segmentName = `Everyone ${segment.split('-').pop()}`;
+  await api(server, 'POST', '/api/v1/namespaces/default/segments', { key: segment, name: segmentName });
   await api(server, 'POST', '/api/v1/namespaces/default/flags', { key: flag, name: flag, type: 'VARIANT_FLAG_TYPE' });
   await api(server, 'POST', `/api/v1/namespaces/default/flags/${flag}/variants`, { key: 'red' });
   await api(server, 'POST', `/api/v1/namespaces/default/flags/${flag}/variants`, { key: 'green' });
@@ -297,7 +299,7 @@ test('rule and rollout: create, update, reorder and delete show on the flag page
 
   await page.getByRole('button', { name: 'New Rule' }).click();
   const dialog = page.getByRole('dialog', { name: 'New Rule' });
-  await pick(dialog, 'Segments', 'Everyone');
+  await pick(dialog, 'Segments', segmentName);
   await pick(dialog, 'Variant', 'green');
   await dialog.getByRole('button', { name: 'Create' }).click();
   await expect(toast(page).success).toHaveText('Successfully created rule');

@@ -263,9 +263,19 @@ test('the flag list stays paginated with 10,000 flags: 20 rows rendered, search 
     variants: [],
     namespaceKey: 'default',
   }));
-  await page.route('**/api/v1/namespaces/default/flags', (route) =>
-    route.fulfill({ json: { flags, nextPageToken: '', totalCount: flags.length } }),
-  );
+  // A server holding 10,000 flags, answering pages by limit and pageToken as the Flipt API does.
+  await page.route(/\/api\/v1\/namespaces\/default\/flags(\?|$)/, (route) => {
+    const query = new URL(route.request().url()).searchParams;
+    const offset = Number(query.get('pageToken') || 0);
+    const end = offset + Number(query.get('limit') || flags.length);
+    return route.fulfill({
+      json: {
+        flags: flags.slice(offset, end),
+        nextPageToken: end < flags.length ? String(end) : '',
+        totalCount: flags.length,
+      },
+    });
+  });
   await open(page, server, '/namespaces/default/flags');
   const rows = page.getByRole('row');
   await expect(page.getByText('Showing 1 to 20 of 10000 results')).toBeVisible();
