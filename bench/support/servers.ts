@@ -171,7 +171,7 @@ export async function serveIfChild(): Promise<boolean> {
  * User and system CPU seconds a process has used so far (Linux: /proc/PID/stat, in clock ticks of
  * 1/100 s). CPU per request is steadier than throughput on a machine that other work loads.
  */
-function cpuSecondsOf(pid: number): number {
+export function cpuSecondsOf(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }

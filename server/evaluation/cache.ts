@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { compileSnapshot, type CompiledNamespace, type SnapshotDocument } from '../../domain/evaluation/index.js';
 import { ALL_NAMESPACES, type ChangeFeed } from '../changes.js';
 import type { LoadedNamespace } from './loader.js';
@@ -10,6 +11,7 @@ import type { Metrics } from '../metrics.js';
 export class NamespaceSnapshot {
   readonly compiled: CompiledNamespace;
   private readonly serialised = new Map<SnapshotGate, Buffer>();
+  private hash?: string;
 
   constructor(readonly loaded: LoadedNamespace) {
     this.compiled = compileSnapshot(loaded.document);
@@ -19,8 +21,14 @@ export class NamespaceSnapshot {
     return this.loaded.exists;
   }
 
+  /**
+   * SHA-1 (hex) of the document's bytes: it changes whenever the document does, and every server
+   * instance on the same database computes the same value. Computed when first asked for, so a server
+   * that only evaluates never serialises the document.
+   */
   get etag(): string {
-    return this.loaded.etag;
+    this.hash ??= createHash('sha1').update(this.json('current')).digest('hex');
+    return this.hash;
   }
 
   /** The document's JSON, in UTF-8, as a client of the given gate may see it. */
