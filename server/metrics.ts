@@ -109,7 +109,7 @@ export class Metrics {
     results.inc();
   }
 
-  /** An evaluation that failed (unknown flag, bad request). */
+  /** An evaluation that failed (unknown flag, wrong type), under the labels of recording.ts's failureLabels. */
   evaluationFailed(namespace: string, flag: string): void {
     const series = this.flagSeries(namespace, flag);
     series.requests.inc();

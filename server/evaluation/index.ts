@@ -55,17 +55,17 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
 
   /** Runs one evaluation and records it, failed or not (a failure is rethrown in Flipt's shape). */
   const recorded = <R extends VariantEvaluation | BooleanEvaluation>(
-    namespaceKey: string,
+    namespace: CompiledNamespace,
     flagKey: string,
     evaluate: () => R,
   ): R => {
     const started = performance.now();
     try {
       const result = withFliptErrors(evaluate);
-      record(namespaceKey, flagKey, result, started);
+      record(namespace, flagKey, result, started);
       return result;
     } catch (error) {
-      record(namespaceKey, flagKey, undefined, started);
+      record(namespace, flagKey, undefined, started);
       throw error;
     }
   };
@@ -87,7 +87,7 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
       const input = readRequest(body);
       const namespaceKey = input.namespaceKey || DEFAULT_NAMESPACE;
       return withSnapshot(namespaceKey, (snapshot) => {
-        const result = recorded(namespaceKey, input.flagKey, () => evaluate(snapshot.compiled, input));
+        const result = recorded(snapshot.compiled, input.flagKey, () => evaluate(snapshot.compiled, input));
         return json(result, {
           requestId: input.requestId || randomUUID(),
           durationMillis: elapsedSince(started),
@@ -129,7 +129,7 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
       const evaluated = performance.now();
       const result = withFliptErrors(() => evaluateFlag(namespace, input), { notFound: () => undefined });
       record(
-        namespaceKey,
+        namespace,
         input.flagKey,
         result && (result.type === 'VARIANT_EVALUATION_RESPONSE_TYPE' ? result.variant : result.boolean),
         evaluated,
@@ -167,7 +167,7 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
     const input = readLegacyRequest(request.body);
     const namespaceKey = legacyNamespace(request);
     const namespace = await compiled(namespaceKey);
-    const result = recorded(namespaceKey, input.flagKey, () => evaluateVariant(namespace, input));
+    const result = recorded(namespace, input.flagKey, () => evaluateVariant(namespace, input));
     return legacyResponse(
       input,
       namespaceKey,
@@ -199,7 +199,7 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
         () => evaluateVariant(namespace, input),
         excludeNotFound ? { notFound: () => undefined } : {},
       );
-      record(namespaceKey, input.flagKey, result, started);
+      record(namespace, input.flagKey, result, started);
       if (result) evaluated.push([input, result]);
     }
     const duration = elapsedSince(started);

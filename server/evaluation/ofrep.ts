@@ -59,9 +59,7 @@ export async function ofrepRoutes(app: FastifyInstance, deps: OfrepDependencies)
     const input = readOfrepRequest(body, request.key);
     return deps.withSnapshot(namespaceKey, (snapshot) => {
       const started = performance.now();
-      return evaluatedFlagJson(
-        recordedOfrep(deps.record, snapshot.compiled, namespaceKey, request.key, input, started),
-      );
+      return evaluatedFlagJson(recordedOfrep(deps.record, snapshot.compiled, request.key, input, started));
     });
   };
   const send = async (reply: FastifyReply, json: string | Promise<string>) => reply.type(JSON_TYPE).send(await json);
@@ -88,7 +86,7 @@ export async function ofrepRoutes(app: FastifyInstance, deps: OfrepDependencies)
     const flags = bulkFlagKeys(snapshot.compiled, input.context.flags).map((key) => {
       try {
         const started = performance.now();
-        return evaluatedFlagJson(recordedOfrep(deps.record, snapshot.compiled, namespaceKey, key, input, started));
+        return evaluatedFlagJson(recordedOfrep(deps.record, snapshot.compiled, key, input, started));
       } catch (error) {
         if (error instanceof OfrepError) return JSON.stringify(error.toJSON());
         throw error;
@@ -169,7 +167,6 @@ export function namespaceOf(headers: IncomingHttpHeaders): string {
 function recordedOfrep(
   record: RecordEvaluation,
   namespace: CompiledNamespace,
-  namespaceKey: string,
   flagKey: string,
   request: OfrepRequest,
   started: number,
@@ -177,14 +174,14 @@ function recordedOfrep(
   try {
     const result = evaluateOfrep(namespace, flagKey, request);
     record(
-      namespaceKey,
+      namespace,
       flagKey,
       result.type === 'VARIANT_EVALUATION_RESPONSE_TYPE' ? result.variant : result.boolean,
       started,
     );
     return result;
   } catch (error) {
-    record(namespaceKey, flagKey, undefined, started);
+    record(namespace, flagKey, undefined, started);
     throw error;
   }
 }

@@ -1,4 +1,4 @@
-import type { BooleanEvaluation, VariantEvaluation } from '../../domain/evaluation/index.js';
+import type { BooleanEvaluation, CompiledNamespace, VariantEvaluation } from '../../domain/evaluation/index.js';
 import type { EvaluationOutcome, Metrics } from '../metrics.js';
 import type { AnalyticsRecorder } from './analytics.js';
 import type { Tracing } from '../tracing.js';
@@ -9,7 +9,7 @@ import type { Tracing } from '../tracing.js';
  * `performance.now()` reading from just before it ran.
  */
 export type RecordEvaluation = (
-  namespaceKey: string,
+  namespace: CompiledNamespace,
   flagKey: string,
   result: VariantEvaluation | BooleanEvaluation | undefined,
   startedMs: number,
@@ -20,9 +20,10 @@ export function evaluationRecorder(
   metrics: Metrics | undefined,
   tracing: Tracing | undefined,
 ): RecordEvaluation {
-  return (namespaceKey, flagKey, result, startedMs) => {
+  return (namespace, flagKey, result, startedMs) => {
+    const namespaceKey = namespace.key;
     if (!result) {
-      metrics?.evaluationFailed(namespaceKey, flagKey);
+      metrics?.evaluationFailed(...failureLabels(namespace, flagKey));
       tracing?.evaluation(namespaceKey, flagKey, undefined, startedMs);
       return;
     }
@@ -31,6 +32,19 @@ export function evaluationRecorder(
     metrics?.evaluated(namespaceKey, flagKey, outcome, performance.now() - startedMs);
     tracing?.evaluation(namespaceKey, flagKey, outcome, startedMs);
   };
+}
+
+/** The label value that stands for any flag or namespace key the data does not hold. */
+export const UNKNOWN_KEY = '(unknown)';
+
+/**
+ * The namespace and flag labels a failed evaluation is counted under. Requests can name any key, so
+ * a flag the namespace does not hold counts under UNKNOWN_KEY, and so does a namespace that holds
+ * no flag (or does not exist): random keys add no series (docs/operations.md, "Metrics").
+ */
+export function failureLabels(namespace: CompiledNamespace, flagKey: string): [namespace: string, flag: string] {
+  if (namespace.flags.has(flagKey)) return [namespace.key, flagKey];
+  return [namespace.flags.size > 0 ? namespace.key : UNKNOWN_KEY, UNKNOWN_KEY];
 }
 
 function outcomeOf(result: VariantEvaluation | BooleanEvaluation): EvaluationOutcome {

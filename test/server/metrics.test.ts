@@ -63,7 +63,7 @@ describe.each(dialects)('GET /metrics on %s', (dialect) => {
       }),
     ).toBe(3);
     expect(delta('flipt_evaluations_results_total', { flag: 'switch', type: 'boolean', value: 'true' })).toBe(1);
-    expect(delta('flipt_evaluations_errors_total', { flag: 'missing', namespace: 'default' })).toBe(1);
+    expect(delta('flipt_evaluations_errors_total', { flag: '(unknown)', namespace: 'default' })).toBe(1);
     expect(delta('flipt_evaluations_latency_milliseconds', flag)).toBe(3);
     expect(after.family('flipt_evaluations_latency_milliseconds')?.type).toBe('HISTOGRAM');
 
@@ -73,6 +73,34 @@ describe.each(dialects)('GET /metrics on %s', (dialect) => {
     expect(http('/evaluate/v1/variant', '404')).toBe(1);
     expect(http('/evaluate/v1/batch', '200')).toBe(1);
     expect(delta('ensign_snapshot_cache_total', { result: 'hit' })).toBeGreaterThanOrEqual(4);
+  });
+
+  it('counts evaluations of flags the data does not hold under one label value: random keys add no series', async () => {
+    const seriesOf = (scrape: Scrape, name: string) => scrape.family(name)?.metrics.length ?? 0;
+    const names = ['flipt_evaluations_requests_total', 'flipt_evaluations_errors_total'];
+    // Both series of an unknown flag, in a namespace that holds flags and in one that does not exist.
+    expect((await evaluate(base, '/evaluate/v1/boolean', { flagKey: 'nope', entityId: 'e' })).status).toBe(404);
+    const nowhere = { namespaceKey: 'nowhere', flagKey: 'nope', entityId: 'e' };
+    expect((await evaluate(base, '/evaluate/v1/boolean', nowhere)).status).toBe(404);
+    const before = await Scrape.of(`${base}/metrics`);
+
+    const random = () => Math.random().toString(36).slice(2);
+    const requests = Array.from({ length: 10_000 }, (_, i) => ({
+      ...(i % 100 === 0 ? { namespaceKey: `ns-${random()}` } : {}),
+      flagKey: `flag-${random()}`,
+      entityId: 'e',
+    }));
+    expect((await evaluate(base, '/evaluate/v1/batch', { requests })).status).toBe(200);
+    // A flag the namespace holds keeps its own label, even when its evaluation fails (wrong type).
+    expect((await evaluate(base, '/evaluate/v1/boolean', { flagKey: 'colour', entityId: 'e' })).status).toBe(400);
+
+    const after = await Scrape.of(`${base}/metrics`);
+    for (const name of names) expect(seriesOf(after, name) - seriesOf(before, name)).toBeLessThanOrEqual(1);
+    const errors = (labels: Record<string, string>) =>
+      after.value('flipt_evaluations_errors_total', labels) - before.value('flipt_evaluations_errors_total', labels);
+    expect(errors({ namespace: 'default', flag: '(unknown)' })).toBe(9_900);
+    expect(errors({ namespace: '(unknown)', flag: '(unknown)' })).toBe(100);
+    expect(errors({ namespace: 'default', flag: 'colour' })).toBe(1);
   });
 
   it('reports process metrics, server errors and analytics flushes', async () => {
