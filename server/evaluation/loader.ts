@@ -1,12 +1,13 @@
+import { sql, type Transaction } from 'kysely';
 import type { Database } from '../db/index.js';
 import { toBool } from '../db/codec.js';
+import type { Database as Tables } from '../db/schema.js';
 import { formatTimestamp } from '../flipt/timestamps.js';
 import type { FlagType, RolloutType, SegmentOperator } from '../../domain/flipt/types.js';
 import {
   snapshotComparisonType,
   snapshotMatchType,
   type SnapshotDocument,
-  type SnapshotFlag,
   type SnapshotRule,
   type SnapshotRollout,
   type SnapshotSegment,
@@ -18,125 +19,99 @@ export interface LoadedNamespace {
   document: SnapshotDocument;
 }
 
+/** Flags are read this many at a time, so that at most one page of raw rows is held besides the document. */
+const FLAGS_PER_PAGE = 5000;
+
 /**
  * Reads one namespace's flags, segments, rules and rollouts in one consistent read transaction.
- * Each query selects only the columns the document shows, and variants only where a flag's default
- * or a distribution names them: at 100,000 flags, reading rows is most of a snapshot's first build.
+ * At 100,000 flags, reading rows is most of a snapshot's first build: each query selects only the
+ * columns the document shows, variants only where a flag's default or a distribution names them,
+ * and flags page by page (keyset on the `flags_list_idx` order), each page turned into the
+ * document's entries before the next is read.
  */
-export async function loadNamespace(database: Database, namespaceKey: string): Promise<LoadedNamespace> {
-  const rows = await database.readTransaction(async (trx) => {
-    const ns = namespaceKey;
-    const namespace = await trx.selectFrom('namespaces').select('key').where('key', '=', ns).executeTakeFirst();
-    const flags = await trx
-      .selectFrom('flags')
-      .select(['key', 'name', 'description', 'enabled', 'type', 'default_variant_id', 'created_at', 'updated_at'])
-      .where('namespace_key', '=', ns)
-      .orderBy('created_at')
-      .orderBy('key')
-      .execute();
-    const defaultVariants = await trx
-      .selectFrom('variants')
-      .innerJoin('flags', 'flags.default_variant_id', 'variants.id')
-      .select(['variants.id', 'variants.key', 'variants.attachment'])
-      .where('flags.namespace_key', '=', ns)
-      .execute();
-    const segments = await trx
-      .selectFrom('segments')
-      .select(['key', 'match_type'])
-      .where('namespace_key', '=', ns)
-      .orderBy('created_at')
-      .orderBy('key')
-      .execute();
-    const constraints = await trx
-      .selectFrom('constraints')
-      .select(['id', 'segment_key', 'type', 'property', 'operator', 'value'])
-      .where('namespace_key', '=', ns)
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
-    const rules = await trx
-      .selectFrom('rules')
-      .select(['id', 'flag_key', 'rank', 'segment_operator'])
-      .where('namespace_key', '=', ns)
-      .orderBy('rank')
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
-    const ruleSegments = await trx
-      .selectFrom('rule_segments')
-      .innerJoin('rules', 'rules.id', 'rule_segments.rule_id')
-      .select(['rule_segments.rule_id', 'rule_segments.segment_key'])
-      .where('rules.namespace_key', '=', ns)
-      .orderBy('rule_segments.rule_id')
-      .orderBy('rule_segments.segment_key')
-      .execute();
-    const distributions = await trx
-      .selectFrom('distributions')
-      .innerJoin('rules', 'rules.id', 'distributions.rule_id')
-      .innerJoin('variants', 'variants.id', 'distributions.variant_id')
-      .select([
-        'distributions.rule_id',
-        'distributions.variant_id',
-        'distributions.rollout',
-        'variants.key as variant_key',
-        'variants.attachment as variant_attachment',
-      ])
-      .where('rules.namespace_key', '=', ns)
-      .orderBy('distributions.created_at')
-      .orderBy('distributions.id')
-      .execute();
-    const rollouts = await trx
-      .selectFrom('rollouts')
-      .select(['id', 'flag_key', 'type', 'rank'])
-      .where('namespace_key', '=', ns)
-      .orderBy('rank')
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
-    const thresholds = await trx
-      .selectFrom('rollout_thresholds')
-      .innerJoin('rollouts', 'rollouts.id', 'rollout_thresholds.rollout_id')
-      .selectAll('rollout_thresholds')
-      .where('rollouts.namespace_key', '=', ns)
-      .orderBy('rollout_thresholds.rollout_id')
-      .execute();
-    const rolloutSegments = await trx
-      .selectFrom('rollout_segments')
-      .innerJoin('rollouts', 'rollouts.id', 'rollout_segments.rollout_id')
-      .selectAll('rollout_segments')
-      .where('rollouts.namespace_key', '=', ns)
-      .orderBy('rollout_segments.rollout_id')
-      .execute();
-    const rolloutReferences = await trx
-      .selectFrom('rollout_segment_references')
-      .innerJoin('rollouts', 'rollouts.id', 'rollout_segment_references.rollout_id')
-      .select(['rollout_segment_references.rollout_id', 'rollout_segment_references.segment_key'])
-      .where('rollouts.namespace_key', '=', ns)
-      .orderBy('rollout_segment_references.rollout_id')
-      .orderBy('rollout_segment_references.segment_key')
-      .execute();
-    return {
-      namespace,
-      flags,
-      defaultVariants,
-      segments,
-      constraints,
-      rules,
-      ruleSegments,
-      distributions,
-      rollouts,
-      thresholds,
-      rolloutSegments,
-      rolloutReferences,
-    };
+export function loadNamespace(database: Database, namespaceKey: string): Promise<LoadedNamespace> {
+  return database.readTransaction(async (trx) => {
+    const document: SnapshotDocument = { namespace: { key: namespaceKey }, flags: [] };
+    const namespace = await trx
+      .selectFrom('namespaces')
+      .select('key')
+      .where('key', '=', namespaceKey)
+      .executeTakeFirst();
+    if (!namespace) return { exists: false, document };
+
+    const segments = await readSegments(trx, namespaceKey);
+    const segmentsOf = (keys: { segment_key: string }[]) =>
+      keys.map((k) => segments.get(k.segment_key)).filter((s): s is SnapshotSegment => s !== undefined);
+    const rulesByFlag = await readRules(trx, namespaceKey, segmentsOf);
+    const rolloutsByFlag = await readRollouts(trx, namespaceKey, segmentsOf);
+    const defaultVariants = new Map(
+      (
+        await trx
+          .selectFrom('variants')
+          .innerJoin('flags', 'flags.default_variant_id', 'variants.id')
+          .select(['variants.id', 'variants.key', 'variants.attachment'])
+          .where('flags.namespace_key', '=', namespaceKey)
+          .execute()
+      ).map((v) => [v.id, v]),
+    );
+
+    let last: { created_at: string; key: string } | undefined;
+    do {
+      let query = trx
+        .selectFrom('flags')
+        .select(['key', 'name', 'description', 'enabled', 'type', 'default_variant_id', 'created_at', 'updated_at'])
+        .where('namespace_key', '=', namespaceKey);
+      if (last) query = query.where(sql<boolean>`(created_at, key) > (${last.created_at}, ${last.key})`);
+      const page = await query.orderBy('created_at').orderBy('key').limit(FLAGS_PER_PAGE).execute();
+      for (const flag of page) {
+        const type = flag.type as FlagType;
+        const defaultVariant =
+          type === 'VARIANT_FLAG_TYPE' && flag.default_variant_id
+            ? defaultVariants.get(flag.default_variant_id)
+            : undefined;
+        document.flags.push({
+          key: flag.key,
+          name: flag.name,
+          description: flag.description,
+          enabled: toBool(flag.enabled),
+          type,
+          createdAt: formatTimestamp(flag.created_at),
+          updatedAt: formatTimestamp(flag.updated_at),
+          rules: type === 'VARIANT_FLAG_TYPE' ? (rulesByFlag.get(flag.key) ?? []) : [],
+          rollouts: type === 'BOOLEAN_FLAG_TYPE' ? (rolloutsByFlag.get(flag.key) ?? []) : [],
+          ...(defaultVariant && {
+            defaultVariant: { id: defaultVariant.id, key: defaultVariant.key, attachment: defaultVariant.attachment },
+          }),
+        });
+      }
+      last = page.length === FLAGS_PER_PAGE ? page[page.length - 1] : undefined;
+    } while (last);
+    return { exists: true, document };
   });
+}
 
-  const document: SnapshotDocument = { namespace: { key: namespaceKey }, flags: [] };
-  if (!rows.namespace) return { exists: false, document };
+type Reader = Transaction<Tables>;
+type SegmentsOf = (keys: { segment_key: string }[]) => SnapshotSegment[];
 
-  const constraintsBySegment = groupBy(rows.constraints, (c) => c.segment_key);
+/** The namespace's segments with their constraints, by key. */
+async function readSegments(trx: Reader, ns: string): Promise<Map<string, SnapshotSegment>> {
+  const rows = await trx
+    .selectFrom('segments')
+    .select(['key', 'match_type'])
+    .where('namespace_key', '=', ns)
+    .orderBy('created_at')
+    .orderBy('key')
+    .execute();
+  const constraints = await trx
+    .selectFrom('constraints')
+    .select(['id', 'segment_key', 'type', 'property', 'operator', 'value'])
+    .where('namespace_key', '=', ns)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  const constraintsBySegment = groupBy(constraints, (c) => c.segment_key);
   const segments = new Map<string, SnapshotSegment>();
-  for (const segment of rows.segments) {
+  for (const segment of rows) {
     segments.set(segment.key, {
       key: segment.key,
       name: '',
@@ -153,14 +128,47 @@ export async function loadNamespace(database: Database, namespaceKey: string): P
       })),
     });
   }
-  const segmentsOf = (keys: { segment_key: string }[]) =>
-    keys.map((k) => segments.get(k.segment_key)).filter((s): s is SnapshotSegment => s !== undefined);
+  return segments;
+}
 
-  const ruleSegments = groupBy(rows.ruleSegments, (r) => r.rule_id);
-  const distributionsByRule = groupBy(rows.distributions, (d) => d.rule_id);
+/** The namespace's rules with their segments and distributions, by flag key, in rank order. */
+async function readRules(trx: Reader, ns: string, segmentsOf: SegmentsOf): Promise<Map<string, SnapshotRule[]>> {
+  const rules = await trx
+    .selectFrom('rules')
+    .select(['id', 'flag_key', 'rank', 'segment_operator'])
+    .where('namespace_key', '=', ns)
+    .orderBy('rank')
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  const ruleSegments = await trx
+    .selectFrom('rule_segments')
+    .innerJoin('rules', 'rules.id', 'rule_segments.rule_id')
+    .select(['rule_segments.rule_id', 'rule_segments.segment_key'])
+    .where('rules.namespace_key', '=', ns)
+    .orderBy('rule_segments.rule_id')
+    .orderBy('rule_segments.segment_key')
+    .execute();
+  const distributions = await trx
+    .selectFrom('distributions')
+    .innerJoin('rules', 'rules.id', 'distributions.rule_id')
+    .innerJoin('variants', 'variants.id', 'distributions.variant_id')
+    .select([
+      'distributions.rule_id',
+      'distributions.variant_id',
+      'distributions.rollout',
+      'variants.key as variant_key',
+      'variants.attachment as variant_attachment',
+    ])
+    .where('rules.namespace_key', '=', ns)
+    .orderBy('distributions.created_at')
+    .orderBy('distributions.id')
+    .execute();
+  const segmentsByRule = groupBy(ruleSegments, (r) => r.rule_id);
+  const distributionsByRule = groupBy(distributions, (d) => d.rule_id);
   const rulesByFlag = new Map<string, SnapshotRule[]>();
-  for (const rule of rows.rules) {
-    const ruleSegmentList = segmentsOf(ruleSegments.get(rule.id) ?? []);
+  for (const rule of rules) {
+    const ruleSegmentList = segmentsOf(segmentsByRule.get(rule.id) ?? []);
     if (ruleSegmentList.length === 0) continue;
     const list = rulesByFlag.get(rule.flag_key) ?? [];
     rulesByFlag.set(rule.flag_key, list);
@@ -179,14 +187,48 @@ export async function loadNamespace(database: Database, namespaceKey: string): P
       })),
     });
   }
+  return rulesByFlag;
+}
 
-  const thresholds = new Map(rows.thresholds.map((t) => [t.rollout_id, t]));
-  const rolloutSegments = new Map(rows.rolloutSegments.map((s) => [s.rollout_id, s]));
-  const references = groupBy(rows.rolloutReferences, (r) => r.rollout_id);
+/** The namespace's rollouts with their threshold or segments, by flag key, in rank order. */
+async function readRollouts(trx: Reader, ns: string, segmentsOf: SegmentsOf): Promise<Map<string, SnapshotRollout[]>> {
+  const rollouts = await trx
+    .selectFrom('rollouts')
+    .select(['id', 'flag_key', 'type', 'rank'])
+    .where('namespace_key', '=', ns)
+    .orderBy('rank')
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  const thresholds = await trx
+    .selectFrom('rollout_thresholds')
+    .innerJoin('rollouts', 'rollouts.id', 'rollout_thresholds.rollout_id')
+    .selectAll('rollout_thresholds')
+    .where('rollouts.namespace_key', '=', ns)
+    .orderBy('rollout_thresholds.rollout_id')
+    .execute();
+  const rolloutSegments = await trx
+    .selectFrom('rollout_segments')
+    .innerJoin('rollouts', 'rollouts.id', 'rollout_segments.rollout_id')
+    .selectAll('rollout_segments')
+    .where('rollouts.namespace_key', '=', ns)
+    .orderBy('rollout_segments.rollout_id')
+    .execute();
+  const rolloutReferences = await trx
+    .selectFrom('rollout_segment_references')
+    .innerJoin('rollouts', 'rollouts.id', 'rollout_segment_references.rollout_id')
+    .select(['rollout_segment_references.rollout_id', 'rollout_segment_references.segment_key'])
+    .where('rollouts.namespace_key', '=', ns)
+    .orderBy('rollout_segment_references.rollout_id')
+    .orderBy('rollout_segment_references.segment_key')
+    .execute();
+  const thresholdOf = new Map(thresholds.map((t) => [t.rollout_id, t]));
+  const segmentOf = new Map(rolloutSegments.map((s) => [s.rollout_id, s]));
+  const references = groupBy(rolloutReferences, (r) => r.rollout_id);
   const rolloutsByFlag = new Map<string, SnapshotRollout[]>();
-  for (const rollout of rows.rollouts) {
-    const threshold = thresholds.get(rollout.id);
-    const segment = rolloutSegments.get(rollout.id);
+  for (const rollout of rollouts) {
+    const threshold = thresholdOf.get(rollout.id);
+    const segment = segmentOf.get(rollout.id);
     const entry: SnapshotRollout = { type: rollout.type as RolloutType, rank: rollout.rank };
     if (threshold) entry.threshold = { percentage: threshold.percentage, value: toBool(threshold.value) };
     else if (segment) {
@@ -200,28 +242,7 @@ export async function loadNamespace(database: Database, namespaceKey: string): P
     rolloutsByFlag.set(rollout.flag_key, list);
     list.push(entry);
   }
-
-  const defaultVariants = new Map(rows.defaultVariants.map((v) => [v.id, v]));
-  for (const flag of rows.flags) {
-    const type = flag.type as FlagType;
-    const entry: SnapshotFlag = {
-      key: flag.key,
-      name: flag.name,
-      description: flag.description,
-      enabled: toBool(flag.enabled),
-      type,
-      createdAt: formatTimestamp(flag.created_at),
-      updatedAt: formatTimestamp(flag.updated_at),
-      rules: type === 'VARIANT_FLAG_TYPE' ? (rulesByFlag.get(flag.key) ?? []) : [],
-      rollouts: type === 'BOOLEAN_FLAG_TYPE' ? (rolloutsByFlag.get(flag.key) ?? []) : [],
-    };
-    const defaultVariant = flag.default_variant_id ? defaultVariants.get(flag.default_variant_id) : undefined;
-    if (type === 'VARIANT_FLAG_TYPE' && defaultVariant) {
-      entry.defaultVariant = { id: defaultVariant.id, key: defaultVariant.key, attachment: defaultVariant.attachment };
-    }
-    document.flags.push(entry);
-  }
-  return { exists: true, document };
+  return rolloutsByFlag;
 }
 
 function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
