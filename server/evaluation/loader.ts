@@ -1,6 +1,6 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../db/index.js';
-import { toBool } from '../db/codec.js';
+import { type Dialect, toBool } from '../db/codec.js';
 import type { Database as Tables } from '../db/schema.js';
 import { formatTimestamp } from '../flipt/timestamps.js';
 import type { FlagType, RolloutType, SegmentOperator } from '../../domain/flipt/types.js';
@@ -26,8 +26,8 @@ const FLAGS_PER_PAGE = 5000;
  * Reads one namespace's flags, segments, rules and rollouts in one consistent read transaction.
  * At 100,000 flags, reading rows is most of a snapshot's first build: each query selects only the
  * columns the document shows, variants only where a flag's default or a distribution names them,
- * and flags page by page (keyset on the `flags_list_idx` order), each page turned into the
- * document's entries before the next is read.
+ * and flags page by page (readFlagPage), each page turned into the document's entries before the
+ * next is read.
  */
 export function loadNamespace(database: Database, namespaceKey: string): Promise<LoadedNamespace> {
   return database.readTransaction(async (trx) => {
@@ -55,42 +55,61 @@ export function loadNamespace(database: Database, namespaceKey: string): Promise
       ).map((v) => [v.id, v]),
     );
 
-    let last: { created_at: string; key: string } | undefined;
+    let after: FlagRow | undefined;
     do {
-      let query = trx
-        .selectFrom('flags')
-        .select(['key', 'name', 'description', 'enabled', 'type', 'default_variant_id', 'created_at', 'updated_at'])
-        .where('namespace_key', '=', namespaceKey);
-      if (last) query = query.where(sql<boolean>`(created_at, key) > (${last.created_at}, ${last.key})`);
-      const page = await query.orderBy('created_at').orderBy('key').limit(FLAGS_PER_PAGE).execute();
-      for (const flag of page) {
-        const type = flag.type as FlagType;
+      const page = await readFlagPage(trx, database.dialect, namespaceKey, after);
+      for (const [key, name, description, enabled, flagType, defaultVariantId, createdAt, updatedAt] of page) {
+        const type = flagType as FlagType;
         const defaultVariant =
-          type === 'VARIANT_FLAG_TYPE' && flag.default_variant_id
-            ? defaultVariants.get(flag.default_variant_id)
-            : undefined;
+          type === 'VARIANT_FLAG_TYPE' && defaultVariantId ? defaultVariants.get(defaultVariantId) : undefined;
         document.flags.push({
-          key: flag.key,
-          name: flag.name,
-          description: flag.description,
-          enabled: toBool(flag.enabled),
+          key,
+          name,
+          description,
+          enabled: toBool(enabled),
           type,
-          createdAt: formatTimestamp(flag.created_at),
-          updatedAt: formatTimestamp(flag.updated_at),
-          rules: type === 'VARIANT_FLAG_TYPE' ? (rulesByFlag.get(flag.key) ?? []) : [],
-          rollouts: type === 'BOOLEAN_FLAG_TYPE' ? (rolloutsByFlag.get(flag.key) ?? []) : [],
+          createdAt: formatTimestamp(createdAt),
+          updatedAt: formatTimestamp(updatedAt),
+          rules: type === 'VARIANT_FLAG_TYPE' ? (rulesByFlag.get(key) ?? []) : [],
+          rollouts: type === 'BOOLEAN_FLAG_TYPE' ? (rolloutsByFlag.get(key) ?? []) : [],
           ...(defaultVariant && {
             defaultVariant: { id: defaultVariant.id, key: defaultVariant.key, attachment: defaultVariant.attachment },
           }),
         });
       }
-      last = page.length === FLAGS_PER_PAGE ? page[page.length - 1] : undefined;
-    } while (last);
+      after = page.length === FLAGS_PER_PAGE ? page[page.length - 1] : undefined;
+    } while (after);
     return { exists: true, document };
   });
 }
 
 type Reader = Transaction<Tables>;
+
+/** key, name, description, enabled, type, default_variant_id, created_at, updated_at */
+type FlagRow = [string, string, string, number | boolean, string, string | null, string, string];
+
+/**
+ * The next page of the namespace's flags after `after`, by creation time then key (the
+ * `flags_list_idx` order), as one JSON array built by the database: the SQLite driver spends most of
+ * a 100,000-flag read building one object per row and column (about 770 CPU ms for the rows against
+ * 200 for the array, measured on SQLite). The functions differ by dialect, the query does not.
+ */
+async function readFlagPage(trx: Reader, dialect: Dialect, ns: string, after: FlagRow | undefined): Promise<FlagRow[]> {
+  const [array, aggregate] =
+    dialect === 'postgres'
+      ? [sql.raw('json_build_array'), sql.raw('json_agg')]
+      : [sql.raw('json_array'), sql.raw('json_group_array')];
+  const from = after ? sql`and (created_at, key) > (${after[6]}, ${after[0]})` : sql``;
+  const { rows } = await sql<{ page: string | FlagRow[] | null }>`
+    select ${aggregate}(${array}(key, name, description, enabled, type, default_variant_id, created_at, updated_at)
+      order by created_at, key) as page
+    from (
+      select * from flags where namespace_key = ${ns} ${from} order by created_at, key limit ${FLAGS_PER_PAGE}
+    ) as flags_page`.execute(trx);
+  const page = rows[0]?.page ?? [];
+  // PostgreSQL's driver parses json results; SQLite answers the text.
+  return typeof page === 'string' ? (JSON.parse(page) as FlagRow[]) : page;
+}
 type SegmentsOf = (keys: { segment_key: string }[]) => SnapshotSegment[];
 
 /** The namespace's segments with their constraints, by key. */
