@@ -35,14 +35,14 @@ export function evaluationRecorder(
 }
 
 /** The label value that stands for any flag or namespace key the data does not hold. */
-export const UNKNOWN_KEY = '(unknown)';
+const UNKNOWN_KEY = '(unknown)';
 
 /**
  * The namespace and flag labels a failed evaluation is counted under. Requests can name any key, so
  * a flag the namespace does not hold counts under UNKNOWN_KEY, and so does a namespace that holds
  * no flag (or does not exist): random keys add no series (docs/operations.md, "Metrics").
  */
-export function failureLabels(namespace: CompiledNamespace, flagKey: string): [namespace: string, flag: string] {
+function failureLabels(namespace: CompiledNamespace, flagKey: string): [namespace: string, flag: string] {
   if (namespace.flags.has(flagKey)) return [namespace.key, flagKey];
   return [namespace.flags.size > 0 ? namespace.key : UNKNOWN_KEY, UNKNOWN_KEY];
 }
