@@ -68,6 +68,16 @@ test('namespaces: create with the key following the name, edit, delete; the prot
   await expect(page.getByRole('cell', { name: key, exact: true })).toBeHidden();
 });
 
+test('API Tokens: with token authentication off, no New Token but how to enable it', async ({ page, server }) => {
+  await open(page, server, '/settings/tokens');
+  const section = page.getByRole('region', { name: 'API Tokens' });
+  await expect(section.getByRole('heading', { name: 'Static Tokens' })).toBeVisible();
+  await expect(section).toContainText('Token authentication is not enabled on this server.');
+  await expect(section).toContainText('authentication.methods.token.enabled: true');
+  await expect(section.getByRole('button', { name: 'New Token' })).toHaveCount(0);
+  await expectAccessible(page);
+});
+
 test('switching the namespace keeps the page and the palette offers Switch Namespaces', async ({ page, server }) => {
   const key = unique('team');
   await api(server, 'POST', '/api/v1/namespaces', { key, name: `Team ${key}` });
