@@ -4,7 +4,7 @@ import { Redirect } from 'wouter';
 import { errorMessage, request } from '../../api/client';
 import { useSessionStore } from '../../stores/session';
 import { loginProviders, type LoginProvider } from './methods';
-import { useAuthMethods } from './queries';
+import { useAuthMethods } from '../../api/authMethods';
 
 /**
  * Sign-in: one button per enabled session method. A button asks the server for the provider's

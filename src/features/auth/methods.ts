@@ -1,4 +1,4 @@
-import type { AuthMethod, MethodInfo } from '../../../domain/flipt/auth';
+import type { MethodInfo } from '../../../domain/flipt/auth';
 
 /** One sign-in button: an OIDC provider or GitHub, with the address that starts its login. */
 export interface LoginProvider {
@@ -32,9 +32,4 @@ export function loginProviders(methods: MethodInfo[]): LoginProvider[] {
     }
   }
   return providers;
-}
-
-/** Whether the server has `method` enabled (static tokens are METHOD_TOKEN). */
-export function methodEnabled(methods: MethodInfo[], method: AuthMethod): boolean {
-  return methods.some((info) => info.method === method && info.enabled);
 }

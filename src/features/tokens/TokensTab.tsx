@@ -17,7 +17,7 @@ import { toDatetimeValue } from '../../lib/time';
 import { requiredString } from '../../lib/validation';
 import { usePreferencesStore } from '../../stores/preferences';
 import { toastError, toastSuccess } from '../../stores/toasts';
-import { methodEnabled, useAuthMethods } from '../auth';
+import { methodEnabled, useAuthMethods } from '../../api/authMethods';
 import { useNamespaces } from '../namespaces';
 import { READ_ONLY_TITLE, useReadOnly } from '../../api/meta';
 import { useTokenMutations, useTokens } from './queries';
