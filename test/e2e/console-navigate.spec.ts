@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, startServer, test, type RunningServer } from './fixtures.js';
-import { api, open, pick, toast, unique } from './console-support.js';
+import { api, offered, open, pick, toast, unique } from './console-support.js';
 
 // Navigate after mutate: every entity created, updated, deleted or copied in the console shows its new
 // state on every page that shows it, reached through the console's own links (no reload); and what
@@ -12,19 +12,8 @@ import { api, open, pick, toast, unique } from './console-support.js';
 const sidebar = (page: Page) => page.getByRole('navigation', { name: 'Sidebar' });
 const goTo = (page: Page, link: 'Flags' | 'Segments' | 'Console' | 'Settings') =>
   sidebar(page).getByRole('link', { name: link }).click();
-const switcher = (page: Page) => sidebar(page).getByRole('combobox', { name: 'Namespace' });
-
-/** The options a picker offers, read by opening it and closing it again. */
-async function offered(page: Page, scope: Page | ReturnType<Page['getByRole']>, label: string): Promise<string[]> {
-  const picker = scope.getByRole('combobox', { name: label, exact: true });
-  await picker.click();
-  const listbox = page.getByRole('listbox', { name: label, exact: true });
-  await expect(listbox).toBeVisible();
-  const names = await listbox.getByRole('option').allInnerTexts();
-  await page.keyboard.press('Escape');
-  await expect(picker).toHaveAttribute('aria-expanded', 'false');
-  return names.map((name) => name.replace(/\s+/g, ' ').trim());
-}
+/** Chooses a namespace in the sidebar's switcher by its name. */
+const switchTo = (page: Page, name: string) => pick(sidebar(page), 'Namespace', name);
 
 async function openFlag(page: Page, key: string, tab?: 'Variants' | 'Rules' | 'Rollouts') {
   await goTo(page, 'Flags');
@@ -90,10 +79,10 @@ test('flag: create, update, copy and delete show in the list, the flag page and 
   await pick(copy, 'Namespace', `Target ${target}`);
   await copy.getByRole('button', { name: 'Copy' }).click();
   await expect(toast(page).success).toHaveText('Successfully copied flag');
-  await switcher(page).selectOption(target);
+  await switchTo(page, `Target ${target}`);
   await expect(page).toHaveURL(new RegExp(`#/namespaces/${target}/flags`));
   await expect(page.getByRole('link', { name: key, exact: true })).toBeVisible();
-  await switcher(page).selectOption('default');
+  await switchTo(page, 'Default');
 
   // Delete: gone from the list and unknown to the console.
   await openFlag(page, key);
@@ -249,11 +238,11 @@ test('segment and constraint: create, update, copy and delete show in the lists,
   await copy.getByRole('button', { name: 'Copy' }).click();
   await expect(toast(page).success).toHaveText('Successfully copied segment');
   await goTo(page, 'Segments');
-  await switcher(page).selectOption(target);
+  await switchTo(page, `Target ${target}`);
   await expect(page.getByRole('link', { name: key, exact: true })).toBeVisible();
   await page.getByRole('link', { name: key, exact: true }).click();
   await expect(page.getByRole('row', { name: /plan String == enterprise/ })).toBeVisible();
-  await switcher(page).selectOption('default');
+  await switchTo(page, 'Default');
 
   await openSegment(page, key);
   await page.getByRole('button', { name: 'Delete plan' }).click();
@@ -383,7 +372,7 @@ test('namespace: create, update and delete show in the switcher and the copy dia
 
   // The switcher, the copy dialog and the token form offer it.
   await openFlag(page, flag);
-  await expect(switcher(page).getByRole('option', { name })).toHaveCount(1);
+  expect(await offered(page, sidebar(page), 'Namespace')).toContain(`${name} ${key}`);
   await page.getByRole('button', { name: 'Actions' }).click();
   await page.getByRole('menuitem', { name: 'Copy to Namespace' }).click();
   expect(await offered(page, page.getByRole('dialog', { name: 'Copy Flag' }), 'Namespace')).toContain(`${name} ${key}`);
@@ -398,7 +387,7 @@ test('namespace: create, update and delete show in the switcher and the copy dia
   await dialog.getByRole('button', { name: 'Update' }).click();
   await expect(dialog).toBeHidden();
   await goTo(page, 'Flags');
-  await expect(switcher(page).getByRole('option', { name: `${name} renamed` })).toHaveCount(1);
+  expect(await offered(page, sidebar(page), 'Namespace')).toContain(`${name} renamed ${key}`);
 
   // Delete the namespace: gone from the switcher and the copy dialog.
   await goTo(page, 'Settings');
@@ -407,7 +396,7 @@ test('namespace: create, update and delete show in the switcher and the copy dia
   await page.getByRole('dialog', { name: 'Delete Namespace' }).getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByRole('cell', { name: key, exact: true })).toHaveCount(0);
   await openFlag(page, flag);
-  await expect(switcher(page).getByRole('option', { name })).toHaveCount(0);
+  expect((await offered(page, sidebar(page), 'Namespace')).some((option) => option.endsWith(key))).toBe(false);
   await page.getByRole('button', { name: 'Actions' }).click();
   const copyItem = page.getByRole('menuitem', { name: 'Copy to Namespace' });
   if ((await copyItem.getAttribute('aria-disabled')) !== 'true') {

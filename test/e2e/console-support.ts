@@ -66,3 +66,15 @@ export async function pick(scope: Page | Locator, label: string, ...names: strin
   if ((await picker.getAttribute('aria-expanded')) === 'true') await page.keyboard.press('Escape');
   await expect(picker).toHaveAttribute('aria-expanded', 'false');
 }
+
+/** The options a picker offers, read by opening it and closing it again. */
+export async function offered(page: Page, scope: Page | Locator, label: string): Promise<string[]> {
+  const picker = scope.getByRole('combobox', { name: label, exact: true });
+  await picker.click();
+  const listbox = page.getByRole('listbox', { name: label, exact: true });
+  await expect(listbox).toBeVisible();
+  const names = await listbox.getByRole('option').allInnerTexts();
+  await page.keyboard.press('Escape');
+  await expect(picker).toHaveAttribute('aria-expanded', 'false');
+  return names.map((name) => name.replace(/\s+/g, ' ').trim());
+}
