@@ -80,6 +80,8 @@ test('API Tokens: with token authentication off, no New Token but how to enable 
   await expect(section).toContainText('Token authentication is not enabled on this server.');
   await expect(section).toContainText('authentication.methods.token.enabled: true');
   await expect(section.getByRole('button', { name: 'New Token' })).toHaveCount(0);
+  // No token to delete either.
+  await expect(section.getByRole('button', { name: 'Delete' })).toHaveCount(0);
   await expectAccessible(page);
 });
 

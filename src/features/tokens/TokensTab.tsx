@@ -167,14 +167,16 @@ export default function TokensTab() {
           <p className="muted">Clients send a static token as a bearer token to reach the API.</p>
         </div>
         <div className="form-actions">
-          <ReasonButton
-            className="button button-danger"
-            disabled={selected.size === 0}
-            reason={disabledTitle}
-            onClick={() => setDeleting(true)}
-          >
-            Delete{selected.size > 0 && ` (${selected.size})`}
-          </ReasonButton>
+          {list.length > 0 && (
+            <ReasonButton
+              className="button button-danger"
+              disabled={selected.size === 0}
+              reason={disabledTitle}
+              onClick={() => setDeleting(true)}
+            >
+              Delete{selected.size > 0 && ` (${selected.size})`}
+            </ReasonButton>
+          )}
           {tokenAuth && (
             <ReasonButton className="button button-primary" reason={disabledTitle} onClick={() => setCreating(true)}>
               New Token
