@@ -38,6 +38,8 @@ function NamespaceSwitcher({
         className="picker"
         disabled={disabled}
         onClick={() => setOpened(true)}
+        // The arrow keys open it too, as they open the picker it becomes.
+        onKeyDown={(event) => (event.key === 'ArrowDown' || event.key === 'ArrowUp') && setOpened(true)}
       >
         <span className="picker-value">{name}</span>
       </button>

@@ -1,6 +1,6 @@
 import type { Namespace } from '../../domain/flipt/types.js';
 import { expect, test } from './fixtures.js';
-import { api, expectAccessible, offered, open, pick, unique } from './console-support.js';
+import { api, expectAccessible, offered, open, unique } from './console-support.js';
 
 test('preferences: theme and timezone are applied and remembered', async ({ page, server }) => {
   const key = unique('timed');
@@ -91,7 +91,13 @@ test('switching the namespace keeps the page and the palette offers Switch Names
   await api(server, 'POST', `/api/v1/namespaces/${key}/segments`, { key: 'only-here', name: 'Only here' });
   await open(page, server, '/namespaces/default/segments');
   await expect(page.getByRole('heading', { name: 'Segments' })).toBeVisible();
-  await pick(page.getByRole('navigation', { name: 'Sidebar' }), 'Namespace', `Team ${key}`);
+  // By keyboard: the arrow key opens the switcher, typing filters by key, Enter chooses.
+  await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('combobox', { name: 'Namespace' }).focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(page.getByRole('combobox', { name: 'Search Namespace' })).toBeFocused();
+  await page.keyboard.type(key);
+  await expect(page.getByRole('listbox', { name: 'Namespace' }).getByRole('option')).toHaveCount(1);
+  await page.keyboard.press('Enter');
   await expect(page).toHaveURL(new RegExp(`#/namespaces/${key}/segments$`));
   await expect(page.getByRole('link', { name: 'only-here' })).toBeVisible();
   await expect(page).toHaveTitle(`Ensign · Team ${key}`);
