@@ -1,9 +1,57 @@
+import { Suspense, lazy, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useNamespaces } from '../features/namespaces';
 import { useNamespaceStore } from '../stores/namespace';
 import { namespacePath, namespacedSection } from '../lib/paths';
 import { PRODUCT_NAME } from '../lib/links';
 import { Icon, type IconName } from '../components/Icon';
+
+const NamespacePicker = lazy(() => import('./NamespacePicker'));
+
+/**
+ * The namespace switcher. Closed, it is a plain button showing the current namespace; the first click
+ * loads the searchable picker (ariakit's combobox), which then stays, so the first page does not carry it.
+ */
+function NamespaceSwitcher({
+  current,
+  disabled,
+  onChange,
+}: {
+  current: string;
+  disabled: boolean;
+  onChange(key: string): void;
+}) {
+  const namespaces = useNamespaces();
+  const [opened, setOpened] = useState(false);
+  const name = namespaces.data?.namespaces.find((namespace) => namespace.key === current)?.name || current;
+  const closed = (
+    <div className="field">
+      <span className="picker-label" id="namespace-switcher-label">
+        Namespace
+      </span>
+      <button
+        type="button"
+        role="combobox"
+        aria-haspopup="listbox"
+        aria-expanded="false"
+        aria-labelledby="namespace-switcher-label"
+        className="picker"
+        disabled={disabled}
+        onClick={() => setOpened(true)}
+        // The arrow keys open it too, as they open the picker it becomes.
+        onKeyDown={(event) => (event.key === 'ArrowDown' || event.key === 'ArrowUp') && setOpened(true)}
+      >
+        <span className="picker-value">{name}</span>
+      </button>
+    </div>
+  );
+  if (!opened) return closed;
+  return (
+    <Suspense fallback={closed}>
+      <NamespacePicker value={current} disabled={disabled} onChange={onChange} />
+    </Suspense>
+  );
+}
 
 function NavLink({
   href,
@@ -43,17 +91,7 @@ export function Sidebar() {
         <img src="/favicon.svg" alt="" width="24" height="24" />
         {PRODUCT_NAME}
       </Link>
-      <label className="field">
-        <span>Namespace</span>
-        <select value={current} disabled={!section} onChange={(event) => switchNamespace(event.target.value)}>
-          {namespaces.data?.namespaces.map((namespace) => (
-            <option key={namespace.key} value={namespace.key}>
-              {namespace.name}
-            </option>
-          ))}
-          {!namespaces.data && <option value={current}>{current}</option>}
-        </select>
-      </label>
+      <NamespaceSwitcher current={current} disabled={!section} onChange={switchNamespace} />
       {namespaces.isError && <p role="alert">{namespaces.error.message}</p>}
       <div className="nav">
         <NavLink href={namespacePath(current, '/flags')} icon="flag" active={section === 'flags'}>

@@ -38,6 +38,8 @@ interface PickerProps<V extends string | string[]> {
   placeholder: string;
   hint?: string;
   disabled?: boolean;
+  /** Open when first shown (a picker loaded lazily by the click that opens it). */
+  defaultOpen?: boolean;
 }
 
 /**
@@ -52,6 +54,7 @@ export function Picker<V extends string | string[]>({
   placeholder,
   hint,
   disabled,
+  defaultOpen,
 }: PickerProps<V>) {
   const [search, setSearch] = useState('');
   const matches = useMemo(() => filterOptions(options, search), [options, search]);
@@ -60,7 +63,11 @@ export function Picker<V extends string | string[]>({
   );
   return (
     <div className="field">
-      <ComboboxProvider resetValueOnHide setValue={(text) => startTransition(() => setSearch(text))}>
+      <ComboboxProvider
+        resetValueOnHide
+        defaultOpen={defaultOpen}
+        setValue={(text) => startTransition(() => setSearch(text))}
+      >
         <SelectProvider value={value} setValue={onChange}>
           <SelectLabel className="picker-label">{label}</SelectLabel>
           <Select className="picker" disabled={disabled}>

@@ -1,6 +1,9 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures.js';
-import { api, open, pick, toast, unique } from './console-support.js';
+import { expect, startServer, test, type RunningServer } from './fixtures.js';
+import { api, offered, open, pick, toast, unique } from './console-support.js';
 
 // Navigate after mutate: every entity created, updated, deleted or copied in the console shows its new
 // state on every page that shows it, reached through the console's own links (no reload); and what
@@ -9,19 +12,8 @@ import { api, open, pick, toast, unique } from './console-support.js';
 const sidebar = (page: Page) => page.getByRole('navigation', { name: 'Sidebar' });
 const goTo = (page: Page, link: 'Flags' | 'Segments' | 'Console' | 'Settings') =>
   sidebar(page).getByRole('link', { name: link }).click();
-const switcher = (page: Page) => sidebar(page).getByRole('combobox', { name: 'Namespace' });
-
-/** The options a picker offers, read by opening it and closing it again. */
-async function offered(page: Page, scope: Page | ReturnType<Page['getByRole']>, label: string): Promise<string[]> {
-  const picker = scope.getByRole('combobox', { name: label, exact: true });
-  await picker.click();
-  const listbox = page.getByRole('listbox', { name: label, exact: true });
-  await expect(listbox).toBeVisible();
-  const names = await listbox.getByRole('option').allInnerTexts();
-  await page.keyboard.press('Escape');
-  await expect(picker).toHaveAttribute('aria-expanded', 'false');
-  return names.map((name) => name.replace(/\s+/g, ' ').trim());
-}
+/** Chooses a namespace in the sidebar's switcher by its name. */
+const switchTo = (page: Page, name: string) => pick(sidebar(page), 'Namespace', name);
 
 async function openFlag(page: Page, key: string, tab?: 'Variants' | 'Rules' | 'Rollouts') {
   await goTo(page, 'Flags');
@@ -87,10 +79,10 @@ test('flag: create, update, copy and delete show in the list, the flag page and 
   await pick(copy, 'Namespace', `Target ${target}`);
   await copy.getByRole('button', { name: 'Copy' }).click();
   await expect(toast(page).success).toHaveText('Successfully copied flag');
-  await switcher(page).selectOption(target);
+  await switchTo(page, `Target ${target}`);
   await expect(page).toHaveURL(new RegExp(`#/namespaces/${target}/flags`));
   await expect(page.getByRole('link', { name: key, exact: true })).toBeVisible();
-  await switcher(page).selectOption('default');
+  await switchTo(page, 'Default');
 
   // Delete: gone from the list and unknown to the console.
   await openFlag(page, key);
@@ -246,11 +238,11 @@ test('segment and constraint: create, update, copy and delete show in the lists,
   await copy.getByRole('button', { name: 'Copy' }).click();
   await expect(toast(page).success).toHaveText('Successfully copied segment');
   await goTo(page, 'Segments');
-  await switcher(page).selectOption(target);
+  await switchTo(page, `Target ${target}`);
   await expect(page.getByRole('link', { name: key, exact: true })).toBeVisible();
   await page.getByRole('link', { name: key, exact: true }).click();
   await expect(page.getByRole('row', { name: /plan String == enterprise/ })).toBeVisible();
-  await switcher(page).selectOption('default');
+  await switchTo(page, 'Default');
 
   await openSegment(page, key);
   await page.getByRole('button', { name: 'Delete plan' }).click();
@@ -362,10 +354,7 @@ test('rule and rollout: create, update, reorder and delete show on the flag page
   await expect(page.getByRole('article', { name: 'Rollout 1' })).toHaveCount(0);
 });
 
-test('namespace: create, update and delete show in the switcher, the copy dialog and the token form', async ({
-  page,
-  server,
-}) => {
+test('namespace: create, update and delete show in the switcher and the copy dialog', async ({ page, server }) => {
   const flag = unique('nav-ns-flag');
   await api(server, 'POST', '/api/v1/namespaces/default/flags', { key: flag, name: flag, type: 'BOOLEAN_FLAG_TYPE' });
   await open(page, server, `/namespaces/default/flags/${flag}`);
@@ -383,16 +372,10 @@ test('namespace: create, update and delete show in the switcher, the copy dialog
 
   // The switcher, the copy dialog and the token form offer it.
   await openFlag(page, flag);
-  await expect(switcher(page).getByRole('option', { name })).toHaveCount(1);
+  expect(await offered(page, sidebar(page), 'Namespace')).toContain(`${name} ${key}`);
   await page.getByRole('button', { name: 'Actions' }).click();
   await page.getByRole('menuitem', { name: 'Copy to Namespace' }).click();
   expect(await offered(page, page.getByRole('dialog', { name: 'Copy Flag' }), 'Namespace')).toContain(`${name} ${key}`);
-  await page.keyboard.press('Escape');
-  // The token form (its list needs an authenticated server, see auth-oidc.spec.ts) offers it too.
-  await goTo(page, 'Settings');
-  await page.getByRole('link', { name: 'API Tokens' }).click();
-  await page.getByRole('button', { name: 'New Token' }).click();
-  expect(await offered(page, page.getByRole('dialog', { name: 'New Token' }), 'Namespace')).toContain(`${name} ${key}`);
   await page.keyboard.press('Escape');
   await goTo(page, 'Settings');
 
@@ -404,7 +387,7 @@ test('namespace: create, update and delete show in the switcher, the copy dialog
   await dialog.getByRole('button', { name: 'Update' }).click();
   await expect(dialog).toBeHidden();
   await goTo(page, 'Flags');
-  await expect(switcher(page).getByRole('option', { name: `${name} renamed` })).toHaveCount(1);
+  expect(await offered(page, sidebar(page), 'Namespace')).toContain(`${name} renamed ${key}`);
 
   // Delete the namespace: gone from the switcher and the copy dialog.
   await goTo(page, 'Settings');
@@ -413,7 +396,7 @@ test('namespace: create, update and delete show in the switcher, the copy dialog
   await page.getByRole('dialog', { name: 'Delete Namespace' }).getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByRole('cell', { name: key, exact: true })).toHaveCount(0);
   await openFlag(page, flag);
-  await expect(switcher(page).getByRole('option', { name })).toHaveCount(0);
+  expect((await offered(page, sidebar(page), 'Namespace')).some((option) => option.endsWith(key))).toBe(false);
   await page.getByRole('button', { name: 'Actions' }).click();
   const copyItem = page.getByRole('menuitem', { name: 'Copy to Namespace' });
   if ((await copyItem.getAttribute('aria-disabled')) !== 'true') {
@@ -452,4 +435,100 @@ test('what someone else changes through the API shows when each page is opened a
   ).toHaveText('else-red');
   await goTo(page, 'Segments');
   await expect(page.getByRole('cell', { name: 'Elsewhere segment', exact: true })).toBeVisible();
+});
+
+test.describe('on a server with token authentication', () => {
+  const BOOTSTRAP = 'nav-bootstrap-token';
+  let tokenServer: RunningServer;
+  let configDir: string;
+
+  test.beforeAll(async () => {
+    configDir = mkdtempSync(join(tmpdir(), 'ensign-nav-tokens-'));
+    const configFile = join(configDir, 'config.yml');
+    writeFileSync(
+      configFile,
+      `authentication:\n  required: true\n  methods:\n    token:\n      enabled: true\n      bootstrap:\n        token: ${BOOTSTRAP}\n`,
+    );
+    tokenServer = await startServer(['--config', configFile]);
+  });
+  test.afterAll(async () => {
+    await tokenServer?.stop();
+    rmSync(configDir, { recursive: true, force: true });
+  });
+  // The browser sends the bootstrap token with every request, as a proxy in front of the console would.
+  test.use({ extraHTTPHeaders: { authorization: `Bearer ${BOOTSTRAP}` } });
+
+  const openTokens = async (page: Page) => {
+    await goTo(page, 'Settings');
+    await page.getByRole('link', { name: 'API Tokens' }).click();
+    await expect(page.getByRole('heading', { name: 'Static Tokens' })).toBeVisible();
+    return page.getByRole('region', { name: 'API Tokens' });
+  };
+
+  test('token: create and delete show in the list after leaving it; namespaces created and deleted show in the token form', async ({
+    page,
+  }) => {
+    await open(page, tokenServer, '/settings/tokens');
+    let tokens = page.getByRole('region', { name: 'API Tokens' });
+    await expect(tokens.getByRole('cell', { name: 'initial_bootstrap_token', exact: true })).toBeVisible();
+
+    // A namespace created in the console is offered by the token form.
+    const space = unique('Token Space');
+    const spaceKey = space.replace(/\s/g, '-');
+    await goTo(page, 'Settings');
+    await page.getByRole('link', { name: 'Namespaces' }).click();
+    await page.getByRole('button', { name: 'New Namespace' }).click();
+    const newSpace = page.getByRole('dialog', { name: 'New Namespace' });
+    await newSpace.getByLabel('Name').fill(space);
+    await newSpace.getByRole('button', { name: 'Create' }).click();
+    await expect(newSpace).toBeHidden();
+
+    const name = unique('nav-tok');
+    tokens = await openTokens(page);
+    await tokens.getByRole('button', { name: 'New Token' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New Token' });
+    await dialog.getByLabel('Name', { exact: true }).fill(name);
+    await pick(dialog, 'Namespace', space);
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await expect(
+      page.getByRole('dialog', { name: 'Token Created' }).getByRole('textbox', { name: 'Token' }),
+    ).toHaveValue(/^[A-Za-z0-9_-]{43}=$/);
+    await page.getByRole('button', { name: 'Done' }).click();
+
+    // Elsewhere and back: the new token is listed.
+    await goTo(page, 'Flags');
+    tokens = await openTokens(page);
+    await expect(tokens.getByRole('cell', { name, exact: true })).toBeVisible();
+
+    // A token someone else creates through the API shows when the page is opened again.
+    const other = unique('nav-api-tok');
+    const created = await page.request.post(`${tokenServer.url}/auth/v1/method/token`, { data: { name: other } });
+    expect(created.status()).toBe(200);
+    await goTo(page, 'Flags');
+    tokens = await openTokens(page);
+    await expect(tokens.getByRole('cell', { name: other, exact: true })).toBeVisible();
+
+    // Delete (revoke) both: gone after leaving and coming back; the bootstrap token remains.
+    await tokens.getByRole('checkbox', { name: `Select ${name}` }).check();
+    await tokens.getByRole('checkbox', { name: `Select ${other}` }).check();
+    await tokens.getByRole('button', { name: 'Delete (2)' }).click();
+    await page.getByRole('dialog', { name: 'Delete Tokens' }).getByRole('button', { name: 'Delete' }).click();
+    await expect(toast(page).success).toHaveText('Successfully deleted tokens');
+    await goTo(page, 'Flags');
+    tokens = await openTokens(page);
+    await expect(tokens.getByRole('cell', { name: 'initial_bootstrap_token', exact: true })).toBeVisible();
+    await expect(tokens.getByRole('cell', { name, exact: true })).toHaveCount(0);
+    await expect(tokens.getByRole('cell', { name: other, exact: true })).toHaveCount(0);
+
+    // The namespace deleted in the console is no longer offered.
+    await goTo(page, 'Settings');
+    await page.getByRole('link', { name: 'Namespaces' }).click();
+    await page.getByRole('button', { name: `Delete ${spaceKey}` }).click();
+    await page.getByRole('dialog', { name: 'Delete Namespace' }).getByRole('button', { name: 'Delete' }).click();
+    await expect(page.getByRole('cell', { name: spaceKey, exact: true })).toHaveCount(0);
+    tokens = await openTokens(page);
+    await tokens.getByRole('button', { name: 'New Token' }).click();
+    const offeredNow = await offered(page, page.getByRole('dialog', { name: 'New Token' }), 'Namespace');
+    expect(offeredNow.some((option) => option.endsWith(spaceKey))).toBe(false);
+  });
 });

@@ -1,6 +1,6 @@
 import type { Namespace } from '../../domain/flipt/types.js';
 import { expect, test } from './fixtures.js';
-import { api, expectAccessible, open, unique } from './console-support.js';
+import { api, expectAccessible, offered, open, unique } from './console-support.js';
 
 test('preferences: theme and timezone are applied and remembered', async ({ page, server }) => {
   const key = unique('timed');
@@ -50,8 +50,13 @@ test('namespaces: create with the key following the name, edit, delete; the prot
   await dialog.getByRole('button', { name: 'Create' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByRole('cell', { name: key, exact: true })).toBeVisible();
-  // The namespace list refreshes everywhere, the sidebar selector included.
-  await expect(page.getByRole('combobox', { name: 'Namespace' }).locator('option', { hasText: name })).toHaveCount(1);
+  // The namespace list refreshes everywhere, the sidebar switcher included.
+  await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Flags' }).click();
+  expect(await offered(page, page.getByRole('navigation', { name: 'Sidebar' }), 'Namespace')).toContain(
+    `${name} ${key}`,
+  );
+  await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Settings' }).click();
+  await page.getByRole('link', { name: 'Namespaces' }).click();
 
   await page.getByRole('button', { name: `Edit ${key}` }).click();
   const edit = page.getByRole('dialog', { name: 'Edit Namespace' });
@@ -68,13 +73,31 @@ test('namespaces: create with the key following the name, edit, delete; the prot
   await expect(page.getByRole('cell', { name: key, exact: true })).toBeHidden();
 });
 
+test('API Tokens: with token authentication off, no New Token but how to enable it', async ({ page, server }) => {
+  await open(page, server, '/settings/tokens');
+  const section = page.getByRole('region', { name: 'API Tokens' });
+  await expect(section.getByRole('heading', { name: 'Static Tokens' })).toBeVisible();
+  await expect(section).toContainText('Token authentication is not enabled on this server.');
+  await expect(section).toContainText('authentication.methods.token.enabled: true');
+  await expect(section.getByRole('button', { name: 'New Token' })).toHaveCount(0);
+  // No token to delete either.
+  await expect(section.getByRole('button', { name: 'Delete' })).toHaveCount(0);
+  await expectAccessible(page);
+});
+
 test('switching the namespace keeps the page and the palette offers Switch Namespaces', async ({ page, server }) => {
   const key = unique('team');
   await api(server, 'POST', '/api/v1/namespaces', { key, name: `Team ${key}` });
   await api(server, 'POST', `/api/v1/namespaces/${key}/segments`, { key: 'only-here', name: 'Only here' });
   await open(page, server, '/namespaces/default/segments');
   await expect(page.getByRole('heading', { name: 'Segments' })).toBeVisible();
-  await page.getByRole('combobox', { name: 'Namespace' }).selectOption(key);
+  // By keyboard: the arrow key opens the switcher, typing filters by key, Enter chooses.
+  await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('combobox', { name: 'Namespace' }).focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(page.getByRole('combobox', { name: 'Search Namespace' })).toBeFocused();
+  await page.keyboard.type(key);
+  await expect(page.getByRole('listbox', { name: 'Namespace' }).getByRole('option')).toHaveCount(1);
+  await page.keyboard.press('Enter');
   await expect(page).toHaveURL(new RegExp(`#/namespaces/${key}/segments$`));
   await expect(page.getByRole('link', { name: 'only-here' })).toBeVisible();
   await expect(page).toHaveTitle(`Ensign · Team ${key}`);
@@ -87,5 +110,5 @@ test('switching the namespace keeps the page and the palette offers Switch Names
   await page.getByRole('combobox', { name: 'Search commands' }).fill('Switch Namespaces: Default');
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/#\/namespaces\/default\/segments$/);
-  await expect(page.getByRole('combobox', { name: 'Namespace' })).toHaveValue('default');
+  await expect(page.getByRole('combobox', { name: 'Namespace' })).toHaveText('Default');
 });

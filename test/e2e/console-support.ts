@@ -2,13 +2,11 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page } from '@playwright/test';
 import type { RunningServer } from './fixtures.js';
 
+/** A server the tests reach: one they started, or any Ensign at an address. */
+export type Server = Pick<RunningServer, 'url'>;
+
 /** Calls the server's API directly (to seed or check data), failing on a non-OK answer. */
-export async function api<T = unknown>(
-  server: RunningServer,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<T> {
+export async function api<T = unknown>(server: Server, method: string, path: string, body?: unknown): Promise<T> {
   const response = await fetch(`${server.url}${path}`, {
     method,
     headers: { 'content-type': 'application/json' },
@@ -24,7 +22,7 @@ export function unique(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 }
 
-export async function open(page: Page, server: RunningServer, route: string): Promise<void> {
+export async function open(page: Page, server: Server, route: string): Promise<void> {
   await page.goto(`${server.url}/#${route}`);
 }
 
@@ -65,4 +63,16 @@ export async function pick(scope: Page | Locator, label: string, ...names: strin
   }
   if ((await picker.getAttribute('aria-expanded')) === 'true') await page.keyboard.press('Escape');
   await expect(picker).toHaveAttribute('aria-expanded', 'false');
+}
+
+/** The options a picker offers, read by opening it and closing it again. */
+export async function offered(page: Page, scope: Page | Locator, label: string): Promise<string[]> {
+  const picker = scope.getByRole('combobox', { name: label, exact: true });
+  await picker.click();
+  const listbox = page.getByRole('listbox', { name: label, exact: true });
+  await expect(listbox).toBeVisible();
+  const names = await listbox.getByRole('option').allInnerTexts();
+  await page.keyboard.press('Escape');
+  await expect(picker).toHaveAttribute('aria-expanded', 'false');
+  return names.map((name) => name.replace(/\s+/g, ' ').trim());
 }

@@ -6,8 +6,8 @@ import { expect, startServer, test } from './fixtures.js';
 
 test('the console lists the Default namespace it fetched from the server', async ({ page, server }) => {
   await page.goto(server.url);
-  const selector = page.getByRole('navigation', { name: 'Sidebar' }).getByRole('combobox', { name: 'Namespace' });
-  await expect(selector.locator('option:checked')).toHaveText('Default');
+  const sidebar = page.getByRole('navigation', { name: 'Sidebar' });
+  await expect(sidebar.getByRole('combobox', { name: 'Namespace' })).toHaveText('Default');
 });
 
 test('serve shuts down cleanly on SIGTERM after finishing in-flight requests', async () => {

@@ -1,11 +1,10 @@
 import '../../app/shared-chunk';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Redirect } from 'wouter';
-import type { ListAuthenticationMethodsResponse } from '../../../domain/flipt/auth';
-import { AUTH, errorMessage, request } from '../../api/client';
+import { errorMessage, request } from '../../api/client';
 import { useSessionStore } from '../../stores/session';
 import { loginProviders, type LoginProvider } from './methods';
+import { useAuthMethods } from '../../api/authMethods';
 
 /**
  * Sign-in: one button per enabled session method. A button asks the server for the provider's
@@ -13,10 +12,7 @@ import { loginProviders, type LoginProvider } from './methods';
  */
 export default function LoginPage() {
   const authenticated = useSessionStore((state) => state.session?.authenticated ?? false);
-  const methods = useQuery({
-    queryKey: ['auth', 'methods'],
-    queryFn: () => request<ListAuthenticationMethodsResponse>('GET', `${AUTH}/method`),
-  });
+  const methods = useAuthMethods();
   const [error, setError] = useState<string>();
   const [leaving, setLeaving] = useState<string>();
 

@@ -17,6 +17,7 @@ import { toDatetimeValue } from '../../lib/time';
 import { requiredString } from '../../lib/validation';
 import { usePreferencesStore } from '../../stores/preferences';
 import { toastError, toastSuccess } from '../../stores/toasts';
+import { methodEnabled, useAuthMethods } from '../../api/authMethods';
 import { useNamespaces } from '../namespaces';
 import { READ_ONLY_TITLE, useReadOnly } from '../../api/meta';
 import { useTokenMutations, useTokens } from './queries';
@@ -112,8 +113,25 @@ function CreatedToken({ created, onDone }: { created: CreateTokenResponse; onDon
 
 const nameOf = (token: Authentication) => token.metadata[AuthMetadata.tokenName] ?? '';
 
+/** Where static tokens are switched on: creating one is refused while they are off. */
+function TokenAuthDisabled() {
+  return (
+    <div className="empty-state">
+      <p>
+        <strong>Token authentication is not enabled on this server.</strong>
+      </p>
+      <p className="muted">
+        To create static tokens, set <code>authentication.methods.token.enabled: true</code> in the server's
+        configuration file and restart it.
+      </p>
+    </div>
+  );
+}
+
 export default function TokensTab() {
   const tokens = useTokens();
+  const methods = useAuthMethods();
+  const tokenAuth = methods.data && methodEnabled(methods.data.methods, 'METHOD_TOKEN');
   const readOnly = useReadOnly();
   const disabledTitle = readOnly ? READ_ONLY_TITLE : undefined;
   const { removeMany } = useTokenMutations();
@@ -149,21 +167,27 @@ export default function TokensTab() {
           <p className="muted">Clients send a static token as a bearer token to reach the API.</p>
         </div>
         <div className="form-actions">
-          <ReasonButton
-            className="button button-danger"
-            disabled={selected.size === 0}
-            reason={disabledTitle}
-            onClick={() => setDeleting(true)}
-          >
-            Delete{selected.size > 0 && ` (${selected.size})`}
-          </ReasonButton>
-          <ReasonButton className="button button-primary" reason={disabledTitle} onClick={() => setCreating(true)}>
-            New Token
-          </ReasonButton>
+          {list.length > 0 && (
+            <ReasonButton
+              className="button button-danger"
+              disabled={selected.size === 0}
+              reason={disabledTitle}
+              onClick={() => setDeleting(true)}
+            >
+              Delete{selected.size > 0 && ` (${selected.size})`}
+            </ReasonButton>
+          )}
+          {tokenAuth && (
+            <ReasonButton className="button button-primary" reason={disabledTitle} onClick={() => setCreating(true)}>
+              New Token
+            </ReasonButton>
+          )}
         </div>
       </header>
       {tokens.isError && <p role="alert">{errorMessage(tokens.error)}</p>}
-      {tokens.isSuccess && list.length === 0 && <p className="muted">No API tokens yet.</p>}
+      {methods.isError && <p role="alert">{errorMessage(methods.error)}</p>}
+      {methods.isSuccess && !tokenAuth && <TokenAuthDisabled />}
+      {tokenAuth && tokens.isSuccess && list.length === 0 && <p className="muted">No API tokens yet.</p>}
       {list.length > 0 && (
         <table className="table">
           <thead>

@@ -53,3 +53,34 @@ export const UNAUTHENTICATED = { code: 16, message: 'request was not authenticat
 export function asToken(app: FastifyInstance, token: string, options: InjectOptions) {
   return app.inject({ ...options, headers: { ...options.headers, authorization: `Bearer ${token}` } });
 }
+
+/** The address the OIDC tests' app is reached at, and the client the provider knows it as. */
+export const OIDC_APP = 'http://ensign.test';
+export const OIDC_CLIENT = { clientId: 'ensign', clientSecret: 'ensign-secret' };
+
+/** An `authentication` section requiring login through one OIDC provider, "local", at `issuer`. */
+export function oidcAuthentication(
+  issuer: string,
+  options: { scopes?: string[]; usePkce?: boolean; emailMatches?: string[]; tokenLifetime?: string } = {},
+): AuthenticationFileConfig {
+  return {
+    required: true,
+    session: { domain: 'ensign.test', token_lifetime: options.tokenLifetime },
+    methods: {
+      oidc: {
+        enabled: true,
+        email_matches: options.emailMatches,
+        providers: {
+          local: {
+            issuer_url: issuer,
+            client_id: OIDC_CLIENT.clientId,
+            client_secret: OIDC_CLIENT.clientSecret,
+            redirect_address: OIDC_APP,
+            scopes: options.scopes,
+            use_pkce: options.usePkce,
+          },
+        },
+      },
+    },
+  };
+}

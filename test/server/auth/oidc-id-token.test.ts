@@ -5,9 +5,7 @@ import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWTPayload } 
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DISCOVERY_MAX_AGE_MS } from '../../../server/auth/session.js';
 import { dialects } from '../support.js';
-import { startAuthApp, type AuthTestApp } from './helpers.js';
-
-const APP = 'http://ensign.test';
+import { OIDC_CLIENT, oidcAuthentication, startAuthApp, type AuthTestApp } from './helpers.js';
 
 /**
  * A provider whose ID tokens the test writes: discovery, JWKS and a token endpoint that answers each
@@ -66,24 +64,7 @@ describe.each(dialects)('OIDC ID token checks on %s', (dialect) => {
   let t: AuthTestApp;
   beforeAll(async () => {
     idp = await startTokenProvider();
-    t = await startAuthApp(dialect, {
-      required: true,
-      session: { domain: 'ensign.test' },
-      methods: {
-        oidc: {
-          enabled: true,
-          providers: {
-            local: {
-              issuer_url: idp.issuer,
-              client_id: 'ensign',
-              client_secret: 'ensign-secret',
-              redirect_address: APP,
-              use_pkce: true,
-            },
-          },
-        },
-      },
-    });
+    t = await startAuthApp(dialect, oidcAuthentication(idp.issuer, { usePkce: true }));
   });
   afterAll(async () => {
     await t?.close();
@@ -120,7 +101,7 @@ describe.each(dialects)('OIDC ID token checks on %s', (dialect) => {
   const now = () => Math.floor(Date.now() / 1000);
   const valid = (nonce: string): JWTPayload => ({
     iss: idp.issuer,
-    aud: 'ensign',
+    aud: OIDC_CLIENT.clientId,
     sub: 'ada',
     email: 'ada@example.com',
     iat: now(),
@@ -162,7 +143,7 @@ describe.each(dialects)('OIDC ID token checks on %s', (dialect) => {
       'unexpected JWT "exp" (expiration time) claim value, expiration is past current timestamp',
     );
     await refused(
-      (nonce) => ({ ...valid(nonce), aud: ['ensign', 'other'], azp: 'other' }),
+      (nonce) => ({ ...valid(nonce), aud: [OIDC_CLIENT.clientId, 'other'], azp: 'other' }),
       'unexpected ID Token "azp" (authorized party) claim value',
     );
   });
@@ -175,7 +156,7 @@ describe.each(dialects)('OIDC ID token checks on %s', (dialect) => {
 
   it('refuses alg confusion: HS256 keyed with the client secret, alg none, and a key that is not the provider’s', async () => {
     await refused(valid, 'unexpected JWT "alg" header parameter', (claims) =>
-      sign(claims, new TextEncoder().encode('ensign-secret'), 'HS256'),
+      sign(claims, new TextEncoder().encode(OIDC_CLIENT.clientSecret), 'HS256'),
     );
     const unsigned = (claims: JWTPayload) => {
       const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');

@@ -1,11 +1,10 @@
 import { openDatabase } from '../../../server/db/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects } from '../support.js';
-import { startAuthApp, type AuthTestApp } from './helpers.js';
+import { OIDC_APP, OIDC_CLIENT, oidcAuthentication, startAuthApp, type AuthTestApp } from './helpers.js';
 import { signInAt, startOidcProvider, type LocalOidcProvider } from './oidc-provider.js';
 
-const APP = 'http://ensign.test';
-const CALLBACK = `${APP}/auth/v1/method/oidc/local/callback`;
+const CALLBACK = `${OIDC_APP}/auth/v1/method/oidc/local/callback`;
 
 describe.each(dialects)('OIDC login against a local OpenID provider on %s', (dialect) => {
   let idp: LocalOidcProvider;
@@ -13,27 +12,9 @@ describe.each(dialects)('OIDC login against a local OpenID provider on %s', (dia
   let strict: AuthTestApp;
   let pkce: AuthTestApp;
   beforeAll(async () => {
-    idp = await startOidcProvider({ clientId: 'ensign', clientSecret: 'ensign-secret', redirectUris: [CALLBACK] });
-    const section = (emailMatches?: string[], usePkce?: boolean) => ({
-      required: true,
-      session: { domain: 'ensign.test', token_lifetime: '2h' },
-      methods: {
-        oidc: {
-          enabled: true,
-          email_matches: emailMatches,
-          providers: {
-            local: {
-              issuer_url: idp.issuer,
-              client_id: 'ensign',
-              client_secret: 'ensign-secret',
-              redirect_address: APP,
-              scopes: ['email', 'profile'],
-              use_pkce: usePkce,
-            },
-          },
-        },
-      },
-    });
+    idp = await startOidcProvider({ ...OIDC_CLIENT, redirectUris: [CALLBACK] });
+    const section = (emailMatches?: string[], usePkce?: boolean) =>
+      oidcAuthentication(idp.issuer, { scopes: ['email', 'profile'], tokenLifetime: '2h', emailMatches, usePkce });
     t = await startAuthApp(dialect, section());
     strict = await startAuthApp(dialect, section(['@allowed\\.example$']));
     pkce = await startAuthApp(dialect, section(undefined, true));
@@ -83,7 +64,7 @@ describe.each(dialects)('OIDC login against a local OpenID provider on %s', (dia
     expect(response.statusCode).toBe(200);
     const url = new URL(response.json().authorizeUrl);
     expect(`${url.origin}${url.pathname}`).toBe(`${idp.issuer}/auth`);
-    expect(url.searchParams.get('client_id')).toBe('ensign');
+    expect(url.searchParams.get('client_id')).toBe(OIDC_CLIENT.clientId);
     expect(url.searchParams.get('redirect_uri')).toBe(CALLBACK);
     expect(url.searchParams.get('scope')).toBe('openid email profile');
     const state = JSON.parse(Buffer.from(url.searchParams.get('state')!, 'base64url').toString());
