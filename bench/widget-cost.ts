@@ -104,7 +104,7 @@ async function round(
           [...document.querySelectorAll('#formbricks-web-container *')].some((el) =>
             el.shadowRoot?.querySelector('[role="dialog"]')?.textContent?.includes(headline),
           );
-        const start = performance.now();
+        const start = performance.mark('track()').startTime;
         w.formbricks.track(action);
         // visible: the first frame that holds the dialog with the first question's headline has been painted (a
         // message posted from its animation frame callback is handled after that frame's style, layout and paint)
