@@ -6,7 +6,7 @@
 import { Component, render, type ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { RenderSurveyModalProps } from '../../domain/surveys/types.js';
-import { CSS, textColorOn } from './styles.js';
+import { CSS, FACES, textColorOn } from './styles.js';
 import { call, Survey } from './Survey.js';
 
 export type { RenderSurveyModalProps };
@@ -57,11 +57,12 @@ const REHEARSAL = {
 let opened = false;
 
 /**
- * The first survey drawn on a page pays one-time costs: the renderer's code runs cold, and the first style
- * and layout set up the adopted sheet's rules and shape text in each face (together about half of what
- * opening a survey cost, docs/decisions.md). So once the renderer has loaded, one card is rehearsed in idle
- * time, out of the page's flow in a hidden and inert shadow root (never seen, focused or announced): drawn
- * in one idle period, laid out by the next frame, removed in the idle period after it.
+ * The first survey drawn on a page pays one-time costs: its code runs cold, and its first style and layout
+ * look up the fonts, set up the adopted sheet's rules and shape text (together about half of what opening
+ * a survey cost, docs/decisions.md). So once the renderer has loaded, they are paid in idle time, each step
+ * in an idle period of its own so that none is long: each face a survey draws with is looked up (on an
+ * OffscreenCanvas), then one card is drawn out of the page's flow in a hidden, inert shadow root (never
+ * seen, focused or announced), laid out by the next frame, and removed.
  */
 const rehearse = (): void => {
   const idle = window.requestIdleCallback || setTimeout;
@@ -70,10 +71,10 @@ const rehearse = (): void => {
       try {
         step();
       } catch {
-        // nothing reaches the host page: the first survey pays these costs, as without this
+        // nothing reaches the host page: the first survey pays this cost, as without this
       }
     });
-  quietly(() => {
+  const draw = (): void => {
     if (opened) return;
     const { host, mount } = shadowMount(document.body);
     host.inert = true;
@@ -84,7 +85,16 @@ const rehearse = (): void => {
       host.remove();
       render(null, mount);
     });
-  });
+  };
+  const faces = [...FACES];
+  const lookUp = (): void => {
+    const face = faces.shift()!;
+    quietly(faces.length ? lookUp : draw);
+    const context = new OffscreenCanvas(1, 1).getContext('2d')!;
+    context.font = face;
+    context.measureText('Ab1×');
+  };
+  quietly(lookUp);
 };
 
 /** After the last answer the survey stays on screen this long, then closes (unless it redirects). */

@@ -12,6 +12,8 @@ export function textColorOn(hex: string): string {
  * each further family named would be one more font lookup during the first layout of a survey.
  */
 const FAMILY = 'system-ui,sans-serif';
+/** The faces a survey draws with (text, buttons, headlines), looked up ahead of the first survey (index.tsx). */
+export const FACES = ['', '500 ', '600 '].map((weight) => `${weight}16px ${FAMILY}`);
 
 // Lives inside the shadow root; --b / --bt (brand colour and the text on it) are set on the layer.
 export const CSS = `
