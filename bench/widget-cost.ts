@@ -38,8 +38,10 @@ new PerformanceObserver((list) => {
 <script src="/widget/surveys.js"></script>
 <script src="${LOADERS[loader]}"></script>
 <script>
-const start = performance.now();
-window.initMs = formbricks.init(${JSON.stringify({ environmentId: ENVIRONMENT, apiHost })}).then(() => performance.now() - start);
+performance.mark('init');
+window.initMs = formbricks.init(${JSON.stringify({ environmentId: ENVIRONMENT, apiHost })}).then(
+  () => performance.measure('init()', 'init').duration,
+);
 </script>
 </body></html>`;
 
