@@ -213,6 +213,7 @@ test('rehearses a first survey in idle time unseen: hidden, out of flow, no focu
       document.addEventListener('focusin', () => (seen.focusMoved = true));
     });
   });
+  await page.evaluate(() => (window as any).formbricksSurveys.rehearse());
   const seen = () =>
     page.evaluate(() => {
       const s = (window as any).__rehearsal;

@@ -55,16 +55,20 @@ const REHEARSAL = {
 
 /** A survey has been rendered: the rehearsal would come too late. */
 let opened = false;
+let rehearsed = false;
 
 /**
  * The first survey drawn on a page pays one-time costs: its code runs cold, and its first style and layout
  * look up the fonts, set up the adopted sheet's rules and shape text (together about half of what opening
- * a survey cost, docs/decisions.md). So once the renderer has loaded, they are paid in idle time, each step
- * in an idle period of its own so that none is long: each face a survey draws with is looked up (on an
- * OffscreenCanvas), then one card is drawn out of the page's flow in a hidden, inert shadow root (never
- * seen, focused or announced), laid out by the next frame, and removed.
+ * a survey cost, docs/decisions.md). Beyond @formbricks/surveys, our loader calls this once it knows that a
+ * survey could show (widget/core/survey.ts), and they are paid in idle time, each step in an idle period of
+ * its own so that none is long: each face a survey draws with is looked up (on an OffscreenCanvas), then
+ * one card is drawn out of the page's flow in a hidden, inert shadow root (never seen, focused or
+ * announced), laid out by the next frame, and removed.
  */
-const rehearse = (): void => {
+export const rehearse = (): void => {
+  if (rehearsed) return;
+  rehearsed = true;
   const idle = window.requestIdleCallback || setTimeout;
   const quietly = (step: () => void) =>
     idle(() => {
@@ -215,5 +219,3 @@ export function renderSurveyModal(props: RenderSurveyModalProps): void {
     console.error('Ensign survey: could not render', err);
   }
 }
-
-rehearse();

@@ -27,8 +27,12 @@ afterEach(() => {
 });
 
 describe('the rehearsal of a first survey in idle time', () => {
-  it('looks up the faces, then draws one card hidden, inert and out of flow, and removes it in the next idle period', async () => {
-    await load();
+  it('when asked (once), looks up the faces, then draws one card hidden, inert and out of flow, and removes it in the next idle period', async () => {
+    const { rehearse } = await load();
+    await idlePeriod();
+    expect(document.body.children).toHaveLength(0);
+    rehearse();
+    rehearse();
     // the faces are looked up first, one idle period each (no OffscreenCanvas here: nothing is thrown)
     for (let period = 0; period < 3; period++) {
       await idlePeriod();
@@ -46,8 +50,9 @@ describe('the rehearsal of a first survey in idle time', () => {
   });
 
   it('is skipped once a survey has been rendered', async () => {
-    const { renderSurveyModal } = await load();
+    const { renderSurveyModal, rehearse } = await load();
     const props = makeProps(makeSurvey([{ id: 'q1', type: 'openText', headline: 'Name?', required: true }]));
+    rehearse();
     act(() => renderSurveyModal(props));
     for (let period = 0; period < 5; period++) await idlePeriod();
     expect(rehearsal()).toBeUndefined();
