@@ -2,8 +2,9 @@
 // CPU slowed 4x (a mid-range phone), a new visitor each round, the same host page, server and preloaded
 // renderer (ours: the real loader would fetch @formbricks/surveys from unpkg otherwise). Rounds alternate
 // so both suffer the same machine noise; medians are printed against the budgets of docs/decisions.md.
-// Run `npm run build` first. ROUNDS=n sets the number of rounds (default 5).
-import { createReadStream, existsSync } from 'node:fs';
+// Run `npm run build` first. ROUNDS=n sets the number of rounds (default 5); TRACE=folder writes a Chromium
+// trace of each loader's first round there (open it in Chrome's Performance panel).
+import { createReadStream, existsSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname } from 'node:path';
 import { chromium } from '@playwright/test';
@@ -13,6 +14,9 @@ import { startBuiltServer } from './support/servers.js';
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const ENVIRONMENT = 'cbenchenvironment0000001';
 const ACTION = 'Bench action';
+/** The first question's headline in bench/support/widget-cost.yml: a survey is visible once it is painted. */
+const HEADLINE = 'How likely are you to recommend the shop to a friend?';
+const TRACE = process.env.TRACE;
 const LONG_TASK_MS = 50;
 
 const LOADERS = {
@@ -34,8 +38,10 @@ new PerformanceObserver((list) => {
 <script src="/widget/surveys.js"></script>
 <script src="${LOADERS[loader]}"></script>
 <script>
-const start = performance.now();
-window.initMs = formbricks.init(${JSON.stringify({ environmentId: ENVIRONMENT, apiHost })}).then(() => performance.now() - start);
+performance.mark('init');
+window.initMs = formbricks.init(${JSON.stringify({ environmentId: ENVIRONMENT, apiHost })}).then(
+  () => performance.measure('init()', 'init').duration,
+);
 </script>
 </body></html>`;
 
@@ -73,12 +79,18 @@ interface Round {
 const blocking = (tasks: { duration: number }[]) =>
   tasks.reduce((sum, task) => sum + Math.max(0, task.duration - LONG_TASK_MS), 0);
 
-async function round(browser: import('@playwright/test').Browser, origin: string, loader: Loader): Promise<Round> {
+async function round(
+  browser: import('@playwright/test').Browser,
+  origin: string,
+  loader: Loader,
+  trace?: string,
+): Promise<Round> {
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    if (trace) await browser.startTracing(page, { path: trace });
     await page.goto(`${origin}/${loader}`);
     const init = await page.evaluate(() => (window as any).initMs as Promise<number>);
     // the page has loaded and gone quiet: whatever the loader deferred to idle time has run
@@ -87,27 +99,39 @@ async function round(browser: import('@playwright/test').Browser, origin: string
       () =>
         new Promise<{ duration: number }[]>((resolve) => requestIdleCallback(() => resolve((window as any).longTasks))),
     );
-    const opening = await page.evaluate(async (action) => {
-      const w = window as any;
-      const dialog = () =>
-        [...document.querySelectorAll('#formbricks-web-container *')].some((el) =>
-          el.shadowRoot?.querySelector('[role="dialog"]'),
+    const opening = await page.evaluate(
+      async ([action, headline]) => {
+        const w = window as any;
+        const shown = () =>
+          [...document.querySelectorAll('#formbricks-web-container *')].some((el) =>
+            el.shadowRoot?.querySelector('[role="dialog"]')?.textContent?.includes(headline),
+          );
+        const start = performance.mark('track()').startTime;
+        w.formbricks.track(action);
+        // visible: the first frame that holds the dialog with the first question's headline has been painted (a
+        // message posted from its animation frame callback is handled after that frame's style, layout and paint)
+        await new Promise<void>((resolve) => {
+          const frame = () =>
+            requestAnimationFrame(() => {
+              if (!shown()) return frame();
+              const channel = new MessageChannel();
+              channel.port1.onmessage = () => resolve();
+              channel.port2.postMessage(null);
+            });
+          frame();
+        });
+        const toVisible = performance.now() - start;
+        // the survey's deferred work has run once the page is idle again
+        await new Promise((resolve) => requestIdleCallback(resolve));
+        await new Promise((resolve) => requestIdleCallback(resolve));
+        const tasks = (w.longTasks as { start: number; duration: number }[]).filter(
+          (task) => task.start + task.duration > start,
         );
-      const start = performance.now();
-      w.formbricks.track(action);
-      await new Promise<void>((resolve) => {
-        const poll = () => (dialog() ? resolve() : requestAnimationFrame(poll));
-        poll();
-      });
-      const toVisible = performance.now() - start;
-      // the survey's deferred work has run once the page is idle again
-      await new Promise((resolve) => requestIdleCallback(resolve));
-      await new Promise((resolve) => requestIdleCallback(resolve));
-      const tasks = (w.longTasks as { start: number; duration: number }[]).filter(
-        (task) => task.start + task.duration > start,
-      );
-      return { toVisible, longest: Math.max(0, ...tasks.map((task) => task.duration)) };
-    }, ACTION);
+        return { toVisible, longest: Math.max(0, ...tasks.map((task) => task.duration)) };
+      },
+      [ACTION, HEADLINE],
+    );
+    if (trace) await browser.stopTracing();
     return { init, toVisible: opening.toVisible, longestOpening: opening.longest, loadBlocking: blocking(loadTasks) };
   } finally {
     await context.close();
@@ -120,6 +144,7 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
+if (TRACE) mkdirSync(TRACE, { recursive: true });
 for (const file of Object.values(FILES)) {
   if (!existsSync(file)) throw new Error(`${file} is missing: run npm run build first`);
 }
@@ -131,7 +156,11 @@ try {
   for (let i = 0; i < ROUNDS; i++) {
     // alternate which loader goes first, so neither always meets a warmer machine
     const order: Loader[] = i % 2 ? ['formbricks-js', 'ours'] : ['ours', 'formbricks-js'];
-    for (const loader of order) results[loader].push(await round(browser, site.origin, loader));
+    for (const loader of order) {
+      results[loader].push(
+        await round(browser, site.origin, loader, TRACE && !i ? `${TRACE}/${loader}.json` : undefined),
+      );
+    }
   }
 } finally {
   await browser.close();

@@ -12,7 +12,7 @@ const PNG = Buffer.from(
   'base64',
 );
 
-async function openHost(page: Page) {
+async function openHost(page: Page, beforeRenderer?: () => Promise<void>) {
   const bundle = readFileSync('dist/widget/surveys.js', 'utf8');
   await page.route(`${ORIGIN}/**`, (route) => {
     const path = new URL(route.request().url()).pathname;
@@ -26,6 +26,7 @@ async function openHost(page: Page) {
     return route.fulfill({ status: 404, body: '' });
   });
   await page.goto(`${ORIGIN}/`);
+  await beforeRenderer?.();
   await page.addScriptTag({ url: `${ORIGIN}/surveys.js` });
 }
 
@@ -190,6 +191,36 @@ async function seriousViolations(page: Page) {
 
 test.beforeEach(async ({ page }) => {
   await openHost(page);
+});
+
+test('rehearses a first survey in idle time unseen: hidden, out of flow, no focus taken, then removed', async ({
+  page,
+}) => {
+  await openHost(page, async () => {
+    await page.focus('#host-button');
+    await page.evaluate(() => {
+      const seen = ((window as any).__rehearsal = { drawn: 0, visible: false, focusMoved: false, heights: new Set() });
+      seen.heights.add(document.documentElement.scrollHeight);
+      new MutationObserver((records) => {
+        seen.heights.add(document.documentElement.scrollHeight);
+        for (const node of records.flatMap((r) => [...r.addedNodes]) as HTMLElement[]) {
+          if (!node.inert) continue;
+          seen.drawn++;
+          const dialog = node.shadowRoot?.querySelector('[role="dialog"]');
+          seen.visible ||= !dialog || dialog.checkVisibility({ visibilityProperty: true });
+        }
+      }).observe(document.body, { childList: true });
+      document.addEventListener('focusin', () => (seen.focusMoved = true));
+    });
+  });
+  await page.evaluate(() => (window as any).formbricksSurveys.rehearse());
+  const seen = () =>
+    page.evaluate(() => {
+      const s = (window as any).__rehearsal;
+      return { ...s, heights: s.heights.size, left: document.querySelectorAll('body > [inert]').length };
+    });
+  await expect.poll(seen).toEqual({ drawn: 1, visible: false, focusMoved: false, heights: 1, left: 0 });
+  expect(await page.evaluate(() => document.activeElement?.id)).toBe('host-button');
 });
 
 test('answers every question type by keyboard and mouse, with the onResponse payloads of Formbricks 1.6', async ({

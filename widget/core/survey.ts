@@ -36,7 +36,7 @@ export default function surveyChunk(...[cfg, save, client, sync, errorState, dei
   adoptClient(client);
   let running = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let loading: Promise<FormbricksSurveys | undefined> | undefined;
+  let loading: Promise<Host['formbricksSurveys']> | undefined;
   let setError: (on: boolean) => void = () => {};
   let setFinished: (on: boolean) => void = () => {};
 
@@ -51,9 +51,9 @@ export default function surveyChunk(...[cfg, save, client, sync, errorState, dei
    * window.formbricksSurveys if present, else the renderer script, loaded once (again after a failure).
    * (A script added by a script is async already.)
    */
-  const renderer = async (url: string): Promise<FormbricksSurveys | undefined> =>
+  const renderer = async (url: string): Promise<Host['formbricksSurveys']> =>
     (window as Host).formbricksSurveys ||
-    (loading ||= new Promise<FormbricksSurveys | undefined>((resolve) => {
+    (loading ||= new Promise<Host['formbricksSurveys']>((resolve) => {
       const script = document.createElement('script');
       script.src = url;
       script.onload = script.onerror = () => {
@@ -67,9 +67,12 @@ export default function surveyChunk(...[cfg, save, client, sync, errorState, dei
       document.head.append(script);
     }));
 
-  /** Shows the survey after its delay, unless one is running already; with no survey, only loads the renderer. */
+  /**
+   * Shows the survey after its delay, unless one is running already; with no survey (a survey could show),
+   * loads the renderer and has ours rehearse a first survey in idle time.
+   */
   const render = async (survey: TSurvey | undefined, rendererUrl: string): Promise<void> => {
-    if (!survey) return void (await renderer(rendererUrl));
+    if (!survey) return void (await renderer(rendererUrl))?.rehearse?.();
     if (running) return debug('A survey is already running. Skipping.');
     running = true;
     const c = cfg();

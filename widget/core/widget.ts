@@ -3,8 +3,8 @@ import { loaded, surveyChunk } from './chunk.js';
 import { flags } from './log.js';
 import { cfg, peek } from './store.js';
 
-/** A page with the renderer already loaded. */
-export type Host = Window & { formbricksSurveys?: FormbricksSurveys };
+/** A page with the renderer already loaded; ours can also rehearse a first survey (widget/render/index.tsx). */
+export type Host = Window & { formbricksSurveys?: FormbricksSurveys & { rehearse?: () => void } };
 
 /**
  * Shows a survey (unless one is running) through the survey chunk, which loads the renderer unless

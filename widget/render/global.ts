@@ -1,5 +1,8 @@
 import type { FormbricksSurveys } from '../../domain/surveys/types.js';
-import { renderSurveyModal } from './index.js';
+import { rehearse, renderSurveyModal } from './index.js';
 
-// The IIFE build defines window.formbricksSurveys, as the @formbricks/surveys UMD build does.
-(window as unknown as { formbricksSurveys: FormbricksSurveys }).formbricksSurveys = { renderSurveyModal };
+// The IIFE build defines window.formbricksSurveys, as the @formbricks/surveys UMD build does (plus rehearse).
+(window as unknown as { formbricksSurveys: FormbricksSurveys & { rehearse: () => void } }).formbricksSurveys = {
+  renderSurveyModal,
+  rehearse,
+};

@@ -27,27 +27,79 @@ const sheet = (() => {
   }
 })();
 
+/** A shadow root under `parent` that adopts the survey styles, and the element a survey renders in. */
+function shadowMount(parent: HTMLElement): { host: HTMLElement; mount: HTMLElement } {
+  const host = parent.appendChild(document.createElement('div'));
+  const shadow = host.attachShadow({ mode: 'open' });
+  const mount = document.createElement('div');
+  if (sheet) shadow.adoptedStyleSheets = [sheet];
+  else shadow.append(Object.assign(document.createElement('style'), { textContent: CSS }));
+  shadow.append(mount);
+  return { host, mount };
+}
+
+/** The card drawn by the rehearsal: the parts every survey has (dialog, headline, text, a field, buttons). */
+const REHEARSAL = {
+  survey: {
+    id: '',
+    welcomeCard: { enabled: false },
+    thankYouCard: { enabled: false },
+    questions: [
+      { id: 'q', type: 'openText', headline: 'Rehearsal', subheader: 'Drawn once, hidden.', required: false },
+    ],
+  },
+  placement: 'bottomRight',
+  brandColor: '#000',
+  isBrandingEnabled: true,
+} as unknown as RenderSurveyModalProps;
+
+/** A survey has been rendered: the rehearsal would come too late. */
+let opened = false;
+let rehearsed = false;
+
 /**
- * The first layout of a survey looks up its fonts, a main-thread cost paid while it opens. Once the renderer
- * has loaded, each face is looked up ahead instead, one per idle period (a timeout where idle callbacks are
- * missing), so that no single step is long.
+ * The first survey drawn on a page pays one-time costs: its code runs cold, and its first style and layout
+ * look up the fonts, set up the adopted sheet's rules and shape text (together about half of what opening
+ * a survey cost, docs/decisions.md). Beyond @formbricks/surveys, our loader calls this once it knows that a
+ * survey could show (widget/core/survey.ts), and they are paid in idle time, each step in an idle period of
+ * its own so that none is long: each face a survey draws with is looked up (on an OffscreenCanvas), then
+ * one card is drawn out of the page's flow in a hidden, inert shadow root (never seen, focused or
+ * announced), laid out by the next frame, and removed.
  */
-const warmFonts = (faces: string[]): void => {
+export const rehearse = (): void => {
+  if (rehearsed) return;
+  rehearsed = true;
   const idle = window.requestIdleCallback || setTimeout;
-  const next = () => {
-    const face = faces.shift();
-    try {
-      const context = new OffscreenCanvas(1, 1).getContext('2d')!;
-      context.font = face!;
-      context.measureText('Ab1×');
-      if (faces.length) idle(next);
-    } catch {
-      // no OffscreenCanvas: the fonts are looked up by the first survey, as without this
-    }
+  const quietly = (step: () => void) =>
+    idle(() => {
+      try {
+        step();
+      } catch {
+        // nothing reaches the host page: the first survey pays this cost, as without this
+      }
+    });
+  const draw = (): void => {
+    if (opened) return;
+    const { host, mount } = shadowMount(document.body);
+    host.inert = true;
+    // on the host itself: the survey styles reset what it inherits (:host{all:initial})
+    host.style.cssText = 'position:fixed;visibility:hidden';
+    render(<Modal props={REHEARSAL} close={() => {}} />, mount);
+    quietly(() => {
+      host.remove();
+      render(null, mount);
+    });
   };
-  idle(next);
+  const faces = [...FACES];
+  const lookUp = (): void => {
+    const face = faces.shift()!;
+    quietly(faces.length ? lookUp : draw);
+    const context = new OffscreenCanvas(1, 1).getContext('2d')!;
+    context.font = face;
+    context.measureText('Ab1×');
+  };
+  quietly(lookUp);
 };
-warmFonts([...FACES]);
 
 /** After the last answer the survey stays on screen this long, then closes (unless it redirects). */
 const CLOSE_AFTER_FINISH_MS = 3000;
@@ -134,6 +186,7 @@ function Modal({ props, close }: { props: RenderSurveyModalProps; close: () => v
 }
 
 export function renderSurveyModal(props: RenderSurveyModalProps): void {
+  opened = true;
   try {
     let container = document.getElementById('formbricks-web-container');
     if (!container) {
@@ -141,13 +194,7 @@ export function renderSurveyModal(props: RenderSurveyModalProps): void {
       container.id = 'formbricks-web-container';
       document.body.appendChild(container);
     }
-    const host = document.createElement('div');
-    container.appendChild(host);
-    const shadow = host.attachShadow({ mode: 'open' });
-    const mount = document.createElement('div');
-    if (sheet) shadow.adoptedStyleSheets = [sheet];
-    else shadow.append(Object.assign(document.createElement('style'), { textContent: CSS }));
-    shadow.append(mount);
+    const { host, mount } = shadowMount(container);
     const previousFocus = document.activeElement as HTMLElement | null;
 
     let closed = false;

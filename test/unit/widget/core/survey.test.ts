@@ -135,6 +135,27 @@ describe('rendering', () => {
     expect(errorHandler).toHaveBeenLastCalledWith(expect.objectContaining({ code: 'not_initialized' }));
   });
 
+  it('once a survey could show, has a renderer that can rehearse do so, in idle time after init', async () => {
+    const fb = await loader();
+    const rehearse = vi.fn();
+    (window as unknown as { formbricksSurveys: unknown }).formbricksSurveys = { renderSurveyModal: vi.fn(), rehearse };
+    fakeApi({ surveys: [survey('cs', { triggers: ['Go'] })] });
+    await fb.init({ environmentId: ENV, apiHost: HOST });
+    expect(rehearse).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(rehearse).toHaveBeenCalledTimes(1);
+  });
+
+  it('with no survey that could show, nothing is rehearsed', async () => {
+    const fb = await loader();
+    const rehearse = vi.fn();
+    (window as unknown as { formbricksSurveys: unknown }).formbricksSurveys = { renderSurveyModal: vi.fn(), rehearse };
+    fakeApi({ surveys: [] });
+    await fb.init({ environmentId: ENV, apiHost: HOST });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(rehearse).not.toHaveBeenCalled();
+  });
+
   it('loads the renderer from the API host once when window.formbricksSurveys is absent', async () => {
     const fb = await loader();
     fakeApi({ surveys: [survey('cs', { triggers: ['Go'] })] });

@@ -1,0 +1,61 @@
+import { act } from '@testing-library/preact';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { makeProps, makeSurvey } from './fixtures.js';
+
+type Renderer = typeof import('../../../../widget/render/index.js');
+
+/** The renderer as a page loads it: a fresh module, its idle callbacks on fake timers. */
+const load = async (): Promise<Renderer> => {
+  vi.resetModules();
+  return import('../../../../widget/render/index.js');
+};
+/** Without requestIdleCallback, each idle step is a timer: runs the ones pending now, not those they add. */
+const idlePeriod = () =>
+  act(async () => {
+    await vi.runOnlyPendingTimersAsync();
+  });
+const rehearsal = () => [...document.body.children].find((el) => (el as HTMLElement).inert) as HTMLElement | undefined;
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  vi.stubGlobal('requestIdleCallback', undefined);
+});
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  document.body.innerHTML = '';
+});
+
+describe('the rehearsal of a first survey in idle time', () => {
+  it('when asked (once), looks up the faces, then draws one card hidden, inert and out of flow, and removes it in the next idle period', async () => {
+    const { rehearse } = await load();
+    await idlePeriod();
+    expect(document.body.children).toHaveLength(0);
+    rehearse();
+    rehearse();
+    // the faces are looked up first, one idle period each (no OffscreenCanvas here: nothing is thrown)
+    for (let period = 0; period < 3; period++) {
+      await idlePeriod();
+      expect(document.body.children).toHaveLength(0);
+    }
+    await idlePeriod();
+    const drawn = rehearsal()!;
+    expect(drawn.style.visibility).toBe('hidden');
+    expect(drawn.style.position).toBe('fixed');
+    const dialog = drawn.shadowRoot!.querySelector('[role="dialog"]')!;
+    expect(dialog.querySelector('#h')!.textContent).toContain('Rehearsal');
+    await idlePeriod();
+    expect(document.body.children).toHaveLength(0);
+    expect(document.getElementById('formbricks-web-container')).toBeNull();
+  });
+
+  it('is skipped once a survey has been rendered', async () => {
+    const { renderSurveyModal, rehearse } = await load();
+    const props = makeProps(makeSurvey([{ id: 'q1', type: 'openText', headline: 'Name?', required: true }]));
+    rehearse();
+    act(() => renderSurveyModal(props));
+    for (let period = 0; period < 5; period++) await idlePeriod();
+    expect(rehearsal()).toBeUndefined();
+    expect([...document.body.children].map((el) => el.id)).toEqual(['formbricks-web-container']);
+  });
+});
