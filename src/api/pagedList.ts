@@ -1,4 +1,4 @@
-import { type QueryKey, useInfiniteQuery } from '@tanstack/react-query';
+import { type QueryKey, useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { request } from './client';
 
@@ -6,13 +6,6 @@ import { request } from './client';
 export const FIRST_PAGE_SIZE = 100;
 /** Rows of each later page, fetched one after the other in the background until the list is whole. */
 export const NEXT_PAGE_SIZE = 1000;
-
-/**
- * React Query's `pages` option: how many pages a refetch fetches from the first (by default, as many
- * as are cached). Its types offer it only to `queryClient.infiniteQuery`, but every infinite query
- * reads it; typed `object` so that the spread passes it on.
- */
-const REFETCH_FIRST_PAGE: object = { pages: 1 };
 
 interface ListAnswer {
   nextPageToken: string;
@@ -33,10 +26,9 @@ export interface PagedList<T> {
 
 /**
  * A whole list read through the Flipt API's paging alone (`limit` and `pageToken`, so any Flipt
- * server answers it): the first page small, to show rows at once, the rest in the background. A
- * refetch (an invalidated list shown again) fetches the first page alone and then the rest in the
- * background again, so fresh rows show at once: React Query would otherwise fetch every page again
- * before showing any (a hundred requests at 100,000 flags).
+ * server answers it): the first page small, to show rows at once, the rest in the background. Each
+ * page kept in the query's cache: a list shown again refetches page by page while it shows what it
+ * has, except a list a change invalidated, which starts again from a fresh first page (see below).
  * The rows handed on grow only at the first page, when the page count reaches a power of two and
  * when the list is whole: a list of 100,000 is sorted a few times while it loads, not 100 times.
  * `itemsOf` must be a constant (defined outside the component).
@@ -46,6 +38,12 @@ export function usePagedList<T, A extends ListAnswer>(
   path: string,
   itemsOf: (answer: A) => T[],
 ): PagedList<T> {
+  // After a change the operator made, the list fetches its first page alone, shows it, and loads the
+  // rest again in the background: the change shows at once, where React Query would fetch every page
+  // again before showing any (a hundred requests at 100,000 flags). `pages` is React Query's count of
+  // pages a refetch fetches (by default, as many as are cached); its types offer it only to
+  // `queryClient.infiniteQuery`, but every infinite query reads it, so it is passed typed `object`.
+  const refetchFirstPage: object = useQueryClient().getQueryState(queryKey)?.isInvalidated ? { pages: 1 } : {};
   const query = useInfiniteQuery({
     queryKey,
     initialPageParam: '',
@@ -57,7 +55,7 @@ export function usePagedList<T, A extends ListAnswer>(
           : `${path}?limit=${FIRST_PAGE_SIZE}`,
       ),
     getNextPageParam: (last) => last.nextPageToken || undefined,
-    ...REFETCH_FIRST_PAGE,
+    ...refetchFirstPage,
   });
   const { hasNextPage, isFetching, isError, fetchNextPage } = query;
   useEffect(() => {
