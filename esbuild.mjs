@@ -7,7 +7,11 @@ import * as esbuild from 'esbuild';
 const outdir = 'dist/console';
 const watch = process.argv.includes('--watch');
 
-/** Writes index.html from public/, pointing at the hashed entry script and stylesheet. */
+/**
+ * Writes index.html from public/, pointing at the hashed entry script and stylesheet, with a
+ * modulepreload link for each chunk the entry imports: the browser fetches them alongside the entry
+ * rather than after it has parsed it.
+ */
 const writeIndexHtml = {
   name: 'index-html',
   setup(build) {
@@ -17,10 +21,16 @@ const writeIndexHtml = {
       const [entry] = outputs.find(([, meta]) => meta.entryPoint === 'src/main.tsx') ?? [];
       const css = entry && result.metafile.outputs[entry].cssBundle;
       const href = (file) => '/' + relative(outdir, file).split('\\').join('/');
+      const preloads = result.metafile.outputs[entry].imports
+        .filter((chunk) => chunk.kind === 'import-statement')
+        .map((chunk) => `<link rel="modulepreload" href="${href(chunk.path)}" />`);
       const template = await readFile('public/index.html', 'utf8');
       const html = template
         .replace('<!-- styles -->', css ? `<link rel="stylesheet" href="${href(css)}" />` : '')
-        .replace('<!-- scripts -->', `<script type="module" src="${href(entry)}"></script>`);
+        .replace(
+          '<!-- scripts -->',
+          [...preloads, `<script type="module" src="${href(entry)}"></script>`].join('\n    '),
+        );
       await writeFile(join(outdir, 'index.html'), html);
       await copyFile('public/favicon.svg', join(outdir, 'favicon.svg'));
     });

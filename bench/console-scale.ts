@@ -1,9 +1,10 @@
 // The console and the server at 100,000 flags. Seeds a SQLite database straight through the tables
 // (test/support/many-flags.ts: 100,000 flags in namespace "default", half of them variant flags with
-// two variants, and 10 flags in namespace "small"), starts the build (`npm run build` first) on it
-// and prints:
+// two variants, 100,000 segments there too, and 10 flags in namespace "small"), starts the build
+// (`npm run build` first) on it and prints:
 // - in Chromium (/usr/bin/chromium): time and API bytes until the flag list shows its first rows, then
-//   until every page is in; search latency per keystroke and sort latency on the whole list;
+//   until every page is in; search latency per keystroke and sort latency on the whole list; the
+//   evaluation console's flag search per keystroke; the same figures for the segment list;
 // - the snapshot endpoint of the 100,000-flag namespace: first request (load and compile), later
 //   ones (cached bytes), and the server's resident memory before and after;
 // - POST /evaluate/v1/boolean p50/p99 (autocannon) on the 100,000-flag namespace next to the 10-flag one.
@@ -13,8 +14,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { chromium, type Page } from 'playwright-core';
-import { manyFlagKey, seedMany } from '../test/support/many-flags.js';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { manyFlagKey, manySegmentKey, seedMany } from '../test/support/many-flags.js';
 
 const FLAGS = Number(process.env.BENCH_FLAGS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -44,21 +45,31 @@ async function startServer() {
   return { base, pid: child.pid as number, stop: () => child.kill() };
 }
 
-/** Types `text` into the search box one key at a time; per key, the time until every row shown holds what is typed. */
-async function keystrokes(page: Page, text: string): Promise<number[]> {
+/** Where a search is typed and where what it finds shows: the list pages' table, the console's suggestions. */
+interface SearchBox {
+  input: string;
+  /** The cells (or options) holding the keys found. */
+  found: string;
+}
+
+const LIST_SEARCH: SearchBox = { input: 'input[type=search]', found: 'table tbody tr td:first-child' };
+const CONSOLE_SEARCH: SearchBox = { input: 'input[list]', found: 'datalist option' };
+
+/** Types `text` into the search box one key at a time; per key, the time until every key shown holds what is typed. */
+async function keystrokes(page: Page, box: SearchBox, text: string): Promise<number[]> {
   const times: number[] = [];
   for (let i = 1; i <= text.length; i++) {
     times.push(
       await page.evaluate(
-        async (typed) => {
-          const input = document.querySelector<HTMLInputElement>('input[type=search]') as HTMLInputElement;
+        async ({ box, typed }) => {
+          const input = document.querySelector<HTMLInputElement>(box.input) as HTMLInputElement;
           const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set;
           const started = performance.now();
           setValue?.call(input, typed);
           input.dispatchEvent(new Event('input', { bubbles: true }));
           const shown = () => {
-            const keys = [...document.querySelectorAll('table tbody tr td:first-child')].map(
-              (cell) => cell.textContent,
+            const keys = [...document.querySelectorAll(box.found)].map(
+              (found) => (found as HTMLOptionElement).value || found.textContent,
             );
             return keys.length > 0
               ? keys.every((key) => key?.toLowerCase().includes(typed))
@@ -67,42 +78,52 @@ async function keystrokes(page: Page, text: string): Promise<number[]> {
           while (!shown()) await new Promise((resolve) => requestAnimationFrame(resolve));
           return performance.now() - started;
         },
-        text.slice(0, i),
+        { box, typed: text.slice(0, i) },
       ),
     );
   }
   return times;
 }
 
+const perKeystroke = (times: number[]) =>
+  `${times.map((t) => t.toFixed(0)).join(' ')} ms; worst ${ms(Math.max(...times))} (budget: 100 ms)`;
+
+/**
+ * Opens a list page in a new tab and prints the time and API bytes until its first rows show, then
+ * until every page is in, and the search latency per keystroke on the whole list. Leaves the tab open.
+ */
+async function listFigures(browser: Browser, base: string, noun: string, route: string, lastKey: string) {
+  const page = await browser.newPage();
+  const responses: { at: number; bytes: number }[] = [];
+  let started = 0;
+  page.on('requestfinished', async (request) => {
+    if (!request.url().includes('/api/v1/')) return;
+    const at = performance.now() - started;
+    responses.push({ at, bytes: (await request.sizes()).responseBodySize });
+  });
+  started = performance.now();
+  await page.goto(`${base}/#${route}`);
+  await page.locator('table tbody tr').first().waitFor();
+  const firstRows = performance.now() - started;
+  await page
+    .getByRole('status')
+    .filter({ hasText: new RegExp(`^Loading ${noun}`) })
+    .waitFor({ state: 'detached', timeout: 600_000 });
+  const whole = performance.now() - started;
+  const bytesBefore = (at: number) => responses.filter((r) => r.at <= at).reduce((sum, r) => sum + r.bytes, 0);
+  console.log(
+    `${noun} list, ${FLAGS.toLocaleString('en-US')} ${noun}: first rows after ${ms(firstRows)} and ${mb(bytesBefore(firstRows))} of API data (budget: 1 s, 1 MB); whole list after ${ms(whole)}, ${mb(bytesBefore(whole))} in ${responses.length} requests`,
+  );
+  // Digits a few keys hold, each narrowing the rows, so that every keystroke changes the table.
+  const search = await keystrokes(page, LIST_SEARCH, lastKey.slice(-5));
+  console.log(`${noun} search at ${FLAGS.toLocaleString('en-US')} ${noun}, per keystroke: ${perKeystroke(search)}`);
+  return page;
+}
+
 async function consoleFigures(base: string) {
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium' });
   try {
-    const page = await browser.newPage();
-    const responses: { at: number; bytes: number }[] = [];
-    let started = 0;
-    page.on('requestfinished', async (request) => {
-      if (!request.url().includes('/api/v1/')) return;
-      const at = performance.now() - started;
-      responses.push({ at, bytes: (await request.sizes()).responseBodySize });
-    });
-    started = performance.now();
-    await page.goto(`${base}/#/namespaces/default/flags`);
-    await page.locator('table tbody tr').first().waitFor();
-    const firstRows = performance.now() - started;
-    await page
-      .getByRole('status')
-      .filter({ hasText: /^Loading flags/ })
-      .waitFor({ state: 'detached', timeout: 600_000 });
-    const whole = performance.now() - started;
-    const bytesBefore = (at: number) => responses.filter((r) => r.at <= at).reduce((sum, r) => sum + r.bytes, 0);
-    console.log(
-      `flag list, ${FLAGS.toLocaleString('en-US')} flags: first rows after ${ms(firstRows)} and ${mb(bytesBefore(firstRows))} of API data (budget: 1 s, 1 MB); whole list after ${ms(whole)}, ${mb(bytesBefore(whole))} in ${responses.length} requests`,
-    );
-    // Digits a few keys hold, each narrowing the rows, so that every keystroke changes the table.
-    const search = await keystrokes(page, manyFlagKey(FLAGS - 7).slice(-5));
-    console.log(
-      `search at ${FLAGS.toLocaleString('en-US')} flags, per keystroke: ${search.map((t) => t.toFixed(0)).join(' ')} ms; worst ${ms(Math.max(...search))} (budget: 100 ms)`,
-    );
+    const page = await listFigures(browser, base, 'flags', '/namespaces/default/flags', manyFlagKey(FLAGS - 7));
     await page.getByPlaceholder('Search by key or name').fill('');
     await page.locator('table tbody tr').nth(19).waitFor();
     const before = await page.locator('table tbody').textContent();
@@ -112,6 +133,15 @@ async function consoleFigures(base: string) {
     console.log(
       `sort by name at ${FLAGS.toLocaleString('en-US')} flags: ${ms(performance.now() - sortStarted)} (click to rows, through the browser driver)`,
     );
+    // The evaluation console suggests flags from the same cached list.
+    await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Console' }).click();
+    await page.locator(CONSOLE_SEARCH.input).waitFor();
+    const suggestions = await keystrokes(page, CONSOLE_SEARCH, manyFlagKey(FLAGS - 7).slice(-5));
+    console.log(
+      `evaluation console flag search at ${FLAGS.toLocaleString('en-US')} flags, per keystroke: ${perKeystroke(suggestions)}`,
+    );
+    await page.close();
+    await listFigures(browser, base, 'segments', '/namespaces/default/segments', manySegmentKey(FLAGS - 7));
   } finally {
     await browser.close();
   }
@@ -150,9 +180,9 @@ async function evaluation(base: string, namespaceKey: string) {
 
 try {
   let started = performance.now();
-  await seedMany(url, { flags: FLAGS });
+  await seedMany(url, { flags: FLAGS, segments: FLAGS });
   await seedMany(url, { namespaceKey: 'small', flags: 10 });
-  console.log(`seeded ${FLAGS.toLocaleString('en-US')} flags in ${ms(performance.now() - started)}`);
+  console.log(`seeded ${FLAGS.toLocaleString('en-US')} flags and segments in ${ms(performance.now() - started)}`);
   const server = await startServer();
   try {
     await consoleFigures(server.base);

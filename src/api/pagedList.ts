@@ -1,4 +1,4 @@
-import { type QueryKey, useInfiniteQuery } from '@tanstack/react-query';
+import { type QueryKey, useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { request } from './client';
 
@@ -27,7 +27,8 @@ export interface PagedList<T> {
 /**
  * A whole list read through the Flipt API's paging alone (`limit` and `pageToken`, so any Flipt
  * server answers it): the first page small, to show rows at once, the rest in the background. Each
- * page kept in the query's cache, so an invalidated list refetches page by page when next shown.
+ * page kept in the query's cache: a list shown again refetches page by page while it shows what it
+ * has, except a list a change invalidated, which starts again from a fresh first page (see below).
  * The rows handed on grow only at the first page, when the page count reaches a power of two and
  * when the list is whole: a list of 100,000 is sorted a few times while it loads, not 100 times.
  * `itemsOf` must be a constant (defined outside the component).
@@ -37,6 +38,12 @@ export function usePagedList<T, A extends ListAnswer>(
   path: string,
   itemsOf: (answer: A) => T[],
 ): PagedList<T> {
+  // After a change the operator made, the list fetches its first page alone, shows it, and loads the
+  // rest again in the background: the change shows at once, where React Query would fetch every page
+  // again before showing any (a hundred requests at 100,000 flags). `pages` is React Query's count of
+  // pages a refetch fetches (by default, as many as are cached); its types offer it only to
+  // `queryClient.infiniteQuery`, but every infinite query reads it, so it is passed typed `object`.
+  const refetchFirstPage: object = useQueryClient().getQueryState(queryKey)?.isInvalidated ? { pages: 1 } : {};
   const query = useInfiniteQuery({
     queryKey,
     initialPageParam: '',
@@ -48,6 +55,7 @@ export function usePagedList<T, A extends ListAnswer>(
           : `${path}?limit=${FIRST_PAGE_SIZE}`,
       ),
     getNextPageParam: (last) => last.nextPageToken || undefined,
+    ...refetchFirstPage,
   });
   const { hasNextPage, isFetching, isError, fetchNextPage } = query;
   useEffect(() => {

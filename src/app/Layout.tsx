@@ -1,5 +1,5 @@
 import { Suspense, lazy, useEffect, useState, type ReactNode } from 'react';
-import { Redirect, Route, Switch, useLocation } from 'wouter';
+import { Redirect, Route, Switch, matchRoute, useLocation, useRouter } from 'wouter';
 import { useNamespaces } from '../features/namespaces';
 import { useConfig, useConfigQuery } from '../api/meta';
 import { useSessionCheck } from '../features/auth';
@@ -15,7 +15,7 @@ import { Toaster } from './Toaster';
 import { ErrorBoundary } from './ErrorPage';
 import { NotFound } from '../components/NotFound';
 import { NamespaceContext } from '../lib/namespace';
-import { routes, type AppRoute } from './routes';
+import { pathsOf, routeAt, routes, type AppRoute } from './routes';
 import { PRODUCT_NAME } from '../lib/links';
 
 const CommandPalette = lazy(() => import('./CommandPalette'));
@@ -57,16 +57,9 @@ function NamespacedPage({ route, params }: { route: AppRoute; params: Record<str
 function routeElements(): ReactNode[] {
   return routes.flatMap((route) => {
     const Page = route.component;
-    if (!route.namespaced)
-      return [
-        <Route key={route.path} path={route.path}>
-          {(params) => <Page params={params} />}
-        </Route>,
-      ];
-    const prefixed = `/namespaces/:namespaceKey${route.path === '/' ? '' : route.path}`;
-    return [prefixed, route.path].map((path) => (
+    return pathsOf(route).map((path) => (
       <Route key={path} path={path}>
-        {(params) => <NamespacedPage route={route} params={params} />}
+        {(params) => (route.namespaced ? <NamespacedPage route={route} params={params} /> : <Page params={params} />)}
       </Route>
     ));
   });
@@ -77,14 +70,31 @@ const elements = routeElements();
 /**
  * The session gate: the shell (and every call it makes) starts only once the session is known. A call
  * made before would answer 401 and reload the page, over and over while the check is slower than it.
+ * The page's chunk makes no call, so it loads meanwhile: the page renders as soon as the gate opens.
  */
 export function Layout() {
   const check = useSessionCheck();
+  const pageLoaded = useFirstPage();
   const session = useSessionStore((state) => state.session);
-  if (!check.isSuccess && !session) return <p className="muted">Loading…</p>;
+  if ((!check.isSuccess && !session) || !pageLoaded) return <p className="muted">Loading…</p>;
   if (check.isSuccess && (!session || (session.required && !session.authenticated)))
     return <Redirect to="/login" replace />;
   return <Shell />;
+}
+
+/** Loads the chunk of the page the console opens on; true once it is in (or failed: the page shows why). */
+function useFirstPage(): boolean {
+  const [location] = useLocation();
+  const { parser } = useRouter();
+  const [first] = useState(() => routeAt((path) => matchRoute(parser, path, location)[0]));
+  const [loaded, setLoaded] = useState(!first);
+  useEffect(() => {
+    first
+      ?.load()
+      .catch(() => undefined)
+      .then(() => setLoaded(true));
+  }, [first]);
+  return loaded;
 }
 
 function Shell() {

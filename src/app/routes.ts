@@ -1,30 +1,48 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 
+type PageModule = { default: ComponentType<{ params: Record<string, string | undefined> }> };
+
+export interface AppRoute {
+  path: string;
+  /** Imports the page's chunk; the shell calls it before the session is known (see Layout). */
+  load(): Promise<PageModule>;
+  component: LazyExoticComponent<PageModule['default']>;
+  namespaced?: boolean;
+}
+
+const page = (path: string, load: () => Promise<PageModule>, namespaced?: boolean): AppRoute => ({
+  path,
+  load,
+  component: lazy(load),
+  namespaced,
+});
+
 /**
  * The route table. A feature registers its page here as a lazy component; `namespaced` pages are
  * reachable under /namespaces/{namespaceKey} and without the prefix (current namespace).
  * Pages receive the route's params. Every lazily loaded module starts with `import '<...>/app/shared-chunk'`.
  */
-export interface AppRoute {
-  path: string;
-  component: LazyExoticComponent<ComponentType<{ params: Record<string, string | undefined> }>>;
-  namespaced?: boolean;
+export const routes: AppRoute[] = [
+  page('/', () => import('../features/onboarding/NamespaceIndex'), true),
+  page('/flags', () => import('../features/flags/FlagsPage'), true),
+  page('/flags/new', () => import('../features/flags/NewFlagPage'), true),
+  page('/flags/:flagKey/:tab?', () => import('../features/flags/FlagPage'), true),
+  page('/segments', () => import('../features/segments/SegmentsPage'), true),
+  page('/segments/new', () => import('../features/segments/NewSegmentPage'), true),
+  page('/segments/:segmentKey', () => import('../features/segments/SegmentPage'), true),
+  page('/console', () => import('../features/evaluation-console/ConsolePage'), true),
+  page('/settings/:tab?', () => import('../features/settings/SettingsPage')),
+  page('/onboarding', () => import('../features/onboarding/OnboardingPage')),
+  page('/support', () => import('../features/support/SupportPage')),
+];
+
+/** The paths a route answers on: a namespaced page with and without the namespace prefix. */
+export function pathsOf(route: AppRoute): string[] {
+  if (!route.namespaced) return [route.path];
+  return [`/namespaces/:namespaceKey${route.path === '/' ? '' : route.path}`, route.path];
 }
 
-export const routes: AppRoute[] = [
-  { path: '/', namespaced: true, component: lazy(() => import('../features/onboarding/NamespaceIndex')) },
-  { path: '/flags', namespaced: true, component: lazy(() => import('../features/flags/FlagsPage')) },
-  { path: '/flags/new', namespaced: true, component: lazy(() => import('../features/flags/NewFlagPage')) },
-  { path: '/flags/:flagKey/:tab?', namespaced: true, component: lazy(() => import('../features/flags/FlagPage')) },
-  { path: '/segments', namespaced: true, component: lazy(() => import('../features/segments/SegmentsPage')) },
-  { path: '/segments/new', namespaced: true, component: lazy(() => import('../features/segments/NewSegmentPage')) },
-  {
-    path: '/segments/:segmentKey',
-    namespaced: true,
-    component: lazy(() => import('../features/segments/SegmentPage')),
-  },
-  { path: '/console', namespaced: true, component: lazy(() => import('../features/evaluation-console/ConsolePage')) },
-  { path: '/settings/:tab?', component: lazy(() => import('../features/settings/SettingsPage')) },
-  { path: '/onboarding', component: lazy(() => import('../features/onboarding/OnboardingPage')) },
-  { path: '/support', component: lazy(() => import('../features/support/SupportPage')) },
-];
+/** The route shown at a location: the first whose path matches, in the table's order (as the shell's Switch). */
+export function routeAt(matches: (path: string) => boolean): AppRoute | undefined {
+  return routes.find((route) => pathsOf(route).some(matches));
+}

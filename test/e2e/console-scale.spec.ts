@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { Route } from '@playwright/test';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { manyFlagKey, seedMany } from '../support/many-flags.js';
@@ -61,4 +62,32 @@ test('10,500 flags: first rows from a first page, search on a later page, open, 
   await expect(page.getByRole('cell', { name: 'Segment 0', exact: true })).toBeVisible();
   await page.getByPlaceholder('Search by key or name').fill('segment-001499');
   await expect(page.getByRole('cell', { name: 'Segment 1499', exact: true })).toBeVisible();
+});
+
+test('after a change, the list shows its fresh first page at once and loads the rest again', async ({ page }) => {
+  await open(page, server, '/namespaces/default/flags/flag-000003');
+  await page.getByLabel('Name', { exact: true }).fill('Fresh 3');
+  await page.getByRole('button', { name: 'Update' }).click();
+  await expect(toast(page).success).toHaveText('Successfully updated flag');
+  await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Flags' }).click();
+  await expect(page.getByText(/Showing 1 to 20 of 10,?500 results/)).toBeVisible({ timeout: 30_000 });
+
+  // The list is whole and cached; a change invalidates it. Later pages are held back: the fresh first
+  // page must show without them (a refetch of every page would show nothing new until they came).
+  let holding = true;
+  const held: Route[] = [];
+  await page.route(/\/api\/v1\/namespaces\/default\/flags\?.*pageToken=/, (route) =>
+    holding ? held.push(route) : route.continue(),
+  );
+  await page.getByRole('link', { name: 'flag-000003' }).click();
+  await page.getByLabel('Name', { exact: true }).fill('Fresher 3');
+  await page.getByRole('button', { name: 'Update' }).click();
+  await expect(toast(page).success).toHaveText('Successfully updated flag');
+  await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Flags' }).click();
+  await expect(page.getByRole('cell', { name: 'Fresher 3', exact: true })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: /^Loading flags: 100 of 10,500$/ })).toBeVisible();
+
+  holding = false;
+  for (const route of held) await route.continue();
+  await expect(page.getByText(/Showing 1 to 20 of 10,?500 results/)).toBeVisible({ timeout: 30_000 });
 });

@@ -5,30 +5,23 @@ import { sessionUser, useSessionStore, type AuthMethod, type Session } from '../
 
 /**
  * The session check: if meta/info fails the session is cleared; otherwise auth/v1/self
- * decides between authenticated (with the user) and authentication not required.
+ * decides between authenticated (with the user) and authentication not required. Both are asked at
+ * once, so the console waits one round trip rather than two before it shows anything.
  */
 export async function loadSession(): Promise<Session | null> {
   const { setSession } = useSessionStore.getState();
-  try {
-    await request('GET', `${META}/info`, undefined, { meta: true, passUnauthorized: true });
-  } catch {
-    setSession(null);
-    return null;
-  }
-  let session: Session;
-  try {
-    const self = await request<{ method: AuthMethod; metadata?: Record<string, string> }>(
-      'GET',
-      `${AUTH}/self`,
-      undefined,
-      {
-        passUnauthorized: true,
-      },
-    );
-    session = { required: true, authenticated: true, self: sessionUser(self) };
-  } catch {
-    session = { required: false, authenticated: false };
-  }
+  const [info, self] = await Promise.allSettled([
+    request('GET', `${META}/info`, undefined, { meta: true, passUnauthorized: true }),
+    request<{ method: AuthMethod; metadata?: Record<string, string> }>('GET', `${AUTH}/self`, undefined, {
+      passUnauthorized: true,
+    }),
+  ]);
+  const session: Session | null =
+    info.status === 'rejected'
+      ? null
+      : self.status === 'fulfilled'
+        ? { required: true, authenticated: true, self: sessionUser(self.value) }
+        : { required: false, authenticated: false };
   setSession(session);
   return session;
 }
