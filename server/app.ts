@@ -11,7 +11,6 @@ import Fastify, {
   type RouteOptions,
 } from 'fastify';
 import { DatabaseBusyError } from './db/sqlite-writes.js';
-import fastifyStatic from '@fastify/static';
 import fastifyCookie from '@fastify/cookie';
 import type { Config } from './config.js';
 import { isPostgresUrl, openDatabase, type Database } from './db/index.js';
@@ -29,6 +28,7 @@ import { surveyPlugin } from './surveys/plugin.js';
 import { evaluationPlugin } from './evaluation/index.js';
 import { FastPath } from './evaluation/fast-path.js';
 import { parseJsonBody } from './json-body.js';
+import { serveConsole } from './console-files.js';
 import { installSecurityHeaders } from './security-headers.js';
 import { installRateLimits } from './rate-limits.js';
 import { loggerOptions } from './logging.js';
@@ -178,12 +178,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (config.ui.enabled && existsSync(config.paths.console)) {
     await app.register(async (files) => {
       protectRoutes(files, 'public');
-      await files.register(fastifyStatic, {
-        root: config.paths.console,
-        prefix: '/',
-        wildcard: false,
-        index: 'index.html',
-      });
+      await serveConsole(files, config.paths.console);
     });
   }
   return app;
