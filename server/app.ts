@@ -79,6 +79,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     exposeHeadRoutes: false,
     // Malformed URLs and over-long parameters, caught by the router: answered in Flipt's shape too.
     frameworkErrors: (error, request, reply) => answerInFliptShape(error, request, reply),
+    // Requests are checked with valibot, no route declares a JSON Schema: Fastify's own compilers (ajv,
+    // fast-json-stringify) are never built, and dist/cli.js leaves them out (tsup.config.ts).
+    schemaController: { compilersFactory: { buildValidator: noJsonSchema, buildSerializer: noJsonSchema } },
   });
   if (!options.database) app.addHook('onClose', () => database.close());
   if (tracing) {
@@ -182,6 +185,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     });
   }
   return app;
+}
+
+function noJsonSchema(): never {
+  throw new Error('Ensign routes declare no JSON Schema: check requests with valibot (domain/)');
 }
 
 /** Every body is JSON, whatever its Content-Type; area plugins that need other types (multipart) register them in their scope. */
