@@ -35,9 +35,13 @@ const surveyChunkExternal: Plugin = {
 
 // The server's dependencies are bundled into dist/cli.js: Node then reads one file instead of about
 // 900 (resolving each), which halves the cold start (bench/startup). Left out: libsql (a native
-// addon it finds by platform at run time), pg's optional native binding, and OpenTelemetry, which
-// tracing imports only when enabled. CommonJS dependencies call require(): the banner gives them one.
-const SERVER_EXTERNALS = '(libsql|pg-native|@opentelemetry/.*)';
+// addon it finds by platform at run time), pg's optional native binding, and OpenTelemetry's SDK, which
+// tracing imports only when enabled. OpenTelemetry's API is bundled: prom-client requires it at load
+// (loading its 44 files from node_modules was a tenth of the start-up CPU time, bench/startup), and
+// the SDK's own copy shares its global registrations. CommonJS dependencies call require(): the banner
+// gives them one. Fastify's JSON Schema compilers are left out too: Ensign never builds them (app.ts).
+const SERVER_EXTERNALS =
+  '(libsql|pg-native|@opentelemetry/(?!api$).*|@fastify/ajv-compiler|@fastify/fast-json-stringify-compiler)';
 const requireBanner =
   "import { createRequire as __ensignCreateRequire } from 'node:module'; const require = __ensignCreateRequire(import.meta.url);";
 
@@ -86,6 +90,10 @@ export default defineConfig([
     external: [new RegExp(`^${SERVER_EXTERNALS}$`)],
     banner: { js: requireBanner },
     esbuildPlugins: [localLibsqlClient],
+    esbuildOptions(options) {
+      options.minifyWhitespace = true;
+      options.minifySyntax = true;
+    },
     define: build,
   },
   // The survey loader: an IIFE that defines window.formbricks, and an ESM module; both import the survey

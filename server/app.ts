@@ -11,7 +11,6 @@ import Fastify, {
   type RouteOptions,
 } from 'fastify';
 import { DatabaseBusyError } from './db/sqlite-writes.js';
-import fastifyStatic from '@fastify/static';
 import fastifyCookie from '@fastify/cookie';
 import type { Config } from './config.js';
 import { isPostgresUrl, openDatabase, type Database } from './db/index.js';
@@ -29,6 +28,7 @@ import { surveyPlugin } from './surveys/plugin.js';
 import { evaluationPlugin } from './evaluation/index.js';
 import { FastPath } from './evaluation/fast-path.js';
 import { parseJsonBody } from './json-body.js';
+import { serveConsole } from './console-files.js';
 import { installSecurityHeaders } from './security-headers.js';
 import { installRateLimits } from './rate-limits.js';
 import { loggerOptions } from './logging.js';
@@ -79,6 +79,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     exposeHeadRoutes: false,
     // Malformed URLs and over-long parameters, caught by the router: answered in Flipt's shape too.
     frameworkErrors: (error, request, reply) => answerInFliptShape(error, request, reply),
+    // Requests are checked with valibot, no route declares a JSON Schema: Fastify's own compilers (ajv,
+    // fast-json-stringify) are never built, and dist/cli.js leaves them out (tsup.config.ts).
+    schemaController: { compilersFactory: { buildValidator: noJsonSchema, buildSerializer: noJsonSchema } },
   });
   if (!options.database) app.addHook('onClose', () => database.close());
   if (tracing) {
@@ -178,15 +181,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (config.ui.enabled && existsSync(config.paths.console)) {
     await app.register(async (files) => {
       protectRoutes(files, 'public');
-      await files.register(fastifyStatic, {
-        root: config.paths.console,
-        prefix: '/',
-        wildcard: false,
-        index: 'index.html',
-      });
+      await serveConsole(files, config.paths.console);
     });
   }
   return app;
+}
+
+function noJsonSchema(): never {
+  throw new Error('Ensign routes declare no JSON Schema: check requests with valibot (domain/)');
 }
 
 /** Every body is JSON, whatever its Content-Type; area plugins that need other types (multipart) register them in their scope. */

@@ -30,7 +30,7 @@ const ALLOWED_HEADERS = [
 
 /**
  * The survey provider: the Formbricks 1.6 client API, file storage, the management API subset, the widget
- * files and the demo page. Seeds the demo environment and the seed file before it serves.
+ * files and the demo page. Seeds the seed file before it serves, the demo environment once it listens.
  */
 /**
  * The demo page runs on the console's origin, so it may run only this server's scripts: no inline
@@ -52,8 +52,18 @@ const DEMO_CSP = [
 export async function surveyPlugin(app: FastifyInstance, context: AppContext): Promise<void> {
   const { config } = context;
   const store = new SurveyStore(context.database);
-  if (config.surveys.demo) await applySeed(store, DEMO_SEED, 'demo environment');
-  if (config.surveys.seedFile) await applySeedFile(store, config.surveys.seedFile);
+  let demoSeeded: Promise<void> | undefined;
+  const seedDemo = () => (demoSeeded ??= applySeed(store, DEMO_SEED, 'demo environment'));
+  if (config.surveys.seedFile) {
+    // The file may change the demo environment, so it applies after it; its errors refuse the start.
+    if (config.surveys.demo) await seedDemo();
+    await applySeedFile(store, config.surveys.seedFile);
+  } else if (config.surveys.demo) {
+    // Seeded once the server listens, so /health does not wait for it; a survey request that comes
+    // first (or a test driving the app with inject()) waits for the same seeding.
+    app.addHook('onListen', seedDemo);
+    app.addHook('onRequest', seedDemo);
+  }
 
   app.setErrorHandler(answerSurveyError);
   // Bodies are JSON whatever the declared type (the client sends application/json; tools sometimes do not).

@@ -52,17 +52,25 @@ export async function applySeed(store: SurveyStore, input: unknown, source: stri
     });
     for (const key of environment.apiKeys) await store.addApiKey(environment.id, key, 'seed');
     for (const [i, raw] of environment.actionClasses.entries()) {
+      await letRequestsIn();
       const actionClass = seedEntry(`${at}.actionClasses.${i}`, () => v.parse(actionClassInputSchema, raw));
       await store.saveActionClass(environment.id, actionClass);
     }
     const existing = await store.surveys(environment.id);
     for (const [i, raw] of environment.surveys.entries()) {
+      await letRequestsIn();
       const { name, document } = seedEntry(`${at}.surveys.${i}`, () => parseSurveyInput(raw));
       const id = raw.id ?? existing.find((survey) => survey.name === name)?.id;
       await store.saveSurvey(environment.id, name, document, id);
     }
   }
 }
+
+/**
+ * A seed may be applied while the server listens (the demo environment is). libSQL's calls are
+ * synchronous, so without a pause between entries every request would wait for the whole seed.
+ */
+const letRequestsIn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export async function applySeedFile(store: SurveyStore, path: string): Promise<void> {
   let input: unknown;
