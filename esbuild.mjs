@@ -58,7 +58,9 @@ const options = {
   plugins: [writeIndexHtml],
 };
 
-await rm(outdir, { recursive: true, force: true });
+// A build (then tsup) starts from an empty dist/: the server's hashed chunks of earlier builds would
+// otherwise stay beside the new ones and be packed. Watching rebuilds the console alone.
+await rm(watch ? outdir : 'dist', { recursive: true, force: true });
 await mkdir(outdir, { recursive: true });
 if (watch) {
   const context = await esbuild.context(options);
