@@ -58,6 +58,7 @@ export async function importFeatures(
 ): Promise<ImportSummary> {
   const summary: ImportSummary = { namespaces: [], flags: 0, segments: 0, skipped: 0 };
   await store.transaction(async (writer) => {
+    await writer.prepareImport();
     if (options.drop) await dropEverything(writer);
     for (const document of documents) await importDocument(writer, streamOf(document), options, summary);
   });

@@ -116,6 +116,10 @@ export class FliptWriter extends FliptReader {
   keysIn(table: 'flags' | 'segments', namespaceKey: string) {
     return bulk.keysIn(this.executor, table, namespaceKey);
   }
+  /** Readies this transaction for an import's bulk inserts (see bulk.ts). */
+  prepareImport() {
+    return bulk.prepareImport(this.executor);
+  }
   /** Inserts rows an import has already checked as the single writes would (see declarative/import.ts). */
   insertImportRows(namespaceKey: string, rows: ImportRows) {
     return bulk.insertImportRows(this.touch(namespaceKey), rows, this.analysed);
