@@ -85,11 +85,19 @@ export abstract class FliptReader {
   getRule(namespaceKey: string, flagKey: string, id: string) {
     return rules.getRule(this.executor, namespaceKey, flagKey, id);
   }
+  /** The rules of each of the given flags of a namespace, by flag key (an export's page of flags). */
+  rulesOfFlags(namespaceKey: string, flagKeys: string[]) {
+    return rules.rulesOfFlags(this.executor, namespaceKey, flagKeys);
+  }
   listRollouts(namespaceKey: string, flagKey: string, page: ListInput = ALL) {
     return rollouts.listRollouts(this.executor, namespaceKey, flagKey, page);
   }
   getRollout(namespaceKey: string, flagKey: string, id: string) {
     return rollouts.getRollout(this.executor, namespaceKey, flagKey, id);
+  }
+  /** The rollouts of each of the given flags of a namespace, by flag key (an export's page of flags). */
+  rolloutsOfFlags(namespaceKey: string, flagKeys: string[]) {
+    return rollouts.rolloutsOfFlags(this.executor, namespaceKey, flagKeys);
   }
 }
 

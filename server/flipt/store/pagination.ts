@@ -95,7 +95,7 @@ type ListedTable = 'namespaces' | 'flags' | 'segments' | 'rules' | 'rollouts';
 type OrderColumn = 'created_at' | 'key' | 'rank' | 'id';
 
 /** Each list's order; its last column is unique in the list's scope and is what page tokens name. */
-const ORDER: Record<ListedTable, readonly OrderColumn[]> = {
+export const ORDER: Record<ListedTable, readonly OrderColumn[]> = {
   namespaces: ['created_at', 'key'],
   flags: ['created_at', 'key'],
   segments: ['created_at', 'key'],
