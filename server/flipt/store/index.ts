@@ -144,6 +144,11 @@ export class FliptWriter extends FliptReader {
     return namespaces.deleteNamespace(this.touch(key), key, force);
   }
 
+  /** Deletes every flag and segment of the namespace (an import's `--drop`). */
+  emptyNamespace(key: string) {
+    return namespaces.emptyNamespace(this.touch(key), key);
+  }
+
   createFlag(input: CreateFlagInput) {
     return flags.createFlag(this.touch(input.namespaceKey), input);
   }

@@ -220,4 +220,13 @@ segments:
     await importText(b.store, fixture('v1.0.yml'));
     expect(await snapshot(a.store)).toEqual(await snapshot(b.store));
   });
+
+  it('--drop empties namespaces of flags whose rules and rollouts hold on to segments, over several batches', async () => {
+    await importFeatures(a.store, parseFeatures(generateFeatures(1200), 'generated'));
+    await importFeatures(a.store, parseFeatures(generateFeatures(300, 'staging'), 'generated'));
+    const replacement = parseFeatures(generateFeatures(600), 'replacement');
+    expect(await importFeatures(a.store, replacement, { drop: true })).toMatchObject({ flags: 600, segments: 20 });
+    await importFeatures(b.store, replacement);
+    expect(await snapshot(a.store)).toEqual(await snapshot(b.store));
+  });
 });
