@@ -61,7 +61,7 @@ export async function exportDocuments(store: FliptReader, selection: NamespaceSe
 async function* flagPages(store: FliptReader, namespaceKey: string): AsyncGenerator<FlagDocument[]> {
   let pageToken = '';
   do {
-    const page = await store.listFlags(namespaceKey, { limit: FLAGS_PER_PAGE, offset: 0, pageToken });
+    const page = await store.listFlags(namespaceKey, { limit: FLAGS_PER_PAGE, offset: 0, pageToken }, false);
     const keys = page.flags.map((flag) => flag.key);
     const [rules, rollouts] = await Promise.all([
       store.rulesOfFlags(namespaceKey, keys),

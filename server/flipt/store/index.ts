@@ -67,8 +67,9 @@ export abstract class FliptReader {
   getNamespace(key: string) {
     return namespaces.getNamespace(this.executor, key);
   }
-  listFlags(namespaceKey: string, page: ListInput = ALL) {
-    return flags.listFlags(this.executor, namespaceKey, page);
+  /** `counted: false` leaves `totalCount` 0 rather than counting the namespace's flags. */
+  listFlags(namespaceKey: string, page: ListInput = ALL, counted = true) {
+    return flags.listFlags(this.executor, namespaceKey, page, counted);
   }
   getFlag(namespaceKey: string, key: string) {
     return flags.getFlag(this.executor, namespaceKey, key);
