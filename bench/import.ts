@@ -1,8 +1,8 @@
 // `ensign import` of generated features files (bench/support/features.ts): 10,000 and 100,000 flags,
 // on SQLite and (when DATABASE_URL or TEST_DATABASE_URL names a PostgreSQL server; a throwaway
-// database is created there and dropped) PostgreSQL. Prints the wall time of the command and its peak
-// resident memory, read from /proc as the command runs, next to the budgets. Needs `npm run build`.
-// IMPORT_SIZES=10000 runs one size only.
+// database is created there and dropped) PostgreSQL, then `ensign export` of what was imported.
+// Prints the wall time of each command and its peak resident memory, read from /proc as the command
+// runs, next to the import budgets. Needs `npm run build`. IMPORT_SIZES=10000 runs one size only.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,18 +33,26 @@ interface Run {
   output: string;
 }
 
-function line(size: number, megabytes: string, database: string, { seconds, peakMiB }: Run): string {
-  const budget = BUDGETS[size];
+/** One command's figures; an import's with its budget. */
+function line(size: number, megabytes: string, database: string, command: string, { seconds, peakMiB }: Run): string {
+  const budget = command === 'import' ? BUDGETS[size] : undefined;
   const within = budget
     ? `  budget ${budget.seconds} s / ${budget.mebibytes} MB: ${seconds <= budget.seconds && peakMiB <= budget.mebibytes ? 'within' : 'OVER'}`
     : '';
-  return `${String(size).padStart(7)} flags (${megabytes} MB)  ${database.padEnd(10)}  ${seconds.toFixed(2)} s  peak ${peakMiB.toFixed(0)} MiB  ${(size / seconds).toFixed(0)} flags/s${within}`;
+  return `${String(size).padStart(7)} flags (${megabytes} MB)  ${database.padEnd(10)}  ${command}  ${seconds.toFixed(2)} s  peak ${peakMiB.toFixed(0)} MiB  ${(size / seconds).toFixed(0)} flags/s${within}`;
 }
 
-/** Runs the import; resolves with its wall time and the highest peak RSS seen while it ran. */
-function runImport(file: string, db: string): Promise<Run> {
+/** Imports the file into an empty database, then exports it to a file. */
+async function importThenExport(size: number, file: string, megabytes: string, database: string, db: string) {
+  console.log(line(size, megabytes, database, 'import', await run(['import', file, '--db', db])));
+  const exported = await run(['export', '--db', db, '-o', join(dir, `export-${size}.yml`)]);
+  console.log(line(size, megabytes, database, 'export', exported));
+}
+
+/** Runs the command; resolves with its wall time and the highest peak RSS seen while it ran. */
+function run(args: string[]): Promise<Run> {
   const started = performance.now();
-  const child = spawn(process.execPath, ['dist/cli.js', 'import', file, '--db', db], {
+  const child = spawn(process.execPath, ['dist/cli.js', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -55,7 +63,7 @@ function runImport(file: string, db: string): Promise<Run> {
   return new Promise((resolve, reject) => {
     child.on('exit', (code) => {
       clearInterval(sampler);
-      if (code !== 0) return reject(new Error(`import exited with ${code}: ${output}`));
+      if (code !== 0) return reject(new Error(`${args[0]} exited with ${code}: ${output}`));
       resolve({ seconds: (performance.now() - started) / 1000, peakMiB: peak / 2 ** 20, output: output.trim() });
     });
   });
@@ -66,12 +74,11 @@ try {
     const file = join(dir, `features-${size}.yml`);
     writeFileSync(file, generateFeatures(size));
     const megabytes = (readFileSync(file).length / 1e6).toFixed(1);
-    const sqlite = await runImport(file, `file:${join(dir, `sqlite-${size}.db`)}`);
-    console.log(line(size, megabytes, 'SQLite', sqlite));
+    await importThenExport(size, file, megabytes, 'SQLite', `file:${join(dir, `sqlite-${size}.db`)}`);
     if (POSTGRES_URL) {
       const database = await createPostgresDatabase(POSTGRES_URL, 'ensign_bench');
       try {
-        console.log(line(size, megabytes, 'PostgreSQL', await runImport(file, database.url)));
+        await importThenExport(size, file, megabytes, 'PostgreSQL', database.url);
       } finally {
         await database.drop();
       }

@@ -6,6 +6,7 @@ import * as analytics from './0003_analytics.js';
 import * as auth from './0004_auth.js';
 import * as surveys from './0005_surveys.js';
 import * as listOrder from './0006_list_order.js';
+import * as foreignKeyIndexes from './0007_foreign_key_indexes.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -27,6 +28,7 @@ const modules: Record<string, MigrationModule> = {
   '0004_auth': auth,
   '0005_surveys': surveys,
   '0006_list_order': listOrder,
+  '0007_foreign_key_indexes': foreignKeyIndexes,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -5,14 +5,7 @@ import { ChangeFeed } from '../../changes.js';
 import { FliptStore } from '../store/index.js';
 import { DEFAULT_NAMESPACE } from '../../../domain/flipt/types.js';
 import { FliptError } from '../errors.js';
-import {
-  DOCUMENT_SEPARATOR,
-  documentHeadYaml,
-  FormatError,
-  flagsYaml,
-  segmentsYaml,
-  streamFeatures,
-} from './format.js';
+import { type FlagDocument, FormatError, featuresYaml, type PagedDocument, streamFeatures } from './format.js';
 import { ImportError, importFeatures, type ImportSummary } from './import.js';
 import { exportDocuments, type NamespaceSelection } from './export.js';
 import { terminalProgress } from './progress.js';
@@ -129,26 +122,19 @@ export async function exportCommand(
 }
 
 /** Writes the documents as `serializeFeatures` would, reading and writing their flags a page at a time. */
-async function writeDocuments(
-  documents: Awaited<ReturnType<typeof exportDocuments>>,
-  write: (text: string) => Promise<void>,
-): Promise<void> {
+async function writeDocuments(documents: PagedDocument[], write: (text: string) => Promise<void>): Promise<void> {
   const progress = terminalProgress('exported');
   let flags = 0;
-  try {
-    for (const [index, document] of documents.entries()) {
-      if (index > 0) await write(DOCUMENT_SEPARATOR);
-      await write(documentHeadYaml(document.namespace, index === 0));
-      let first = true;
-      for await (const page of document.flagPages) {
-        if (page.length === 0) continue;
-        await write(`${first ? 'flags:\n' : ''}${flagsYaml(page)}`);
-        first = false;
-        flags += page.length;
-        progress?.update(flags);
-      }
-      await write(segmentsYaml(document.segments));
+  async function* counted(pages: PagedDocument['flagPages']): AsyncGenerator<FlagDocument[]> {
+    for await (const page of pages) {
+      yield page;
+      flags += page.length;
+      progress?.update(flags);
     }
+  }
+  try {
+    const paged = documents.map((document) => ({ ...document, flagPages: counted(document.flagPages) }));
+    for await (const piece of featuresYaml(paged)) await write(piece);
   } finally {
     progress?.done();
   }

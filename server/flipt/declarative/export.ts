@@ -1,14 +1,12 @@
 import type { Flag, Rollout, Rule } from '../../../domain/flipt/types.js';
 import type { FliptReader } from '../store/index.js';
-import type { FeaturesDocument, FlagDocument, RolloutDocument, RuleDocument, SegmentDocument } from './format.js';
+import type { FeaturesDocument, FlagDocument, PagedDocument, RolloutDocument, RuleDocument } from './format.js';
 
 /** Which namespaces to export: the named ones (each must exist), or all of them, oldest first. */
 export type NamespaceSelection = { keys: string[] } | 'all';
 
 /** A namespace as export reads it: its segments at once, its flags a page at a time. */
-export interface ExportedDocument {
-  namespace: FeaturesDocument['namespace'];
-  segments: SegmentDocument[];
+export interface ExportedDocument extends PagedDocument {
   flagPages: AsyncIterable<FlagDocument[]>;
 }
 
@@ -59,18 +57,22 @@ export async function exportDocuments(store: FliptReader, selection: NamespaceSe
   return documents;
 }
 
+/** A namespace's flags a page at a time (keyset pages), each page's rules and rollouts read in bulk. */
 async function* flagPages(store: FliptReader, namespaceKey: string): AsyncGenerator<FlagDocument[]> {
   let pageToken = '';
   do {
-    const page = await store.listFlags(namespaceKey, { limit: FLAGS_PER_PAGE, offset: 0, pageToken });
-    yield await Promise.all(page.flags.map((flag) => exportFlag(store, flag)));
+    const page = await store.listFlags(namespaceKey, { limit: FLAGS_PER_PAGE, offset: 0, pageToken }, false);
+    const keys = page.flags.map((flag) => flag.key);
+    const [rules, rollouts] = await Promise.all([
+      store.rulesOfFlags(namespaceKey, keys),
+      store.rolloutsOfFlags(namespaceKey, keys),
+    ]);
+    yield page.flags.map((flag) => exportFlag(flag, rules.get(flag.key) ?? [], rollouts.get(flag.key) ?? []));
     pageToken = page.nextPageToken;
   } while (pageToken);
 }
 
-async function exportFlag(store: FliptReader, flag: Flag): Promise<FlagDocument> {
-  const { rules } = await store.listRules(flag.namespaceKey, flag.key);
-  const { rules: rollouts } = await store.listRollouts(flag.namespaceKey, flag.key);
+function exportFlag(flag: Flag, rules: Rule[], rollouts: Rollout[]): FlagDocument {
   const variantKeys = new Map(flag.variants.map((variant) => [variant.id, variant.key]));
   const document: FlagDocument = {
     key: flag.key,

@@ -455,32 +455,49 @@ function parseSegment(value: unknown, parent: Place, index: number): SegmentDocu
   };
 }
 
+/** A document to write; its flags may come a page at a time (an export reads them so). */
+export interface PagedDocument {
+  namespace: FeaturesDocument['namespace'];
+  segments: SegmentDocument[];
+  flagPages: Iterable<FlagDocument[]> | AsyncIterable<FlagDocument[]>;
+}
+
 /**
  * Writes documents as a YAML stream; the version goes in the first document only, as Flipt writes it.
  * Strings that YAML 1.1 would read as something else (`on`, `yes`, dates) are quoted, so Flipt's own
  * YAML 1.1 reader gets strings back too.
  */
-export function serializeFeatures(documents: FeaturesDocument[]): string {
-  return documents
-    .map((document, index) => {
-      const head = documentHeadYaml(document.namespace, index === 0);
-      const flags = document.flags.length ? `flags:\n${flagsYaml(document.flags)}` : '';
-      return `${head}${flags}${segmentsYaml(document.segments)}`;
-    })
-    .join(DOCUMENT_SEPARATOR);
+export async function serializeFeatures(documents: FeaturesDocument[]): Promise<string> {
+  let text = '';
+  const paged = documents.map(({ namespace, segments, flags }) => ({ namespace, segments, flagPages: [flags] }));
+  for await (const piece of featuresYaml(paged)) text += piece;
+  return text;
 }
 
-/*
- * A document in parts, for an export that writes its flags a page at a time: its head, `flags:`
- * followed by the items of each page, its segments. Together they are the YAML of the whole
- * document: an item's YAML does not depend on its neighbours.
+/**
+ * The YAML of `serializeFeatures`, a piece at a time: each document's head, `flags:` followed by the
+ * items of each page, its segments. Together they are the YAML of the whole document: an item's
+ * YAML does not depend on its neighbours.
  */
+export async function* featuresYaml(documents: PagedDocument[]): AsyncGenerator<string> {
+  for (const [index, document] of documents.entries()) {
+    if (index > 0) yield DOCUMENT_SEPARATOR;
+    yield documentHeadYaml(document.namespace, index === 0);
+    let first = true;
+    for await (const page of document.flagPages) {
+      if (page.length === 0) continue;
+      yield `${first ? 'flags:\n' : ''}${flagsYaml(page)}`;
+      first = false;
+    }
+    yield segmentsYaml(document.segments);
+  }
+}
 
-export const DOCUMENT_SEPARATOR = '---\n';
+const DOCUMENT_SEPARATOR = '---\n';
 const YAML_OPTIONS = { lineWidth: 0, aliasDuplicateObjects: false, version: '1.1' } as const;
 
 /** `version` (first document only) and `namespace`. */
-export function documentHeadYaml({ key, name, description }: FeaturesDocument['namespace'], first: boolean): string {
+function documentHeadYaml({ key, name, description }: FeaturesDocument['namespace'], first: boolean): string {
   // Import never changes a namespace that exists, so `default` (always there) needs no name.
   const plainNamespace = key === DEFAULT_NAMESPACE || ((name === undefined || name === key) && !description);
   const out: Mapping = {};
@@ -490,12 +507,12 @@ export function documentHeadYaml({ key, name, description }: FeaturesDocument['n
 }
 
 /** The items of a `flags:` list (the key itself not included). */
-export function flagsYaml(flags: FlagDocument[]): string {
+function flagsYaml(flags: FlagDocument[]): string {
   return itemsOf('flags', flags.map(flagToYaml));
 }
 
 /** A document's `segments:` list, or nothing when it has none. */
-export function segmentsYaml(segments: SegmentDocument[]): string {
+function segmentsYaml(segments: SegmentDocument[]): string {
   return segments.length ? `segments:\n${itemsOf('segments', segments.map(segmentToYaml))}` : '';
 }
 

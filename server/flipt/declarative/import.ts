@@ -58,6 +58,7 @@ export async function importFeatures(
 ): Promise<ImportSummary> {
   const summary: ImportSummary = { namespaces: [], flags: 0, segments: 0, skipped: 0 };
   await store.transaction(async (writer) => {
+    await writer.prepareImport();
     if (options.drop) await dropEverything(writer);
     for (const document of documents) await importDocument(writer, streamOf(document), options, summary);
   });
@@ -70,13 +71,11 @@ const streamOf = (document: FeaturesDocument | FeaturesStream): FeaturesStream =
     ? document
     : { namespace: document.namespace, flagChunks: () => [document.flags], segmentChunks: () => [document.segments] };
 
+/** Empties every namespace and deletes all but `default`: a few statements per namespace. */
 async function dropEverything(writer: FliptWriter): Promise<void> {
   for (const namespace of (await writer.listNamespaces()).namespaces) {
-    // Flags first: their rules and rollouts hold on to segments.
-    for (const flag of (await writer.listFlags(namespace.key)).flags) await writer.deleteFlag(namespace.key, flag.key);
-    for (const segment of (await writer.listSegments(namespace.key)).segments)
-      await writer.deleteSegment(namespace.key, segment.key);
-    if (namespace.key !== DEFAULT_NAMESPACE) await writer.deleteNamespace(namespace.key);
+    if (namespace.key === DEFAULT_NAMESPACE) await writer.emptyNamespace(namespace.key);
+    else await writer.deleteNamespace(namespace.key, { force: true });
   }
 }
 

@@ -1,5 +1,7 @@
+import { sql } from 'kysely';
 import type { Database as Tables } from '../../db/schema.js';
 import { MAX_KEYS_IN_QUERY, type Executor } from './executor.js';
+import { ORDER } from './pagination.js';
 
 /** The key column naming each child table's parent: a flag's variants, a segment's constraints. */
 const PARENT_COLUMN = { variants: 'flag_key', constraints: 'segment_key' } as const;
@@ -38,4 +40,36 @@ export async function childrenByParent<T extends ChildTable>(
     }
   }
   return byParent;
+}
+
+/**
+ * The rules or rollouts of the given flags of a namespace, each flag's in its list order, by flag key
+ * (every key gets an entry): the flags' rows are read and made into API objects by `fromRows`
+ * MAX_KEYS_IN_QUERY at a time, so a page of flags costs a few queries whatever its size.
+ */
+export async function rankedByFlag<T extends 'rules' | 'rollouts', R extends { flagKey: string }>(
+  executor: Executor,
+  table: T,
+  namespaceKey: string,
+  flagKeys: string[],
+  fromRows: (executor: Executor, rows: Tables[T][]) => Promise<R[]>,
+): Promise<Map<string, R[]>> {
+  const byFlag = new Map<string, R[]>(flagKeys.map((key) => [key, []]));
+  const from: 'rules' | 'rollouts' = table;
+  for (let start = 0; start < flagKeys.length; start += MAX_KEYS_IN_QUERY) {
+    let query = executor.db
+      .selectFrom(from)
+      .selectAll()
+      .where('namespace_key', '=', namespaceKey)
+      .where('flag_key', 'in', flagKeys.slice(start, start + MAX_KEYS_IN_QUERY))
+      .orderBy('flag_key');
+    for (const column of ORDER[table]) query = query.orderBy(sql.ref(column));
+    const rows = (await query.execute()) as Tables[T][];
+    for (let first = 0; first < rows.length; first += MAX_KEYS_IN_QUERY) {
+      for (const item of await fromRows(executor, rows.slice(first, first + MAX_KEYS_IN_QUERY))) {
+        byFlag.get(item.flagKey)?.push(item);
+      }
+    }
+  }
+  return byFlag;
 }

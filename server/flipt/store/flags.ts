@@ -62,8 +62,15 @@ function variantsOf(
   return childrenByParent(executor, 'variants', namespaceKey, flagKeys);
 }
 
-export async function listFlags(executor: Executor, namespaceKey: string, page: ListInput): Promise<FlagList> {
-  const result = await namespacePage(executor, 'flags', namespaceKey, pageWindow(page, { requireLimit: true }));
+/** A page of flags; `counted: false` leaves `totalCount` 0 rather than counting the namespace's flags. */
+export async function listFlags(
+  executor: Executor,
+  namespaceKey: string,
+  page: ListInput,
+  counted = true,
+): Promise<FlagList> {
+  const window = pageWindow(page, { requireLimit: true });
+  const result = await namespacePage(executor, 'flags', namespaceKey, window, counted);
   const variants = await variantsOf(
     executor,
     namespaceKey,

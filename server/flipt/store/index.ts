@@ -67,8 +67,9 @@ export abstract class FliptReader {
   getNamespace(key: string) {
     return namespaces.getNamespace(this.executor, key);
   }
-  listFlags(namespaceKey: string, page: ListInput = ALL) {
-    return flags.listFlags(this.executor, namespaceKey, page);
+  /** `counted: false` leaves `totalCount` 0 rather than counting the namespace's flags. */
+  listFlags(namespaceKey: string, page: ListInput = ALL, counted = true) {
+    return flags.listFlags(this.executor, namespaceKey, page, counted);
   }
   getFlag(namespaceKey: string, key: string) {
     return flags.getFlag(this.executor, namespaceKey, key);
@@ -85,11 +86,19 @@ export abstract class FliptReader {
   getRule(namespaceKey: string, flagKey: string, id: string) {
     return rules.getRule(this.executor, namespaceKey, flagKey, id);
   }
+  /** The rules of each of the given flags of a namespace, by flag key (an export's page of flags). */
+  rulesOfFlags(namespaceKey: string, flagKeys: string[]) {
+    return rules.rulesOfFlags(this.executor, namespaceKey, flagKeys);
+  }
   listRollouts(namespaceKey: string, flagKey: string, page: ListInput = ALL) {
     return rollouts.listRollouts(this.executor, namespaceKey, flagKey, page);
   }
   getRollout(namespaceKey: string, flagKey: string, id: string) {
     return rollouts.getRollout(this.executor, namespaceKey, flagKey, id);
+  }
+  /** The rollouts of each of the given flags of a namespace, by flag key (an export's page of flags). */
+  rolloutsOfFlags(namespaceKey: string, flagKeys: string[]) {
+    return rollouts.rolloutsOfFlags(this.executor, namespaceKey, flagKeys);
   }
 }
 
@@ -116,6 +125,10 @@ export class FliptWriter extends FliptReader {
   keysIn(table: 'flags' | 'segments', namespaceKey: string) {
     return bulk.keysIn(this.executor, table, namespaceKey);
   }
+  /** Readies this transaction for an import's bulk inserts (see bulk.ts). */
+  prepareImport() {
+    return bulk.prepareImport(this.executor);
+  }
   /** Inserts rows an import has already checked as the single writes would (see declarative/import.ts). */
   insertImportRows(namespaceKey: string, rows: ImportRows) {
     return bulk.insertImportRows(this.touch(namespaceKey), rows, this.analysed);
@@ -130,6 +143,11 @@ export class FliptWriter extends FliptReader {
   /** `force` deletes a protected or non-empty namespace, flags and all. */
   deleteNamespace(key: string, { force = false }: { force?: boolean } = {}) {
     return namespaces.deleteNamespace(this.touch(key), key, force);
+  }
+
+  /** Deletes every flag and segment of the namespace (an import's `--drop`). */
+  emptyNamespace(key: string) {
+    return namespaces.emptyNamespace(this.touch(key), key);
   }
 
   createFlag(input: CreateFlagInput) {

@@ -66,6 +66,12 @@ export async function updateNamespace(executor: Executor, input: UpdateNamespace
   return namespaceFromRow({ ...row, ...changed });
 }
 
+/** Deletes every flag and segment of a namespace: flags first, as their rules and rollouts hold on to segments. */
+export async function emptyNamespace({ db }: Executor, key: string): Promise<void> {
+  await db.deleteFrom('flags').where('namespace_key', '=', key).execute();
+  await db.deleteFrom('segments').where('namespace_key', '=', key).execute();
+}
+
 /**
  * Refuses protected namespaces and namespaces with flags, unless forced; segments and constraints go
  * with it (and, when forced, its flags first, so no rule still holds a segment).
@@ -83,6 +89,6 @@ export async function deleteNamespace(executor: Executor, key: string, force: bo
       .executeTakeFirst();
     if (flag) throw invalid(`namespace "${key}" cannot be deleted; flags must be deleted first`);
   }
-  await executor.db.deleteFrom('flags').where('namespace_key', '=', key).execute();
+  await emptyNamespace(executor, key);
   await executor.db.deleteFrom('namespaces').where('key', '=', key).execute();
 }

@@ -70,14 +70,19 @@ export function namespacesPage(executor: Executor, window: PageWindow): Promise<
   return listPage(executor, 'namespaces', {}, window);
 }
 
-/** A page of a namespace's flags or segments, oldest first (then by key); the token names the next row's key. */
+/**
+ * A page of a namespace's flags or segments, oldest first (then by key); the token names the next
+ * row's key. `counted: false` skips counting the namespace's rows (`totalCount` is then 0): a reader
+ * going through every page (an export) would otherwise count them all once per page.
+ */
 export function namespacePage<T extends 'flags' | 'segments'>(
   executor: Executor,
   table: T,
   namespaceKey: string,
   window: PageWindow,
+  counted = true,
 ): Promise<Page<Tables[T]>> {
-  return listPage(executor, table, { namespaceKey }, window);
+  return listPage(executor, table, { namespaceKey }, window, counted);
 }
 
 /** A page of a flag's rules or rollouts by rank (then age, then id); the token names the next row's id. */
@@ -95,7 +100,7 @@ type ListedTable = 'namespaces' | 'flags' | 'segments' | 'rules' | 'rollouts';
 type OrderColumn = 'created_at' | 'key' | 'rank' | 'id';
 
 /** Each list's order; its last column is unique in the list's scope and is what page tokens name. */
-const ORDER: Record<ListedTable, readonly OrderColumn[]> = {
+export const ORDER: Record<ListedTable, readonly OrderColumn[]> = {
   namespaces: ['created_at', 'key'],
   flags: ['created_at', 'key'],
   segments: ['created_at', 'key'],
@@ -118,6 +123,7 @@ async function listPage<T extends ListedTable>(
   table: T,
   scope: Scope,
   window: PageWindow,
+  counted = true,
 ): Promise<Page<Tables[T]>> {
   const { db } = executor;
   const from: ListedTable = table;
@@ -140,20 +146,22 @@ async function listPage<T extends ListedTable>(
   if (start) rows = rows.where(atOrAfter(order, start));
   for (const column of order) rows = rows.orderBy(column);
   if (!start && window.offset > 0) rows = rows.offset(window.offset);
-  const [found, counted] = await Promise.all([
+  const [found, count] = await Promise.all([
     rows.limit(window.fetch).execute(),
-    db
-      .selectFrom(from)
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .where(inScope)
-      .executeTakeFirstOrThrow(),
+    counted
+      ? db
+          .selectFrom(from)
+          .select((eb) => eb.fn.countAll<number | string>().as('n'))
+          .where(inScope)
+          .executeTakeFirstOrThrow()
+      : { n: 0 },
   ]);
   const result = finishPage(
     found as Tables[T][],
     window,
     (row) => (row as unknown as Record<OrderColumn, string>)[tokenColumn],
   );
-  return { ...result, totalCount: Number(counted.n) };
+  return { ...result, totalCount: Number(count.n) };
 }
 
 /** `(a, b, ...) >= (start.a, start.b, ...)`, a row-value comparison both databases answer from an index. */

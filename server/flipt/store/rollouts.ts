@@ -17,6 +17,7 @@ import { firstMissingSegment } from './segments.js';
 import { deleteRanked, orderByIds } from './ranks.js';
 import { insertSegmentKeys, segmentKeysOf } from './references.js';
 import { effectiveOperator, segmentReference } from './rules.js';
+import { rankedByFlag } from './children.js';
 
 type RolloutBody = Pick<CreateRolloutInput, 'segment' | 'threshold'>;
 
@@ -74,6 +75,15 @@ export async function listRollouts(
     nextPageToken: result.nextPageToken,
     totalCount: result.totalCount,
   };
+}
+
+/** The rollouts of each of the given flags, by rank, by flag key (every key gets an entry). */
+export function rolloutsOfFlags(
+  executor: Executor,
+  namespaceKey: string,
+  flagKeys: string[],
+): Promise<Map<string, Rollout[]>> {
+  return rankedByFlag(executor, 'rollouts', namespaceKey, flagKeys, rolloutsFromRows);
 }
 
 async function requireRollout(

@@ -19,6 +19,7 @@ import { findFlag } from './flags.js';
 import { firstMissingSegment } from './segments.js';
 import { deleteRanked, orderByIds } from './ranks.js';
 import { insertSegmentKeys, segmentKeysOf } from './references.js';
+import { rankedByFlag } from './children.js';
 
 function distributionFromRow(row: DistributionsTable): Distribution {
   return {
@@ -91,6 +92,15 @@ export async function listRules(
     nextPageToken: result.nextPageToken,
     totalCount: result.totalCount,
   };
+}
+
+/** The rules of each of the given flags, by rank, by flag key (every key gets an entry). */
+export function rulesOfFlags(
+  executor: Executor,
+  namespaceKey: string,
+  flagKeys: string[],
+): Promise<Map<string, Rule[]>> {
+  return rankedByFlag(executor, 'rules', namespaceKey, flagKeys, rulesFromRows);
 }
 
 async function findRule(

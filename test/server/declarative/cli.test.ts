@@ -206,6 +206,6 @@ describe.each(dialects)('ensign import and export on %s', (dialect) => {
   it('writes a file that serialises the same documents it read', async () => {
     await ensign('import', fixturePath('v1.2.yml'), '--db', a.url);
     const { stdout } = await ensign('export', '--db', a.url);
-    expect(stdout).toBe(serializeFeatures(parseFeatures(fixture('v1.2.yml'))));
+    expect(stdout).toBe(await serializeFeatures(parseFeatures(fixture('v1.2.yml'))));
   });
 });

@@ -14,10 +14,10 @@ const FIXTURES = [
 ];
 
 describe('features.yml format', () => {
-  it.each(FIXTURES)('%s survives serialise then parse unchanged', (name) => {
+  it.each(FIXTURES)('%s survives serialise then parse unchanged', async (name) => {
     const documents = parseFeatures(fixture(name), name);
     expect(documents.length).toBeGreaterThan(0);
-    expect(parseFeatures(serializeFeatures(documents))).toEqual(documents);
+    expect(parseFeatures(await serializeFeatures(documents))).toEqual(documents);
   });
 
   it('reads version 1.0: explicit ranks, native attachments as compact JSON, constraints', () => {
@@ -107,8 +107,8 @@ describe('features.yml format', () => {
     expect(documents[2].segments[0]).toMatchObject({ key: 'testers', matchType: 'ANY_MATCH_TYPE' });
   });
 
-  it('writes like flipt export: version once, no ranks, native attachments, zero values omitted but enabled', () => {
-    const text = serializeFeatures(parseFeatures(fixture('v1.3.yml')));
+  it('writes like flipt export: version once, no ranks, native attachments, zero values omitted but enabled', async () => {
+    const text = await serializeFeatures(parseFeatures(fixture('v1.3.yml')));
     const written = parseAllDocuments(text).map((d) => d.toJS());
     expect(written[0].version).toBe('1.3');
     expect(written[1]).not.toHaveProperty('version');
@@ -141,17 +141,17 @@ describe('features.yml format', () => {
       segments: [{ key: 'testers', name: 'Testers', match_type: 'ANY_MATCH_TYPE' }],
     });
 
-    const rollouts = parseYaml(serializeFeatures(parseFeatures(fixture('v1.2.yml')))).flags[1].rollouts;
+    const rollouts = parseYaml(await serializeFeatures(parseFeatures(fixture('v1.2.yml')))).flags[1].rollouts;
     expect(rollouts).toEqual([
       { segment: { keys: ['internal', 'mobile'], operator: 'AND_SEGMENT_OPERATOR', value: true } },
       { segment: { keys: ['internal', 'mobile'] } },
     ]);
   });
 
-  it('quotes strings that a YAML 1.1 reader (Flipt) would take for booleans or dates', () => {
+  it('quotes strings that a YAML 1.1 reader (Flipt) would take for booleans or dates', async () => {
     const source =
       'flags:\n  - key: f\n    name: "yes"\n    variants: [{key: "on", attachment: {when: "2024-01-01"}}]\n';
-    const text = serializeFeatures(parseFeatures(source));
+    const text = await serializeFeatures(parseFeatures(source));
     expect(text).toContain('name: "yes"');
     expect(text).toContain('key: "on"');
     expect(text).toContain('when: "2024-01-01"');

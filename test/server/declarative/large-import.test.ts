@@ -45,7 +45,7 @@ describe('a large file (6,000 flags: six import batches, twelve export pages), s
         await test.drop();
       }
     }
-    const written = serializeFeatures(parseFeatures(text));
+    const written = await serializeFeatures(parseFeatures(text));
     for (const one of exports) expect(one === written).toBe(true);
   });
 });
