@@ -5,12 +5,10 @@
 // - in Chromium (/usr/bin/chromium): time and API bytes until the flag list shows its first rows, then
 //   until every page is in; search latency per keystroke and sort latency on the whole list; the
 //   evaluation console's flag search per keystroke; the same figures for the segment list;
-// - the snapshot endpoint of the 100,000-flag namespace: first request (load and compile), later
-//   ones (cached bytes), and the server's resident memory before and after;
 // - POST /evaluate/v1/boolean p50/p99 (autocannon) on the 100,000-flag namespace next to the 10-flag one.
-// BENCH_FLAGS changes the size.
+// BENCH_FLAGS changes the size. The snapshot endpoint at this size is measured by bench/snapshot.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -23,10 +21,6 @@ const dir = mkdtempSync(join(tmpdir(), 'ensign-bench-scale-'));
 const url = `file:${join(dir, 'ensign.db')}`;
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
 const ms = (value: number) => `${value.toFixed(0)} ms`;
-
-function rssOf(pid: number): number {
-  return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
-}
 
 async function startServer() {
   const child = spawn(process.execPath, ['dist/cli.js', 'serve', '--host', '127.0.0.1', '--port', '0', '--db', url], {
@@ -42,7 +36,7 @@ async function startServer() {
     child.once('exit', (code) => reject(new Error(`ensign exited with ${code}: ${output}`)));
   });
   child.stdout.resume();
-  return { base, pid: child.pid as number, stop: () => child.kill() };
+  return { base, stop: () => child.kill() };
 }
 
 /** Where a search is typed and where what it finds shows: the list pages' table, the console's suggestions. */
@@ -147,23 +141,6 @@ async function consoleFigures(base: string) {
   }
 }
 
-async function snapshotFigures(base: string, pid: number) {
-  const before = rssOf(pid);
-  const path = `${base}/internal/v1/evaluation/snapshot/namespace/default`;
-  let started = performance.now();
-  const first = await (await fetch(path)).arrayBuffer();
-  const cold = performance.now() - started;
-  const times: number[] = [];
-  for (let i = 0; i < 5; i++) {
-    started = performance.now();
-    await (await fetch(path)).arrayBuffer();
-    times.push(performance.now() - started);
-  }
-  console.log(
-    `snapshot of ${FLAGS.toLocaleString('en-US')} flags: ${mb(first.byteLength)}; first request (load and compile) ${ms(cold)}, then ${times.map((t) => t.toFixed(0)).join('/')} ms; server RSS ${mb(before)} → ${mb(rssOf(pid))}`,
-  );
-}
-
 async function evaluation(base: string, namespaceKey: string) {
   const result = await autocannon({
     url: `${base}/evaluate/v1/boolean`,
@@ -186,7 +163,6 @@ try {
   const server = await startServer();
   try {
     await consoleFigures(server.base);
-    await snapshotFigures(server.base, server.pid);
     for (const namespaceKey of ['small', 'default']) await evaluation(server.base, namespaceKey); // warm-up
     for (const [namespaceKey, size] of [
       ['small', 10],
