@@ -66,25 +66,33 @@ let rehearsed = false;
  * a survey cost, docs/decisions.md). Beyond @formbricks/surveys, our loader calls this once it knows that a
  * survey could show (widget/core/survey.ts), and they are paid in idle time once the page has loaded, in
  * steps short enough that none is a long task, each in an idle period of its own with time enough left:
- * each face a survey draws with is looked up (on an OffscreenCanvas); a dialog shell is drawn out of the
- * page's flow in a hidden, inert shadow root (never seen, focused or announced) and laid out at once, so
- * that no frame is left with that work; then a card in its place, laid out; then it is removed.
+ * each face a survey draws with is looked up (on an OffscreenCanvas); a dialog shell is drawn, not
+ * displayed, out of the page's flow in an inert shadow root (never seen, focused or announced); it is laid
+ * out, hidden, in a step of its own rather than by a frame (which is no idle task); then a card is drawn in
+ * its place and laid out the same way; then it is removed.
  */
 export const rehearse = (): void => {
   if (rehearsed) return;
   rehearsed = true;
   const idle = window.requestIdleCallback || setTimeout;
   let mounted: { host: HTMLElement; mount: HTMLElement } | undefined;
+  /** Hiding is set on the host itself: the survey styles reset what it inherits (:host{all:initial}). */
+  const hide = (how: string) => {
+    mounted!.host.style.cssText = 'position:fixed;' + how;
+  };
+  // drawn not displayed, so that the next frame neither styles nor lays it out: the next step does
   const draw = (props: RenderSurveyModalProps) => () => {
     if (!mounted) {
       mounted = shadowMount(document.body);
       mounted.host.inert = true;
-      // on the host itself: the survey styles reset what it inherits (:host{all:initial})
-      mounted.host.style.cssText = 'position:fixed;visibility:hidden';
     }
+    hide('display:none');
     // keyed: the card mounts a new Survey, which picks its first card when it mounts
     render(<Modal key={props.survey.questions.length} props={props} close={() => {}} />, mounted.mount);
-    mounted.mount.getBoundingClientRect();
+  };
+  const layOut = () => {
+    hide('visibility:hidden');
+    mounted!.mount.getBoundingClientRect();
   };
   const steps = [
     ...FACES.map((face) => () => {
@@ -93,7 +101,9 @@ export const rehearse = (): void => {
       context.measureText('Ab1×');
     }),
     draw(SHELL),
+    layOut,
     draw(CARD),
+    layOut,
   ];
   const remove = () => {
     if (!mounted) return;

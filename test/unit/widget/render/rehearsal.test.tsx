@@ -28,7 +28,7 @@ afterEach(() => {
 });
 
 describe('the rehearsal of a first survey in idle time', () => {
-  it('when asked (once), looks up the faces, then draws a dialog shell and a card hidden, inert and out of flow, and removes them, one idle period each', async () => {
+  it('when asked (once), looks up the faces, then draws a dialog shell and a card, inert and out of flow, each not displayed then laid out hidden, and removes them, one idle period each', async () => {
     const { rehearse } = await load();
     await idlePeriod();
     expect(document.body.children).toHaveLength(0);
@@ -39,16 +39,24 @@ describe('the rehearsal of a first survey in idle time', () => {
       await idlePeriod();
       expect(document.body.children).toHaveLength(0);
     }
+    // the shell is drawn not displayed (no frame lays it out), then laid out hidden in a period of its own
     await idlePeriod();
     const drawn = rehearsal()!;
-    expect(drawn.style.visibility).toBe('hidden');
-    expect(drawn.style.position).toBe('fixed');
     const dialog = () => drawn.shadowRoot!.querySelector('[role="dialog"]')!;
+    expect(drawn.style.display).toBe('none');
+    expect(drawn.style.position).toBe('fixed');
     expect(dialog().querySelector('#h')).toBeNull();
     await idlePeriod();
-    expect(document.body.children).toHaveLength(1);
+    expect(drawn.style.display).toBe('');
+    expect(drawn.style.visibility).toBe('hidden');
+    // then the card, the same way
+    await idlePeriod();
+    expect(drawn.style.display).toBe('none');
     expect(dialog().querySelector('#h')!.textContent).toContain('Rehearsal');
     expect(dialog().querySelector('textarea, input')).not.toBeNull();
+    await idlePeriod();
+    expect(drawn.style.visibility).toBe('hidden');
+    expect(drawn.isConnected).toBe(true);
     await idlePeriod();
     expect(document.body.children).toHaveLength(0);
     expect(document.getElementById('formbricks-web-container')).toBeNull();
