@@ -38,20 +38,23 @@ function shadowMount(parent: HTMLElement): { host: HTMLElement; mount: HTMLEleme
   return { host, mount };
 }
 
-/** The card drawn by the rehearsal: the parts every survey has (dialog, headline, text, a field, buttons). */
-const REHEARSAL = {
-  survey: {
-    id: '',
-    welcomeCard: { enabled: false },
-    thankYouCard: { enabled: false },
-    questions: [
-      { id: 'q', type: 'openText', headline: 'Rehearsal', subheader: 'Drawn once, hidden.', required: false },
-    ],
-  },
-  placement: 'bottomRight',
-  brandColor: '#000',
-  isBrandingEnabled: true,
-} as unknown as RenderSurveyModalProps;
+/** The rehearsal's surveys: a dialog shell (no question), then the parts every card has (headline, text, a field, buttons). */
+const rehearsal = (questions: unknown[]) =>
+  ({
+    survey: { id: '', welcomeCard: { enabled: false }, thankYouCard: { enabled: false }, questions },
+    placement: 'bottomRight',
+    brandColor: '#000',
+    isBrandingEnabled: true,
+  }) as unknown as RenderSurveyModalProps;
+const SHELL = rehearsal([]);
+const CARD = rehearsal([
+  { id: 'q', type: 'openText', headline: 'Rehearsal', subheader: 'Drawn once, hidden.', required: false },
+]);
+/**
+ * What an idle period must still have for a rehearsal step to start: a step takes about 5-25 ms of CPU
+ * time on a 4x-slowed CPU (docs/decisions.md), and one started late would delay the next frame.
+ */
+const STEP_MS = 25;
 
 /** A survey has been rendered: the rehearsal would come too late. */
 let opened = false;
@@ -61,44 +64,65 @@ let rehearsed = false;
  * The first survey drawn on a page pays one-time costs: its code runs cold, and its first style and layout
  * look up the fonts, set up the adopted sheet's rules and shape text (together about half of what opening
  * a survey cost, docs/decisions.md). Beyond @formbricks/surveys, our loader calls this once it knows that a
- * survey could show (widget/core/survey.ts), and they are paid in idle time, each step in an idle period of
- * its own so that none is long: each face a survey draws with is looked up (on an OffscreenCanvas), then
- * one card is drawn out of the page's flow in a hidden, inert shadow root (never seen, focused or
- * announced), laid out by the next frame, and removed.
+ * survey could show (widget/core/survey.ts), and they are paid in idle time once the page has loaded, in
+ * steps short enough that none is a long task, each in an idle period of its own with time enough left:
+ * each face a survey draws with is looked up (on an OffscreenCanvas); a dialog shell is drawn, not
+ * displayed, out of the page's flow in an inert shadow root (never seen, focused or announced); it is laid
+ * out, hidden, in a step of its own rather than by a frame (which is no idle task); then a card is drawn in
+ * its place and laid out the same way; then it is removed.
  */
 export const rehearse = (): void => {
   if (rehearsed) return;
   rehearsed = true;
   const idle = window.requestIdleCallback || setTimeout;
-  const quietly = (step: () => void) =>
-    idle(() => {
+  let mounted: { host: HTMLElement; mount: HTMLElement } | undefined;
+  /** Hiding is set on the host itself: the survey styles reset what it inherits (:host{all:initial}). */
+  const hide = (how: string) => {
+    mounted!.host.style.cssText = 'position:fixed;' + how;
+  };
+  // drawn not displayed, so that the next frame neither styles nor lays it out: the next step does
+  const draw = (props: RenderSurveyModalProps) => () => {
+    if (!mounted) {
+      mounted = shadowMount(document.body);
+      mounted.host.inert = true;
+    }
+    hide('display:none');
+    // keyed: the card mounts a new Survey, which picks its first card when it mounts
+    render(<Modal key={props.survey.questions.length} props={props} close={() => {}} />, mounted.mount);
+  };
+  const layOut = () => {
+    hide('visibility:hidden');
+    mounted!.mount.getBoundingClientRect();
+  };
+  const steps = [
+    ...FACES.map((face) => () => {
+      const context = new OffscreenCanvas(1, 1).getContext('2d')!;
+      context.font = face;
+      context.measureText('Ab1×');
+    }),
+    draw(SHELL),
+    layOut,
+    draw(CARD),
+    layOut,
+  ];
+  const remove = () => {
+    if (!mounted) return;
+    render(null, mounted.mount);
+    mounted.host.remove();
+  };
+  const next = (): void =>
+    void idle((deadline?: IdleDeadline) => {
+      if (opened) return remove();
+      if (deadline && deadline.timeRemaining() < STEP_MS) return next();
       try {
-        step();
+        (steps.shift() || remove)();
       } catch {
         // nothing reaches the host page: the first survey pays this cost, as without this
       }
+      if (steps.length || mounted?.host.isConnected) next();
     });
-  const draw = (): void => {
-    if (opened) return;
-    const { host, mount } = shadowMount(document.body);
-    host.inert = true;
-    // on the host itself: the survey styles reset what it inherits (:host{all:initial})
-    host.style.cssText = 'position:fixed;visibility:hidden';
-    render(<Modal props={REHEARSAL} close={() => {}} />, mount);
-    quietly(() => {
-      host.remove();
-      render(null, mount);
-    });
-  };
-  const faces = [...FACES];
-  const lookUp = (): void => {
-    const face = faces.shift()!;
-    quietly(faces.length ? lookUp : draw);
-    const context = new OffscreenCanvas(1, 1).getContext('2d')!;
-    context.font = face;
-    context.measureText('Ab1×');
-  };
-  quietly(lookUp);
+  if (document.readyState === 'complete') next();
+  else addEventListener('load', next, { once: true });
 };
 
 /** After the last answer the survey stays on screen this long, then closes (unless it redirects). */

@@ -57,6 +57,8 @@ function clean(parent: ParentNode): void {
 }
 
 export function sanitizeHtml(html: string): string {
+  // no element can come of text without '<': not parsed, as a survey opens with every headline sanitised
+  if (!html.includes('<')) return html;
   const template = document.createElement('template');
   template.innerHTML = html;
   clean(template.content);

@@ -23,11 +23,12 @@ beforeEach(() => {
 afterEach(() => {
   vi.useRealTimers();
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
   document.body.innerHTML = '';
 });
 
 describe('the rehearsal of a first survey in idle time', () => {
-  it('when asked (once), looks up the faces, then draws one card hidden, inert and out of flow, and removes it in the next idle period', async () => {
+  it('when asked (once), looks up the faces, then draws a dialog shell and a card, inert and out of flow, each not displayed then laid out hidden, and removes them, one idle period each', async () => {
     const { rehearse } = await load();
     await idlePeriod();
     expect(document.body.children).toHaveLength(0);
@@ -38,15 +39,52 @@ describe('the rehearsal of a first survey in idle time', () => {
       await idlePeriod();
       expect(document.body.children).toHaveLength(0);
     }
+    // the shell is drawn not displayed (no frame lays it out), then laid out hidden in a period of its own
     await idlePeriod();
     const drawn = rehearsal()!;
-    expect(drawn.style.visibility).toBe('hidden');
+    const dialog = () => drawn.shadowRoot!.querySelector('[role="dialog"]')!;
+    expect(drawn.style.display).toBe('none');
     expect(drawn.style.position).toBe('fixed');
-    const dialog = drawn.shadowRoot!.querySelector('[role="dialog"]')!;
-    expect(dialog.querySelector('#h')!.textContent).toContain('Rehearsal');
+    expect(dialog().querySelector('#h')).toBeNull();
+    await idlePeriod();
+    expect(drawn.style.display).toBe('');
+    expect(drawn.style.visibility).toBe('hidden');
+    // then the card, the same way
+    await idlePeriod();
+    expect(drawn.style.display).toBe('none');
+    expect(dialog().querySelector('#h')!.textContent).toContain('Rehearsal');
+    expect(dialog().querySelector('textarea, input')).not.toBeNull();
+    await idlePeriod();
+    expect(drawn.style.visibility).toBe('hidden');
+    expect(drawn.isConnected).toBe(true);
     await idlePeriod();
     expect(document.body.children).toHaveLength(0);
     expect(document.getElementById('formbricks-web-container')).toBeNull();
+  });
+
+  it('waits for the page to load', async () => {
+    const { rehearse } = await load();
+    vi.spyOn(document, 'readyState', 'get').mockReturnValue('interactive');
+    rehearse();
+    for (let period = 0; period < 5; period++) await idlePeriod();
+    expect(rehearsal()).toBeUndefined();
+    window.dispatchEvent(new Event('load'));
+    for (let period = 0; period < 4; period++) await idlePeriod();
+    expect(rehearsal()).toBeDefined();
+  });
+
+  it('waits for an idle period with time enough left for a step', async () => {
+    const { rehearse } = await load();
+    const periods: ((deadline: IdleDeadline) => void)[] = [];
+    vi.stubGlobal('requestIdleCallback', (f: (deadline: IdleDeadline) => void) => periods.push(f));
+    const period = (remaining: number) =>
+      act(() => periods.shift()!({ timeRemaining: () => remaining, didTimeout: false }));
+    rehearse();
+    for (let face = 0; face < 3; face++) await period(49);
+    await period(5);
+    expect(rehearsal()).toBeUndefined();
+    await period(49);
+    expect(rehearsal()).toBeDefined();
   });
 
   it('is skipped once a survey has been rendered', async () => {

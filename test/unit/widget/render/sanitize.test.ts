@@ -50,6 +50,11 @@ describe('sanitizeHtml', () => {
     expect(sanitizeHtml('1 &lt; 2 &amp; "3"')).toBe('1 &lt; 2 &amp; "3"');
     expect(escapeHtml('<b onclick="x">&\'')).toBe('&#60;b onclick=&#34;x&#34;&#62;&#38;&#39;');
   });
+
+  it('returns text without markup as given, unparsed (the same text once set as HTML)', () => {
+    expect(sanitizeHtml('Rate us > 5 & tell us why')).toBe('Rate us > 5 & tell us why');
+    expect(sanitizeHtml('Rate us > 5 & <b>why</b>')).toBe('Rate us &gt; 5 &amp; <b>why</b>');
+  });
 });
 
 describe('safeUrl', () => {
