@@ -57,6 +57,23 @@ const localLibsqlClient: Plugin = {
   },
 };
 
+// @fastify/static requires glob at load, but calls it only to list a folder for `wildcard: false`, which
+// Ensign never sets (server/console-files.ts): evaluating glob was a twentieth of the start-up CPU time
+// (bench/startup). Its bundled stand-in fails with a message saying so, should that option ever be set.
+const noGlobForStatic: Plugin = {
+  name: 'no-glob-for-static',
+  setup(build) {
+    build.onResolve({ filter: /^glob$/ }, (args) =>
+      args.importer.includes('@fastify/static') ? { path: 'glob', namespace: 'no-glob' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'no-glob' }, () => ({
+      contents:
+        "exports.glob = () => { throw new Error('@fastify/static wildcard: false needs glob, left out of dist/cli.js (tsup.config.ts)'); };",
+      loader: 'js',
+    }));
+  },
+};
+
 /** A build of the survey loader or its chunk into dist/widget: minified, internal names shortened. */
 function loaderBuild(entry: Record<string, string>, format: 'iife' | 'esm', esbuildPlugins: Plugin[] = []): Options {
   return {
@@ -89,7 +106,7 @@ export default defineConfig([
     noExternal: [new RegExp(`^(?!${SERVER_EXTERNALS}$)`)],
     external: [new RegExp(`^${SERVER_EXTERNALS}$`)],
     banner: { js: requireBanner },
-    esbuildPlugins: [localLibsqlClient],
+    esbuildPlugins: [localLibsqlClient, noGlobForStatic],
     esbuildOptions(options) {
       options.minifyWhitespace = true;
       options.minifySyntax = true;

@@ -30,13 +30,16 @@ const ALLOWED_HEADERS = [
 
 /**
  * The survey provider: the Formbricks 1.6 client API, file storage, the management API subset, the widget
- * files and the demo page. Seeds the seed file before it serves, the demo environment once it listens.
+ * files and the demo page. Seeds the seed file before it serves, the demo environment a moment after it listens.
  */
 /**
  * The demo page runs on the console's origin, so it may run only this server's scripts: no inline
  * script, no other origin, no data: URL, whatever its query string says. The survey renderer's
  * inline styles are allowed; the page may not be framed.
  */
+/** How long after listening the demo environment is seeded, unless a survey request asks first. */
+const DEMO_SEED_DELAY_MS = 500;
+
 const DEMO_CSP = [
   "default-src 'self'",
   "script-src 'self'",
@@ -59,9 +62,21 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
     if (config.surveys.demo) await seedDemo();
     await applySeedFile(store, config.surveys.seedFile);
   } else if (config.surveys.demo) {
-    // Seeded once the server listens, so /health does not wait for it; a survey request that comes
-    // first (or a test driving the app with inject()) waits for the same seeding.
-    app.addHook('onListen', seedDemo);
+    // Seeded a moment after the server listens: its SQL runs on the one thread, so seeding at once
+    // made the first requests (a readiness probe on /health) wait for it (bench/startup). A survey
+    // request that comes first (or a test driving the app with inject()) waits for the same seeding.
+    let timer: NodeJS.Timeout | undefined;
+    app.addHook('onListen', (done) => {
+      timer = setTimeout(
+        () => seedDemo().catch((error) => app.log.error(error, 'seeding the demo environment failed')),
+        DEMO_SEED_DELAY_MS,
+      );
+      done();
+    });
+    app.addHook('onClose', (_instance, done) => {
+      clearTimeout(timer);
+      done();
+    });
     app.addHook('onRequest', seedDemo);
   }
 
