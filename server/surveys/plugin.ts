@@ -28,18 +28,14 @@ const ALLOWED_HEADERS = [
   'X-Api-Key',
 ];
 
-/**
- * The survey provider: the Formbricks 1.6 client API, file storage, the management API subset, the widget
- * files and the demo page. Seeds the seed file before it serves, the demo environment a moment after it listens.
- */
+/** How long after listening the demo environment is seeded, unless a survey request asks first. */
+const DEMO_SEED_DELAY_MS = 500;
+
 /**
  * The demo page runs on the console's origin, so it may run only this server's scripts: no inline
  * script, no other origin, no data: URL, whatever its query string says. The survey renderer's
  * inline styles are allowed; the page may not be framed.
  */
-/** How long after listening the demo environment is seeded, unless a survey request asks first. */
-const DEMO_SEED_DELAY_MS = 500;
-
 const DEMO_CSP = [
   "default-src 'self'",
   "script-src 'self'",
@@ -52,6 +48,10 @@ const DEMO_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/**
+ * The survey provider: the Formbricks 1.6 client API, file storage, the management API subset, the widget
+ * files and the demo page. Seeds the seed file before it serves, the demo environment a moment after it listens.
+ */
 export async function surveyPlugin(app: FastifyInstance, context: AppContext): Promise<void> {
   const { config } = context;
   const store = new SurveyStore(context.database);
