@@ -33,6 +33,27 @@ async function flagListed(page: Page, key: string) {
   return page.getByRole('link', { name: key, exact: true });
 }
 
+/** Creates a namespace in Settings › Namespaces; returns its key (the name with dashes for spaces). */
+async function createNamespace(page: Page, name: string): Promise<string> {
+  await goTo(page, 'Settings');
+  await page.getByRole('link', { name: 'Namespaces' }).click();
+  await page.getByRole('button', { name: 'New Namespace' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New Namespace' });
+  await dialog.getByLabel('Name').fill(name);
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  await expect(dialog).toBeHidden();
+  return name.replace(/\s/g, '-');
+}
+
+/** Deletes a namespace in Settings › Namespaces and waits until its row is gone. */
+async function deleteNamespace(page: Page, key: string) {
+  await goTo(page, 'Settings');
+  await page.getByRole('link', { name: 'Namespaces' }).click();
+  await page.getByRole('button', { name: `Delete ${key}` }).click();
+  await page.getByRole('dialog', { name: 'Delete Namespace' }).getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByRole('cell', { name: key, exact: true })).toHaveCount(0);
+}
+
 test('flag: create, update, copy and delete show in the list, the flag page and the evaluation console', async ({
   page,
   server,
@@ -361,14 +382,7 @@ test('namespace: create, update and delete show in the switcher and the copy dia
   await expect(page.getByRole('heading', { name: flag })).toBeVisible();
 
   const name = unique('Nav Space');
-  const key = name.replace(/\s/g, '-');
-  await goTo(page, 'Settings');
-  await page.getByRole('link', { name: 'Namespaces' }).click();
-  await page.getByRole('button', { name: 'New Namespace' }).click();
-  let dialog = page.getByRole('dialog', { name: 'New Namespace' });
-  await dialog.getByLabel('Name').fill(name);
-  await dialog.getByRole('button', { name: 'Create' }).click();
-  await expect(dialog).toBeHidden();
+  const key = await createNamespace(page, name);
 
   // The switcher, the copy dialog and the token form offer it.
   await openFlag(page, flag);
@@ -382,7 +396,7 @@ test('namespace: create, update and delete show in the switcher and the copy dia
   // Update the namespace: the switcher shows the new name.
   await page.getByRole('link', { name: 'Namespaces' }).click();
   await page.getByRole('button', { name: `Edit ${key}` }).click();
-  dialog = page.getByRole('dialog', { name: 'Edit Namespace' });
+  const dialog = page.getByRole('dialog', { name: 'Edit Namespace' });
   await dialog.getByLabel('Name').fill(`${name} renamed`);
   await dialog.getByRole('button', { name: 'Update' }).click();
   await expect(dialog).toBeHidden();
@@ -390,11 +404,7 @@ test('namespace: create, update and delete show in the switcher and the copy dia
   expect(await offered(page, sidebar(page), 'Namespace')).toContain(`${name} renamed ${key}`);
 
   // Delete the namespace: gone from the switcher and the copy dialog.
-  await goTo(page, 'Settings');
-  await page.getByRole('link', { name: 'Namespaces' }).click();
-  await page.getByRole('button', { name: `Delete ${key}` }).click();
-  await page.getByRole('dialog', { name: 'Delete Namespace' }).getByRole('button', { name: 'Delete' }).click();
-  await expect(page.getByRole('cell', { name: key, exact: true })).toHaveCount(0);
+  await deleteNamespace(page, key);
   await openFlag(page, flag);
   expect((await offered(page, sidebar(page), 'Namespace')).some((option) => option.endsWith(key))).toBe(false);
   await page.getByRole('button', { name: 'Actions' }).click();
@@ -474,14 +484,7 @@ test.describe('on a server with token authentication', () => {
 
     // A namespace created in the console is offered by the token form.
     const space = unique('Token Space');
-    const spaceKey = space.replace(/\s/g, '-');
-    await goTo(page, 'Settings');
-    await page.getByRole('link', { name: 'Namespaces' }).click();
-    await page.getByRole('button', { name: 'New Namespace' }).click();
-    const newSpace = page.getByRole('dialog', { name: 'New Namespace' });
-    await newSpace.getByLabel('Name').fill(space);
-    await newSpace.getByRole('button', { name: 'Create' }).click();
-    await expect(newSpace).toBeHidden();
+    const spaceKey = await createNamespace(page, space);
 
     const name = unique('nav-tok');
     tokens = await openTokens(page);
@@ -521,11 +524,7 @@ test.describe('on a server with token authentication', () => {
     await expect(tokens.getByRole('cell', { name: other, exact: true })).toHaveCount(0);
 
     // The namespace deleted in the console is no longer offered.
-    await goTo(page, 'Settings');
-    await page.getByRole('link', { name: 'Namespaces' }).click();
-    await page.getByRole('button', { name: `Delete ${spaceKey}` }).click();
-    await page.getByRole('dialog', { name: 'Delete Namespace' }).getByRole('button', { name: 'Delete' }).click();
-    await expect(page.getByRole('cell', { name: spaceKey, exact: true })).toHaveCount(0);
+    await deleteNamespace(page, spaceKey);
     tokens = await openTokens(page);
     await tokens.getByRole('button', { name: 'New Token' }).click();
     const offeredNow = await offered(page, page.getByRole('dialog', { name: 'New Token' }), 'Namespace');
