@@ -110,6 +110,7 @@ async function readFlagPage(trx: Reader, dialect: Dialect, ns: string, after: Fl
   // PostgreSQL's driver parses json results; SQLite answers the text.
   return typeof page === 'string' ? (JSON.parse(page) as FlagRow[]) : page;
 }
+
 type SegmentsOf = (keys: { segment_key: string }[]) => SnapshotSegment[];
 
 /** The namespace's segments with their constraints, by key. */
