@@ -103,13 +103,15 @@ async function round(
       async ([action, headline]) => {
         const w = window as any;
         const shown = () =>
-          [...document.querySelectorAll('#formbricks-web-container *')].some((el) =>
-            el.shadowRoot?.querySelector('[role="dialog"]')?.textContent?.includes(headline),
-          );
+          [...document.querySelectorAll('#formbricks-web-container *')].some((el) => {
+            const dialog = el.shadowRoot?.querySelector('[role="dialog"]');
+            return dialog?.textContent?.includes(headline) && dialog.checkVisibility({ visibilityProperty: true });
+          });
         const start = performance.mark('track()').startTime;
         w.formbricks.track(action);
-        // visible: the first frame that holds the dialog with the first question's headline has been painted (a
-        // message posted from its animation frame callback is handled after that frame's style, layout and paint)
+        // visible: the first frame that holds the dialog, not hidden, with the first question's headline has been
+        // painted (a message posted from its animation frame callback is handled after that frame's style, layout
+        // and paint)
         await new Promise<void>((resolve) => {
           const frame = () =>
             requestAnimationFrame(() => {

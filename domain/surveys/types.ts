@@ -477,6 +477,12 @@ export interface SurveyModalOptionalProps {
 
 export type RenderSurveyModalProps = SurveyModalProps & SurveyModalOptionalProps;
 
+/** The props that decide how a survey looks, without its callbacks. */
+export type SurveyLook = Pick<
+  SurveyModalProps,
+  'survey' | 'brandColor' | 'isBrandingEnabled' | 'clickOutside' | 'darkOverlay' | 'highlightBorderColor' | 'placement'
+>;
+
 /** What `window.formbricksSurveys` exposes. */
 export interface FormbricksSurveys {
   renderSurveyModal: (props: RenderSurveyModalProps) => void;

@@ -223,6 +223,88 @@ test('rehearses a first survey in idle time unseen: hidden, out of flow, no focu
   expect(await page.evaluate(() => document.activeElement?.id)).toBe('host-button');
 });
 
+test('holds the survey the loader names ready, unseen, then shows that very dialog when asked', async ({ page }) => {
+  const named = makeSurvey([{ id: 'name', type: 'openText', headline: 'What is your name?', required: true }]);
+  await openHost(page, async () => {
+    await page.focus('#host-button');
+    await page.evaluate(() => {
+      const seen = ((window as any).__held = { focusMoved: false, heights: new Set() });
+      seen.heights.add(document.documentElement.scrollHeight);
+      new MutationObserver(() => seen.heights.add(document.documentElement.scrollHeight)).observe(document.body, {
+        childList: true,
+        subtree: true,
+      });
+      document.addEventListener('focusin', () => (seen.focusMoved = true));
+      // the loader's container, added by init
+      document.body.append(Object.assign(document.createElement('div'), { id: 'formbricks-web-container' }));
+    });
+  });
+  await page.evaluate((survey) => {
+    (window as any).__survey = survey;
+    (window as any).formbricksSurveys.rehearse({
+      survey,
+      brandColor: '#1e40af',
+      isBrandingEnabled: true,
+      clickOutside: true,
+      darkOverlay: false,
+      highlightBorderColor: null,
+      placement: 'bottomRight',
+    });
+  }, named);
+  const held = () =>
+    page.evaluate(() => {
+      const host = document.querySelector<HTMLElement>('#formbricks-web-container > div');
+      const dialog = host?.shadowRoot?.querySelector('[role="dialog"]');
+      const seen = (window as any).__held;
+      return {
+        headline: dialog?.querySelector('#h')?.textContent,
+        laidOut: host?.style.visibility === 'hidden',
+        visible: dialog?.checkVisibility({ visibilityProperty: true }),
+        focusMoved: seen.focusMoved,
+        heights: seen.heights.size,
+      };
+    });
+  await expect
+    .poll(held)
+    .toEqual({ headline: 'What is your name?', laidOut: true, visible: false, focusMoved: false, heights: 1 });
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await page.evaluate(() => ((document.querySelector('#formbricks-web-container > div') as any).__held = true));
+
+  await page.evaluate(() => {
+    const rec = ((window as any).__rec = { responses: [], uploads: [], displays: 0, closes: 0 } as any);
+    (window as any).formbricksSurveys.renderSurveyModal({
+      survey: (window as any).__survey,
+      brandColor: '#1e40af',
+      isBrandingEnabled: true,
+      clickOutside: true,
+      darkOverlay: false,
+      highlightBorderColor: null,
+      placement: 'bottomRight',
+      getSetIsError: () => {},
+      getSetIsResponseSendingFinished: () => {},
+      onDisplay: async () => void rec.displays++,
+      onResponse: (update: unknown) => rec.responses.push(update),
+      onClose: async () => void rec.closes++,
+      onFileUpload: async () => '',
+      onRetry: () => {},
+    });
+  });
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByRole('heading', { name: 'What is your name?' })).toBeVisible();
+  expect(await page.evaluate(() => (document.querySelector('#formbricks-web-container > div') as any).__held)).toBe(
+    true,
+  );
+  await expect(dialog.getByRole('textbox')).toBeFocused();
+  await expect.poll(async () => (await recorded(page)).displays).toBe(1);
+  await page.keyboard.type('Ada');
+  await dialog.getByRole('button', { name: 'Finish' }).click();
+  await expect(dialog.getByText('Thank you!')).toBeVisible();
+  expect(await data(page)).toEqual([{ name: 'Ada' }]);
+  await dialog.getByRole('button', { name: 'Close survey' }).click();
+  await expect(dialog).toHaveCount(0);
+  expect((await recorded(page)).closes).toBe(1);
+});
+
 test('answers every question type by keyboard and mouse, with the onResponse payloads of Formbricks 1.6', async ({
   page,
 }) => {

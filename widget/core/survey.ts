@@ -3,7 +3,7 @@
  * only once a survey shows or responses wait to be sent. It holds no copy of the loader's state: the
  * config store and the client API come in `LoaderParts`; it imports stateless helpers only.
  */
-import type { FormbricksSurveys, TJsConfig, TJsState, TSurvey } from '../../domain/surveys/types.js';
+import type { FormbricksSurveys, SurveyLook, TJsConfig, TJsState, TSurvey } from '../../domain/surveys/types.js';
 import type { client } from './api.js';
 import type { debug, handle } from './log.js';
 import type { cfg, save } from './store.js';
@@ -67,12 +67,29 @@ export default function surveyChunk(...[cfg, save, client, sync, errorState, dei
       document.head.append(script);
     }));
 
+  /** The props a survey is drawn with, its callbacks aside: the product's look, unless the survey overrides it. */
+  const look = (survey: TSurvey, { product }: TJsState): SurveyLook => {
+    const o = survey.productOverwrites || {};
+    return {
+      survey,
+      brandColor: o.brandColor ?? product.brandColor,
+      highlightBorderColor: o.highlightBorderColor ?? product.highlightBorderColor,
+      clickOutside: o.clickOutsideClose ?? product.clickOutsideClose,
+      darkOverlay: o.darkOverlay ?? product.darkOverlay,
+      placement: o.placement ?? product.placement,
+      isBrandingEnabled: product.inAppSurveyBranding,
+    };
+  };
+
   /**
    * Shows the survey after its delay, unless one is running already; with no survey (a survey could show),
-   * loads the renderer and has ours rehearse a first survey in idle time.
+   * loads the renderer and has ours rehearse the first survey that could show, in idle time.
    */
   const render = async (survey: TSurvey | undefined, rendererUrl: string): Promise<void> => {
-    if (!survey) return void (await renderer(rendererUrl))?.rehearse?.();
+    if (!survey) {
+      const { state } = cfg();
+      return void (await renderer(rendererUrl))?.rehearse?.(state.surveys[0] && look(state.surveys[0], state));
+    }
     if (running) return debug('A survey is already running. Skipping.');
     running = true;
     const c = cfg();
@@ -116,13 +133,7 @@ export default function surveyChunk(...[cfg, save, client, sync, errorState, dei
 
   /** Renders the survey with the config it was triggered with; throws what the renderer throws. */
   const show = (fs: FormbricksSurveys, survey: TSurvey, c: TJsConfig): void => {
-    const {
-      apiHost,
-      environmentId,
-      userId,
-      state: { product },
-    } = c;
-    const o = survey.productOverwrites || {};
+    const { apiHost, environmentId, userId, state } = c;
     const surveyId = survey.id;
     const api = client(apiHost, environmentId);
     const run = start(
@@ -131,13 +142,7 @@ export default function surveyChunk(...[cfg, save, client, sync, errorState, dei
       () => setFinished(true),
     );
     fs.renderSurveyModal({
-      survey,
-      brandColor: o.brandColor ?? product.brandColor,
-      highlightBorderColor: o.highlightBorderColor ?? product.highlightBorderColor,
-      clickOutside: o.clickOutsideClose ?? product.clickOutsideClose,
-      darkOverlay: o.darkOverlay ?? product.darkOverlay,
-      placement: o.placement ?? product.placement,
-      isBrandingEnabled: product.inAppSurveyBranding,
+      ...look(survey, state),
       getSetIsError: (f) => (setError = f),
       getSetIsResponseSendingFinished: (f) => (setFinished = f),
       onDisplay: async () => {

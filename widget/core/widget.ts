@@ -1,10 +1,10 @@
-import type { FormbricksSurveys, TSurvey } from '../../domain/surveys/types.js';
+import type { FormbricksSurveys, SurveyLook, TSurvey } from '../../domain/surveys/types.js';
 import { loaded, surveyChunk } from './chunk.js';
 import { flags } from './log.js';
 import { cfg, peek } from './store.js';
 
 /** A page with the renderer already loaded; ours can also rehearse a first survey (widget/render/index.tsx). */
-export type Host = Window & { formbricksSurveys?: FormbricksSurveys & { rehearse?: () => void } };
+export type Host = Window & { formbricksSurveys?: FormbricksSurveys & { rehearse?: (first?: SurveyLook) => void } };
 
 /**
  * Shows a survey (unless one is running) through the survey chunk, which loads the renderer unless

@@ -12,7 +12,10 @@ import { Body, html, Question } from './questions.js';
 import { recall } from './recall.js';
 import { safeUrl } from './sanitize.js';
 
-export type SurveyProps = Omit<RenderSurveyModalProps, 'onClose' | 'placement' | 'clickOutside' | 'darkOverlay'>;
+export type SurveyProps = Omit<RenderSurveyModalProps, 'onClose' | 'placement' | 'clickOutside' | 'darkOverlay'> & {
+  /** Drawn ahead of time and hidden (index.tsx): reports, times and focuses nothing until shown. */
+  standby?: boolean;
+};
 
 /** Calls a host callback so that neither a throw nor a rejected promise reaches the page. */
 export function call<A extends unknown[]>(fn: ((...args: A) => unknown) | undefined, ...args: A): void {
@@ -23,14 +26,15 @@ export function call<A extends unknown[]>(fn: ((...args: A) => unknown) | undefi
   }
 }
 
-/** Milliseconds spent on the current card, not counting time while the tab was hidden. */
-function useStopwatch(card: string) {
+/** Milliseconds spent on the current card, not counting time while the tab was hidden; runs once shown. */
+function useStopwatch(card: string, standby?: boolean) {
   const watch = useRef({ start: performance.now() as number | null, spent: 0 });
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the stopwatch restarts when the card changes
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the stopwatch restarts when the card changes or shows
   useEffect(() => {
     watch.current = { start: performance.now(), spent: 0 };
-  }, [card]);
+  }, [card, standby]);
   useEffect(() => {
+    if (standby) return;
     const onVisibility = () => {
       const w = watch.current;
       if (document.hidden && w.start !== null) {
@@ -40,7 +44,7 @@ function useStopwatch(card: string) {
     };
     document.addEventListener('visibilitychange', onVisibility);
     return () => document.removeEventListener('visibilitychange', onVisibility);
-  }, []);
+  }, [standby]);
   return () => {
     const w = watch.current;
     return w.spent + (w.start === null ? 0 : performance.now() - w.start);
@@ -50,7 +54,7 @@ function useStopwatch(card: string) {
 const FOCUS_FIRST = 'input,textarea,[aria-pressed],a.cal,.btn';
 
 export function Survey(props: SurveyProps) {
-  const { survey } = props;
+  const { survey, standby } = props;
   const questions = survey.questions;
   const [current, setCurrent] = useState(survey.welcomeCard.enabled ? 'start' : (questions[0]?.id ?? 'end'));
   const [history, setHistory] = useState<string[]>([]);
@@ -58,24 +62,27 @@ export function Survey(props: SurveyProps) {
   const [isError, setIsError] = useState(false);
   const [allSent, setAllSent] = useState(!props.getSetIsResponseSendingFinished);
   const ttc = useRef<TResponseTtc>({});
-  const elapsed = useStopwatch(current);
+  const elapsed = useStopwatch(current, standby);
   const root = useRef<HTMLDivElement>(null);
   const progress = useMemo(() => progressSteps(questions), [questions]);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the display is reported once, when the survey mounts
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the display is reported once, when the survey shows
   useEffect(() => {
+    if (standby) return;
     // in a task of its own: the loader stores the display and sends it, which need not delay the first card
     setTimeout(() => call(props.onDisplay));
+    setAllSent(!props.getSetIsResponseSendingFinished);
     call(props.getSetIsError, setIsError);
     call(props.getSetIsResponseSendingFinished, setAllSent);
-  }, []);
+  }, [standby]);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: focus moves only when the card changes
+  // biome-ignore lint/correctness/useExhaustiveDependencies: focus moves only when the card changes or shows
   useEffect(() => {
+    if (standby) return;
     const el = root.current;
     const first = el?.querySelector<HTMLElement>(FOCUS_FIRST);
     (first && !first.closest('[inert]') ? first : el)?.focus();
-  }, [current, isError]);
+  }, [current, isError, standby]);
 
   const send = (data: TResponseData, finished: boolean) => {
     call(props.onResponse, { data, ttc: { ...ttc.current }, finished });

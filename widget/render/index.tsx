@@ -5,7 +5,8 @@
  */
 import { Component, render, type ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { RenderSurveyModalProps } from '../../domain/surveys/types.js';
+import type { RenderSurveyModalProps, SurveyLook } from '../../domain/surveys/types.js';
+import { CONTAINER_ID } from '../core/container.js';
 import { CSS, FACES, textColorOn } from './styles.js';
 import { call, Survey } from './Survey.js';
 
@@ -38,16 +39,19 @@ function shadowMount(parent: HTMLElement): { host: HTMLElement; mount: HTMLEleme
   return { host, mount };
 }
 
-/** The rehearsal's surveys: a dialog shell (no question), then the parts every card has (headline, text, a field, buttons). */
-const rehearsal = (questions: unknown[]) =>
+/**
+ * The rehearsal's surveys: a dialog shell (no question), then, when the loader names no survey that could
+ * show, a card with the parts every card has (headline, text, a field, buttons).
+ */
+const rehearsalLook = (id: string, questions: unknown[]) =>
   ({
-    survey: { id: '', welcomeCard: { enabled: false }, thankYouCard: { enabled: false }, questions },
+    survey: { id, welcomeCard: { enabled: false }, thankYouCard: { enabled: false }, questions },
     placement: 'bottomRight',
     brandColor: '#000',
     isBrandingEnabled: true,
-  }) as unknown as RenderSurveyModalProps;
-const SHELL = rehearsal([]);
-const CARD = rehearsal([
+  }) as unknown as SurveyLook;
+const SHELL = rehearsalLook('shell', []);
+const CARD = rehearsalLook('card', [
   { id: 'q', type: 'openText', headline: 'Rehearsal', subheader: 'Drawn once, hidden.', required: false },
 ]);
 /**
@@ -56,43 +60,63 @@ const CARD = rehearsal([
  */
 const STEP_MS = 25;
 
-/** A survey has been rendered: the rehearsal would come too late. */
+type Mounted = { host: HTMLElement; mount: HTMLElement };
+/** A survey has been rendered: a rehearsal still under way would come too late. */
 let opened = false;
 let rehearsed = false;
+/** The rehearsal's shadow root; once it is done, `ready` is the survey it holds, drawn and hidden. */
+let rehearsal: (Mounted & { ready?: SurveyLook['survey'] }) | undefined;
+
+const dropRehearsal = (): void => {
+  if (!rehearsal) return;
+  render(null, rehearsal.mount);
+  rehearsal.host.remove();
+  rehearsal = undefined;
+};
+
+/** The survey as drawn: the rehearsal draws the same tree, so that a survey shown from it is only updated. */
+const drawn = (props: RenderSurveyModalProps, close: () => void, standby?: boolean) => (
+  <Boundary onError={close}>
+    <Modal key={props.survey.id} props={props} close={close} standby={standby} />
+  </Boundary>
+);
 
 /**
- * The first survey drawn on a page pays one-time costs: its code runs cold, and its first style and layout
- * look up the fonts, set up the adopted sheet's rules and shape text (together about half of what opening
- * a survey cost, docs/decisions.md). Beyond @formbricks/surveys, our loader calls this once it knows that a
- * survey could show (widget/core/survey.ts), and they are paid in idle time once the page has loaded, in
- * steps short enough that none is a long task, each in an idle period of its own with time enough left:
- * each face a survey draws with is looked up (on an OffscreenCanvas); a dialog shell is drawn, not
- * displayed, out of the page's flow in an inert shadow root (never seen, focused or announced); it is laid
- * out, hidden, in a step of its own rather than by a frame (which is no idle task); then a card is drawn in
- * its place and laid out the same way; then it is removed.
+ * The first survey drawn on a page pays one-time costs: its code runs cold, its nodes are created, and its
+ * first style and layout look up the fonts, set up the adopted sheet's rules and shape text
+ * (docs/decisions.md). Beyond @formbricks/surveys, our loader calls this once it knows that a survey could
+ * show (widget/core/survey.ts), naming the survey it expects to show first (`first`, its callbacks left
+ * out), and these costs are paid in idle time once the page has loaded, in steps short enough that none is
+ * a long task, each in an idle period of its own with time enough left: each face a survey draws with is
+ * looked up (on an OffscreenCanvas); a dialog shell is drawn, not displayed, in an inert shadow root in the
+ * survey container (never seen, focused or announced); it is laid out, hidden, in a step of its own rather
+ * than by a frame (which is no idle task); then the first card of `first` is drawn in its place on standby
+ * (it reports, times and focuses nothing) and laid out the same way. It stays there, hidden: when that
+ * survey is shown, `renderSurveyModal` hands it its callbacks and reveals it, and the next frame has little
+ * more than painting to do. Without `first`, a card with the parts every card has is drawn, laid out and
+ * removed.
  */
-export const rehearse = (): void => {
+export const rehearse = (first?: SurveyLook): void => {
   if (rehearsed) return;
   rehearsed = true;
   const idle = window.requestIdleCallback || setTimeout;
-  let mounted: { host: HTMLElement; mount: HTMLElement } | undefined;
   /** Hiding is set on the host itself: the survey styles reset what it inherits (:host{all:initial}). */
   const hide = (how: string) => {
-    mounted!.host.style.cssText = 'position:fixed;' + how;
+    rehearsal!.host.style.cssText = how;
   };
   // drawn not displayed, so that the next frame neither styles nor lays it out: the next step does
-  const draw = (props: RenderSurveyModalProps) => () => {
-    if (!mounted) {
-      mounted = shadowMount(document.body);
-      mounted.host.inert = true;
+  const draw = (look: SurveyLook) => () => {
+    if (!rehearsal) {
+      rehearsal = shadowMount(document.getElementById(CONTAINER_ID) || document.body);
+      rehearsal.host.inert = true;
     }
     hide('display:none');
-    // keyed: the card mounts a new Survey, which picks its first card when it mounts
-    render(<Modal key={props.survey.questions.length} props={props} close={() => {}} />, mounted.mount);
+    // keyed by survey: the card mounts a new Survey, which picks its first card when it mounts
+    render(drawn(look as RenderSurveyModalProps, dropRehearsal, true), rehearsal.mount);
   };
   const layOut = () => {
     hide('visibility:hidden');
-    mounted!.mount.getBoundingClientRect();
+    rehearsal!.mount.getBoundingClientRect();
   };
   const steps = [
     ...FACES.map((face) => () => {
@@ -102,24 +126,22 @@ export const rehearse = (): void => {
     }),
     draw(SHELL),
     layOut,
-    draw(CARD),
+    draw(first || CARD),
     layOut,
   ];
-  const remove = () => {
-    if (!mounted) return;
-    render(null, mounted.mount);
-    mounted.host.remove();
-  };
   const next = (): void =>
     void idle((deadline?: IdleDeadline) => {
-      if (opened) return remove();
+      // a survey shown meanwhile has dropped the rehearsal, or taken it
+      if (opened) return;
       if (deadline && deadline.timeRemaining() < STEP_MS) return next();
       try {
-        (steps.shift() || remove)();
+        steps.shift()!();
       } catch {
-        // nothing reaches the host page: the first survey pays this cost, as without this
+        // nothing reaches the host page: the first survey pays what this step would have
       }
-      if (steps.length || mounted?.host.isConnected) next();
+      if (steps.length) next();
+      else if (first && rehearsal) rehearsal.ready = first.survey;
+      else dropRehearsal();
     });
   if (document.readyState === 'complete') next();
   else addEventListener('load', next, { once: true });
@@ -140,18 +162,18 @@ class Boundary extends Component<{ onError: () => void; children: ComponentChild
   }
 }
 
-function Modal({ props, close }: { props: RenderSurveyModalProps; close: () => void }) {
+function Modal({ props, close, standby }: { props: RenderSurveyModalProps; close: () => void; standby?: boolean }) {
   const { survey, placement, brandColor, highlightBorderColor } = props;
   const center = placement === 'center';
   const [autoClosing, setAutoClosing] = useState(Boolean(survey.autoClose));
   const dialog = useRef<HTMLDivElement>(null);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the timer restarts only when auto-closing is switched
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the timer (re)starts only when auto-closing is switched or the survey shows
   useEffect(() => {
-    if (!autoClosing) return;
+    if (!autoClosing || standby) return;
     const timer = setTimeout(close, (survey.autoClose ?? 0) * 1000);
     return () => clearTimeout(timer);
-  }, [autoClosing]);
+  }, [autoClosing, standby]);
 
   const onFinished = () => {
     call(props.onFinished);
@@ -196,29 +218,36 @@ function Modal({ props, close }: { props: RenderSurveyModalProps; close: () => v
         onClick={() => setAutoClosing(false)}
         onMouseOver={() => setAutoClosing(false)}
       >
-        {autoClosing && survey.type === 'web' && (
+        {autoClosing && !standby && survey.type === 'web' && (
           <div class="ac" style={{ animationDuration: `${survey.autoClose}s` }} />
         )}
         <button type="button" class="x" aria-label="Close survey" onClick={close}>
           ×
         </button>
-        <Survey {...props} onFinished={onFinished} />
+        <Survey {...props} onFinished={onFinished} standby={standby} />
         {props.isBrandingEnabled && <p class="br">Powered by Ensign</p>}
       </div>
     </div>
   );
 }
 
+/**
+ * Draws the survey in a new shadow root in the container; a survey that the rehearsal holds ready there is
+ * revealed instead (any other rehearsal is dropped).
+ */
 export function renderSurveyModal(props: RenderSurveyModalProps): void {
   opened = true;
   try {
-    let container = document.getElementById('formbricks-web-container');
+    let container = document.getElementById(CONTAINER_ID);
     if (!container) {
       container = document.createElement('div');
-      container.id = 'formbricks-web-container';
+      container.id = CONTAINER_ID;
       document.body.appendChild(container);
     }
-    const { host, mount } = shadowMount(container);
+    const ready = rehearsal?.ready === props.survey && rehearsal.host.parentNode === container ? rehearsal : undefined;
+    if (!ready) dropRehearsal();
+    rehearsal = undefined;
+    const { host, mount } = ready || shadowMount(container);
     const previousFocus = document.activeElement as HTMLElement | null;
 
     let closed = false;
@@ -233,12 +262,11 @@ export function renderSurveyModal(props: RenderSurveyModalProps): void {
       if (previousFocus?.isConnected) previousFocus.focus();
       call(() => props.onClose());
     };
-    render(
-      <Boundary onError={close}>
-        <Modal props={props} close={close} />
-      </Boundary>,
-      mount,
-    );
+    render(drawn(props, close), mount);
+    if (ready) {
+      host.removeAttribute('style');
+      host.inert = false;
+    }
   } catch (err) {
     console.error('Ensign survey: could not render', err);
   }

@@ -135,15 +135,27 @@ describe('rendering', () => {
     expect(errorHandler).toHaveBeenLastCalledWith(expect.objectContaining({ code: 'not_initialized' }));
   });
 
-  it('once a survey could show, has a renderer that can rehearse do so, in idle time after init', async () => {
+  it('once a survey could show, has a renderer that can rehearse the first one do so, in idle time after init', async () => {
     const fb = await loader();
     const rehearse = vi.fn();
     (window as unknown as { formbricksSurveys: unknown }).formbricksSurveys = { renderSurveyModal: vi.fn(), rehearse };
-    fakeApi({ surveys: [survey('cs', { triggers: ['Go'] })] });
+    const first = survey('cs', { triggers: ['Go'], productOverwrites: { placement: 'center' } });
+    fakeApi({ surveys: [first, survey('cs2', { triggers: ['Go'] })] });
     await fb.init({ environmentId: ENV, apiHost: HOST });
     expect(rehearse).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(0);
     expect(rehearse).toHaveBeenCalledTimes(1);
+    // the survey that would show first, as it would be drawn (its callbacks aside)
+    const p = product();
+    expect(rehearse).toHaveBeenCalledWith({
+      survey: first,
+      brandColor: p.brandColor,
+      highlightBorderColor: p.highlightBorderColor,
+      clickOutside: p.clickOutsideClose,
+      darkOverlay: p.darkOverlay,
+      placement: 'center',
+      isBrandingEnabled: p.inAppSurveyBranding,
+    });
   });
 
   it('with no survey that could show, nothing is rehearsed', async () => {

@@ -1,4 +1,4 @@
-import { act } from '@testing-library/preact';
+import { act, fireEvent } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeProps, makeSurvey } from './fixtures.js';
 
@@ -28,7 +28,7 @@ afterEach(() => {
 });
 
 describe('the rehearsal of a first survey in idle time', () => {
-  it('when asked (once), looks up the faces, then draws a dialog shell and a card, inert and out of flow, each not displayed then laid out hidden, and removes them, one idle period each', async () => {
+  it('without a survey named: looks up the faces, then draws a dialog shell and a card, inert, each not displayed then laid out hidden, and removes them, one idle period each', async () => {
     const { rehearse } = await load();
     await idlePeriod();
     expect(document.body.children).toHaveLength(0);
@@ -44,7 +44,6 @@ describe('the rehearsal of a first survey in idle time', () => {
     const drawn = rehearsal()!;
     const dialog = () => drawn.shadowRoot!.querySelector('[role="dialog"]')!;
     expect(drawn.style.display).toBe('none');
-    expect(drawn.style.position).toBe('fixed');
     expect(dialog().querySelector('#h')).toBeNull();
     await idlePeriod();
     expect(drawn.style.display).toBe('');
@@ -54,10 +53,9 @@ describe('the rehearsal of a first survey in idle time', () => {
     expect(drawn.style.display).toBe('none');
     expect(dialog().querySelector('#h')!.textContent).toContain('Rehearsal');
     expect(dialog().querySelector('textarea, input')).not.toBeNull();
+    // laid out hidden, then removed
     await idlePeriod();
-    expect(drawn.style.visibility).toBe('hidden');
-    expect(drawn.isConnected).toBe(true);
-    await idlePeriod();
+    expect(drawn.isConnected).toBe(false);
     expect(document.body.children).toHaveLength(0);
     expect(document.getElementById('formbricks-web-container')).toBeNull();
   });
@@ -87,13 +85,111 @@ describe('the rehearsal of a first survey in idle time', () => {
     expect(rehearsal()).toBeDefined();
   });
 
-  it('is skipped once a survey has been rendered', async () => {
+  it('is dropped when a survey is rendered while it is under way', async () => {
     const { renderSurveyModal, rehearse } = await load();
     const props = makeProps(makeSurvey([{ id: 'q1', type: 'openText', headline: 'Name?', required: true }]));
     rehearse();
+    for (let period = 0; period < 4; period++) await idlePeriod();
+    expect(rehearsal()).toBeDefined();
     act(() => renderSurveyModal(props));
+    expect(rehearsal()).toBeUndefined();
     for (let period = 0; period < 5; period++) await idlePeriod();
     expect(rehearsal()).toBeUndefined();
     expect([...document.body.children].map((el) => el.id)).toEqual(['formbricks-web-container']);
+    expect(document.getElementById('formbricks-web-container')!.children).toHaveLength(1);
+  });
+});
+
+describe('a survey held ready by the rehearsal', () => {
+  const question = { id: 'q1', type: 'openText', headline: 'Name?', required: true } as const;
+  let clock = 0;
+
+  /** The loader's container, and the survey rehearsed in it until it is held ready. */
+  const heldReady = async () => {
+    const renderer = await load();
+    const container = Object.assign(document.createElement('div'), { id: 'formbricks-web-container' });
+    document.body.append(container);
+    const props = makeProps(makeSurvey([question], { autoClose: 5 }));
+    const { survey, brandColor, isBrandingEnabled, placement } = props;
+    renderer.rehearse({
+      survey,
+      brandColor,
+      isBrandingEnabled,
+      placement,
+      clickOutside: true,
+      darkOverlay: false,
+      highlightBorderColor: null,
+    });
+    for (let period = 0; period < 7; period++) await idlePeriod();
+    const host = container.firstElementChild as HTMLElement;
+    return { ...renderer, container, props, host, shadow: host.shadowRoot! };
+  };
+
+  beforeEach(() => {
+    clock = 0;
+    vi.spyOn(performance, 'now').mockImplementation(() => clock);
+  });
+
+  it('waits in the container, hidden and inert, on its first card, having reported, timed and focused nothing', async () => {
+    const { container, host, shadow, props } = await heldReady();
+    expect(container.children).toHaveLength(1);
+    expect(host.inert).toBe(true);
+    expect(host.style.visibility).toBe('hidden');
+    expect(shadow.querySelector('#h')!.textContent).toBe('Name?');
+    expect(shadow.activeElement).toBeNull();
+    // no auto-close countdown runs on standby
+    expect(shadow.querySelector('.ac')).toBeNull();
+    await act(() => vi.advanceTimersByTimeAsync(10_000));
+    expect(host.isConnected).toBe(true);
+    expect(props.onDisplay).not.toHaveBeenCalled();
+  });
+
+  it('is revealed when that survey is shown: the same nodes, given the callbacks, reporting, timing and auto-closing from then on', async () => {
+    const { container, host, shadow, props, renderSurveyModal } = await heldReady();
+    const field = shadow.querySelector('textarea, input');
+    clock = 60_000;
+    act(() => renderSurveyModal(props));
+    expect(container.children).toHaveLength(1);
+    expect(container.firstElementChild).toBe(host);
+    expect(shadow.querySelector('textarea, input')).toBe(field);
+    expect(host.getAttribute('style')).toBeNull();
+    expect(host.inert).toBe(false);
+    expect(shadow.querySelector('.ac')).not.toBeNull();
+    await act(() => vi.advanceTimersByTimeAsync(0));
+    expect(props.onDisplay).toHaveBeenCalledTimes(1);
+    expect(props.getSetIsError).toHaveBeenCalledWith(expect.any(Function));
+    expect(shadow.activeElement).toBe(field);
+    // the time on the card counts from when it was shown, not from when it was drawn
+    clock = 62_000;
+    fireEvent.input(field!, { target: { value: 'Ada' } });
+    fireEvent.click(shadow.querySelector('.btn')!);
+    expect(props.onResponse).toHaveBeenCalledWith({ data: { q1: 'Ada' }, ttc: { q1: 2000 }, finished: true });
+  });
+
+  it('auto-closes from when it is shown', async () => {
+    const { props, renderSurveyModal } = await heldReady();
+    act(() => renderSurveyModal(props));
+    await act(() => vi.advanceTimersByTimeAsync(4_900));
+    expect(props.onClose).not.toHaveBeenCalled();
+    await act(() => vi.advanceTimersByTimeAsync(200));
+    expect(props.onClose).toHaveBeenCalledTimes(1);
+  });
+
+  it('is dropped when another survey is shown, or the same survey after the loader replaced it (a sync)', async () => {
+    for (const other of [
+      makeProps(makeSurvey([{ ...question, id: 'q2', headline: 'Other?' }])),
+      (props: ReturnType<typeof makeProps>) => ({ ...props, survey: { ...props.survey } }),
+    ]) {
+      const { container, host, props, renderSurveyModal } = await heldReady();
+      const shown = typeof other === 'function' ? other(props) : other;
+      act(() => renderSurveyModal(shown));
+      expect(host.isConnected).toBe(false);
+      expect(container.children).toHaveLength(1);
+      expect(container.firstElementChild!.shadowRoot!.querySelector('#h')!.textContent).toBe(
+        shown.survey.questions[0].headline,
+      );
+      expect(props.onDisplay).not.toHaveBeenCalled();
+      document.body.innerHTML = '';
+    }
   });
 });
