@@ -18,6 +18,11 @@ export { VERSION };
 
 const missing = (field: string) => ({ code: 'missing_field', field });
 
+// The first read of local storage on a page waits for the browser to load the origin's storage: done as the
+// script loads (where @formbricks/js reads its config), so that init() does not wait for it. init() reads
+// the config again, as it is then.
+read(KEY);
+
 const initialize = async (c: Partial<TJsConfigInput> = {}): Promise<void> => {
   flags.debug_ = location.search.includes('formbricksDebug=true') || !!c.debug;
   if (flags.initialized_) return;

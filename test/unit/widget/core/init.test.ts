@@ -105,6 +105,22 @@ describe('init', () => {
     expect(stored().state.surveys.map((s: { id: string }) => s.id)).toEqual(['cs']);
   });
 
+  it('reads local storage as the script loads, and the config again in init, as it is then', async () => {
+    let fb = await loader();
+    fakeApi();
+    await fb.init({ environmentId: ENV, apiHost: HOST });
+    const fresh = localStorage.getItem(KEY)!;
+    localStorage.removeItem(KEY);
+    const getItem = vi.spyOn(localStorage, 'getItem');
+    fb = await loader();
+    expect(getItem).toHaveBeenCalledWith(KEY);
+    // another tab stores a config before this page calls init(): it is used, not what the script read
+    localStorage.setItem(KEY, fresh);
+    const api = fakeApi();
+    await fb.init({ environmentId: ENV, apiHost: HOST });
+    expect(api.calls).toEqual([]);
+  });
+
   it('re-syncs a config that has expired, and says so in debug mode', async () => {
     let fb = await loader();
     fakeApi();

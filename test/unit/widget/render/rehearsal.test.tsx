@@ -9,6 +9,11 @@ const load = async (): Promise<Renderer> => {
   vi.resetModules();
   return import('../../../../widget/render/index.js');
 };
+/** Time passing, `ms` of it. */
+const advance = (ms: number) =>
+  act(async () => {
+    await vi.advanceTimersByTimeAsync(ms);
+  });
 /** Without requestIdleCallback, each idle step is a timer: runs the ones pending now, not those they add. */
 const idlePeriod = () =>
   act(async () => {
@@ -139,7 +144,7 @@ describe('a survey held ready by the rehearsal', () => {
     expect(shadow.activeElement).toBeNull();
     // no auto-close countdown runs on standby
     expect(shadow.querySelector('.ac')).toBeNull();
-    await act(() => vi.advanceTimersByTimeAsync(10_000));
+    await advance(10_000);
     expect(host.isConnected).toBe(true);
     expect(props.onDisplay).not.toHaveBeenCalled();
   });
@@ -155,7 +160,7 @@ describe('a survey held ready by the rehearsal', () => {
     expect(host.getAttribute('style')).toBeNull();
     expect(host.inert).toBe(false);
     expect(shadow.querySelector('.ac')).not.toBeNull();
-    await act(() => vi.advanceTimersByTimeAsync(0));
+    await advance(0);
     expect(props.onDisplay).toHaveBeenCalledTimes(1);
     expect(props.getSetIsError).toHaveBeenCalledWith(expect.any(Function));
     expect(shadow.activeElement).toBe(field);
@@ -169,9 +174,9 @@ describe('a survey held ready by the rehearsal', () => {
   it('auto-closes from when it is shown', async () => {
     const { props, renderSurveyModal } = await heldReady();
     act(() => renderSurveyModal(props));
-    await act(() => vi.advanceTimersByTimeAsync(4_900));
+    await advance(4_900);
     expect(props.onClose).not.toHaveBeenCalled();
-    await act(() => vi.advanceTimersByTimeAsync(200));
+    await advance(200);
     expect(props.onClose).toHaveBeenCalledTimes(1);
   });
 
