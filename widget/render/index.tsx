@@ -43,15 +43,15 @@ function shadowMount(parent: HTMLElement): { host: HTMLElement; mount: HTMLEleme
  * The rehearsal's surveys: a dialog shell (no question), then, when the loader names no survey that could
  * show, a card with the parts every card has (headline, text, a field, buttons).
  */
-const rehearsalLook = (id: string, questions: unknown[]) =>
+const rehearsalLook = (questions: unknown[]) =>
   ({
-    survey: { id, welcomeCard: { enabled: false }, thankYouCard: { enabled: false }, questions },
+    survey: { id: '', welcomeCard: { enabled: false }, thankYouCard: { enabled: false }, questions },
     placement: 'bottomRight',
     brandColor: '#000',
     isBrandingEnabled: true,
   }) as unknown as SurveyLook;
-const SHELL = rehearsalLook('shell', []);
-const CARD = rehearsalLook('card', [
+const SHELL = rehearsalLook([]);
+const CARD = rehearsalLook([
   { id: 'q', type: 'openText', headline: 'Rehearsal', subheader: 'Drawn once, hidden.', required: false },
 ]);
 /**
@@ -74,10 +74,13 @@ const dropRehearsal = (): void => {
   rehearsal = undefined;
 };
 
-/** The survey as drawn: the rehearsal draws the same tree, so that a survey shown from it is only updated. */
+/**
+ * The survey as drawn: the rehearsal draws the same tree, so that a survey shown from it is only updated.
+ * Keyed by the survey object: another survey mounts a new Survey, which picks its first card as it mounts.
+ */
 const drawn = (props: RenderSurveyModalProps, close: () => void, standby?: boolean) => (
   <Boundary onError={close}>
-    <Modal key={props.survey.id} props={props} close={close} standby={standby} />
+    <Modal key={props.survey} props={props} close={close} standby={standby} />
   </Boundary>
 );
 
@@ -111,7 +114,6 @@ export const rehearse = (first?: SurveyLook): void => {
       rehearsal.host.inert = true;
     }
     hide('display:none');
-    // keyed by survey: the card mounts a new Survey, which picks its first card when it mounts
     render(drawn(look as RenderSurveyModalProps, dropRehearsal, true), rehearsal.mount);
   };
   const layOut = () => {
