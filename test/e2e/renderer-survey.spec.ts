@@ -32,19 +32,27 @@ async function openHost(page: Page, beforeRenderer?: () => Promise<void>) {
 
 type Recorded = { responses: unknown[]; uploads: unknown[]; displays: number; closes: number };
 
-/** Calls window.formbricksSurveys.renderSurveyModal with callbacks that record into window.__rec. */
-async function render(page: Page, survey: TSurvey, props: Partial<RenderSurveyModalProps> = {}) {
+/** How the tests' surveys look: every prop of renderSurveyModal but the survey and the callbacks. */
+const LOOK = {
+  brandColor: '#1e40af',
+  isBrandingEnabled: true,
+  clickOutside: true,
+  darkOverlay: false,
+  highlightBorderColor: null,
+  placement: 'bottomRight',
+} as const;
+
+/**
+ * Calls window.formbricksSurveys.renderSurveyModal with callbacks that record into window.__rec; with
+ * `'held'`, for the survey object the page keeps in window.__held (as the loader passes the one it synced).
+ */
+async function render(page: Page, survey: TSurvey | 'held', props: Partial<RenderSurveyModalProps> = {}) {
   await page.evaluate(
-    ({ survey, props }) => {
+    ({ survey, props, look }) => {
       const rec = ((window as any).__rec = { responses: [], uploads: [], displays: 0, closes: 0 } as any);
       (window as any).formbricksSurveys.renderSurveyModal({
-        survey,
-        brandColor: '#1e40af',
-        isBrandingEnabled: true,
-        clickOutside: true,
-        darkOverlay: false,
-        highlightBorderColor: null,
-        placement: 'bottomRight',
+        survey: survey === 'held' ? (window as any).__held : survey,
+        ...look,
         getSetIsError: () => {},
         getSetIsResponseSendingFinished: (set: (v: boolean) => void) => ((window as any).__setSent = set),
         onDisplay: async () => void rec.displays++,
@@ -58,7 +66,7 @@ async function render(page: Page, survey: TSurvey, props: Partial<RenderSurveyMo
         ...props,
       });
     },
-    { survey, props },
+    { survey, props, look: LOOK },
   );
 }
 const recorded = (page: Page) => page.evaluate(() => (window as any).__rec as Recorded);
@@ -228,7 +236,7 @@ test('holds the survey the loader names ready, unseen, then shows that very dial
   await openHost(page, async () => {
     await page.focus('#host-button');
     await page.evaluate(() => {
-      const seen = ((window as any).__held = { focusMoved: false, heights: new Set() });
+      const seen = ((window as any).__seen = { focusMoved: false, heights: new Set() });
       seen.heights.add(document.documentElement.scrollHeight);
       new MutationObserver(() => seen.heights.add(document.documentElement.scrollHeight)).observe(document.body, {
         childList: true,
@@ -239,23 +247,18 @@ test('holds the survey the loader names ready, unseen, then shows that very dial
       document.body.append(Object.assign(document.createElement('div'), { id: 'formbricks-web-container' }));
     });
   });
-  await page.evaluate((survey) => {
-    (window as any).__survey = survey;
-    (window as any).formbricksSurveys.rehearse({
-      survey,
-      brandColor: '#1e40af',
-      isBrandingEnabled: true,
-      clickOutside: true,
-      darkOverlay: false,
-      highlightBorderColor: null,
-      placement: 'bottomRight',
-    });
-  }, named);
+  await page.evaluate(
+    ({ survey, look }) => {
+      (window as any).__held = survey;
+      (window as any).formbricksSurveys.rehearse({ survey, ...look });
+    },
+    { survey: named, look: LOOK },
+  );
   const held = () =>
     page.evaluate(() => {
       const host = document.querySelector<HTMLElement>('#formbricks-web-container > div');
       const dialog = host?.shadowRoot?.querySelector('[role="dialog"]');
-      const seen = (window as any).__held;
+      const seen = (window as any).__seen;
       return {
         headline: dialog?.querySelector('#h')?.textContent,
         laidOut: host?.style.visibility === 'hidden',
@@ -268,32 +271,14 @@ test('holds the survey the loader names ready, unseen, then shows that very dial
     .poll(held)
     .toEqual({ headline: 'What is your name?', laidOut: true, visible: false, focusMoved: false, heights: 1 });
   await expect(page.getByRole('dialog')).toHaveCount(0);
-  await page.evaluate(() => ((document.querySelector('#formbricks-web-container > div') as any).__held = true));
+  await page.evaluate(() => ((document.querySelector('#formbricks-web-container > div') as any).__rehearsed = true));
 
-  await page.evaluate(() => {
-    const rec = ((window as any).__rec = { responses: [], uploads: [], displays: 0, closes: 0 } as any);
-    (window as any).formbricksSurveys.renderSurveyModal({
-      survey: (window as any).__survey,
-      brandColor: '#1e40af',
-      isBrandingEnabled: true,
-      clickOutside: true,
-      darkOverlay: false,
-      highlightBorderColor: null,
-      placement: 'bottomRight',
-      getSetIsError: () => {},
-      getSetIsResponseSendingFinished: () => {},
-      onDisplay: async () => void rec.displays++,
-      onResponse: (update: unknown) => rec.responses.push(update),
-      onClose: async () => void rec.closes++,
-      onFileUpload: async () => '',
-      onRetry: () => {},
-    });
-  });
+  await render(page, 'held');
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByRole('heading', { name: 'What is your name?' })).toBeVisible();
-  expect(await page.evaluate(() => (document.querySelector('#formbricks-web-container > div') as any).__held)).toBe(
-    true,
-  );
+  expect(
+    await page.evaluate(() => (document.querySelector('#formbricks-web-container > div') as any).__rehearsed),
+  ).toBe(true);
   await expect(dialog.getByRole('textbox')).toBeFocused();
   await expect.poll(async () => (await recorded(page)).displays).toBe(1);
   await page.keyboard.type('Ada');
