@@ -1,6 +1,6 @@
 import type { Flag } from '../../domain/flipt/types.js';
 import { expect, test } from './fixtures.js';
-import { api, expectAccessible, open, pick, toast, unique } from './console-support.js';
+import { api, expectAccessible, onlyDefaultNamespace, open, pick, toast, unique } from './console-support.js';
 
 test('create a flag: key follows the name, key rules and messages, type only at creation, then edit it', async ({
   page,
@@ -80,13 +80,7 @@ test('a boolean flag has the Rollouts and Analytics tabs and no enabled toggle',
 test('copying is disabled while only one namespace exists', async ({ page, server }) => {
   const key = unique('lonely');
   await api(server, 'POST', '/api/v1/namespaces/default/flags', { key, name: 'Lonely', type: 'BOOLEAN_FLAG_TYPE' });
-  // Other tests on this worker's server add namespaces: show the console a single one.
-  await page.route('**/api/v1/namespaces', async (route) => {
-    const list = await (await route.fetch()).json();
-    await route.fulfill({
-      json: { ...list, namespaces: list.namespaces.filter((n: { key: string }) => n.key === 'default') },
-    });
-  });
+  await onlyDefaultNamespace(page);
   await open(page, server, `/namespaces/default/flags/${key}`);
   await page.getByRole('button', { name: 'Actions' }).click();
   await expect(page.getByRole('menuitem', { name: 'Copy to Namespace' })).toBeDisabled();

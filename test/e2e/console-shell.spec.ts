@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { expect, startServer, test } from './fixtures.js';
-import { api, expectAccessible, open, toast, unique } from './console-support.js';
+import { api, expectAccessible, onlyDefaultNamespace, open, rewriteJson, toast, unique } from './console-support.js';
 
 test('the shell: sidebar, hint, footer, title, onboarding that leads to the flags', async ({ page, server }) => {
   await page.goto(server.url);
@@ -83,13 +83,7 @@ test('the command palette opens with ctrl+k, navigates, changes the theme and cl
   page,
   server,
 }) => {
-  // Other tests on this worker's server add namespaces: show the console a single one.
-  await page.route('**/api/v1/namespaces', async (route) => {
-    const list = await (await route.fetch()).json();
-    await route.fulfill({
-      json: { ...list, namespaces: list.namespaces.filter((n: { key: string }) => n.key === 'default') },
-    });
-  });
+  await onlyDefaultNamespace(page);
   await open(page, server, '/namespaces/default/flags');
   await expect(page.getByRole('heading', { name: 'Flags' })).toBeVisible();
   await page.keyboard.press('Control+k');
@@ -165,28 +159,18 @@ test('the top bar shows the update notification from meta/info and a git read-on
   page,
   server,
 }) => {
-  await page.route('**/meta/info', async (route) => {
-    const info = await (await route.fetch()).json();
-    await route.fulfill({
-      json: {
-        ...info,
-        updateAvailable: true,
-        latestVersion: 'v9.9.9',
-        latestVersionURL: 'https://example.com/releases/v9.9.9',
-        isRelease: false,
-        commit: 'abcdef0123456789',
-      },
-    });
-  });
-  await page.route('**/meta/config', async (route) => {
-    const config = await (await route.fetch()).json();
-    await route.fulfill({
-      json: {
-        ...config,
-        storage: { type: 'git', git: { ref: 'main', repository: 'https://example.com/features.git' } },
-      },
-    });
-  });
+  await rewriteJson(page, '**/meta/info', (info) => ({
+    ...info,
+    updateAvailable: true,
+    latestVersion: 'v9.9.9',
+    latestVersionURL: 'https://example.com/releases/v9.9.9',
+    isRelease: false,
+    commit: 'abcdef0123456789',
+  }));
+  await rewriteJson(page, '**/meta/config', (config) => ({
+    ...config,
+    storage: { type: 'git', git: { ref: 'main', repository: 'https://example.com/features.git' } },
+  }));
   await open(page, server, '/namespaces/default/flags');
   const topbar = page.getByRole('banner');
   await expect(topbar.getByText('Read-Only: git (main)')).toBeVisible();

@@ -22,6 +22,27 @@ export function unique(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 }
 
+/**
+ * Answers the console's requests to `url` with the server's JSON answer passed through `rewrite`. A request
+ * the console aborts meanwhile (a query cancelled as its page unmounts) is let go: its answer is disposed of.
+ */
+export async function rewriteJson(page: Page, url: string, rewrite: (body: any) => unknown): Promise<void> {
+  await page.route(url, async (route) => {
+    try {
+      await route.fulfill({ json: rewrite(await (await route.fetch()).json()) });
+    } catch {
+      await route.abort().catch(() => {});
+    }
+  });
+}
+
+/** Shows the console the default namespace alone (other tests on the worker's server add namespaces). */
+export const onlyDefaultNamespace = (page: Page): Promise<void> =>
+  rewriteJson(page, '**/api/v1/namespaces', (list) => ({
+    ...list,
+    namespaces: list.namespaces.filter((n: { key: string }) => n.key === 'default'),
+  }));
+
 export async function open(page: Page, server: Server, route: string): Promise<void> {
   await page.goto(`${server.url}/#${route}`);
 }
