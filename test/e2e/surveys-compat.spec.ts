@@ -109,10 +109,42 @@ test('the survey chunk and the renderer are fetched next to the loader once the 
   await expect.poll(() => rendererRequests).toEqual([`${server.url}/api/js?module=surveys&format=umd`]);
   // requested is not yet run: the renderer script defines window.formbricksSurveys once it has evaluated
   await expect.poll(() => page.evaluate(() => 'formbricksSurveys' in window)).toBe(true);
+  // then, in idle time, the survey that could show is drawn and held ready in the container, unseen
+  const held = () =>
+    page.evaluate(() => {
+      const host = document.querySelector<HTMLElement>('#formbricks-web-container > div');
+      const dialog = host?.shadowRoot?.querySelector('[role="dialog"]');
+      return {
+        headline: dialog?.querySelector('#h')?.textContent,
+        visible: dialog?.checkVisibility({ visibilityProperty: true }),
+        inert: host?.inert,
+      };
+    });
+  await expect.poll(held).toMatchObject({ headline: 'Are you happy with the shop?', visible: false, inert: true });
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await page.evaluate(() => ((document.querySelector('#formbricks-web-container > div') as any).__rehearsed = true));
+  // time passes between drawing and showing
+  await page.waitForTimeout(1500);
 
   await trackQuickAction(page);
-  await expect(survey(page).getByText('Are you happy with the shop?')).toBeVisible();
+  const dialog = survey(page);
+  await expect(dialog.getByText('Are you happy with the shop?')).toBeVisible();
+  // the very dialog held ready is shown
+  expect(
+    await page.evaluate(() => (document.querySelector('#formbricks-web-container > div') as any).__rehearsed),
+  ).toBe(true);
   // nothing more to download when the survey shows
   expect(chunkRequests).toHaveLength(1);
   expect(rendererRequests).toHaveLength(1);
+  // and it runs as any survey: the time on a card counts from when it was shown, not from when it was drawn
+  await dialog.getByText('Not really').click();
+  await dialog.getByRole('button', { name: 'Next' }).click();
+  await dialog.getByRole('textbox').fill('Held ready');
+  await dialog.getByRole('button', { name: 'Finish' }).click();
+  await expect(dialog.getByText('Thanks for the feedback')).toBeVisible();
+  const happyTtc = async () =>
+    (await management<any[]>(server.url, `/responses?surveyId=${SURVEY}`, KEY)).find(
+      (r) => r.finished && r.data.why === 'Held ready',
+    )?.ttc.happy;
+  await expect.poll(happyTtc).toBeLessThan(1500);
 });

@@ -83,12 +83,13 @@ export default function surveyChunk(...[cfg, save, client, sync, errorState, dei
 
   /**
    * Shows the survey after its delay, unless one is running already; with no survey (a survey could show),
-   * loads the renderer and has ours rehearse the first survey that could show, in idle time.
+   * loads the renderer and has ours rehearse, in idle time, the first survey that something can trigger.
    */
   const render = async (survey: TSurvey | undefined, rendererUrl: string): Promise<void> => {
     if (!survey) {
       const { state } = cfg();
-      return void (await renderer(rendererUrl))?.rehearse?.(state.surveys[0] && look(state.surveys[0], state));
+      const first = state.surveys.find((s) => s.triggers.length || s.inlineTriggers);
+      return void (await renderer(rendererUrl))?.rehearse?.(first && look(first, state));
     }
     if (running) return debug('A survey is already running. Skipping.');
     running = true;

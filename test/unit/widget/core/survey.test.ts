@@ -135,12 +135,13 @@ describe('rendering', () => {
     expect(errorHandler).toHaveBeenLastCalledWith(expect.objectContaining({ code: 'not_initialized' }));
   });
 
-  it('once a survey could show, has a renderer that can rehearse the first one do so, in idle time after init', async () => {
+  it('once a survey could show, has a renderer that can rehearse the first one that can be triggered do so, in idle time after init', async () => {
     const fb = await loader();
     const rehearse = vi.fn();
     (window as unknown as { formbricksSurveys: unknown }).formbricksSurveys = { renderSurveyModal: vi.fn(), rehearse };
     const first = survey('cs', { triggers: ['Go'], productOverwrites: { placement: 'center' } });
-    fakeApi({ surveys: [first, survey('cs2', { triggers: ['Go'] })] });
+    // a survey nothing triggers is passed over
+    fakeApi({ surveys: [survey('cs0', { triggers: [] }), first, survey('cs2', { triggers: ['Go'] })] });
     await fb.init({ environmentId: ENV, apiHost: HOST });
     expect(rehearse).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(0);
