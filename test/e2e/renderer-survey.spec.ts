@@ -245,6 +245,12 @@ test('holds the survey the loader names ready, unseen, then shows that very dial
       document.addEventListener('focusin', () => (seen.focusMoved = true));
       // the loader's container, added by init
       document.body.append(Object.assign(document.createElement('div'), { id: 'formbricks-web-container' }));
+      // a page style that would show every element of the page
+      document.head.append(
+        Object.assign(document.createElement('style'), {
+          textContent: 'div { display: block !important; visibility: visible !important }',
+        }),
+      );
     });
   });
   await page.evaluate(

@@ -103,9 +103,12 @@ export const rehearse = (first?: SurveyLook): void => {
   if (rehearsed) return;
   rehearsed = true;
   const idle = window.requestIdleCallback || setTimeout;
-  /** Hiding is set on the host itself: the survey styles reset what it inherits (:host{all:initial}). */
+  /**
+   * Hiding is set on the host itself, as the survey styles reset what it inherits (:host{all:initial}), and
+   * is important, as no style sheet of the page may undo it.
+   */
   const hide = (how: string) => {
-    rehearsal!.host.style.cssText = how;
+    rehearsal!.host.style.cssText = how + '!important';
   };
   // drawn not displayed, so that the next frame neither styles nor lays it out: the next step does
   const draw = (look: SurveyLook) => () => {
