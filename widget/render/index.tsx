@@ -237,8 +237,8 @@ function Modal({ props, close, standby }: { props: RenderSurveyModalProps; close
 }
 
 /**
- * Draws the survey in a new shadow root in the container; a survey that the rehearsal holds ready there is
- * revealed instead (any other rehearsal is dropped).
+ * Draws the survey in a new shadow root in the container; a survey that the rehearsal holds ready there
+ * (or one alike) is revealed instead, and any other rehearsal dropped.
  */
 export function renderSurveyModal(props: RenderSurveyModalProps): void {
   opened = true;
@@ -249,7 +249,14 @@ export function renderSurveyModal(props: RenderSurveyModalProps): void {
       container.id = CONTAINER_ID;
       document.body.appendChild(container);
     }
-    const ready = rehearsal?.ready === props.survey && rehearsal.host.parentNode === container ? rehearsal : undefined;
+    const held = rehearsal?.ready;
+    // the same survey, or one alike (the loader's state is replaced by every sync)
+    const ready =
+      held &&
+      rehearsal!.host.parentNode === container &&
+      (held === props.survey || JSON.stringify(held) === JSON.stringify(props.survey))
+        ? rehearsal
+        : undefined;
     if (!ready) dropRehearsal();
     rehearsal = undefined;
     const { host, mount } = ready || shadowMount(container);
@@ -267,7 +274,8 @@ export function renderSurveyModal(props: RenderSurveyModalProps): void {
       if (previousFocus?.isConnected) previousFocus.focus();
       call(() => props.onClose());
     };
-    render(drawn(props, close), mount);
+    // a survey alike is drawn as the one held, which keys the tree held ready
+    render(drawn(ready ? { ...props, survey: held! } : props, close), mount);
     if (ready) {
       host.removeAttribute('style');
       host.inert = false;

@@ -180,13 +180,22 @@ describe('a survey held ready by the rehearsal', () => {
     expect(props.onClose).toHaveBeenCalledTimes(1);
   });
 
-  it('is dropped when another survey is shown, or the same survey after the loader replaced it (a sync)', async () => {
+  it('is revealed for a survey alike (the loader replaced its state with a sync), and dropped for any other', async () => {
+    const alike = await heldReady();
+    act(() => alike.renderSurveyModal({ ...alike.props, survey: JSON.parse(JSON.stringify(alike.props.survey)) }));
+    expect(alike.container.firstElementChild).toBe(alike.host);
+    expect(alike.host.inert).toBe(false);
+    document.body.innerHTML = '';
+
     for (const other of [
-      makeProps(makeSurvey([{ ...question, id: 'q2', headline: 'Other?' }])),
-      (props: ReturnType<typeof makeProps>) => ({ ...props, survey: { ...props.survey } }),
+      () => makeProps(makeSurvey([{ ...question, id: 'q2', headline: 'Other?' }])),
+      (props: ReturnType<typeof makeProps>) => ({
+        ...props,
+        survey: { ...props.survey, questions: [{ ...question, headline: 'Name, please?' }] },
+      }),
     ]) {
       const { container, host, props, renderSurveyModal } = await heldReady();
-      const shown = typeof other === 'function' ? other(props) : other;
+      const shown = other(props);
       act(() => renderSurveyModal(shown));
       expect(host.isConnected).toBe(false);
       expect(container.children).toHaveLength(1);
