@@ -28,8 +28,10 @@ const sheet = (() => {
   }
 })();
 
+type Mounted = { host: HTMLElement; mount: HTMLElement };
+
 /** A shadow root under `parent` that adopts the survey styles, and the element a survey renders in. */
-function shadowMount(parent: HTMLElement): { host: HTMLElement; mount: HTMLElement } {
+function shadowMount(parent: HTMLElement): Mounted {
   const host = parent.appendChild(document.createElement('div'));
   const shadow = host.attachShadow({ mode: 'open' });
   const mount = document.createElement('div');
@@ -38,6 +40,12 @@ function shadowMount(parent: HTMLElement): { host: HTMLElement; mount: HTMLEleme
   shadow.append(mount);
   return { host, mount };
 }
+
+/** Unmounts what was drawn in a shadow root and removes its host. */
+const unmount = ({ host, mount }: Mounted): void => {
+  render(null, mount);
+  host.remove();
+};
 
 /**
  * The rehearsal's surveys: a dialog shell (no question), then, when the loader names no survey that could
@@ -60,7 +68,6 @@ const CARD = rehearsalLook([
  */
 const STEP_MS = 25;
 
-type Mounted = { host: HTMLElement; mount: HTMLElement };
 /** A survey has been rendered: a rehearsal still under way would come too late. */
 let opened = false;
 let rehearsed = false;
@@ -69,8 +76,7 @@ let rehearsal: (Mounted & { ready?: SurveyLook['survey'] }) | undefined;
 
 const dropRehearsal = (): void => {
   if (!rehearsal) return;
-  render(null, rehearsal.mount);
-  rehearsal.host.remove();
+  unmount(rehearsal);
   rehearsal = undefined;
 };
 
@@ -268,8 +274,7 @@ export function renderSurveyModal(props: RenderSurveyModalProps): void {
       closed = true;
       // A loader that removed the container itself (reset, logout) already knows the survey is gone.
       const removedByHost = !host.isConnected;
-      render(null, mount);
-      host.remove();
+      unmount({ host, mount });
       if (removedByHost) return;
       if (previousFocus?.isConnected) previousFocus.focus();
       call(() => props.onClose());
