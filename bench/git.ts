@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../server/app.js';
-import { defaultConfig, type Config } from '../server/config.js';
+import { defaultConfig, type Config } from '../server/config/index.js';
 import { gitStorageFor, startGitRemote, type GitRemote } from '../test/support/git-server.js';
 import { generateFeatures } from './support/features.js';
 

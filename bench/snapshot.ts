@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { compileSnapshot } from '../domain/evaluation/index.js';
 import { buildApp } from '../server/app.js';
-import { defaultConfig } from '../server/config.js';
+import { defaultConfig } from '../server/config/index.js';
 import { openDatabase } from '../server/db/index.js';
 import { loadNamespace } from '../server/evaluation/loader.js';
 import { seedMany } from '../test/support/many-flags.js';

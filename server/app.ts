@@ -12,7 +12,7 @@ import Fastify, {
 } from 'fastify';
 import { DatabaseBusyError } from './db/sqlite-writes.js';
 import fastifyCookie from '@fastify/cookie';
-import type { Config } from './config.js';
+import type { Config } from './config/index.js';
 import { isPostgresUrl, openDatabase, type Database } from './db/index.js';
 import type { AppContext } from './context.js';
 import { ChangeFeed } from './changes.js';

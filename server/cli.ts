@@ -2,7 +2,7 @@ import cluster from 'node:cluster';
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig, type Config, type FlagSettings } from './config.js';
+import { ConfigError, loadConfig, type Config, type FlagSettings } from './config/index.js';
 import { DatabaseOpenError, migrate, openDatabase } from './db/index.js';
 import { CommandError, exportCommand, importCommand } from './flipt/declarative/commands.js';
 import { superviseWorkers } from './workers.js';

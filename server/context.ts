@@ -1,4 +1,4 @@
-import type { Config } from './config.js';
+import type { Config } from './config/index.js';
 import type { Database } from './db/index.js';
 import type { ChangeFeed } from './changes.js';
 import type { FliptStore } from './flipt/store/index.js';

@@ -1,5 +1,5 @@
 import { closeSync, createWriteStream, openSync } from 'node:fs';
-import { ConfigError, type Config } from './config.js';
+import { ConfigError, type Config } from './config/index.js';
 import { redact } from './db/index.js';
 
 /** The pino options Fastify is given: `log.level`, and lines in `log.encoding` to `log.file` or standard output. */

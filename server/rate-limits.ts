@@ -1,6 +1,6 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import fastifyRateLimit from '@fastify/rate-limit';
-import type { RateLimits } from './config.js';
+import type { RateLimits } from './config/index.js';
 
 /** The kinds of routes that have a limit of their own (`server.rate_limits`). */
 export type LimitedKind = 'login' | 'tokenCreation' | 'surveyUploads' | 'surveyWrites' | 'evaluation';

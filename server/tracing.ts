@@ -1,7 +1,7 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
 import type { Span, Tracer } from '@opentelemetry/api';
 import type { LogEvent } from 'kysely';
-import type { Config } from './config.js';
+import type { Config } from './config/index.js';
 import type { Dialect } from './db/index.js';
 import type { EvaluationOutcome } from './metrics.js';
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../../server/app.js';
-import { defaultConfig } from '../../server/config.js';
+import { defaultConfig } from '../../server/config/index.js';
 
 /** The fixed answer of the bare server: the shape and size of a variant evaluation. */
 const FIXED_ANSWER = {

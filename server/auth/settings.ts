@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { ConfigError, parseDurationMs, type AuthenticationFileConfig } from '../config.js';
+import { ConfigError, parseDurationMs, type AuthenticationFileConfig } from '../config/index.js';
 
 /** The `authentication` section resolved with Flipt v1's defaults. */
 export interface AuthSettings {

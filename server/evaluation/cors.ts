@@ -1,6 +1,6 @@
 import fastifyCors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 
 /**
  * CORS for the routes browsers call from a site's own origin (OFREP and the client-side SDKs'

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import * as v from 'valibot';
-import { ConfigError } from '../config.js';
+import { ConfigError } from '../config/index.js';
 import { actionClassInputSchema, parseSurveyInput, productSettingsSchema } from './documents.js';
 import { SurveyApiError } from './errors.js';
 import type { SurveyStore } from './store/index.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { acceptedKeys, loadConfig, UNSUPPORTED_KEYS, type Config } from '../../server/config.js';
+import { acceptedKeys, loadConfig, UNSUPPORTED_KEYS, type Config } from '../../server/config/index.js';
 import { resolveAuthSettings } from '../../server/auth/settings.js';
 import { selfSignedCertificate } from '../support/tls.js';
 

@@ -2,7 +2,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, parseConfigFile, parseDurationMs, DEFAULT_DB_URL } from '../../server/config.js';
+import {
+  ConfigError,
+  loadConfig,
+  parseConfigFile,
+  parseDurationMs,
+  DEFAULT_DB_URL,
+} from '../../server/config/index.js';
 
 function configFile(text: string): string {
   const path = join(mkdtempSync(join(tmpdir(), 'ensign-config-')), 'config.yml');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.js';
-import { defaultConfig } from '../../server/config.js';
+import { defaultConfig } from '../../server/config/index.js';
 import { readableLine } from '../../server/logging.js';
 import { createTestDatabase } from './support.js';
 

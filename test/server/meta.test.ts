@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { startTestApp, type TestApp } from './support.js';
-import { defaultConfig } from '../../server/config.js';
+import { defaultConfig } from '../../server/config/index.js';
 import { metaConfig } from '../../server/flipt/routes/meta.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.js';
-import { defaultConfig } from '../../server/config.js';
+import { defaultConfig } from '../../server/config/index.js';
 import { openDatabase } from '../../server/db/index.js';
 import { Scrape } from '../support/prometheus.js';
 import { createTestDatabase, dialects, startTestApp, type TestApp } from './support.js';

@@ -5,7 +5,7 @@ import { inject } from 'vitest';
 import { createPostgresDatabase, type TestDatabase } from '../support/postgres.js';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app.js';
-import { defaultConfig, type Config } from '../../server/config.js';
+import { defaultConfig, type Config } from '../../server/config/index.js';
 import type { Dialect } from '../../server/db/index.js';
 
 /** The PostgreSQL server the suites use (test/server/postgres.setup.ts), or '' when there is none. */

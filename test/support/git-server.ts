@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { GitStorageConfig } from '../../server/config.js';
+import type { GitStorageConfig } from '../../server/config/index.js';
 
 const HTTP_BACKEND = '/usr/lib/git-core/git-http-backend';
 

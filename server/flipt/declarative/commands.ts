@@ -1,5 +1,5 @@
 import { open, readFile, rename, rm, stat } from 'node:fs/promises';
-import type { Config } from '../../config.js';
+import type { Config } from '../../config/index.js';
 import { openDatabase } from '../../db/index.js';
 import { ChangeFeed } from '../../changes.js';
 import { FliptStore } from '../store/index.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { ChangeFeed } from '../../changes.js';
-import { ConfigError, type GitStorageConfig } from '../../config.js';
+import { ConfigError, type GitStorageConfig } from '../../config/index.js';
 import type { Database } from '../../db/index.js';
 import { FliptError, GrpcCode, invalid } from '../errors.js';
 import { FliptStore } from '../store/index.js';

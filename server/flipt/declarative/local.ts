@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ChangeFeed } from '../../changes.js';
-import { ConfigError } from '../../config.js';
+import { ConfigError } from '../../config/index.js';
 import { openDatabase, type Database } from '../../db/index.js';
 import { FliptStore } from '../store/index.js';
 import { FormatError, parseFeatures, type FeaturesDocument } from './format.js';

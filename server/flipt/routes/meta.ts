@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import packageJson from '../../../package.json' with { type: 'json' };
 import type { AppContext } from '../../context.js';
-import type { AuthenticationFileConfig, Config } from '../../config.js';
+import type { AuthenticationFileConfig, Config } from '../../config/index.js';
 import { redactUrl } from '../declarative/git.js';
 import { prettyPrinting } from './http.js';
 

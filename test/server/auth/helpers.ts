@@ -1,7 +1,7 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp } from '../../../server/app.js';
 import { protectedAs } from '../../../server/auth/enforce.js';
-import { defaultConfig, type AuthenticationFileConfig, type Config } from '../../../server/config.js';
+import { defaultConfig, type AuthenticationFileConfig, type Config } from '../../../server/config/index.js';
 import type { Dialect } from '../../../server/db/index.js';
 import { createTestDatabase, type TestDatabase } from '../support.js';
 

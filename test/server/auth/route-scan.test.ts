@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { FastifyInstance, HTTPMethods, RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../server/app.js';
-import { defaultConfig } from '../../../server/config.js';
+import { defaultConfig } from '../../../server/config/index.js';
 import { createTestDatabase, dialects, type TestDatabase } from '../support.js';
 import { UNAUTHENTICATED } from './helpers.js';
 

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../../server/cli.js';
 import { buildApp } from '../../../server/app.js';
-import { defaultConfig } from '../../../server/config.js';
+import { defaultConfig } from '../../../server/config/index.js';
 import { openDatabase } from '../../../server/db/index.js';
 import { ChangeFeed } from '../../../server/changes.js';
 import { FliptStore } from '../../../server/flipt/store/index.js';

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { ChangeFeed } from '../../../server/changes.js';
-import { ConfigError, type GitStorageConfig } from '../../../server/config.js';
+import { ConfigError, type GitStorageConfig } from '../../../server/config/index.js';
 import { GitStorage } from '../../../server/flipt/declarative/git.js';
 import { FliptStore } from '../../../server/flipt/store/index.js';
 import { gitStorageFor, startGitRemote, type GitRemote } from '../../support/git-server.js';

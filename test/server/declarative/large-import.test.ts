@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, dialects, type TestDatabase } from '../support.js';
 import { openDatabase, type Database } from '../../../server/db/index.js';
-import { defaultConfig } from '../../../server/config.js';
+import { defaultConfig } from '../../../server/config/index.js';
 import { ChangeFeed } from '../../../server/changes.js';
 import { FliptStore } from '../../../server/flipt/store/index.js';
 import { parseFeatures, serializeFeatures, streamFeatures } from '../../../server/flipt/declarative/format.js';

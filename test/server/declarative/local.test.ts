@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { ChangeFeed } from '../../../server/changes.js';
-import { ConfigError } from '../../../server/config.js';
+import { ConfigError } from '../../../server/config/index.js';
 import { findFeaturesFiles, globToRegExp, LocalStorage } from '../../../server/flipt/declarative/local.js';
 import { dialects, startTestApp, type TestApp } from '../support.js';
 import { fixturePath } from './support.js';

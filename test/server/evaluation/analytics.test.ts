@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../server/app.js';
-import { defaultConfig } from '../../../server/config.js';
+import { defaultConfig } from '../../../server/config/index.js';
 import { createTestDatabase, dialects, type TestDatabase } from '../support.js';
 import { Api } from './api.js';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../../server/app.js';
-import { defaultConfig } from '../../../server/config.js';
+import { defaultConfig } from '../../../server/config/index.js';
 import { createTestDatabase, postgresUrl, type TestDatabase } from '../support.js';
 import { Api } from './api.js';
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RouteOptions } from 'fastify';
 import { buildApp } from '../../../server/app.js';
-import { ConfigError, defaultConfig, parseConfigFile, loadConfig } from '../../../server/config.js';
+import { ConfigError, defaultConfig, parseConfigFile, loadConfig } from '../../../server/config/index.js';
 import { limitedKindOf } from '../../../server/rate-limits.js';
 import { createTestDatabase, startTestApp, type TestApp } from '../support.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
