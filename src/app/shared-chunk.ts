@@ -13,7 +13,6 @@ export * from '../stores/session';
 export * from '../stores/ref';
 export * from '../stores/ui';
 export * from '../stores/toasts';
-export * from './routes';
 export * from '../lib/namespace';
 export * from '../lib/links';
 export * from '../lib/paths';

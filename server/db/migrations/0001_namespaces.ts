@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { MigrationContext } from './index.js';
+import type { MigrationContext } from './context.js';
 import { fromBool, nowTimestamp } from '../codec.js';
 
 export async function up(db: Kysely<any>, { dialect }: MigrationContext): Promise<void> {

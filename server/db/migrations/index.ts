@@ -1,5 +1,6 @@
 import type { Kysely, Migration } from 'kysely';
 import type { Dialect } from '../codec.js';
+import type { MigrationContext } from './context.js';
 import * as namespaces from './0001_namespaces.js';
 import * as flipt from './0002_flipt.js';
 import * as analytics from './0003_analytics.js';
@@ -8,9 +9,8 @@ import * as surveys from './0005_surveys.js';
 import * as listOrder from './0006_list_order.js';
 import * as foreignKeyIndexes from './0007_foreign_key_indexes.js';
 
-export interface MigrationContext {
-  dialect: Dialect;
-}
+// Migrations import their context from context.ts (importing this file, which imports them, is a circle).
+export type { MigrationContext };
 
 interface MigrationModule {
   up(db: Kysely<any>, context: MigrationContext): Promise<void>;
