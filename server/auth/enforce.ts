@@ -1,6 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { legacyEvaluationNamespace } from '../evaluation/index.js';
-import { namespaceOf } from '../evaluation/ofrep.js';
+import {
+  evaluationNamespace,
+  legacyEvaluationNamespace,
+  namedNamespace,
+  ofrepNamespace,
+} from '../evaluation/request-namespace.js';
 import { AuthMetadata, type Authentication } from '../../domain/flipt/auth.js';
 import { DEFAULT_NAMESPACE } from '../../domain/flipt/types.js';
 import { unauthenticated } from '../flipt/errors.js';
@@ -174,33 +178,42 @@ export async function enforceNamespaceScope(request: FastifyRequest) {
   if (!namespaces || namespaces.length === 0 || namespaces.some((ns) => ns !== scope)) throw unauthenticated();
 }
 
-/** The namespaces a request acts on, or undefined when it is not a namespaced request. */
-function requestNamespaces(request: FastifyRequest): string[] | undefined {
+/**
+ * The namespaces a request acts on, or undefined when it is not a namespaced request. Evaluation
+ * bodies are read with the handlers' own readers (server/evaluation/request-namespace.ts); a body
+ * they would refuse names no namespace a token holds.
+ */
+function requestNamespaces(request: FastifyRequest): (string | undefined)[] | undefined {
   const route = routeOf(request) ?? '';
   const params = request.params as Record<string, string>;
-  const body = (request.body ?? {}) as Record<string, unknown>;
-  const bodyNamespace = (value: unknown) => (typeof value === 'string' && value !== '' ? value : DEFAULT_NAMESPACE);
+  const body = request.body;
+  const items = (): unknown[] => {
+    const requests = typeof body === 'object' && body !== null ? (body as { requests?: unknown }).requests : undefined;
+    return Array.isArray(requests) ? requests : [];
+  };
   const namespaced = /^\/api\/v1\/namespaces\/:(\w+)\/./.exec(route);
-  if (namespaced) return [params[namespaced[1]]];
+  if (namespaced && !/\/(batch-)?evaluate$/.test(route)) return [params[namespaced[1]]];
   if (/^\/api\/v1\/(flags|segments)(\/|$)/.test(route)) return [DEFAULT_NAMESPACE];
-  if (route === '/api/v1/evaluate' || route === '/api/v1/batch-evaluate') {
-    // The namespace the handler evaluates in, and (for a batch) every one its items name.
-    const items = Array.isArray(body.requests) ? (body.requests as Record<string, unknown>[]) : [];
-    const evaluated = legacyEvaluationNamespace(undefined, body);
-    const named = (item: Record<string, unknown>) => item?.namespaceKey ?? item?.namespace_key;
-    return [evaluated, ...items.map((item) => (named(item) ? bodyNamespace(named(item)) : evaluated))];
+  if (/^\/api\/v1\/(namespaces\/:namespaceKey\/)?(batch-)?evaluate$/.test(route)) {
+    // The namespace the handler evaluates in, and every one a batch's items name (an item naming none uses the batch's).
+    const evaluated = legacyEvaluationNamespace(params.namespaceKey, body);
+    return [
+      evaluated,
+      ...items().map((item) => {
+        const named = namedNamespace(item);
+        return named === '' ? evaluated : named;
+      }),
+    ];
   }
-  if (/^\/evaluate\/v1\/[^/]+$/.test(route)) {
-    // A batch names a namespace per request; every one must be the token's.
-    if (Array.isArray(body.requests)) {
-      return (body.requests as Record<string, unknown>[]).map((item) =>
-        bodyNamespace(item?.namespaceKey ?? item?.namespace_key),
-      );
-    }
-    return [bodyNamespace(body.namespaceKey ?? body.namespace_key)];
-  }
+  const v2 = (fields: unknown) => {
+    const named = namedNamespace(fields);
+    return named === undefined ? undefined : evaluationNamespace(named);
+  };
+  // A batch names a namespace per request; every one must be the token's.
+  if (route === '/evaluate/v1/batch') return items().map(v2);
+  if (/^\/evaluate\/v1\/[^/]+$/.test(route)) return [v2(body)];
   // OFREP names its namespace in a header.
-  if (/^\/ofrep\/v1\/evaluate\//.test(route)) return [namespaceOf(request.headers)];
+  if (/^\/ofrep\/v1\/evaluate\//.test(route)) return [ofrepNamespace(request.headers)];
   const snapshot = /^\/internal\/v1\/evaluation\/snapshot\/namespace\/:(\w+)$/.exec(route);
   if (snapshot) return [params[snapshot[1]]];
   return undefined;

@@ -11,7 +11,6 @@ import {
   type EvaluationRequest,
   type VariantEvaluation,
 } from '../../domain/evaluation/index.js';
-import { DEFAULT_NAMESPACE } from '../../domain/flipt/types.js';
 import type { AppContext } from '../context.js';
 import { FliptError, GrpcCode, invalid, invalidField } from '../flipt/errors.js';
 import { AnalyticsRecorder, flagSeries } from './analytics.js';
@@ -25,6 +24,13 @@ import { evaluationRecorder } from './recording.js';
 import { authenticationHooksInstalled } from '../auth/index.js';
 import { protectedAs, protectRoutes } from '../auth/enforce.js';
 import { prettyPrinting } from '../flipt/routes/http.js';
+import {
+  either,
+  evaluationNamespace,
+  legacyEvaluationNamespace,
+  namedNamespace,
+  wireText,
+} from './request-namespace.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -85,8 +91,7 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
     (body: unknown) => {
       const started = performance.now();
       const input = readRequest(body);
-      const namespaceKey = input.namespaceKey || DEFAULT_NAMESPACE;
-      return withSnapshot(namespaceKey, (snapshot) => {
+      return withSnapshot(evaluationNamespace(input.namespaceKey), (snapshot) => {
         const result = recorded(snapshot.compiled, input.flagKey, () => evaluate(snapshot.compiled, input));
         return json(result, {
           requestId: input.requestId || randomUUID(),
@@ -124,8 +129,7 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
     const inputs = list(body.requests).map(readRequest);
     const results: (AnyEvaluation | undefined)[] = [];
     for (const input of inputs) {
-      const namespaceKey = input.namespaceKey || DEFAULT_NAMESPACE;
-      const namespace = await compiled(namespaceKey);
+      const namespace = await compiled(evaluationNamespace(input.namespaceKey));
       const evaluated = performance.now();
       const result = withFliptErrors(() => evaluateFlag(namespace, input), { notFound: () => undefined });
       record(
@@ -160,7 +164,7 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
 
   // The deprecated v1 evaluation API (variant flags only), on the path's namespace, the body's or "default".
   const legacyNamespace = (request: FastifyRequest) =>
-    legacyEvaluationNamespace((request.params as { namespaceKey?: string }).namespaceKey, request.body);
+    required(legacyEvaluationNamespace((request.params as { namespaceKey?: string }).namespaceKey, request.body));
 
   const legacyEvaluate = async (request: FastifyRequest) => {
     const started = performance.now();
@@ -279,16 +283,6 @@ function legacyResponse(
 }
 
 /**
- * The namespace a legacy v1 evaluation, single or batch, acts on: the path's, else the body's
- * `namespaceKey` (or `namespace_key`), else "default". The authorisation of namespace-scoped tokens
- * (server/auth/enforce.ts) asks this same function.
- */
-export function legacyEvaluationNamespace(pathNamespace: string | undefined, body: unknown): string {
-  const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-  return pathNamespace || text(either(fields.namespaceKey, fields.namespace_key)) || DEFAULT_NAMESPACE;
-}
-
-/**
  * An evaluation request as sent: camelCase or snake_case fields; context values must be strings.
  * Checked by hand rather than with a schema: this runs on every evaluation.
  */
@@ -328,7 +322,7 @@ function readRequest(body: unknown): WireRequest {
   }
   return {
     requestId: text(either(fields.requestId, fields.request_id)),
-    namespaceKey: text(either(fields.namespaceKey, fields.namespace_key)),
+    namespaceKey: required(namedNamespace(fields)),
     flagKey: text(either(fields.flagKey, fields.flag_key)),
     entityId: text(either(fields.entityId, fields.entity_id)),
     context: (context ?? {}) as Record<string, string>,
@@ -348,14 +342,13 @@ function objectBody(body: unknown): WireFields {
   return body as WireFields;
 }
 
-/** A field sent in camelCase or snake_case; camelCase wins when both are. */
-function either(camel: unknown, snake: unknown): unknown {
-  return camel === undefined ? snake : camel;
+function text(value: unknown): string {
+  return required(wireText(value));
 }
 
-function text(value: unknown): string {
-  if (value === undefined || value === null) return '';
-  if (typeof value !== 'string') throw badBody();
+/** A value the request-namespace readers found malformed (undefined) is the handler's 400. */
+function required<T>(value: T | undefined): T {
+  if (value === undefined) throw badBody();
   return value;
 }
 

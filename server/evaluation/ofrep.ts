@@ -1,5 +1,4 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import {
   EvaluationError,
@@ -8,13 +7,13 @@ import {
   type CompiledNamespace,
   type EvaluationReason,
 } from '../../domain/evaluation/index.js';
-import { DEFAULT_NAMESPACE } from '../../domain/flipt/types.js';
 import type { AppContext } from '../context.js';
 import { FliptError, GrpcCode } from '../flipt/errors.js';
 import type { NamespaceSnapshot } from './cache.js';
 import { browserCors } from './cors.js';
 import type { FastHandler } from './fast-path.js';
 import type { RecordEvaluation } from './recording.js';
+import { ofrepNamespace } from './request-namespace.js';
 
 /**
  * The OpenFeature Remote Evaluation Protocol (OFREP) over the same in-memory snapshots as
@@ -55,7 +54,7 @@ export async function ofrepRoutes(app: FastifyInstance, deps: OfrepDependencies)
   });
 
   const evaluateOne: FastHandler = (body, request) => {
-    const namespaceKey = namespaceOf(request.headers);
+    const namespaceKey = ofrepNamespace(request.headers);
     const input = readOfrepRequest(body, request.key);
     return deps.withSnapshot(namespaceKey, (snapshot) => {
       const started = performance.now();
@@ -77,7 +76,7 @@ export async function ofrepRoutes(app: FastifyInstance, deps: OfrepDependencies)
   }
 
   app.post('/evaluate/flags', async (request, reply) => {
-    const namespaceKey = namespaceOf(request.headers);
+    const namespaceKey = ofrepNamespace(request.headers);
     const input = readOfrepRequest(request.body);
     const snapshot = await deps.withSnapshot(namespaceKey, (loaded) => loaded);
     const etag = bulkEtag(snapshot.etag, namespaceKey, input.context);
@@ -155,12 +154,6 @@ export function readOfrepRequest(body: unknown, key?: string): OfrepRequest {
     context[name] = value === null ? '' : String(value);
   }
   return { entityId: context.targetingKey ?? randomUUID(), context };
-}
-
-/** The namespace an OFREP request acts on: `X-Flipt-Namespace`, else "default". */
-export function namespaceOf(headers: IncomingHttpHeaders): string {
-  const header = headers['x-flipt-namespace'];
-  return (typeof header === 'string' && header.trim()) || DEFAULT_NAMESPACE;
 }
 
 /** Evaluates and records the evaluation, failed or not (a failure is rethrown in OFREP's shape). */

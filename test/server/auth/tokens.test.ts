@@ -295,10 +295,57 @@ describe.each(dialects)('API tokens with authentication required on %s', (dialec
       asToken(t.app, clientToken, { method: 'POST', url: '/evaluate/v1/probe', payload });
     expect((await evaluate({ namespaceKey: 'team-a', flagKey: 'f' })).statusCode).toBe(200);
     expect((await evaluate({ flagKey: 'f' })).statusCode).toBe(401);
-    expect((await evaluate({ requests: [{ namespaceKey: 'team-a' }, { namespaceKey: 'team-a' }] })).statusCode).toBe(
-      200,
+    const batch = (payload: Record<string, unknown>) =>
+      asToken(t.app, clientToken, { method: 'POST', url: '/evaluate/v1/batch', payload });
+    expect((await batch({ requests: [{ namespaceKey: 'team-a' }, { namespaceKey: 'team-a' }] })).statusCode).toBe(200);
+    expect((await batch({ requests: [{ namespaceKey: 'team-a' }, { namespaceKey: 'b' }] })).statusCode).toBe(401);
+  });
+
+  it('reads the namespace of an evaluation as its handler does, so a scoped token cannot reach another one', async () => {
+    const { clientToken } = await createToken({ name: 'team-c', namespaceKey: 'team-c' });
+    const admin = (url: string, payload: Record<string, unknown>) =>
+      asToken(t.app, BOOTSTRAP, { method: 'POST', url, payload });
+    expect((await admin('/api/v1/namespaces', { key: 'team-c', name: 'C' })).statusCode).toBe(200);
+    expect((await admin('/api/v1/flags', { key: 'leak', name: 'Leak', enabled: true })).statusCode).toBe(200);
+    const secret = await admin('/api/v1/flags/leak/variants', { key: 'secret-variant' });
+    const update = await asToken(t.app, BOOTSTRAP, {
+      method: 'PUT',
+      url: '/api/v1/flags/leak',
+      payload: { name: 'Leak', enabled: true, defaultVariantId: secret.json().id },
+    });
+    expect(update.statusCode).toBe(200);
+    expect(
+      (await admin('/api/v1/flags', { key: 'on', name: 'On', type: 'BOOLEAN_FLAG_TYPE', enabled: true })).statusCode,
+    ).toBe(200);
+    const post = (url: string, payload: Record<string, unknown>) =>
+      asToken(t.app, clientToken, { method: 'POST', url, payload });
+    // The token's own key reaches the default namespace's variant only through the guard's misreading.
+    const open = await asToken(t.app, BOOTSTRAP, {
+      method: 'POST',
+      url: '/evaluate/v1/variant',
+      payload: { flagKey: 'leak', entityId: 'e' },
+    });
+    expect(open.json().variantKey).toBe('secret-variant');
+    // null camelCase is absent, for the guard and the handler alike: this names team-c, where no flag "leak" is.
+    const spelled = { namespaceKey: null, namespace_key: 'team-c', entityId: 'e' };
+    const variant = await post('/evaluate/v1/variant', { ...spelled, flagKey: 'leak' });
+    expect(variant.statusCode).toBe(404);
+    expect(variant.body).not.toContain('secret-variant');
+    expect((await post('/evaluate/v1/boolean', { ...spelled, flagKey: 'on' })).statusCode).toBe(404);
+    const batch = await post('/evaluate/v1/batch', { requests: [{ ...spelled, flagKey: 'leak' }] });
+    expect(batch.statusCode).toBe(200);
+    expect(batch.json().responses[0].type).toBe('ERROR_EVALUATION_RESPONSE_TYPE');
+    // A single evaluation is read as one, whatever `requests` it carries.
+    const disguised = { requests: [{ namespaceKey: 'team-c' }], flagKey: 'leak', entityId: 'e' };
+    expect((await post('/evaluate/v1/variant', disguised)).statusCode).toBe(401);
+    // A namespace that is not a string names none the token holds.
+    expect((await post('/evaluate/v1/variant', { namespaceKey: 7, flagKey: 'leak', entityId: 'e' })).statusCode).toBe(
+      401,
     );
-    expect((await evaluate({ requests: [{ namespaceKey: 'team-a' }, { namespaceKey: 'b' }] })).statusCode).toBe(401);
+    // The legacy routes read null the same way.
+    const legacy = await post('/api/v1/evaluate', { ...spelled, flagKey: 'leak' });
+    expect(legacy.statusCode).toBe(404);
+    expect(legacy.body).not.toContain('secret-variant');
   });
 
   it('keeps a namespace-scoped token out of other namespaces on the legacy batch route, whatever field names them', async () => {
