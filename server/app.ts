@@ -25,6 +25,8 @@ import { metaRoutes } from './flipt/routes/meta.js';
 import { LocalStorage } from './flipt/declarative/local.js';
 import { GitStorage } from './flipt/declarative/git.js';
 import { surveyPlugin } from './surveys/plugin.js';
+import { consoleSurveyRoutes } from './surveys/console.js';
+import { SurveyStore } from './surveys/store/index.js';
 import { evaluationPlugin } from './evaluation/index.js';
 import { FastPath } from './evaluation/fast-path.js';
 import { parseJsonBody } from './json-body.js';
@@ -175,6 +177,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await app.register(async (surveys) => {
       protectRoutes(surveys, 'public');
       await surveyPlugin(surveys, context);
+    });
+    // The console's survey pages, guarded as Flipt's management API.
+    await app.register(async (api) => {
+      protectRoutes(api, 'management');
+      consoleSurveyRoutes(api, new SurveyStore(database), context);
     });
   }
 

@@ -112,6 +112,8 @@ export interface SurveyProductsTable extends Timestamps {
   name: string;
   /** JSON object: the product's widget settings (brand colour, placement, recontact days, ...). */
   settings: string;
+  /** The Flipt namespace the product belongs to. */
+  namespace_key: string;
 }
 
 export interface SurveyEnvironmentsTable extends Timestamps {
@@ -193,6 +195,8 @@ export interface SurveyApiKeysTable {
   /** Hex SHA-256 of the key. */
   hashed_key: string;
   label: string;
+  /** The key's first characters, to tell keys apart in the console (the key itself is never stored). */
+  key_prefix: string;
   created_at: string;
 }
 

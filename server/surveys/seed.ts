@@ -6,10 +6,14 @@ import { actionClassInputSchema, parseSurveyInput, productSettingsSchema } from 
 import { SurveyApiError } from './errors.js';
 import type { SurveyStore } from './store/index.js';
 import { cuidString } from './validation.js';
+import { DEFAULT_NAMESPACE } from '../../domain/flipt/types.js';
+import { KEY_PATTERN } from '../../domain/flipt/keys.js';
 
 const environmentSeed = v.strictObject({
   id: cuidString,
   type: v.optional(v.picklist(['development', 'production'], 'must be development or production'), 'production'),
+  /** The namespace whose Surveys page shows the environment. */
+  namespace: v.optional(v.pipe(v.string(), v.regex(KEY_PATTERN, 'must be a namespace key')), DEFAULT_NAMESPACE),
   product: v.optional(
     v.object({
       id: v.optional(cuidString),
@@ -49,6 +53,7 @@ export async function applySeed(store: SurveyStore, input: unknown, source: stri
       settings,
       environmentId: environment.id,
       type: environment.type,
+      namespaceKey: environment.namespace,
     });
     for (const key of environment.apiKeys) await store.addApiKey(environment.id, key, 'seed');
     for (const [i, raw] of environment.actionClasses.entries()) {

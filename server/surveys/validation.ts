@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { issuesByPath } from '../../domain/surveys/schema.js';
 import { badRequest } from './errors.js';
 import { CUID } from './ids.js';
 
@@ -9,12 +10,7 @@ import { CUID } from './ids.js';
 export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
   const result = v.safeParse(schema, input);
   if (result.success) return result.output;
-  const details: Record<string, string> = {};
-  for (const issue of result.issues) {
-    const path = (issue.path ?? []).map((item) => String(item.key)).join('.') || 'body';
-    details[path] ??= issue.message;
-  }
-  throw badRequest('Fields are missing or incorrectly formatted', details);
+  throw badRequest('Fields are missing or incorrectly formatted', issuesByPath(result.issues));
 }
 
 export const cuidString = v.pipe(v.string('must be a string'), v.regex(CUID, 'Invalid cuid'));

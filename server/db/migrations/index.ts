@@ -8,6 +8,7 @@ import * as auth from './0004_auth.js';
 import * as surveys from './0005_surveys.js';
 import * as listOrder from './0006_list_order.js';
 import * as foreignKeyIndexes from './0007_foreign_key_indexes.js';
+import * as surveyNamespaces from './0008_survey_namespaces.js';
 
 // Migrations import their context from context.ts (importing this file, which imports them, is a circle).
 export type { MigrationContext };
@@ -29,6 +30,7 @@ const modules: Record<string, MigrationModule> = {
   '0005_surveys': surveys,
   '0006_list_order': listOrder,
   '0007_foreign_key_indexes': foreignKeyIndexes,
+  '0008_survey_namespaces': surveyNamespaces,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

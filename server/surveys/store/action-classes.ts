@@ -20,6 +20,41 @@ export async function actionClasses(database: Database, environmentId: string): 
   return rows.map(actionClassFromRow);
 }
 
+/** An action class in the console: the surveys it triggers and when it last fired. */
+export interface ActionClassUsage extends TActionClass {
+  surveys: { id: string; name: string }[];
+  lastFiredAt: string | null;
+}
+
+export async function actionClassesWithUsage(database: Database, environmentId: string): Promise<ActionClassUsage[]> {
+  const [list, fired, surveyRows] = await Promise.all([
+    actionClasses(database, environmentId),
+    database.db
+      .selectFrom('survey_actions')
+      .select(['action_class_id', (eb) => eb.fn.max('created_at').as('last')])
+      .where('environment_id', '=', environmentId)
+      .groupBy('action_class_id')
+      .execute(),
+    database.db
+      .selectFrom('surveys')
+      .select(['id', 'name', 'document'])
+      .where('environment_id', '=', environmentId)
+      .orderBy('name')
+      .execute(),
+  ]);
+  const lastFired = new Map(fired.map((row) => [row.action_class_id, row.last as string]));
+  const triggers = surveyRows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    triggers: (JSON.parse(row.document) as { triggers?: string[] }).triggers ?? [],
+  }));
+  return list.map((actionClass) => ({
+    ...actionClass,
+    surveys: triggers.filter((s) => s.triggers.includes(actionClass.name)).map(({ id, name }) => ({ id, name })),
+    lastFiredAt: lastFired.get(actionClass.id) ?? null,
+  }));
+}
+
 export async function actionClass(database: Database, id: string): Promise<TActionClass | undefined> {
   const row = await database.db.selectFrom('survey_action_classes').selectAll().where('id', '=', id).executeTakeFirst();
   return row && actionClassFromRow(row);

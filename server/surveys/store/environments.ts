@@ -1,6 +1,7 @@
 /** Products and their environments, and the management API keys of an environment. */
 import type { TEnvironment, TProduct } from '../../../domain/surveys/types.js';
 import { fromBool, toBool } from '../../db/codec.js';
+import { randomBytes } from 'node:crypto';
 import type { Database } from '../../db/index.js';
 import type { ProductSettings } from '../documents.js';
 import { cuid } from '../ids.js';
@@ -44,6 +45,7 @@ export async function upsertEnvironment(
     settings: ProductSettings;
     environmentId: string;
     type: TEnvironment['type'];
+    namespaceKey: string;
   },
 ): Promise<void> {
   await database.transaction(async (trx) => {
@@ -52,8 +54,19 @@ export async function upsertEnvironment(
     // Upserts, so that several instances seeding one PostgreSQL database at once do not collide.
     await trx
       .insertInto('survey_products')
-      .values({ id: input.productId, name: input.productName, settings, created_at: at, updated_at: at })
-      .onConflict((oc) => oc.column('id').doUpdateSet({ name: input.productName, settings, updated_at: at }))
+      .values({
+        id: input.productId,
+        name: input.productName,
+        settings,
+        namespace_key: input.namespaceKey,
+        created_at: at,
+        updated_at: at,
+      })
+      .onConflict((oc) =>
+        oc
+          .column('id')
+          .doUpdateSet({ name: input.productName, settings, namespace_key: input.namespaceKey, updated_at: at }),
+      )
       .execute();
     await trx
       .insertInto('survey_environments')
@@ -85,8 +98,131 @@ export async function markWidgetSetupCompleted(database: Database, environmentId
 export async function addApiKey(database: Database, environmentId: string, key: string, label: string): Promise<void> {
   await database.db
     .insertInto('survey_api_keys')
-    .values({ id: cuid(), environment_id: environmentId, hashed_key: hashApiKey(key), label, created_at: now() })
+    .values({
+      id: cuid(),
+      environment_id: environmentId,
+      hashed_key: hashApiKey(key),
+      label,
+      key_prefix: key.slice(0, API_KEY_PREFIX_LENGTH),
+      created_at: now(),
+    })
     .onConflict((oc) => oc.column('hashed_key').doNothing())
+    .execute();
+}
+
+/** How many of a key's first characters the console shows to tell keys apart. */
+const API_KEY_PREFIX_LENGTH = 6;
+
+export interface ApiKeyRecord {
+  id: string;
+  label: string;
+  prefix: string;
+  createdAt: string;
+}
+
+export async function apiKeys(database: Database, environmentId: string): Promise<ApiKeyRecord[]> {
+  const rows = await database.db
+    .selectFrom('survey_api_keys')
+    .select(['id', 'label', 'key_prefix', 'created_at'])
+    .where('environment_id', '=', environmentId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => ({ id: row.id, label: row.label, prefix: row.key_prefix, createdAt: row.created_at }));
+}
+
+/** Creates a management API key; the key itself is returned here once and only its hash is stored. */
+export async function createApiKey(
+  database: Database,
+  environmentId: string,
+  label: string,
+): Promise<ApiKeyRecord & { apiKey: string }> {
+  const apiKey = randomBytes(24).toString('hex');
+  await addApiKey(database, environmentId, apiKey, label);
+  const row = await database.db
+    .selectFrom('survey_api_keys')
+    .select(['id', 'label', 'key_prefix', 'created_at'])
+    .where('hashed_key', '=', hashApiKey(apiKey))
+    .executeTakeFirstOrThrow();
+  return { id: row.id, label: row.label, prefix: row.key_prefix, createdAt: row.created_at, apiKey };
+}
+
+/** Revokes a key of the environment; false when it has no such key. */
+export async function deleteApiKey(database: Database, environmentId: string, id: string): Promise<boolean> {
+  const result = await database.db
+    .deleteFrom('survey_api_keys')
+    .where('environment_id', '=', environmentId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** An environment as the console shows it: with its product's name, settings and namespace. */
+export interface NamespaceEnvironment extends TEnvironment {
+  namespaceKey: string;
+  product: { id: string; name: string } & ProductSettings;
+}
+
+/** The survey environments of a namespace, production first. */
+export async function namespaceEnvironments(database: Database, namespaceKey: string): Promise<NamespaceEnvironment[]> {
+  const rows = await database.db
+    .selectFrom('survey_environments')
+    .innerJoin('survey_products', 'survey_products.id', 'survey_environments.product_id')
+    .selectAll('survey_environments')
+    .select(['survey_products.name as product_name', 'survey_products.settings', 'survey_products.namespace_key'])
+    .where('survey_products.namespace_key', '=', namespaceKey)
+    .orderBy('survey_products.created_at')
+    .orderBy('survey_environments.type', 'desc')
+    .orderBy('survey_environments.id')
+    .execute();
+  return rows.map((row) => ({
+    ...environmentFromRow(row),
+    namespaceKey: row.namespace_key,
+    product: { id: row.product_id, name: row.product_name, ...(JSON.parse(row.settings) as ProductSettings) },
+  }));
+}
+
+/** The environment, when it belongs to the namespace. */
+export async function namespaceEnvironment(
+  database: Database,
+  namespaceKey: string,
+  environmentId: string,
+): Promise<NamespaceEnvironment | undefined> {
+  return (await namespaceEnvironments(database, namespaceKey)).find((environment) => environment.id === environmentId);
+}
+
+/** A product for the namespace with a production and a development environment, as Formbricks pairs them. */
+export async function createNamespaceEnvironments(
+  database: Database,
+  namespaceKey: string,
+  productName: string,
+  settings: ProductSettings,
+): Promise<NamespaceEnvironment[]> {
+  const productId = cuid();
+  for (const type of ['production', 'development'] as const) {
+    await upsertEnvironment(database, {
+      productId,
+      productName,
+      settings,
+      environmentId: cuid(),
+      type,
+      namespaceKey,
+    });
+  }
+  return namespaceEnvironments(database, namespaceKey);
+}
+
+/** Renames a product and replaces its settings (what the sync sends with every environment of the product). */
+export async function updateProduct(
+  database: Database,
+  productId: string,
+  name: string,
+  settings: ProductSettings,
+): Promise<void> {
+  await database.db
+    .updateTable('survey_products')
+    .set({ name, settings: JSON.stringify(settings), updated_at: now() })
+    .where('id', '=', productId)
     .execute();
 }
 

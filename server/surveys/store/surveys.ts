@@ -17,6 +17,33 @@ export async function surveys(database: Database, environmentId: string): Promis
   return rows.map(surveyFromRow);
 }
 
+/** A survey in the console's list: with how many times it was shown and answered. */
+export interface SurveySummary extends TSurvey {
+  displayCount: number;
+  responseCount: number;
+}
+
+export async function surveysWithCounts(database: Database, environmentId: string): Promise<SurveySummary[]> {
+  const count = (table: 'survey_displays' | 'survey_responses') =>
+    database.db
+      .selectFrom(table)
+      .select(['survey_id', (eb) => eb.fn.countAll<number | string | bigint>().as('count')])
+      .where('environment_id', '=', environmentId)
+      .groupBy('survey_id')
+      .execute()
+      .then((rows) => new Map(rows.map((row) => [row.survey_id, Number(row.count)])));
+  const [list, displayCounts, responseCounts] = await Promise.all([
+    surveys(database, environmentId),
+    count('survey_displays'),
+    count('survey_responses'),
+  ]);
+  return list.map((survey) => ({
+    ...survey,
+    displayCount: displayCounts.get(survey.id) ?? 0,
+    responseCount: responseCounts.get(survey.id) ?? 0,
+  }));
+}
+
 export async function survey(database: Database, id: string): Promise<TSurvey | undefined> {
   const row = await database.db.selectFrom('surveys').selectAll().where('id', '=', id).executeTakeFirst();
   return row && surveyFromRow(row);

@@ -83,7 +83,7 @@ describe.each(dialects)('survey management API and seeding on %s', (dialect) => 
       questions: [{ id: 'a', type: 'openText', headline: 'A', logic: [{ condition: 'submitted', destination: 'zz' }] }],
     });
     expect(badLogic.body.details).toEqual({
-      questions: 'every logic destination must be a question id of this survey or "end"',
+      'questions.0.logic.0.destination': 'must be a later question or the end',
     });
     expect(
       (
