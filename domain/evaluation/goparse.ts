@@ -5,17 +5,35 @@
  * into `[]string` / `[]float64`. Every parser returns `undefined` where Go returns an error.
  */
 
-/** Go's `unicode.IsSpace` set (JavaScript's `trim` differs: it strips U+FEFF and keeps U+0085). */
-const GO_SPACE = '\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
-const GO_TRIM = new RegExp(`^[${GO_SPACE}]+|[${GO_SPACE}]+$`, 'g');
-const GO_BLANK = new RegExp(`^[${GO_SPACE}]*$`);
+/**
+ * Go's `unicode.IsSpace` (JavaScript's `trim` differs: it strips U+FEFF and keeps U+0085). Trimming
+ * and blank checks walk the string: a regular expression anchored at the end (`\s+$`) retries at every
+ * position of a long run of spaces, quadratic in the value's length.
+ */
+function isGoSpace(code: number): boolean {
+  if (code <= 0xff) return (code >= 0x09 && code <= 0x0d) || code === 0x20 || code === 0x85 || code === 0xa0;
+  return (
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000
+  );
+}
 
 export function goTrimSpace(value: string): string {
-  return value.replace(GO_TRIM, '');
+  let start = 0;
+  let end = value.length;
+  while (start < end && isGoSpace(value.charCodeAt(start))) start++;
+  while (end > start && isGoSpace(value.charCodeAt(end - 1))) end--;
+  return start === 0 && end === value.length ? value : value.slice(start, end);
 }
 
 export function goIsBlank(value: string): boolean {
-  return GO_BLANK.test(value);
+  for (let i = 0; i < value.length; i++) if (!isGoSpace(value.charCodeAt(i))) return false;
+  return true;
 }
 
 const GO_TRUE = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
@@ -29,8 +47,10 @@ export function parseGoBool(value: string): boolean | undefined {
 
 const INFINITY = /^[+-]?(inf|infinity)$/i;
 // Digits may be separated by single underscores (checked by `underscoresOk`, as Go's underscoreOK does).
-const DECIMAL = /^[+-]?(?:[0-9_]+\.?[0-9_]*|\.[0-9_]+)(?:[eE][+-]?[0-9][0-9_]*)?$/;
-const HEX = /^([+-]?)0[xX]([0-9a-fA-F_]*)\.?([0-9a-fA-F_]*)[pP]([+-]?[0-9][0-9_]*)$/;
+// Each grammar reads a string one way only (the fraction's digits follow a required dot), so a
+// failing match backtracks linearly, never over every split of a long run of digits.
+const DECIMAL = /^[+-]?(?:[0-9_]+(?:\.[0-9_]*)?|\.[0-9_]+)(?:[eE][+-]?[0-9][0-9_]*)?$/;
+const HEX = /^([+-]?)0[xX]([0-9a-fA-F_]*)(?:\.([0-9a-fA-F_]*))?[pP]([+-]?[0-9][0-9_]*)$/;
 
 /** The common case, checked first: plain decimal digits, no underscores, no exponent. */
 const PLAIN = /^[+-]?[0-9]+(?:\.[0-9]*)?$/;
@@ -74,7 +94,7 @@ function underscoresOk(value: string, hex: boolean): boolean {
 }
 
 /** A hexadecimal float `0xMANT.FRACpEXP`, rounded to nearest-even as Go does. */
-function hexFloat([, sign, whole, fraction, exponent]: RegExpExecArray): number | undefined {
+function hexFloat([, sign, whole, fraction = '', exponent]: RegExpExecArray): number | undefined {
   const intDigits = whole.replace(/_/g, '');
   const fracDigits = fraction.replace(/_/g, '');
   if (intDigits === '' && fracDigits === '') return undefined;
