@@ -1,4 +1,4 @@
-import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { FastifyInstance, onRequestHookHandler, RouteOptions } from 'fastify';
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { RateLimits } from './config/index.js';
 
@@ -7,9 +7,9 @@ export type LimitedKind = 'login' | 'tokenCreation' | 'surveyUploads' | 'surveyW
 
 const LOGIN = /^\/auth\/v1\/method\/(oidc\/:[^/]+|github)\/(authorize|callback)$/;
 const SURVEY_UPLOAD = /^\/api\/v1\/client\/:[^/]+\/storage(\/local)?$/;
-const SURVEY_WRITE = /^\/api\/v1\/client\/:[^/]+\/(displays|responses)(\/:[^/]+)?$/;
+const SURVEY_WRITE = /^\/api\/v1\/client\/:[^/]+\/(displays|responses|actions|people)(\/:[^/]+)?$/;
 const EVALUATION =
-  /^\/(evaluate\/v1\/[^/]+|api\/v1\/(batch-)?evaluate|internal\/v1\/evaluation\/snapshot\/.+|ofrep\/v1\/.+)$/;
+  /^\/(evaluate\/v1\/[^/]+|api\/v1\/(namespaces\/:[^/]+\/)?(batch-)?evaluate|internal\/v1\/evaluation\/snapshot\/.+|ofrep\/v1\/.+)$/;
 
 /** Which limit a route (method and registered pattern) counts against, if any. */
 export function limitedKindOf(method: string, url: string): LimitedKind | undefined {
@@ -24,19 +24,20 @@ export function limitedKindOf(method: string, url: string): LimitedKind | undefi
 
 const describeWindow = (ms: number) => (ms % 60_000 === 0 ? `${ms / 60_000} min` : `${ms / 1000} s`);
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The limit the route counts against, set as it is added (`installRateLimits`). */
+    limitedKind?: LimitedKind;
+  }
+}
+
 /**
- * Limits requests per client address (in this process's memory) on the routes `limitedKindOf` names,
- * each kind by its own count per window; a kind set to 0 is not limited. Must be installed before the
- * routes are registered: it marks each one as it is added. Beyond the limit the answer is 429 with
- * `Retry-After`, in the shape of the scope's other errors.
+ * Limits requests per client address (in this process's memory) on the routes `limitedKindOf` names:
+ * one count per kind and address, shared by all the kind's routes (docs/operations.md); a kind set to 0
+ * is not limited. Must be installed before the routes are registered: it marks each one as it is
+ * added. Beyond the limit the answer is 429 with `Retry-After`, in the shape of the scope's other errors.
  */
 export async function installRateLimits(app: FastifyInstance, limits: RateLimits): Promise<void> {
-  app.addHook('onRoute', (route: RouteOptions) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    const kind = methods.map((method) => limitedKindOf(method, route.url)).find(Boolean);
-    if (!kind || limits[kind] === 0) return;
-    route.config = { ...route.config, rateLimit: { max: limits[kind], timeWindow: limits.windowMs } };
-  });
   await app.register(fastifyRateLimit, {
     global: false,
     errorResponseBuilder: (_request, context) =>
@@ -46,5 +47,19 @@ export async function installRateLimits(app: FastifyInstance, limits: RateLimits
         ),
         { statusCode: 429 },
       ),
+  });
+  // A route's own `config.rateLimit` would get a store of its own, counted apart from the kind's other routes.
+  const limiters = new Map<LimitedKind, onRequestHookHandler>();
+  for (const kind of ['login', 'tokenCreation', 'surveyUploads', 'surveyWrites', 'evaluation'] as const) {
+    if (limits[kind] > 0)
+      limiters.set(kind, app.rateLimit({ max: limits[kind], timeWindow: limits.windowMs }) as onRequestHookHandler);
+  }
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const kind = methods.map((method) => limitedKindOf(method, route.url)).find(Boolean);
+    const limiter = kind && limiters.get(kind);
+    if (!limiter) return;
+    route.config = { ...route.config, limitedKind: kind };
+    route.onRequest = [...[route.onRequest ?? []].flat(), limiter];
   });
 }

@@ -100,6 +100,44 @@ describe('rate limits', () => {
     expect(limited).toEqual([404, 404, 404, 404, 404, 429]);
   });
 
+  it("count per kind and client address across the kind's routes, the legacy evaluation routes included", async () => {
+    t = await startTestApp('sqlite', (config) => {
+      config.rateLimits = { ...config.rateLimits, evaluation: 5, surveyWrites: 4 };
+    });
+    const post = (url: string, payload: Record<string, unknown>, remoteAddress = '192.0.2.10') =>
+      t!.app.inject({ method: 'POST', url, payload, remoteAddress });
+    const item = { flagKey: 'absent', entityId: 'e' };
+    const statuses = [];
+    for (const url of [
+      '/evaluate/v1/variant',
+      '/evaluate/v1/boolean',
+      '/evaluate/v1/batch',
+      '/api/v1/namespaces/default/evaluate',
+      '/api/v1/namespaces/default/batch-evaluate',
+      '/api/v1/evaluate',
+    ])
+      statuses.push((await post(url, { ...item, requests: [] })).statusCode);
+    expect(statuses.slice(0, 5)).not.toContain(429);
+    expect(statuses[5]).toBe(429);
+    // The legacy namespaced routes are limited on their own too.
+    for (let i = 0; i < 5; i++) await post('/api/v1/namespaces/default/evaluate', item, '192.0.2.11');
+    expect((await post('/api/v1/namespaces/default/evaluate', item, '192.0.2.11')).statusCode).toBe(429);
+    expect((await post('/api/v1/namespaces/default/batch-evaluate', { requests: [] }, '192.0.2.11')).statusCode).toBe(
+      429,
+    );
+    // Displays, responses, actions and people share the survey write budget.
+    const client = `/api/v1/client/${ENV}`;
+    const writes = [
+      await post(`${client}/displays`, { surveyId: SURVEY }, '192.0.2.12'),
+      await post(`${client}/responses`, { surveyId: SURVEY, finished: false, data: {} }, '192.0.2.12'),
+      await post(`${client}/people`, { userId: 'u1' }, '192.0.2.12'),
+      await post(`${client}/actions`, { userId: 'u1', name: 'clicked' }, '192.0.2.12'),
+      await post(`${client}/people/u1`, { attributes: { plan: 'pro' } }, '192.0.2.12'),
+    ].map((response) => response.statusCode);
+    expect(writes.slice(0, 4)).not.toContain(429);
+    expect(writes[4]).toBe(429);
+  });
+
   it('count only the routes of their kind: the full route scan', async () => {
     const routes: RouteOptions[] = [];
     const database = await createTestDatabase('sqlite');
@@ -127,7 +165,7 @@ describe('rate limits', () => {
     await app.close();
     await database.drop();
     const limited = routes
-      .filter((route) => (route.config as { rateLimit?: unknown } | undefined)?.rateLimit)
+      .filter((route) => route.config?.limitedKind)
       .map((route) => `${route.method} ${route.url}`)
       .sort();
     expect(limited).toEqual(
@@ -136,7 +174,10 @@ describe('rate limits', () => {
         'GET /auth/v1/method/github/callback',
         'GET /auth/v1/method/oidc/:provider/authorize',
         'GET /auth/v1/method/oidc/:provider/callback',
+        'POST /api/v1/client/:environmentId/actions',
         'POST /api/v1/client/:environmentId/displays',
+        'POST /api/v1/client/:environmentId/people',
+        'POST /api/v1/client/:environmentId/people/:userId',
         'POST /api/v1/client/:environmentId/responses',
         'POST /api/v1/client/:environmentId/storage',
         'POST /api/v1/client/:environmentId/storage/local',
@@ -147,6 +188,8 @@ describe('rate limits', () => {
     );
     expect(limitedKindOf('POST', '/evaluate/v1/variant')).toBe('evaluation');
     expect(limitedKindOf('GET', '/internal/v1/evaluation/snapshot/namespace/:key')).toBe('evaluation');
+    expect(limitedKindOf('POST', '/api/v1/namespaces/:namespaceKey/evaluate')).toBe('evaluation');
+    expect(limitedKindOf('POST', '/api/v1/namespaces/:namespaceKey/batch-evaluate')).toBe('evaluation');
     expect(limitedKindOf('GET', '/api/v1/namespaces')).toBeUndefined();
   });
 
