@@ -27,6 +27,7 @@ import { GitStorage } from './flipt/declarative/git.js';
 import { surveyPlugin } from './surveys/plugin.js';
 import { consoleSurveyRoutes } from './surveys/console.js';
 import { SurveyStore } from './surveys/store/index.js';
+import { surveyResultsPlugin } from './surveys/results-routes.js';
 import { evaluationPlugin } from './evaluation/index.js';
 import { FastPath } from './evaluation/fast-path.js';
 import { parseJsonBody } from './json-body.js';
@@ -182,6 +183,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await app.register(async (api) => {
       protectRoutes(api, 'management');
       consoleSurveyRoutes(api, new SurveyStore(database), context);
+    });
+    await app.register(async (results) => {
+      protectRoutes(results, 'management');
+      await surveyResultsPlugin(results, context);
     });
   }
 

@@ -200,6 +200,53 @@ export interface SurveyApiKeysTable {
   created_at: string;
 }
 
+export interface SurveyTagsTable extends Timestamps {
+  id: string;
+  environment_id: string;
+  name: string;
+}
+
+export interface SurveyResponseTagsTable {
+  response_id: string;
+  tag_id: string;
+}
+
+export interface SurveyResponseNotesTable extends Timestamps {
+  id: string;
+  response_id: string;
+  author: string;
+  text: string;
+  is_resolved: Bool;
+  is_edited: Bool;
+}
+
+export interface SurveyWebhooksTable extends Timestamps {
+  id: string;
+  environment_id: string;
+  name: string | null;
+  url: string;
+  /** `user` (made in the console) or `api` (the management API). */
+  source: string;
+  /** JSON array of trigger names. */
+  triggers: string;
+  /** JSON array of survey ids; empty means every survey. */
+  survey_ids: string;
+  secret: string;
+}
+
+export interface SurveyWebhookDeliveriesTable {
+  id: string;
+  webhook_id: string;
+  event: string;
+  payload: string;
+  /** `pending` or `failed` (given up); delivered rows are deleted. */
+  status: string;
+  attempts: number;
+  next_attempt_at: string;
+  last_error: string | null;
+  created_at: string;
+}
+
 export interface AuthenticationsTable extends Timestamps {
   id: string;
   method: string;
@@ -242,5 +289,10 @@ export interface Database {
   survey_responses: SurveyResponsesTable;
   survey_files: SurveyFilesTable;
   survey_api_keys: SurveyApiKeysTable;
+  survey_tags: SurveyTagsTable;
+  survey_response_tags: SurveyResponseTagsTable;
+  survey_response_notes: SurveyResponseNotesTable;
+  survey_webhooks: SurveyWebhooksTable;
+  survey_webhook_deliveries: SurveyWebhookDeliveriesTable;
   flag_evaluation_counts: FlagEvaluationCountsTable;
 }

@@ -5,6 +5,9 @@ import { SurveyApiError, notFound } from './errors.js';
 import { actionClassInputSchema, parseSurveyInput } from './documents.js';
 import type { SurveyStore } from './store/index.js';
 import { parseInput, plainObject } from './validation.js';
+import type { Database } from '../db/index.js';
+import { listResponses } from './results.js';
+import { filterOf, pageOf } from './results-routes.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -16,7 +19,7 @@ declare module 'fastify' {
  * The Formbricks management API subset under /api/v1/management, scoped to the environment of the
  * `x-api-key`: me, surveys, action classes, responses and people, plus (an Ensign addition) displays.
  */
-export function managementRoutes(app: FastifyInstance, store: SurveyStore): void {
+export function managementRoutes(app: FastifyInstance, store: SurveyStore, database: Database): void {
   app.decorateRequest('surveyEnvironment', undefined);
   app.addHook('preHandler', async (request) => {
     const key = request.headers['x-api-key'];
@@ -86,9 +89,20 @@ export function managementRoutes(app: FastifyInstance, store: SurveyStore): void
     return { data: actionClass };
   });
 
+  // Paged as Formbricks v1 (`limit`, `skip`), newest first, with the console's filter (`filter`, JSON).
   app.get('/responses', async (request) => {
     const { surveyId } = request.query as { surveyId?: string };
-    return { data: await store.responses(environmentOf(request).id, surveyId || undefined) };
+    const environmentId = environmentOf(request).id;
+    const survey = surveyId ? await store.survey(surveyId) : undefined;
+    if (surveyId && survey?.environmentId !== environmentId) throw notFound('Survey', surveyId);
+    const filter = filterOf(request.query, survey);
+    const { data } = await listResponses(
+      database,
+      survey ? { surveyId: survey.id } : { environmentId },
+      filter,
+      pageOf(request.query),
+    );
+    return { data };
   });
   app.get('/responses/:id', async (request) => ({
     data: owned(await store.response(idOf(request)), request, 'Response'),

@@ -129,7 +129,7 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
   await app.register(
     async (management) => {
       await withCors(management);
-      managementRoutes(management, store);
+      managementRoutes(management, store, context.database);
     },
     { prefix: '/api/v1/management' },
   );

@@ -9,6 +9,7 @@ import * as surveys from './0005_surveys.js';
 import * as listOrder from './0006_list_order.js';
 import * as foreignKeyIndexes from './0007_foreign_key_indexes.js';
 import * as surveyNamespaces from './0008_survey_namespaces.js';
+import * as surveyResults from './0009_survey_results.js';
 
 // Migrations import their context from context.ts (importing this file, which imports them, is a circle).
 export type { MigrationContext };
@@ -31,6 +32,7 @@ const modules: Record<string, MigrationModule> = {
   '0006_list_order': listOrder,
   '0007_foreign_key_indexes': foreignKeyIndexes,
   '0008_survey_namespaces': surveyNamespaces,
+  '0009_survey_results': surveyResults,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

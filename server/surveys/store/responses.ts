@@ -53,51 +53,28 @@ export async function createResponse(
 }
 
 export async function response(database: Database, id: string): Promise<ResponseRecord | undefined> {
-  return (await responsesWhere(database, { id }))[0];
-}
-
-export async function responses(
-  database: Database,
-  environmentId: string,
-  surveyId?: string,
-): Promise<ResponseRecord[]> {
-  return responsesWhere(database, { environmentId, surveyId });
-}
-
-async function responsesWhere(
-  database: Database,
-  filter: {
-    id?: string;
-    environmentId?: string;
-    surveyId?: string;
-  },
-): Promise<ResponseRecord[]> {
-  const rows = await database.db
+  const row = await database.db
     .selectFrom('survey_responses')
     .leftJoin('survey_people', 'survey_people.id', 'survey_responses.person_id')
     .selectAll('survey_responses')
     .select('survey_people.user_id')
-    .$if(filter.id !== undefined, (query) => query.where('survey_responses.id', '=', filter.id!))
-    .$if(filter.environmentId !== undefined, (query) =>
-      query.where('survey_responses.environment_id', '=', filter.environmentId!),
-    )
-    .$if(filter.surveyId !== undefined, (query) => query.where('survey_responses.survey_id', '=', filter.surveyId!))
-    .orderBy('survey_responses.created_at', 'desc')
-    .orderBy('survey_responses.id', 'desc')
-    .execute();
-  return rows.map((row) => ({
-    id: row.id,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    surveyId: row.survey_id,
-    environmentId: row.environment_id,
-    person: row.person_id && row.user_id ? { id: row.person_id, userId: row.user_id } : null,
-    personAttributes: row.person_attributes ? JSON.parse(row.person_attributes) : null,
-    finished: toBool(row.finished),
-    data: JSON.parse(row.data),
-    ttc: JSON.parse(row.ttc),
-    meta: JSON.parse(row.meta),
-  }));
+    .where('survey_responses.id', '=', id)
+    .executeTakeFirst();
+  return (
+    row && {
+      id: row.id,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+      surveyId: row.survey_id,
+      environmentId: row.environment_id,
+      person: row.person_id && row.user_id ? { id: row.person_id, userId: row.user_id } : null,
+      personAttributes: row.person_attributes ? JSON.parse(row.person_attributes) : null,
+      finished: toBool(row.finished),
+      data: JSON.parse(row.data),
+      ttc: JSON.parse(row.ttc),
+      meta: JSON.parse(row.meta),
+    }
+  );
 }
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TSurveyQuestion } from '../../../../domain/surveys/types.js';
-import { evaluateCondition, nextQuestionId, progressSteps, timeToFinish } from '../../../../widget/render/logic.js';
+import { evaluateCondition } from '../../../../domain/surveys/logic.js';
+import { nextQuestionId, progressSteps, timeToFinish } from '../../../../widget/render/logic.js';
 import { recall } from '../../../../widget/render/recall.js';
 
 const open = (id: string, logic: TSurveyQuestion['logic'] = []): TSurveyQuestion => ({

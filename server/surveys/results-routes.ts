@@ -1,0 +1,214 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import * as v from 'valibot';
+import { AuthMetadata } from '../../domain/flipt/auth.js';
+import {
+  questionFilterErrors,
+  type ResponseFilter,
+  responseFilterSchema,
+} from '../../domain/surveys/response-filter.js';
+import type { TSurvey } from '../../domain/surveys/types.js';
+import type { AppContext } from '../context.js';
+import { SurveyApiError, answerSurveyError, badRequest, notFound } from './errors.js';
+import { decodeCursor, exportCsv, listResponses, summarize, trends } from './results.js';
+import * as annotations from './store/annotations.js';
+import { SurveyStore } from './store/index.js';
+import { attributeKeys, type Cursor } from './store/results.js';
+import { parseInput } from './validation.js';
+
+/** Page sizes of the response lists: the console's and the management API's (`limit`). */
+export const PAGE_SIZE = { default: 25, max: 500 } as const;
+
+/**
+ * The `filter` query parameter (the response filter as JSON), checked against the survey's questions
+ * when there is one; a bad filter is a 400 naming its field.
+ */
+export function filterOf(query: unknown, survey?: TSurvey): ResponseFilter {
+  const text = (query as { filter?: unknown }).filter;
+  if (text === undefined || text === '') return {};
+  let json: unknown;
+  try {
+    json = JSON.parse(String(text));
+  } catch {
+    throw badRequest('The filter is not valid JSON', { filter: 'must be a JSON object' });
+  }
+  const result = v.safeParse(responseFilterSchema, json);
+  if (!result.success) {
+    const issue = result.issues[0];
+    const path = ['filter', ...(issue.path ?? []).map((item) => String(item.key))].join('.');
+    throw badRequest('The filter is incorrectly formatted', { [path]: issue.message });
+  }
+  const filter = result.output as ResponseFilter;
+  if (survey) {
+    const errors = questionFilterErrors(survey, filter);
+    const [path, message] = Object.entries(errors)[0] ?? [];
+    if (path) throw badRequest('The filter does not fit the survey', { [`filter.${path}`]: message });
+  } else if (filter.data && Object.keys(filter.data).length > 0) {
+    throw badRequest('Question filters need a survey', { surveyId: 'is required with filter.data' });
+  }
+  return filter;
+}
+
+const count = (name: string, max: number) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+$/, `${name} must be a whole number`),
+      v.transform(Number),
+      v.maxValue(max, `${name} must be at most ${max}`),
+    ),
+  );
+
+/** `limit` (1 to the maximum, the default otherwise) and `skip` (offset) of a management listing. */
+export function pageOf(query: unknown): { limit: number; skip: number } {
+  const { limit, skip } = parseInput(
+    v.object({
+      limit: v.optional(
+        v.pipe(
+          count('limit', PAGE_SIZE.max),
+          v.check((n) => n === undefined || n >= 1, 'limit must be at least 1'),
+        ),
+      ),
+      skip: count('skip', Number.MAX_SAFE_INTEGER),
+    }),
+    pick(query, ['limit', 'skip']),
+  );
+  return { limit: limit ?? PAGE_SIZE.default, skip: skip ?? 0 };
+}
+
+function pick(query: unknown, keys: string[]): Record<string, unknown> {
+  const source = (query ?? {}) as Record<string, unknown>;
+  return Object.fromEntries(keys.filter((key) => source[key] !== undefined).map((key) => [key, source[key]]));
+}
+
+function cursorOf(query: unknown): Cursor | undefined {
+  const text = (query as { cursor?: unknown }).cursor;
+  if (text === undefined || text === '') return undefined;
+  const cursor = typeof text === 'string' ? decodeCursor(text) : undefined;
+  if (!cursor) throw badRequest('The cursor is not one this server gave', { cursor: 'must be a nextCursor of a page' });
+  return cursor;
+}
+
+/** Who wrote a note: the signed-in user's name or email, else the token's name. */
+function authorOf(request: FastifyRequest): string {
+  const metadata = request.authentication?.metadata ?? {};
+  return (
+    metadata[AuthMetadata.name] ??
+    metadata[AuthMetadata.email] ??
+    metadata[AuthMetadata.oidcEmail] ??
+    metadata[AuthMetadata.tokenName] ??
+    'Ensign user'
+  );
+}
+
+const tagBody = v.object({
+  name: v.pipe(
+    v.string('must be a string'),
+    v.trim(),
+    v.minLength(1, 'must not be empty'),
+    v.maxLength(255, 'must be at most 255 characters'),
+  ),
+});
+const noteText = v.pipe(
+  v.string('must be a string'),
+  v.trim(),
+  v.minLength(1, 'must not be empty'),
+  v.maxLength(10_000, 'must be at most 10000 characters'),
+);
+const noteChange = v.object({ text: v.optional(noteText), isResolved: v.optional(v.boolean('must be true or false')) });
+
+/**
+ * The console's survey results API, guarded as the flag management API (its scope declares it): summary,
+ * trends, the response list, the CSV export, tags, notes and deleting a response. Its own errors have
+ * the survey APIs' shape; the others (authentication's) are left to the app's handler.
+ */
+export async function surveyResultsPlugin(app: FastifyInstance, context: AppContext): Promise<void> {
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof SurveyApiError) return answerSurveyError(error, request, reply);
+    throw error;
+  });
+  const { database } = context;
+  const store = new SurveyStore(database);
+  const surveyOf = async (request: FastifyRequest) => {
+    const { surveyId } = request.params as { surveyId: string };
+    const survey = await store.survey(surveyId);
+    if (!survey) throw notFound('Survey', surveyId);
+    return survey;
+  };
+  const responseOf = async (request: FastifyRequest) => {
+    const { responseId } = request.params as { responseId: string };
+    const response = await store.response(responseId);
+    if (!response) throw notFound('Response', responseId);
+    return response;
+  };
+
+  app.get('/internal/v1/survey-results/:surveyId/summary', async (request) => {
+    const survey = await surveyOf(request);
+    return { data: await summarize(database, survey, filterOf(request.query, survey)) };
+  });
+
+  app.get('/internal/v1/survey-results/:surveyId/trends', async (request) => {
+    const survey = await surveyOf(request);
+    return { data: await trends(database, survey, filterOf(request.query, survey)) };
+  });
+
+  app.get('/internal/v1/survey-results/:surveyId/responses', async (request) => {
+    const survey = await surveyOf(request);
+    const { limit } = pageOf(pick(request.query, ['limit']));
+    return listResponses(database, { surveyId: survey.id }, filterOf(request.query, survey), {
+      limit,
+      after: cursorOf(request.query),
+    });
+  });
+
+  app.get('/internal/v1/survey-results/:surveyId/export.csv', async (request, reply) => {
+    const survey = await surveyOf(request);
+    const filter = filterOf(request.query, survey);
+    const keys = await attributeKeys(database, survey.environmentId);
+    const name = survey.name.replace(/[^\w-]+/g, '-').toLowerCase() || 'survey';
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header(
+        'content-disposition',
+        `attachment; filename="export-${name}-${new Date().toISOString().slice(0, 10)}.csv"`,
+      )
+      .send(Readable.from(exportCsv(database, survey, filter, keys)));
+  });
+
+  app.delete('/internal/v1/survey-responses/:responseId', async (request) => {
+    const response = await responseOf(request);
+    await store.deleteResponse(response.id);
+    return { data: response };
+  });
+
+  app.get('/internal/v1/survey-environments/:environmentId/tags', async (request) => {
+    const { environmentId } = request.params as { environmentId: string };
+    return { data: await annotations.tags(database, environmentId) };
+  });
+
+  app.post('/internal/v1/survey-responses/:responseId/tags', async (request) => {
+    const response = await responseOf(request);
+    const { name } = parseInput(tagBody, request.body);
+    return { data: await annotations.tagResponse(database, response.environmentId, response.id, name) };
+  });
+
+  app.delete('/internal/v1/survey-responses/:responseId/tags/:tagId', async (request) => {
+    const response = await responseOf(request);
+    await annotations.untagResponse(database, response.id, (request.params as { tagId: string }).tagId);
+    return { data: {} };
+  });
+
+  app.post('/internal/v1/survey-responses/:responseId/notes', async (request) => {
+    const response = await responseOf(request);
+    const { text } = parseInput(v.object({ text: noteText }), request.body);
+    return { data: await annotations.addNote(database, response.id, authorOf(request), text) };
+  });
+
+  app.patch('/internal/v1/survey-notes/:noteId', async (request) => {
+    const { noteId } = request.params as { noteId: string };
+    const change = parseInput(noteChange, request.body);
+    const note = await annotations.updateNote(database, noteId, change);
+    if (!note) throw notFound('Note', noteId);
+    return { data: note };
+  });
+}

@@ -1,0 +1,273 @@
+/**
+ * A survey's results, for the console and the management API: the summary (Formbricks 1.6's formulas in
+ * domain/surveys/summary.ts over response groups the database makes), trends per day, the keyset-paged
+ * response list with tags and notes, and the CSV export, streamed page by page.
+ */
+import type { ResponseFilter } from '../../domain/surveys/response-filter.js';
+import {
+  npsSummary,
+  ratingSummary,
+  surveySummary,
+  type QuestionSummary,
+  type SurveySummary,
+} from '../../domain/surveys/summary.js';
+import type { TSurvey, TSurveyQuestion } from '../../domain/surveys/types.js';
+import { toBool } from '../db/codec.js';
+import type { Database } from '../db/index.js';
+import { annotations, type NoteRecord, type TagRecord } from './store/annotations.js';
+import {
+  answerSamples,
+  type AnswerSample,
+  type Cursor,
+  displayCount,
+  type ResponseRow,
+  type ResponseScope,
+  responseGroups,
+  responsePage,
+} from './store/results.js';
+
+/** Answers listed per open-text, date, file or hidden-field question, and "other" texts per choice question. */
+export const SAMPLE_SIZE = 50;
+
+export type ResultsQuestionSummary = QuestionSummary & { samples?: AnswerSample[] };
+
+export interface ResultsSummary extends Omit<SurveySummary, 'questions'> {
+  questions: ResultsQuestionSummary[];
+  hiddenFields: { fieldId: string; total: number; samples: AnswerSample[] }[];
+}
+
+const hiddenFieldIds = (survey: TSurvey) => (survey.hiddenFields.enabled ? (survey.hiddenFields.fieldIds ?? []) : []);
+
+/** Hidden fields group and count as open-text answers do. */
+const asQuestion = (id: string) => ({ id, type: 'openText', headline: id, required: false }) as TSurveyQuestion;
+
+export async function summarize(database: Database, survey: TSurvey, filter: ResponseFilter): Promise<ResultsSummary> {
+  const hidden = hiddenFieldIds(survey);
+  const [groups, displays] = await Promise.all([
+    responseGroups(database, survey, filter, {
+      questions: [...survey.questions, ...hidden.map(asQuestion)],
+      timed: true,
+    }),
+    displayCount(database, survey.id, filter),
+  ]);
+  const summary = surveySummary(survey, groups, displays);
+  const sampled = (questionId: string, otherThan?: readonly string[]) =>
+    answerSamples(database, survey.id, filter, questionId, SAMPLE_SIZE, otherThan);
+  const questions = await Promise.all(
+    summary.questions.map(async (entry, i): Promise<ResultsQuestionSummary> => {
+      const question = survey.questions[i];
+      if (entry.type === 'openText' || entry.type === 'date' || entry.type === 'fileUpload') {
+        return { ...entry, samples: await sampled(question.id) };
+      }
+      if (
+        (question.type === 'multipleChoiceSingle' || question.type === 'multipleChoiceMulti') &&
+        question.choices.some((choice) => choice.id === 'other')
+      ) {
+        const labels = question.choices.filter((choice) => choice.id !== 'other').map((choice) => choice.label);
+        return { ...entry, samples: await sampled(question.id, labels) };
+      }
+      return entry;
+    }),
+  );
+  const hiddenFields = await Promise.all(
+    hidden.map(async (fieldId) => {
+      let total = 0;
+      for (const group of groups)
+        if (group.data[fieldId] !== undefined && group.data[fieldId] !== '') total += group.count;
+      return { fieldId, total, samples: await sampled(fieldId) };
+    }),
+  );
+  return { ...summary, questions, hiddenFields };
+}
+
+export interface TrendDay {
+  /** YYYY-MM-DD, UTC. */
+  day: string;
+  responses: number;
+  /** NPS score per NPS question, null on a day with no answer to it. */
+  nps: Record<string, number | null>;
+  /** Average rating per rating question, null on a day with no rating. */
+  rating: Record<string, number | null>;
+}
+
+/** Responses, NPS and average rating per UTC day, every day of the range (or of the responses) included. */
+export async function trends(database: Database, survey: TSurvey, filter: ResponseFilter): Promise<TrendDay[]> {
+  const scored = survey.questions.filter((q) => q.type === 'nps' || q.type === 'rating');
+  const groups = await responseGroups(database, survey, filter, { questions: scored, byDay: true });
+  const byDay = new Map<string, typeof groups>();
+  for (const group of groups) {
+    const day = group.day!;
+    byDay.set(day, [...(byDay.get(day) ?? []), group]);
+  }
+  const known = [...byDay.keys()].sort();
+  const first = filter.createdAt?.min?.slice(0, 10) ?? known[0];
+  const last = filter.createdAt?.max?.slice(0, 10) ?? known.at(-1);
+  if (!first || !last) return [];
+  const days: TrendDay[] = [];
+  for (let at = Date.parse(`${first}T00:00:00Z`); at <= Date.parse(`${last}T00:00:00Z`); at += 86_400_000) {
+    const day = new Date(at).toISOString().slice(0, 10);
+    const dayGroups = byDay.get(day) ?? [];
+    const nps: TrendDay['nps'] = {};
+    const rating: TrendDay['rating'] = {};
+    for (const question of scored) {
+      if (question.type === 'nps') {
+        const summary = npsSummary(question.id, dayGroups);
+        nps[question.id] = summary.total > 0 ? summary.score : null;
+      } else if (question.type === 'rating') {
+        const summary = ratingSummary(question.id, question.range, dayGroups);
+        rating[question.id] = summary.total > summary.dismissed.count ? summary.average : null;
+      }
+    }
+    days.push({ day, responses: dayGroups.reduce((sum, group) => sum + group.count, 0), nps, rating });
+    if (days.length > 3660) break;
+  }
+  return days;
+}
+
+/** A response as Formbricks' API gives it, with its tags and notes. */
+export interface ResultResponse {
+  id: string;
+  createdAt: string;
+  updatedAt: string;
+  surveyId: string;
+  environmentId: string;
+  person: { id: string; userId: string } | null;
+  personAttributes: Record<string, string> | null;
+  finished: boolean;
+  data: Record<string, unknown>;
+  ttc: Record<string, number>;
+  meta: Record<string, unknown>;
+  singleUseId: null;
+  tags: TagRecord[];
+  notes: NoteRecord[];
+}
+
+function fromRow(row: ResponseRow, extra: { tags: TagRecord[]; notes: NoteRecord[] }): ResultResponse {
+  return {
+    id: row.id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    surveyId: row.survey_id,
+    environmentId: row.environment_id,
+    person: row.person_id && row.user_id ? { id: row.person_id, userId: row.user_id } : null,
+    personAttributes: row.person_attributes ? JSON.parse(row.person_attributes) : null,
+    finished: toBool(row.finished),
+    data: JSON.parse(row.data),
+    ttc: JSON.parse(row.ttc),
+    meta: JSON.parse(row.meta),
+    singleUseId: null,
+    ...extra,
+  };
+}
+
+export const encodeCursor = (cursor: Cursor) => Buffer.from(`${cursor.createdAt}|${cursor.id}`).toString('base64url');
+
+export function decodeCursor(text: string): Cursor | undefined {
+  const [createdAt, id, extra] = Buffer.from(text, 'base64url').toString().split('|');
+  return createdAt && id && extra === undefined ? { createdAt, id } : undefined;
+}
+
+/** A page of responses, newest first, with the cursor of the next page when there may be one. */
+export async function listResponses(
+  database: Database,
+  scope: ResponseScope,
+  filter: ResponseFilter,
+  page: { limit: number; after?: Cursor; skip?: number },
+): Promise<{ data: ResultResponse[]; nextCursor: string | null }> {
+  const rows = await responsePage(database, scope, filter, page);
+  const extras = await annotations(
+    database,
+    rows.map((row) => row.id),
+  );
+  const last = rows.at(-1);
+  return {
+    data: rows.map((row) => fromRow(row, extras.get(row.id)!)),
+    nextCursor: last && rows.length === page.limit ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,
+  };
+}
+
+/** Rows fetched per round trip while exporting. */
+const EXPORT_PAGE = 2000;
+const META_FIELDS = ['source', 'url', 'userAgent - browser', 'userAgent - os', 'userAgent - device'];
+
+function csvField(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  const text =
+    typeof value === 'string'
+      ? value
+      : Array.isArray(value)
+        ? value.join('; ')
+        : typeof value === 'object'
+          ? JSON.stringify(value)
+          : String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/**
+ * The filtered responses as CSV with Formbricks' columns (No., Response ID, Timestamp, Finished, Survey ID,
+ * User ID, Notes, Tags, meta fields, one column per question, hidden fields, person attributes), newest
+ * first, produced one page at a time so that memory stays flat.
+ */
+export async function* exportCsv(
+  database: Database,
+  survey: TSurvey,
+  filter: ResponseFilter,
+  attributeKeys: readonly string[],
+): AsyncGenerator<string> {
+  const hidden = hiddenFieldIds(survey);
+  const header = [
+    'No.',
+    'Response ID',
+    'Timestamp',
+    'Finished',
+    'Survey ID',
+    'User ID',
+    'Notes',
+    'Tags',
+    ...META_FIELDS,
+    ...survey.questions.map((question, i) => `${i + 1}. ${question.headline}`),
+    ...hidden,
+    ...attributeKeys,
+  ];
+  yield `${header.map(csvField).join(',')}\r\n`;
+  let number = 0;
+  let after: Cursor | undefined;
+  for (;;) {
+    const rows = await responsePage(database, { surveyId: survey.id }, filter, { limit: EXPORT_PAGE, after });
+    if (rows.length === 0) return;
+    const extras = await annotations(
+      database,
+      rows.map((row) => row.id),
+    );
+    let chunk = '';
+    for (const row of rows) {
+      const { tags, notes } = extras.get(row.id)!;
+      const data = JSON.parse(row.data);
+      const meta = JSON.parse(row.meta);
+      const attributes = row.person_attributes ? JSON.parse(row.person_attributes) : {};
+      const fields = [
+        ++number,
+        row.id,
+        row.created_at,
+        toBool(row.finished) ? 'Yes' : 'No',
+        row.survey_id,
+        row.user_id ?? '',
+        notes.map((note) => `${note.user.name}: ${note.text}`).join('\n'),
+        tags.map((tag) => tag.name).join(', '),
+        meta.source,
+        meta.url,
+        meta.userAgent?.browser,
+        meta.userAgent?.os,
+        meta.userAgent?.device,
+        ...survey.questions.map((question) => data[question.id]),
+        ...hidden.map((id) => data[id]),
+        ...attributeKeys.map((key) => attributes[key] ?? ''),
+      ];
+      chunk += `${fields.map(csvField).join(',')}\r\n`;
+    }
+    yield chunk;
+    if (rows.length < EXPORT_PAGE) return;
+    const last = rows.at(-1)!;
+    after = { createdAt: last.created_at, id: last.id };
+  }
+}

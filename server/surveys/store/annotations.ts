@@ -1,0 +1,181 @@
+/** Response tags (an environment's, by name) and notes, as Formbricks 1.6 had them. */
+import { fromBool, toBool } from '../../db/codec.js';
+import type { Database } from '../../db/index.js';
+import { cuid } from '../ids.js';
+import { now } from './shared.js';
+
+export interface TagRecord {
+  id: string;
+  createdAt: string;
+  updatedAt: string;
+  name: string;
+  environmentId: string;
+}
+
+export interface NoteRecord {
+  id: string;
+  createdAt: string;
+  updatedAt: string;
+  responseId: string;
+  user: { name: string };
+  text: string;
+  isResolved: boolean;
+  isEdited: boolean;
+}
+
+export async function tags(database: Database, environmentId: string): Promise<TagRecord[]> {
+  const rows = await database.db
+    .selectFrom('survey_tags')
+    .selectAll()
+    .where('environment_id', '=', environmentId)
+    .orderBy('name')
+    .execute();
+  return rows.map(tagFromRow);
+}
+
+/** Tags the response with the environment's tag of that name, made if need be. */
+export async function tagResponse(
+  database: Database,
+  environmentId: string,
+  responseId: string,
+  name: string,
+): Promise<TagRecord> {
+  return database.transaction(async (trx) => {
+    const at = now();
+    await trx
+      .insertInto('survey_tags')
+      .values({ id: cuid(), environment_id: environmentId, name, created_at: at, updated_at: at })
+      .onConflict((oc) => oc.columns(['environment_id', 'name']).doNothing())
+      .execute();
+    const tag = await trx
+      .selectFrom('survey_tags')
+      .selectAll()
+      .where('environment_id', '=', environmentId)
+      .where('name', '=', name)
+      .executeTakeFirstOrThrow();
+    await trx
+      .insertInto('survey_response_tags')
+      .values({ response_id: responseId, tag_id: tag.id })
+      .onConflict((oc) => oc.columns(['response_id', 'tag_id']).doNothing())
+      .execute();
+    return tagFromRow(tag);
+  });
+}
+
+export async function untagResponse(database: Database, responseId: string, tagId: string): Promise<void> {
+  await database.db
+    .deleteFrom('survey_response_tags')
+    .where('response_id', '=', responseId)
+    .where('tag_id', '=', tagId)
+    .execute();
+}
+
+/** The tags and notes of each of these responses, oldest note first. */
+export async function annotations(
+  database: Database,
+  responseIds: readonly string[],
+): Promise<Map<string, { tags: TagRecord[]; notes: NoteRecord[] }>> {
+  const byResponse = new Map(responseIds.map((id) => [id, { tags: [] as TagRecord[], notes: [] as NoteRecord[] }]));
+  if (responseIds.length === 0) return byResponse;
+  const [tagRows, noteRows] = await Promise.all([
+    database.db
+      .selectFrom('survey_response_tags')
+      .innerJoin('survey_tags', 'survey_tags.id', 'survey_response_tags.tag_id')
+      .selectAll('survey_tags')
+      .select('survey_response_tags.response_id')
+      .where('survey_response_tags.response_id', 'in', responseIds)
+      .orderBy('survey_tags.name')
+      .execute(),
+    database.db
+      .selectFrom('survey_response_notes')
+      .selectAll()
+      .where('response_id', 'in', responseIds)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute(),
+  ]);
+  for (const row of tagRows) byResponse.get(row.response_id)?.tags.push(tagFromRow(row));
+  for (const row of noteRows) byResponse.get(row.response_id)?.notes.push(noteFromRow(row));
+  return byResponse;
+}
+
+export async function addNote(
+  database: Database,
+  responseId: string,
+  author: string,
+  text: string,
+): Promise<NoteRecord> {
+  const at = now();
+  const id = cuid();
+  await database.db
+    .insertInto('survey_response_notes')
+    .values({
+      id,
+      response_id: responseId,
+      author,
+      text,
+      is_resolved: fromBool(database.dialect, false),
+      is_edited: fromBool(database.dialect, false),
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+  return (await note(database, id))!;
+}
+
+export async function note(database: Database, id: string): Promise<NoteRecord | undefined> {
+  const row = await database.db.selectFrom('survey_response_notes').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && noteFromRow(row);
+}
+
+/** Edits the text (the note is then marked edited) or resolves the note. */
+export async function updateNote(
+  database: Database,
+  id: string,
+  change: { text?: string; isResolved?: boolean },
+): Promise<NoteRecord | undefined> {
+  await database.db
+    .updateTable('survey_response_notes')
+    .set({
+      updated_at: now(),
+      ...(change.text !== undefined ? { text: change.text, is_edited: fromBool(database.dialect, true) } : {}),
+      ...(change.isResolved !== undefined ? { is_resolved: fromBool(database.dialect, change.isResolved) } : {}),
+    })
+    .where('id', '=', id)
+    .execute();
+  return note(database, id);
+}
+
+const tagFromRow = (row: {
+  id: string;
+  created_at: string;
+  updated_at: string;
+  name: string;
+  environment_id: string;
+}) => ({
+  id: row.id,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  name: row.name,
+  environmentId: row.environment_id,
+});
+
+const noteFromRow = (row: {
+  id: string;
+  created_at: string;
+  updated_at: string;
+  response_id: string;
+  author: string;
+  text: string;
+  is_resolved: number | boolean;
+  is_edited: number | boolean;
+}): NoteRecord => ({
+  id: row.id,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  responseId: row.response_id,
+  user: { name: row.author },
+  text: row.text,
+  isResolved: toBool(row.is_resolved),
+  isEdited: toBool(row.is_edited),
+});

@@ -1,0 +1,374 @@
+/**
+ * Survey results read in the database: the summary and trends from responses grouped by answer pattern
+ * (aggregates, never the responses themselves), answer samples, and the keyset-paged response list the
+ * console, the management API and the CSV export read. Every read takes the same filter.
+ */
+import { type RawBuilder, type SqlBool, sql } from 'kysely';
+import type { ResponseFilter } from '../../../domain/surveys/response-filter.js';
+import type { ResponseGroup, TtcSum } from '../../../domain/surveys/summary.js';
+import type { TResponseData, TSurvey, TSurveyQuestion } from '../../../domain/surveys/types.js';
+import { toBool } from '../../db/codec.js';
+import type { Database, Dialect } from '../../db/index.js';
+
+/** Stands for every choice answer that is no choice of the question, so that "other" texts do not make a group each. */
+const OTHER = '__other__';
+/** Stands for every truthy answer the summary only tests for truth. */
+const ANY = '*';
+/** An unanswered question the response spent time on. */
+const DISMISSED = 'D';
+
+/**
+ * SQL over a response row's JSON columns in the dialect. On PostgreSQL the text columns are parsed once
+ * per row (`d`, `t`, `a` from a lateral subquery); SQLite caches each statement's parsed JSON itself.
+ */
+class JsonSql {
+  readonly data: RawBuilder<unknown>;
+  readonly ttc: RawBuilder<unknown>;
+  readonly attributes: RawBuilder<unknown>;
+
+  constructor(readonly dialect: Dialect) {
+    const postgres = dialect === 'postgres';
+    this.data = postgres ? sql.ref('j.d') : sql.ref('r.data');
+    this.ttc = postgres ? sql.ref('j.t') : sql.ref('r.ttc');
+    this.attributes = postgres ? sql.ref('j.a') : sql.ref('r.person_attributes');
+  }
+
+  /** The FROM clause: responses as `r` (and their parsed JSON as `j` on PostgreSQL). */
+  get from(): RawBuilder<unknown> {
+    return this.dialect === 'postgres'
+      ? sql`survey_responses r cross join lateral (select r.data::jsonb as d, r.ttc::jsonb as t, r.person_attributes::jsonb as a offset 0) j`
+      : sql`survey_responses r`;
+  }
+
+  /** The key or path of a top-level member, as the dialect's JSON operators take it. */
+  key(id: string) {
+    return this.dialect === 'postgres' ? sql.val(id) : sql.val(`$."${id.replaceAll('"', '\\"')}"`);
+  }
+
+  /** The value's JSON text, or NULL when absent. */
+  json(column: RawBuilder<unknown>, id: string): RawBuilder<string | null> {
+    return this.dialect === 'postgres'
+      ? sql`(${column} -> ${this.key(id)})::text`
+      : sql`(${column} -> ${this.key(id)})`;
+  }
+
+  /** A scalar value as text (strings unquoted), or NULL. */
+  text(column: RawBuilder<unknown>, id: string): RawBuilder<string | null> {
+    return this.dialect === 'postgres'
+      ? sql`(${column} ->> ${this.key(id)})`
+      : sql`cast(${column} ->> ${this.key(id)} as text)`;
+  }
+
+  /** The value's type: number, string, array, object, boolean, null; NULL when absent. */
+  type(column: RawBuilder<unknown>, id: string): RawBuilder<string | null> {
+    return this.dialect === 'postgres'
+      ? sql`jsonb_typeof(${column} -> ${this.key(id)})`
+      : sql`(case json_type(${column}, ${this.key(id)}) when 'integer' then 'number' when 'real' then 'number' when 'text' then 'string' when 'true' then 'boolean' when 'false' then 'boolean' else json_type(${column}, ${this.key(id)}) end)`;
+  }
+
+  /** A numeric value (a time, a rating), NULL when absent or no number. */
+  number(column: RawBuilder<unknown>, id: string): RawBuilder<number | null> {
+    return sql`(case when ${this.type(column, id)} = 'number' then ${
+      this.dialect === 'postgres' ? sql`(${column} ->> ${this.key(id)})::float8` : sql`(${column} ->> ${this.key(id)})`
+    } end)`;
+  }
+
+  /** True when the array value (or the scalar itself) holds the string. */
+  contains(column: RawBuilder<unknown>, id: string, values: readonly string[], all: boolean): RawBuilder<SqlBool> {
+    if (this.dialect === 'postgres') {
+      const list = sql`array[${sql.join(values.map((value) => sql`${value}::text`))}]`;
+      return all
+        ? sql`coalesce(jsonb_exists_all(${column} -> ${this.key(id)}, ${list}), false)`
+        : sql`coalesce(jsonb_exists_any(${column} -> ${this.key(id)}, ${list}), false)`;
+    }
+    // json_each walks an array's items, or yields a scalar once.
+    const one = (value: string) =>
+      sql`exists (select 1 from json_each(${column}, ${this.key(id)}) e where e.value = ${value})`;
+    if (all) return sql`(${sql.join(values.map(one), sql` and `)})`;
+    return sql`exists (select 1 from json_each(${column}, ${this.key(id)}) e where e.value in (${sql.join(values)}))`;
+  }
+
+  /** True when the answer (or one of its items) is none of these choices: an "other" text. */
+  hasOther(id: string, choices: readonly string[]): RawBuilder<SqlBool> {
+    const known = choices.length ? sql.join(choices) : sql`null`;
+    if (this.dialect === 'postgres') {
+      const value = sql`${this.data} -> ${this.key(id)}`;
+      return sql`exists (select 1 from jsonb_array_elements_text(case jsonb_typeof(${value}) when 'array' then ${value} when 'string' then jsonb_build_array(${value}) else '[]'::jsonb end) e(value) where e.value <> '' and e.value not in (${known}))`;
+    }
+    return sql`exists (select 1 from json_each(${this.data}, ${this.key(id)}) e where e.type = 'text' and e.value <> '' and e.value not in (${known}))`;
+  }
+
+  /**
+   * The answer as Formbricks' renderer tests "submitted": a number, a non-empty array, a string other
+   * than "" and "dismissed".
+   */
+  submitted(id: string): RawBuilder<SqlBool> {
+    const type = this.type(this.data, id);
+    const text = this.text(this.data, id);
+    const length =
+      this.dialect === 'postgres'
+        ? sql`jsonb_array_length(${this.data} -> ${this.key(id)})`
+        : sql`json_array_length(${this.data}, ${this.key(id)})`;
+    return sql`(case ${type} when 'number' then true when 'array' then ${length} > 0 when 'string' then ${text} not in ('', 'dismissed') else false end)`;
+  }
+}
+
+/** The responses of a survey, or of an environment (for the management API). */
+export type ResponseScope = { surveyId: string } | { environmentId: string };
+
+/** The scope and the filter as a WHERE condition on `r` (see JsonSql.from). */
+function filterCondition(json: JsonSql, scope: ResponseScope, filter: ResponseFilter): RawBuilder<SqlBool> {
+  const conditions: RawBuilder<SqlBool>[] = [
+    'surveyId' in scope ? sql`r.survey_id = ${scope.surveyId}` : sql`r.environment_id = ${scope.environmentId}`,
+  ];
+  if (filter.finished !== undefined) {
+    conditions.push(
+      json.dialect === 'postgres' ? sql`r.finished = ${filter.finished}` : sql`r.finished = ${filter.finished ? 1 : 0}`,
+    );
+  }
+  if (filter.createdAt?.min) conditions.push(sql`r.created_at >= ${filter.createdAt.min}`);
+  if (filter.createdAt?.max) conditions.push(sql`r.created_at <= ${filter.createdAt.max}`);
+  for (const [key, { op, value }] of Object.entries(filter.personAttributes ?? {})) {
+    const attribute = json.text(json.attributes, key);
+    conditions.push(
+      op === 'equals'
+        ? sql`${attribute} = ${value}`
+        : json.dialect === 'postgres'
+          ? sql`${attribute} is distinct from ${value}`
+          : sql`${attribute} is not ${value}`,
+    );
+  }
+  const tagged = (names: readonly string[]): RawBuilder<SqlBool> =>
+    sql`exists (select 1 from survey_response_tags rt join survey_tags t on t.id = rt.tag_id where rt.response_id = r.id and t.name in (${sql.join(names)}))`;
+  for (const name of filter.tags?.applied ?? []) conditions.push(tagged([name]));
+  if (filter.tags?.notApplied?.length) conditions.push(sql`not ${tagged(filter.tags.notApplied)}`);
+  for (const [id, { op, value }] of Object.entries(filter.data ?? {})) {
+    const number = json.number(json.data, id);
+    const text = json.text(json.data, id);
+    const list = Array.isArray(value) ? value : [String(value)];
+    const compared = typeof value === 'number' ? number : text;
+    const condition: Record<typeof op, () => RawBuilder<SqlBool>> = {
+      submitted: () => json.submitted(id),
+      skipped: () => sql`not ${json.submitted(id)}`,
+      equals: () => sql`${compared} = ${value}`,
+      notEquals: () => sql`(${compared} is null or ${compared} <> ${value})`,
+      lessThan: () => sql`${number} < ${value}`,
+      lessEqual: () => sql`${number} <= ${value}`,
+      greaterThan: () => sql`${number} > ${value}`,
+      greaterEqual: () => sql`${number} >= ${value}`,
+      includesAll: () => json.contains(json.data, id, list, true),
+      includesOne: () => json.contains(json.data, id, list, false),
+      clicked: () => sql`${text} = 'clicked'`,
+      accepted: () => sql`${text} = 'accepted'`,
+      booked: () => sql`${text} = 'booked'`,
+      uploaded: () => sql`(${json.submitted(id)} and coalesce(${text}, '') <> 'skipped')`,
+      notUploaded: () => sql`not (${json.submitted(id)} and coalesce(${text}, '') <> 'skipped')`,
+    };
+    conditions.push(condition[op]());
+  }
+  return sql.join(conditions, sql` and `) as RawBuilder<SqlBool>;
+}
+
+/**
+ * One question's part of a group's key: what of its answer the summary reads (see the constants above),
+ * as JSON text, `D` for dismissed, or NULL.
+ */
+function answerKey(json: JsonSql, question: TSurveyQuestion): RawBuilder<string | null> {
+  const { id } = question;
+  const type = json.type(json.data, id);
+  const value = json.json(json.data, id);
+  const text = json.text(json.data, id);
+  const dismissed = sql`(case when ${json.number(json.ttc, id)} > 0 then ${DISMISSED} end)`;
+  switch (question.type) {
+    case 'nps':
+    case 'rating':
+      return sql`(case when ${type} = 'number' then ${value} when ${type} is null then ${dismissed} else coalesce(${dismissed}, '""') end)`;
+    case 'cta':
+    case 'consent':
+    case 'cal':
+      return sql`(case when ${type} is null then ${dismissed} when ${text} in ('clicked', 'dismissed', 'accepted', 'booked', 'skipped', '') then ${value} else ${JSON.stringify(ANY)} end)`;
+    case 'multipleChoiceSingle':
+    case 'multipleChoiceMulti':
+    case 'pictureSelection': {
+      const known =
+        question.type === 'pictureSelection' ? question.choices.map((c) => c.id) : question.choices.map((c) => c.label);
+      const choices = known.length ? known : [OTHER];
+      const item = (itemValue: RawBuilder<unknown>) =>
+        sql`(case when ${itemValue} in (${sql.join(choices)}) then ${itemValue} else ${OTHER} end)`;
+      const array =
+        json.dialect === 'postgres'
+          ? sql`(select coalesce(jsonb_agg(${item(sql.ref('e.value'))}), '[]'::jsonb)::text from jsonb_array_elements_text(${json.data} -> ${json.key(id)}) e)`
+          : sql`(select json_group_array(${item(sql.ref('e.value'))}) from json_each(${json.data}, ${json.key(id)}) e)`;
+      return sql`(case when ${type} is null then null when ${type} = 'array' then ${array} when ${text} = '' then '""' when ${text} in (${sql.join(choices)}) then ${value} else ${JSON.stringify(OTHER)} end)`;
+    }
+    default:
+      return sql`(case when ${type} is null then null when ${type} = 'array' and ${json.submitted(id)} then ${JSON.stringify([ANY])} when ${text} in ('', 'skipped', 'dismissed') then ${value} when ${type} = 'array' then '[]' else ${JSON.stringify(ANY)} end)`;
+  }
+}
+
+export interface GroupOptions {
+  /** The questions whose answers key the groups (all by default). */
+  questions?: readonly TSurveyQuestion[];
+  /** Also group by UTC day (`day` on each group). */
+  byDay?: boolean;
+  /** Sum each question's times too (the drop-off's average time), not only `_total`. */
+  timed?: boolean;
+}
+
+export type DayGroup = ResponseGroup & { day?: string };
+
+/** The survey's filtered responses grouped by finished, answer pattern (and day): one scan, small results. */
+export async function responseGroups(
+  database: Database,
+  survey: TSurvey,
+  filter: ResponseFilter,
+  options: GroupOptions = {},
+): Promise<DayGroup[]> {
+  const json = new JsonSql(database.dialect);
+  const questions = options.questions ?? survey.questions;
+  const timed = options.timed ? survey.questions : [];
+  const keys = [
+    sql`r.finished`.as('finished'),
+    ...(options.byDay ? [sql`substr(r.created_at, 1, 10)`.as('day')] : []),
+    ...questions.map((question, i) => answerKey(json, question).as(`k${i}`)),
+  ];
+  const ttcColumns = ['_total', ...timed.map((q) => q.id)].flatMap((id, i) => {
+    const time = json.number(json.ttc, id);
+    return [
+      sql`sum(case when ${time} <> 0 then ${time} else 0 end)`.as(`ts${i}`),
+      sql`sum(case when ${time} <> 0 then 1 else 0 end)`.as(`tc${i}`),
+    ];
+  });
+  const result = await sql<Record<string, unknown>>`select ${sql.join(keys)}, count(*) as n, ${sql.join(ttcColumns)}
+    from ${json.from} where ${filterCondition(json, { surveyId: survey.id }, filter)}
+    group by ${sql.join(keys.map((_, i) => sql.lit(i + 1)))}`.execute(database.db);
+  return result.rows.map((row) => {
+    const data: TResponseData = {};
+    const dismissed: string[] = [];
+    questions.forEach((question, i) => {
+      const key = row[`k${i}`] as string | null;
+      if (key === DISMISSED) dismissed.push(question.id);
+      else if (key !== null) data[question.id] = JSON.parse(key);
+    });
+    const ttc: Record<string, TtcSum> = {};
+    ['_total', ...timed.map((q) => q.id)].forEach((id, i) => {
+      ttc[id] = { sum: Number(row[`ts${i}`] ?? 0), count: Number(row[`tc${i}`] ?? 0) };
+    });
+    return {
+      count: Number(row.n),
+      finished: toBool(row.finished as number | boolean),
+      data,
+      dismissed,
+      ttc,
+      ...(options.byDay ? { day: row.day as string } : {}),
+    };
+  });
+}
+
+/** Displays of the survey in the filter's date range (the other conditions are the responses'). */
+export async function displayCount(database: Database, surveyId: string, filter: ResponseFilter): Promise<number> {
+  const row = await database.db
+    .selectFrom('survey_displays')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('survey_id', '=', surveyId)
+    .$if(filter.createdAt?.min !== undefined, (q) => q.where('created_at', '>=', filter.createdAt!.min!))
+    .$if(filter.createdAt?.max !== undefined, (q) => q.where('created_at', '<=', filter.createdAt!.max!))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export interface AnswerSample {
+  responseId: string;
+  value: unknown;
+  updatedAt: string;
+  person: { id: string; userId: string } | null;
+}
+
+/**
+ * The newest answers to a question: its non-empty ones, or (`otherThan`) those that are none of these
+ * choices (the "other" texts of a choice question).
+ */
+export async function answerSamples(
+  database: Database,
+  surveyId: string,
+  filter: ResponseFilter,
+  questionId: string,
+  limit: number,
+  otherThan?: readonly string[],
+): Promise<AnswerSample[]> {
+  const json = new JsonSql(database.dialect);
+  const answered = otherThan ? json.hasOther(questionId, otherThan) : json.submitted(questionId);
+  const result = await sql<{
+    id: string;
+    value: string;
+    updated_at: string;
+    person_id: string | null;
+    user_id: string | null;
+  }>`
+    select r.id, ${json.json(json.data, questionId)} as value, r.updated_at, r.person_id, p.user_id
+    from ${json.from} left join survey_people p on p.id = r.person_id
+    where ${filterCondition(json, { surveyId }, filter)} and ${answered}
+    order by r.created_at desc, r.id desc limit ${limit}`.execute(database.db);
+  return result.rows.map((row) => ({
+    responseId: row.id,
+    value: JSON.parse(row.value),
+    updatedAt: row.updated_at,
+    person: row.person_id && row.user_id ? { id: row.person_id, userId: row.user_id } : null,
+  }));
+}
+
+export interface ResponseRow {
+  id: string;
+  created_at: string;
+  updated_at: string;
+  survey_id: string;
+  environment_id: string;
+  person_id: string | null;
+  user_id: string | null;
+  finished: number | boolean;
+  data: string;
+  ttc: string;
+  meta: string;
+  person_attributes: string | null;
+}
+
+/** Where a page starts: after the response with this creation time and id (newest first). */
+export interface Cursor {
+  createdAt: string;
+  id: string;
+}
+
+/**
+ * A page of the survey's filtered responses, newest first, after the cursor (keyset) or after skipping
+ * `skip` rows (the management API's offset paging).
+ */
+export async function responsePage(
+  database: Database,
+  scope: ResponseScope,
+  filter: ResponseFilter,
+  page: { limit: number; after?: Cursor; skip?: number },
+): Promise<ResponseRow[]> {
+  const json = new JsonSql(database.dialect);
+  const where = filterCondition(json, scope, filter);
+  const after = page.after ? sql`and (r.created_at, r.id) < (${page.after.createdAt}, ${page.after.id})` : sql``;
+  const result = await sql<ResponseRow>`
+    select r.id, r.created_at, r.updated_at, r.survey_id, r.environment_id, r.person_id, p.user_id, r.finished,
+      r.data, r.ttc, r.meta, r.person_attributes
+    from ${json.from} left join survey_people p on p.id = r.person_id
+    where ${where} ${after}
+    order by r.created_at desc, r.id desc limit ${page.limit} offset ${page.skip ?? 0}`.execute(database.db);
+  return result.rows;
+}
+
+/** The attribute keys of the environment's people: the export's attribute columns. */
+export async function attributeKeys(database: Database, environmentId: string): Promise<string[]> {
+  const rows = await database.db
+    .selectFrom('survey_attributes')
+    .innerJoin('survey_people', 'survey_people.id', 'survey_attributes.person_id')
+    .select('survey_attributes.key')
+    .distinct()
+    .where('survey_people.environment_id', '=', environmentId)
+    .orderBy('survey_attributes.key')
+    .execute();
+  return rows.map((row) => row.key);
+}
