@@ -17,7 +17,8 @@ interface Params {
 }
 
 const NAMESPACE = '/api/v1/namespaces/:namespaceKey/surveys/environments';
-const ENVIRONMENT = `${NAMESPACE}/:environmentId`;
+/** A namespace's survey environment: the console's survey routes (results' too) sit under it. */
+export const ENVIRONMENT = `${NAMESPACE}/:environmentId`;
 
 const createEnvironmentsSchema = v.strictObject({
   productName: v.optional(v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'))),

@@ -12,6 +12,7 @@ import type { AppContext } from '../context.js';
 import { SurveyApiError, answerSurveyError, badRequest, notFound } from './errors.js';
 import { decodeCursor, exportCsv, listResponses, summarize, trends } from './results.js';
 import * as annotations from './store/annotations.js';
+import { ENVIRONMENT } from './console.js';
 import { SurveyStore } from './store/index.js';
 import { attributeKeys, type Cursor } from './store/results.js';
 import { parseInput } from './validation.js';
@@ -30,21 +31,21 @@ export function filterOf(query: unknown, survey?: TSurvey): ResponseFilter {
   try {
     json = JSON.parse(String(text));
   } catch {
-    throw badRequest('The filter is not valid JSON', { filter: 'must be a JSON object' });
+    throw badRequest('filter: must be a JSON object', { filter: 'must be a JSON object' });
   }
   const result = v.safeParse(responseFilterSchema, json);
   if (!result.success) {
     const issue = result.issues[0];
     const path = ['filter', ...(issue.path ?? []).map((item) => String(item.key))].join('.');
-    throw badRequest('The filter is incorrectly formatted', { [path]: issue.message });
+    throw badRequest(`${path}: ${issue.message}`, { [path]: issue.message });
   }
   const filter = result.output as ResponseFilter;
   if (survey) {
     const errors = questionFilterErrors(survey, filter);
     const [path, message] = Object.entries(errors)[0] ?? [];
-    if (path) throw badRequest('The filter does not fit the survey', { [`filter.${path}`]: message });
+    if (path) throw badRequest(`filter.${path}: ${message}`, { [`filter.${path}`]: message });
   } else if (filter.data && Object.keys(filter.data).length > 0) {
-    throw badRequest('Question filters need a survey', { surveyId: 'is required with filter.data' });
+    throw badRequest('surveyId: is required with filter.data', { surveyId: 'is required with filter.data' });
   }
   return filter;
 }
@@ -85,7 +86,8 @@ function cursorOf(query: unknown): Cursor | undefined {
   const text = (query as { cursor?: unknown }).cursor;
   if (text === undefined || text === '') return undefined;
   const cursor = typeof text === 'string' ? decodeCursor(text) : undefined;
-  if (!cursor) throw badRequest('The cursor is not one this server gave', { cursor: 'must be a nextCursor of a page' });
+  if (!cursor)
+    throw badRequest('cursor: must be the nextCursor of a page', { cursor: 'must be the nextCursor of a page' });
   return cursor;
 }
 
@@ -118,9 +120,11 @@ const noteText = v.pipe(
 const noteChange = v.object({ text: v.optional(noteText), isResolved: v.optional(v.boolean('must be true or false')) });
 
 /**
- * The console's survey results API, guarded as the flag management API (its scope declares it): summary,
- * trends, the response list, the CSV export, tags, notes and deleting a response. Its own errors have
- * the survey APIs' shape; the others (authentication's) are left to the app's handler.
+ * The console's survey results API, beside the console's survey routes (under a namespace's survey
+ * environment, so guarded as Flipt's management API, namespace-scoped tokens included): summary, trends,
+ * the response list, the CSV export, tags, notes and deleting a response. Read-only storage refuses
+ * writes. Its own errors have the survey APIs' shape (details by field); the others (authentication's)
+ * are left to the app's handler.
  */
 export async function surveyResultsPlugin(app: FastifyInstance, context: AppContext): Promise<void> {
   app.setErrorHandler((error, request, reply) => {
@@ -129,30 +133,52 @@ export async function surveyResultsPlugin(app: FastifyInstance, context: AppCont
   });
   const { database } = context;
   const store = new SurveyStore(database);
+  const params = (request: FastifyRequest) =>
+    request.params as {
+      namespaceKey: string;
+      environmentId: string;
+      surveyId: string;
+      responseId: string;
+      tagId: string;
+      noteId: string;
+    };
+  const writable = () => {
+    if (context.flipt.readOnly) throw new SurveyApiError(403, 'unauthorized', 'The storage is read-only');
+  };
+  const environmentOf = async (request: FastifyRequest) => {
+    const { namespaceKey, environmentId } = params(request);
+    const environment = await store.namespaceEnvironment(namespaceKey, environmentId);
+    if (!environment) throw notFound('Environment', environmentId);
+    return environment;
+  };
   const surveyOf = async (request: FastifyRequest) => {
-    const { surveyId } = request.params as { surveyId: string };
+    const environment = await environmentOf(request);
+    const { surveyId } = params(request);
     const survey = await store.survey(surveyId);
-    if (!survey) throw notFound('Survey', surveyId);
+    if (survey?.environmentId !== environment.id) throw notFound('Survey', surveyId);
     return survey;
   };
   const responseOf = async (request: FastifyRequest) => {
-    const { responseId } = request.params as { responseId: string };
+    const environment = await environmentOf(request);
+    const { responseId } = params(request);
     const response = await store.response(responseId);
-    if (!response) throw notFound('Response', responseId);
+    if (response?.environmentId !== environment.id) throw notFound('Response', responseId);
     return response;
   };
+  const SURVEY = `${ENVIRONMENT}/surveys/:surveyId/results`;
+  const RESPONSE = `${ENVIRONMENT}/responses/:responseId`;
 
-  app.get('/internal/v1/survey-results/:surveyId/summary', async (request) => {
+  app.get(`${SURVEY}/summary`, async (request) => {
     const survey = await surveyOf(request);
     return { data: await summarize(database, survey, filterOf(request.query, survey)) };
   });
 
-  app.get('/internal/v1/survey-results/:surveyId/trends', async (request) => {
+  app.get(`${SURVEY}/trends`, async (request) => {
     const survey = await surveyOf(request);
     return { data: await trends(database, survey, filterOf(request.query, survey)) };
   });
 
-  app.get('/internal/v1/survey-results/:surveyId/responses', async (request) => {
+  app.get(`${SURVEY}/responses`, async (request) => {
     const survey = await surveyOf(request);
     const { limit } = pageOf(pick(request.query, ['limit']));
     return listResponses(database, { surveyId: survey.id }, filterOf(request.query, survey), {
@@ -161,7 +187,7 @@ export async function surveyResultsPlugin(app: FastifyInstance, context: AppCont
     });
   });
 
-  app.get('/internal/v1/survey-results/:surveyId/export.csv', async (request, reply) => {
+  app.get(`${SURVEY}/export.csv`, async (request, reply) => {
     const survey = await surveyOf(request);
     const filter = filterOf(request.query, survey);
     const keys = await attributeKeys(database, survey.environmentId);
@@ -175,40 +201,44 @@ export async function surveyResultsPlugin(app: FastifyInstance, context: AppCont
       .send(Readable.from(exportCsv(database, survey, filter, keys)));
   });
 
-  app.delete('/internal/v1/survey-responses/:responseId', async (request) => {
+  app.delete(RESPONSE, async (request) => {
+    writable();
     const response = await responseOf(request);
     await store.deleteResponse(response.id);
     return { data: response };
   });
 
-  app.get('/internal/v1/survey-environments/:environmentId/tags', async (request) => {
-    const { environmentId } = request.params as { environmentId: string };
-    return { data: await annotations.tags(database, environmentId) };
-  });
+  app.get(`${ENVIRONMENT}/tags`, async (request) => ({
+    data: await annotations.tags(database, (await environmentOf(request)).id),
+  }));
 
-  app.post('/internal/v1/survey-responses/:responseId/tags', async (request) => {
+  app.post(`${RESPONSE}/tags`, async (request) => {
+    writable();
     const response = await responseOf(request);
     const { name } = parseInput(tagBody, request.body);
     return { data: await annotations.tagResponse(database, response.environmentId, response.id, name) };
   });
 
-  app.delete('/internal/v1/survey-responses/:responseId/tags/:tagId', async (request) => {
+  app.delete(`${RESPONSE}/tags/:tagId`, async (request) => {
+    writable();
     const response = await responseOf(request);
-    await annotations.untagResponse(database, response.id, (request.params as { tagId: string }).tagId);
+    await annotations.untagResponse(database, response.id, params(request).tagId);
     return { data: {} };
   });
 
-  app.post('/internal/v1/survey-responses/:responseId/notes', async (request) => {
+  app.post(`${RESPONSE}/notes`, async (request) => {
+    writable();
     const response = await responseOf(request);
     const { text } = parseInput(v.object({ text: noteText }), request.body);
     return { data: await annotations.addNote(database, response.id, authorOf(request), text) };
   });
 
-  app.patch('/internal/v1/survey-notes/:noteId', async (request) => {
-    const { noteId } = request.params as { noteId: string };
+  app.patch(`${RESPONSE}/notes/:noteId`, async (request) => {
+    writable();
+    const response = await responseOf(request);
     const change = parseInput(noteChange, request.body);
-    const note = await annotations.updateNote(database, noteId, change);
-    if (!note) throw notFound('Note', noteId);
+    const note = await annotations.updateNote(database, response.id, params(request).noteId, change);
+    if (!note) throw notFound('Note', params(request).noteId);
     return { data: note };
   });
 }

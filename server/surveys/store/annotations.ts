@@ -131,10 +131,11 @@ export async function note(database: Database, id: string): Promise<NoteRecord |
 /** Edits the text (the note is then marked edited) or resolves the note. */
 export async function updateNote(
   database: Database,
+  responseId: string,
   id: string,
   change: { text?: string; isResolved?: boolean },
 ): Promise<NoteRecord | undefined> {
-  await database.db
+  const { numUpdatedRows } = await database.db
     .updateTable('survey_response_notes')
     .set({
       updated_at: now(),
@@ -142,8 +143,9 @@ export async function updateNote(
       ...(change.isResolved !== undefined ? { is_resolved: fromBool(database.dialect, change.isResolved) } : {}),
     })
     .where('id', '=', id)
-    .execute();
-  return note(database, id);
+    .where('response_id', '=', responseId)
+    .executeTakeFirst();
+  return numUpdatedRows > 0n ? note(database, id) : undefined;
 }
 
 const tagFromRow = (row: {

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../server/db/index.js';
 import { dialects } from '../support.js';
-import { CLIENT, startSurveyApp, type SurveyTestApp } from './support.js';
+import { CLIENT, ENV, startSurveyApp, type SurveyTestApp } from './support.js';
+
+const CONSOLE = `/api/v1/namespaces/default/surveys/environments/${ENV}`;
 
 const SURVEY = {
   name: 'Results survey',
@@ -39,7 +41,7 @@ describe.each(dialects)('survey results on %s', (dialect) => {
   let t: SurveyTestApp;
   let surveyId: string;
   const ids: Record<string, string> = {};
-  const results = (path: string) => t.request('GET', `/internal/v1/survey-results/${surveyId}${path}`);
+  const results = (path: string) => t.request('GET', `${CONSOLE}/surveys/${surveyId}/results${path}`);
   const withFilter = (path: string, filter: unknown) =>
     results(`${path}${path.includes('?') ? '&' : '?'}filter=${encodeURIComponent(JSON.stringify(filter))}`);
 
@@ -193,6 +195,8 @@ describe.each(dialects)('survey results on %s', (dialect) => {
       expect(status, path).toBe(400);
       expect(Object.keys(body.details), path).toEqual([field]);
     }
+    const elsewhere = `/api/v1/namespaces/other/surveys/environments/${ENV}/surveys/${surveyId}/results/summary`;
+    expect((await t.request('GET', elsewhere)).status).toBe(404);
   });
 
   it('counts trends per day', async () => {
@@ -215,16 +219,14 @@ describe.each(dialects)('survey results on %s', (dialect) => {
   });
 
   it('tags, notes and deletes responses, and filters by tag', async () => {
-    const tagged = await t.request('POST', `/internal/v1/survey-responses/${ids.r2}/tags`, { name: 'bug' });
+    const tagged = await t.request('POST', `${CONSOLE}/responses/${ids.r2}/tags`, { name: 'bug' });
     expect(tagged.status).toBe(200);
-    expect(
-      (await t.request('POST', `/internal/v1/survey-responses/${ids.r2}/tags`, { name: ' ' })).body.details,
-    ).toEqual({
+    expect((await t.request('POST', `${CONSOLE}/responses/${ids.r2}/tags`, { name: ' ' })).body.details).toEqual({
       name: 'must not be empty',
     });
-    const note = await t.request('POST', `/internal/v1/survey-responses/${ids.r2}/notes`, { text: 'call back' });
+    const note = await t.request('POST', `${CONSOLE}/responses/${ids.r2}/notes`, { text: 'call back' });
     expect(note.body.data).toMatchObject({ text: 'call back', isResolved: false, isEdited: false });
-    const edited = await t.request('PATCH', `/internal/v1/survey-notes/${note.body.data.id}`, {
+    const edited = await t.request('PATCH', `${CONSOLE}/responses/${ids.r2}/notes/${note.body.data.id}`, {
       text: 'called',
       isResolved: true,
     });
@@ -242,12 +244,12 @@ describe.each(dialects)('survey results on %s', (dialect) => {
     const csv = (await withFilter('/export.csv', { tags: { applied: ['bug'] } })).body as string;
     expect(csv).toContain(',Ensign user: called,bug,');
 
-    await t.request('DELETE', `/internal/v1/survey-responses/${ids.r2}/tags/${tagged.body.data.id}`);
+    await t.request('DELETE', `${CONSOLE}/responses/${ids.r2}/tags/${tagged.body.data.id}`);
     expect((await withFilter('/responses', { tags: { applied: ['bug'] } })).body.data).toEqual([]);
 
     const spare = await t.request('POST', `${CLIENT}/responses`, { surveyId, userId: null, finished: false, data: {} });
-    expect((await t.request('DELETE', `/internal/v1/survey-responses/${spare.body.data.id}`)).status).toBe(200);
-    expect((await t.request('DELETE', `/internal/v1/survey-responses/${spare.body.data.id}`)).status).toBe(404);
+    expect((await t.request('DELETE', `${CONSOLE}/responses/${spare.body.data.id}`)).status).toBe(200);
+    expect((await t.request('DELETE', `${CONSOLE}/responses/${spare.body.data.id}`)).status).toBe(404);
   });
 
   it('pages the management API by limit and skip, with the filter', async () => {
