@@ -2,7 +2,7 @@ import cluster from 'node:cluster';
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig, type Config, type FlagSettings } from './config/index.js';
+import { ConfigError, loadConfig, resolveConfig, type Config, type FlagSettings } from './config/index.js';
 import { DatabaseOpenError, migrate, openDatabase } from './db/index.js';
 import { CommandError, exportCommand, importCommand } from './flipt/declarative/commands.js';
 import { superviseWorkers } from './workers.js';
@@ -18,7 +18,8 @@ const SERVER_OPTIONS = `Options:
   --storage TYPE     database, local or git (ENSIGN_STORAGE_TYPE; git reads storage.git in the config file)
   --storage-path DIR folder of features.yml files for local storage (ENSIGN_STORAGE_PATH)
   --surveys FILE     YAML file that seeds survey environments (ENSIGN_SURVEYS_FILE)
-  --log-level LEVEL  debug, info, warn or error (LOG_LEVEL)`;
+  --log-level LEVEL  debug, info, warn or error (LOG_LEVEL)
+Every config.yml key can also be set as FLIPT_ and the key upper-cased, . as _ (FLIPT_DB_URL).`;
 
 const DATABASE_OPTIONS = `Options:
   --db URL           file:PATH or postgres://... (DATABASE_URL, default file:./data/ensign.db)
@@ -33,6 +34,7 @@ Commands:
       --stdin            read the file from standard input instead
       --skip-existing    keep flags and segments whose key already exists
       --drop             remove every flag, segment and namespace first
+  config             print the effective configuration, each value's source, secrets masked
   export             write namespaces as Flipt features.yml (default: namespace "default")
       --namespaces a,b   the namespaces to export
       --all-namespaces   every namespace
@@ -48,6 +50,12 @@ const COMMAND_USAGE: Record<string, string> = {
 
 Runs the server: the Flipt v1 API, the survey client API, the console, /health and /metrics.
 SIGTERM or SIGINT finishes in-flight requests, waiting at most server.shutdown_timeout (30s).
+
+${SERVER_OPTIONS}`,
+  config: `Usage: ensign config [options]
+
+Prints every setting the server would run with, one a line: key, value and where it came from
+(flag, env, file or default), secrets masked. Stops, as the server would, on a refused or bad one.
 
 ${SERVER_OPTIONS}`,
   migrate: `Usage: ensign migrate [options]
@@ -111,11 +119,12 @@ function flagSettings(values: Values): FlagSettings {
 }
 
 async function serve(flags: FlagSettings): Promise<void> {
-  const config = loadConfig(flags);
+  const { config, warnings } = resolveConfig(flags);
   const missing = Object.values(config.paths).find((path) => !existsSync(path));
   if (missing) throw new CommandError(`the package's files are missing: ${missing} (run npm run build, or reinstall)`);
   if (config.server.workers > 1 && cluster.isPrimary) return superviseWorkers(config.server.workers);
   const app = await buildApp(config, { logger: true });
+  for (const warning of warnings) app.log.warn(warning);
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
@@ -194,6 +203,12 @@ export async function main(argv: string[]): Promise<void> {
         return await serve(flags);
       case 'migrate':
         return await runMigrations(flags);
+      case 'config': {
+        const loaded = resolveConfig(flags);
+        for (const warning of loaded.warnings) console.error(`ensign: warning: ${warning}`);
+        console.log(loaded.describe());
+        return;
+      }
       case 'import': {
         const options = {
           file: positionals[1],

@@ -13,13 +13,11 @@ export const analyticsSection = defineSection({
     'analytics.storage': 'analytics are kept in the server database',
     'analytics.buffer.capacity': 'counts are kept in memory and flushed every analytics.buffer.flush_period',
   },
-  resolve: (file): { analytics: { enabled: boolean; flushIntervalMs: number } } => ({
+  defaults: { enabled: true, buffer: { flush_period: '2s' } },
+  resolve: (settings): { analytics: { enabled: boolean; flushIntervalMs: number } } => ({
     analytics: {
-      enabled: file.enabled ?? true,
-      flushIntervalMs:
-        file.buffer?.flush_period === undefined
-          ? 2000
-          : parseDurationMs(file.buffer.flush_period, 'analytics.buffer.flush_period'),
+      enabled: settings.enabled,
+      flushIntervalMs: parseDurationMs(settings.buffer.flush_period, 'analytics.buffer.flush_period'),
     },
   }),
 });

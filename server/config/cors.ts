@@ -24,11 +24,12 @@ const DEFAULT_ALLOWED_HEADERS = [
 export const corsSection = defineSection({
   key: 'cors',
   schema: v.strictObject({ enabled: opt(bool), allowed_origins: opt(strList), allowed_headers: opt(strList) }),
-  resolve: (file): CorsConfig => ({
+  defaults: { enabled: false, allowed_origins: ['*'], allowed_headers: DEFAULT_ALLOWED_HEADERS },
+  resolve: (settings): CorsConfig => ({
     cors: {
-      enabled: file.enabled ?? false,
-      allowedOrigins: file.allowed_origins ?? ['*'],
-      allowedHeaders: file.allowed_headers ?? DEFAULT_ALLOWED_HEADERS,
+      enabled: settings.enabled,
+      allowedOrigins: settings.allowed_origins,
+      allowedHeaders: settings.allowed_headers,
     },
   }),
 });

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { duration } from './duration.js';
-import { bool, defineSection, num, opt, pick, str } from './section.js';
+import { bool, defineSection, num, opt, str } from './section.js';
 
 export const DEFAULT_DB_URL = 'file:./data/ensign.db';
 
@@ -15,13 +15,12 @@ export const dbSection = defineSection({
     conn_max_lifetime: opt(duration),
     prepared_statements_enabled: opt(bool),
   }),
+  defaults: { url: DEFAULT_DB_URL },
   refused: {
     'db.max_idle_conn': POOL,
     'db.max_open_conn': POOL,
     'db.conn_max_lifetime': POOL,
     'db.prepared_statements_enabled': 'Ensign chooses its own statements',
   },
-  resolve: (file, { flags, env }): { db: { url: string } } => ({
-    db: { url: pick(flags.db, env.DATABASE_URL, file.url) ?? DEFAULT_DB_URL },
-  }),
+  resolve: (settings): { db: { url: string } } => ({ db: { url: settings.url } }),
 });

@@ -1,10 +1,8 @@
 import { resolve } from 'node:path';
 import * as v from 'valibot';
-import { ConfigError } from './errors.js';
-import { defineSection, opt, pick, str } from './section.js';
+import { defineSection, opt, str } from './section.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
-const LEVELS: readonly string[] = ['debug', 'info', 'warn', 'error'] satisfies LogLevel[];
 
 export interface LogConfig {
   /** No `encoding`: readable lines on a terminal, JSON otherwise. No `file`: standard output. */
@@ -21,16 +19,11 @@ export const logSection = defineSection({
     keys: opt(v.unknown()),
   }),
   refused: { 'log.grpc_level': 'Ensign serves no gRPC API', 'log.keys': 'log field names are fixed' },
-  resolve(file, { flags, env }): LogConfig {
-    const log: LogConfig['log'] = { level: 'info' };
-    const level = pick(flags.logLevel, env.LOG_LEVEL, file.level);
-    if (level !== undefined) {
-      if (!LEVELS.includes(level))
-        throw new ConfigError(`log level must be debug, info, warn or error (got "${level}")`);
-      log.level = level as LogLevel;
-    }
-    if (file.encoding) log.encoding = file.encoding;
-    if (file.file) log.file = resolve(file.file);
+  defaults: { level: 'info' },
+  resolve(settings): LogConfig {
+    const log: LogConfig['log'] = { level: settings.level };
+    if (settings.encoding) log.encoding = settings.encoding;
+    if (settings.file) log.file = resolve(settings.file);
     return { log };
   },
 });

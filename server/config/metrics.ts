@@ -8,5 +8,6 @@ export const metricsSection = defineSection({
     exporter: opt(v.picklist(['prometheus'], 'must be "prometheus" (the OTLP metrics exporter is not supported)')),
   }),
   /** `GET /metrics` in Prometheus text format. */
-  resolve: (file): { metrics: { enabled: boolean } } => ({ metrics: { enabled: file.enabled ?? true } }),
+  defaults: { enabled: true, exporter: 'prometheus' },
+  resolve: (settings): { metrics: { enabled: boolean } } => ({ metrics: { enabled: settings.enabled } }),
 });

@@ -41,7 +41,7 @@ type Section = (typeof SECTIONS)[number];
 /** config.yml as validated. */
 export type FileConfig = { [S in Section as S['key']]?: v.InferOutput<S['schema']> };
 
-type PartOf<S extends Section> = ReturnType<NonNullable<S['resolve']>>;
+type PartOf<S> = S extends { resolve?: (settings: never) => infer Part } ? Part : never;
 type Intersection<U> = (U extends unknown ? (part: U) => void : never) extends (part: infer I) => void ? I : never;
 
 /** What the sections resolve, together (see each section's file). */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import * as v from 'valibot';
 import { duration, parseDurationMs } from './duration.js';
 import { ConfigError } from './errors.js';
-import { defineSection, num, opt, pick, str } from './section.js';
+import { defineSection, num, opt, str } from './section.js';
 
 /** A number of requests per window from one client address; 0 turns the limit off. */
 const requestsPerWindow = v.pipe(num, v.integer('must be a whole number'), v.minValue(0, 'must be 0 or more'));
@@ -43,78 +43,71 @@ export interface ServerConfig {
   rateLimits: RateLimits;
 }
 
+const PORT = 'must be a port number from 0 to 65535';
+const port = v.pipe(v.number(PORT), v.integer(PORT), v.minValue(0, PORT), v.maxValue(65535, PORT));
+const WORKERS = 'must be a whole number of processes from 1 to 64';
+
 export const serverSection = defineSection({
   key: 'server',
   schema: v.strictObject({
-    protocol: opt(str),
+    protocol: opt(v.picklist(['http', 'https'], 'must be "http" or "https"')),
     host: opt(str),
-    http_port: opt(num),
-    https_port: opt(num),
+    http_port: opt(port),
+    https_port: opt(port),
     grpc_port: opt(num),
     cert_file: opt(str),
     cert_key: opt(str),
     // Ensign's own: how many processes serve (node:cluster), see server/workers.ts.
-    workers: opt(num),
+    workers: opt(v.pipe(v.number(WORKERS), v.integer(WORKERS), v.minValue(1, WORKERS), v.maxValue(64, WORKERS))),
     // Ensign's own: requests per client address (server/rate-limits.ts).
     rate_limits: opt(rateLimitsSection),
     // Ensign's own: how long SIGTERM waits for in-flight requests before the process exits anyway.
     shutdown_timeout: opt(duration),
   }),
+  defaults: {
+    protocol: 'http',
+    host: '0.0.0.0',
+    http_port: 8080,
+    workers: 1,
+    shutdown_timeout: '30s',
+    rate_limits: { window: '1m', login: 30, token_creation: 30, survey_uploads: 60, survey_writes: 600, evaluation: 0 },
+  },
   refused: { 'server.grpc_port': 'Ensign serves no gRPC API' },
-  resolve(file, { flags, env }): ServerConfig {
-    const protocol = file.protocol ?? 'http';
-    if (protocol !== 'http' && protocol !== 'https') {
-      throw new ConfigError(`server.protocol must be "http" or "https" (got "${protocol}")`);
-    }
+  resolve(settings): ServerConfig {
+    const { protocol } = settings;
     const server: ServerConfig['server'] = {
       protocol,
-      host: pick(flags.host, env.HOST, file.host) ?? '0.0.0.0',
-      port: 8080,
-      workers: 1,
-      shutdownTimeoutMs: 30_000,
+      host: settings.host,
+      port: protocol === 'https' ? (settings.https_port ?? 443) : settings.http_port,
+      workers: settings.workers,
+      shutdownTimeoutMs: parseDurationMs(settings.shutdown_timeout, 'server.shutdown_timeout'),
     };
     if (protocol === 'https') {
-      server.port = 443;
       server.tls = {
-        cert: readTlsFile(file.cert_file, 'server.cert_file'),
-        key: readTlsFile(file.cert_key, 'server.cert_key'),
+        cert: readTlsFile(settings.cert_file, 'server.cert_file'),
+        key: readTlsFile(settings.cert_key, 'server.cert_key'),
       };
     } else {
       for (const key of ['https_port', 'cert_file', 'cert_key'] as const) {
-        if (file[key] !== undefined) throw new ConfigError(`server.${key} is only used with server.protocol: https`);
+        if (settings[key] !== undefined)
+          throw new ConfigError(`server.${key} is only used with server.protocol: https`);
       }
     }
-    const filePort = protocol === 'https' ? file.https_port : file.http_port;
-    const port = pick(flags.port, env.PORT, filePort?.toString());
-    if (port !== undefined) server.port = parsePort(port, flags.port !== undefined ? '--port' : 'PORT');
-    if (file.shutdown_timeout !== undefined) {
-      server.shutdownTimeoutMs = parseDurationMs(file.shutdown_timeout, 'server.shutdown_timeout');
-    }
-    const workers = pick(flags.workers, env.ENSIGN_WORKERS, file.workers?.toString());
-    if (workers !== undefined)
-      server.workers = parseWorkers(
-        workers,
-        flags.workers !== undefined
-          ? '--workers'
-          : env.ENSIGN_WORKERS !== undefined
-            ? 'ENSIGN_WORKERS'
-            : 'server.workers',
-      );
-    return { server, rateLimits: rateLimitsOf(file.rate_limits ?? {}) };
+    return { server, rateLimits: rateLimitsOf(settings.rate_limits) };
   },
 });
 
-function rateLimitsOf(section: v.InferOutput<typeof rateLimitsSection>): RateLimits {
-  const windowMs = section.window === undefined ? 60_000 : parseDurationMs(section.window, 'server.rate_limits.window');
+function rateLimitsOf(section: Required<v.InferOutput<typeof rateLimitsSection>>): RateLimits {
+  const windowMs = parseDurationMs(section.window, 'server.rate_limits.window');
   if (windowMs < 1000)
     throw new ConfigError(`server.rate_limits.window must be 1s or longer (got "${section.window}")`);
   return {
     windowMs,
-    login: section.login ?? 30,
-    tokenCreation: section.token_creation ?? 30,
-    surveyUploads: section.survey_uploads ?? 60,
-    surveyWrites: section.survey_writes ?? 600,
-    evaluation: section.evaluation ?? 0,
+    login: section.login,
+    tokenCreation: section.token_creation,
+    surveyUploads: section.survey_uploads,
+    surveyWrites: section.survey_writes,
+    evaluation: section.evaluation,
   };
 }
 
@@ -125,20 +118,4 @@ function readTlsFile(path: string | undefined, key: string): Buffer {
   } catch (error) {
     throw new ConfigError(`${key}: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
   }
-}
-
-function parsePort(value: string, source: string): number {
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new ConfigError(`${source} must be a port number from 0 to 65535 (got "${value}")`);
-  }
-  return port;
-}
-
-function parseWorkers(value: string, source: string): number {
-  const workers = Number(value);
-  if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
-    throw new ConfigError(`${source} must be a whole number of processes from 1 to 64 (got "${value}")`);
-  }
-  return workers;
 }

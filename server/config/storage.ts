@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import * as v from 'valibot';
 import { ConfigError } from './errors.js';
 import { gitSchema, gitStorageConfig, type GitStorageConfig } from './git.js';
-import { bool, defineSection, opt, pick, str } from './section.js';
+import { bool, defineSection, opt, str } from './section.js';
 
 const STORAGE_TYPES = ['database', 'local', 'git'] as const;
 export type StorageType = (typeof STORAGE_TYPES)[number];
@@ -19,22 +19,15 @@ export const storageSection = defineSection({
     local: opt(v.strictObject({ path: opt(str) })),
     git: opt(gitSchema),
   }),
-  resolve(file, { flags, env }): StorageConfig {
-    const storage: StorageConfig['storage'] = { type: 'database' };
-    const type = pick(flags.storage, env.ENSIGN_STORAGE_TYPE, file.type);
-    if (type !== undefined) {
-      if (!(STORAGE_TYPES as readonly string[]).includes(type)) {
-        throw new ConfigError(`storage type must be "database", "local" or "git" (got "${type}")`);
-      }
-      storage.type = type as StorageType;
-    }
-    if (file.read_only !== undefined) storage.readOnly = file.read_only;
-    const localPath = pick(flags.storagePath, env.ENSIGN_STORAGE_PATH, file.local?.path);
-    if (localPath !== undefined) storage.localPath = resolve(localPath);
+  defaults: { type: 'database' },
+  resolve(settings): StorageConfig {
+    const storage: StorageConfig['storage'] = { type: settings.type };
+    if (settings.read_only !== undefined) storage.readOnly = settings.read_only;
+    if (settings.local?.path !== undefined) storage.localPath = resolve(settings.local.path);
     if (storage.type === 'local' && !storage.localPath) {
       throw new ConfigError('storage.local.path is required when storage.type is "local" (or pass --storage-path)');
     }
-    if (storage.type === 'git') storage.git = gitStorageConfig(file.git ?? {});
+    if (storage.type === 'git') storage.git = gitStorageConfig(settings.git ?? {});
     return { storage };
   },
 });

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import * as v from 'valibot';
-import { bool, defineSection, num, opt, pick, str } from './section.js';
+import { bool, defineSection, num, opt, str } from './section.js';
 
 export interface SurveysConfig {
   /** `uploadQuotaBytes`: what one environment's uploaded files may take in all (0: no quota). */
@@ -25,17 +25,16 @@ export const surveysSection = defineSection({
     signing_secret: opt(str),
     upload_quota_mb: opt(v.pipe(num, v.minValue(0, 'must be 0 or more'))),
   }),
-  resolve(file, { flags, env }): SurveysConfig {
+  defaults: { enabled: true, demo: true, upload_dir: './data/uploads', upload_quota_mb: 1024 },
+  resolve(settings): SurveysConfig {
     const surveys: SurveysConfig['surveys'] = {
-      enabled: file.enabled ?? true,
-      demo: file.demo ?? true,
-      uploadDir: file.upload_dir ? resolve(file.upload_dir) : './data/uploads',
-      uploadQuotaBytes:
-        file.upload_quota_mb === undefined ? 1024 * 1024 * 1024 : Math.round(file.upload_quota_mb * 1024 * 1024),
+      enabled: settings.enabled,
+      demo: settings.demo,
+      uploadDir: resolve(settings.upload_dir),
+      uploadQuotaBytes: Math.round(settings.upload_quota_mb * 1024 * 1024),
     };
-    if (file.signing_secret) surveys.signingSecret = file.signing_secret;
-    const seedFile = pick(flags.surveys, env.ENSIGN_SURVEYS_FILE, file.seed_file);
-    if (seedFile !== undefined) surveys.seedFile = resolve(seedFile);
+    if (settings.signing_secret) surveys.signingSecret = settings.signing_secret;
+    if (settings.seed_file !== undefined) surveys.seedFile = resolve(settings.seed_file);
     return { surveys };
   },
 });

@@ -15,12 +15,13 @@ export const tracingSection = defineSection({
     sampling_ratio: opt(v.pipe(num, v.minValue(0, 'must be from 0 to 1'), v.maxValue(1, 'must be from 0 to 1'))),
     otlp: opt(v.strictObject({ endpoint: opt(str), headers: opt(v.record(v.string(), v.string())) })),
   }),
-  resolve: (file): TracingConfig => ({
+  defaults: { enabled: false, exporter: 'otlp', sampling_ratio: 1, otlp: { endpoint: 'http://localhost:4318' } },
+  resolve: (settings): TracingConfig => ({
     tracing: {
-      enabled: file.enabled ?? false,
-      endpoint: file.otlp?.endpoint ? tracesUrl(file.otlp.endpoint) : 'http://localhost:4318/v1/traces',
-      headers: file.otlp?.headers ?? {},
-      samplingRatio: file.sampling_ratio ?? 1,
+      enabled: settings.enabled,
+      endpoint: tracesUrl(settings.otlp.endpoint),
+      headers: settings.otlp.headers ?? {},
+      samplingRatio: settings.sampling_ratio,
     },
   }),
 });

@@ -24,10 +24,11 @@ export const uiSection = defineSection({
     // Ensign's own: the survey environment the console opens on.
     survey_environment: opt(str),
   }),
+  defaults: { enabled: true, default_theme: 'system' },
   resolve(file): UiConfig {
     const ui: UiConfig['ui'] = {
-      enabled: file.enabled ?? true,
-      defaultTheme: file.default_theme || 'system',
+      enabled: file.enabled,
+      defaultTheme: file.default_theme,
       topbar: { color: file.topbar?.color ?? '', label: file.topbar?.label ?? '' },
     };
     if (file.banner?.text)

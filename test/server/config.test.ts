@@ -108,7 +108,7 @@ describe('configuration', () => {
 
   it('names a key of the wrong type in one line', () => {
     expect(() => parseConfigFile('server:\n  http_port: abc\n', 'c.yml')).toThrow(
-      /^c\.yml: server\.http_port must be a number \(got "abc"\)$/,
+      /^c\.yml: server\.http_port must be a port number from 0 to 65535 \(got "abc"\)$/,
     );
     expect(() => parseConfigFile('ui:\n  default_theme: pink\n', 'c.yml')).toThrow(
       /^c\.yml: ui\.default_theme must be "system", "light" or "dark"/,
@@ -139,7 +139,7 @@ describe('configuration', () => {
     expect(loadConfig({}, { ENSIGN_WORKERS: '4' }).server.workers).toBe(4);
     expect(() => loadConfig({ storage: 'local' }, {})).toThrow(/storage\.local\.path is required/);
     expect(() => loadConfig({ storage: 'object' }, {})).toThrow(
-      'storage type must be "database", "local" or "git" (got "object")',
+      '--storage must be "database", "local" or "git" (got "object")',
     );
     expect(() => loadConfig({ storage: 'git' }, {})).toThrow(
       'storage.git.repository is required when storage.type is "git"',
