@@ -4,6 +4,8 @@
  * as their Flipt names, timestamps as RFC 3339 text, JSON as text.
  * Each area adds its tables here together with its migration.
  */
+import type { Generated } from 'kysely';
+
 type Bool = number | boolean;
 
 interface Timestamps {
@@ -264,6 +266,35 @@ export interface FlagEvaluationCountsTable {
   count: number;
 }
 
+/** One change to a namespace, flag or segment (migration 0010). */
+export interface HistoryTable {
+  id: Generated<number>;
+  namespace_key: string;
+  /** 'namespace' | 'flag' | 'segment' */
+  entity_type: string;
+  entity_key: string;
+  /** The audit event's type: flag, variant, segment, constraint, rule, distribution, rollout, namespace. */
+  noun: string;
+  /** created | updated | deleted */
+  action: string;
+  /** Who, as the console shows and filters it (an email, a token's name, "anonymous"). */
+  actor: string;
+  /** JSON: the audit event's `metadata.actor`. */
+  actor_metadata: string;
+  before: string | null;
+  after: string | null;
+  payload: string;
+  created_at: string;
+}
+
+/** Per audit sink, the last history row it delivered and which instance is delivering. */
+export interface AuditCursorsTable {
+  sink: string;
+  last_id: number | string;
+  holder: string;
+  lease_until: string;
+}
+
 export interface Database {
   namespaces: NamespacesTable;
   flags: FlagsTable;
@@ -295,4 +326,6 @@ export interface Database {
   survey_webhooks: SurveyWebhooksTable;
   survey_webhook_deliveries: SurveyWebhookDeliveriesTable;
   flag_evaluation_counts: FlagEvaluationCountsTable;
+  history: HistoryTable;
+  audit_cursors: AuditCursorsTable;
 }

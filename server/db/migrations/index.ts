@@ -10,6 +10,7 @@ import * as listOrder from './0006_list_order.js';
 import * as foreignKeyIndexes from './0007_foreign_key_indexes.js';
 import * as surveyNamespaces from './0008_survey_namespaces.js';
 import * as surveyResults from './0009_survey_results.js';
+import * as history from './0010_history.js';
 
 // Migrations import their context from context.ts (importing this file, which imports them, is a circle).
 export type { MigrationContext };
@@ -33,6 +34,7 @@ const modules: Record<string, MigrationModule> = {
   '0007_foreign_key_indexes': foreignKeyIndexes,
   '0008_survey_namespaces': surveyNamespaces,
   '0009_survey_results': surveyResults,
+  '0010_history': history,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -6,15 +6,19 @@ import { flagRoutes } from './flags.js';
 import { segmentRoutes } from './segments.js';
 import { ruleRoutes } from './rules.js';
 import { rolloutRoutes } from './rollouts.js';
+import { recordActors } from './actor.js';
+import { historyRoutes } from './history.js';
 
 /** The Flipt v1 management API, in its own plugin scope. */
 export async function fliptManagementRoutes(app: FastifyInstance, store: FliptStore): Promise<void> {
   prettyPrinting(app);
+  recordActors(app);
   const routes = new FliptRoutes(app);
   namespaceRoutes(routes, store);
   flagRoutes(routes, store);
   segmentRoutes(routes, store);
   ruleRoutes(routes, store);
   rolloutRoutes(routes, store);
+  historyRoutes(routes, store);
   routes.finish();
 }

@@ -100,7 +100,14 @@ export async function requireFlag(executor: Executor, namespaceKey: string, key:
 }
 
 export async function getFlag(executor: Executor, namespaceKey: string, key: string): Promise<Flag> {
-  const row = await requireFlag(executor, namespaceKey, key);
+  const flag = await flagIfAny(executor, namespaceKey, key);
+  if (!flag) throw notFound(`flag "${namespaceKey}/${key}"`);
+  return flag;
+}
+
+export async function flagIfAny(executor: Executor, namespaceKey: string, key: string): Promise<Flag | undefined> {
+  const row = await findFlag(executor, namespaceKey, key);
+  if (!row) return undefined;
   const variants = await variantsOf(executor, namespaceKey, [key]);
   return flagFromRow(row, variants.get(key) ?? [], 'get');
 }

@@ -41,7 +41,7 @@ import type {
 } from '../../../domain/flipt/schemas.js';
 import type { Database } from '../../db/index.js';
 import type { ChangeFeed } from '../../changes.js';
-import { FliptError, GrpcCode, readOnly } from '../errors.js';
+import { FliptError, GrpcCode, notFound, readOnly } from '../errors.js';
 import type { Executor } from './executor.js';
 import * as namespaces from './namespaces.js';
 import * as flags from './flags.js';
@@ -51,6 +51,12 @@ import * as rollouts from './rollouts.js';
 import * as bulk from './bulk.js';
 import type { ImportRows } from './bulk.js';
 import type { Dialect } from '../../db/codec.js';
+import type { AuditNoun, AuditVerb } from '../../../domain/flipt/history.js';
+import type { FlagState, HistoryEntry, RevertPreview } from '../../../domain/flipt/history.js';
+import * as history from './history.js';
+import { type Actor, type Change, type HistoryQuery, recordChange, SYSTEM_ACTOR, stateOf } from './history.js';
+import { restore, revertRefusal, revertRefused, revertTarget } from './revert.js';
+import { currentActor } from './actor.js';
 
 export type { Executor } from './executor.js';
 
@@ -100,6 +106,22 @@ export abstract class FliptReader {
   rolloutsOfFlags(namespaceKey: string, flagKeys: string[]) {
     return rollouts.rolloutsOfFlags(this.executor, namespaceKey, flagKeys);
   }
+  listHistory(namespaceKey: string, query: HistoryQuery) {
+    return history.listHistory(this.executor, namespaceKey, query);
+  }
+  /** What reverting the entry would do: the entity now, the state it would get, and why not if it cannot. */
+  async revertPreview(namespaceKey: string, id: string): Promise<RevertPreview> {
+    const entry = await requireEntry(this.executor, namespaceKey, id);
+    const current = await history.stateOf(this.executor, entry.entityType, namespaceKey, entry.entityKey);
+    const refusal = await revertRefusal(this.executor, entry, current);
+    return { entry, current: current ?? null, target: revertTarget(entry), ...(refusal ? { refusal } : {}) };
+  }
+}
+
+async function requireEntry(executor: Executor, namespaceKey: string, id: string): Promise<HistoryEntry> {
+  const entry = await history.historyEntry(executor, namespaceKey, id);
+  if (!entry) throw notFound(`history entry "${namespaceKey}/${id}"`);
+  return entry;
 }
 
 /** Reads and writes inside one transaction; records the namespaces it changed. */
@@ -108,7 +130,10 @@ export class FliptWriter extends FliptReader {
   /** Tables analysed by an import in this transaction (see bulk.ts). */
   private readonly analysed = new Set<string>();
 
-  constructor(protected readonly executor: Executor) {
+  constructor(
+    protected readonly executor: Executor,
+    private readonly actor: Actor,
+  ) {
     super();
   }
 
@@ -130,99 +155,238 @@ export class FliptWriter extends FliptReader {
     return bulk.prepareImport(this.executor);
   }
   /** Inserts rows an import has already checked as the single writes would (see declarative/import.ts). */
+  /** One history entry per batch, naming what it imported (entries per entity would double an import's writes). */
   insertImportRows(namespaceKey: string, rows: ImportRows) {
-    return bulk.insertImportRows(this.touch(namespaceKey), rows, this.analysed);
+    const imported = {
+      flags: rows.flags.map((flag) => flag.key),
+      segments: rows.segments.map((segment) => segment.key),
+    };
+    return this.change(
+      namespaceChange(namespaceKey, 'updated'),
+      (e) => bulk.insertImportRows(e, rows, this.analysed),
+      { key: namespaceKey, imported },
+      { evenIfUnchanged: true },
+    );
   }
 
   createNamespace(input: CreateNamespaceInput) {
-    return namespaces.createNamespace(this.touch(input.key), input);
+    return this.change(namespaceChange(input.key, 'created'), (e) => namespaces.createNamespace(e, input));
   }
   updateNamespace(input: UpdateNamespaceInput) {
-    return namespaces.updateNamespace(this.touch(input.key), input);
+    return this.change(namespaceChange(input.key, 'updated'), (e) => namespaces.updateNamespace(e, input));
   }
   /** `force` deletes a protected or non-empty namespace, flags and all. */
   deleteNamespace(key: string, { force = false }: { force?: boolean } = {}) {
-    return namespaces.deleteNamespace(this.touch(key), key, force);
+    return this.change(namespaceChange(key, 'deleted'), (e) => namespaces.deleteNamespace(e, key, force), {
+      key,
+      force,
+    });
   }
 
   /** Deletes every flag and segment of the namespace (an import's `--drop`). */
   emptyNamespace(key: string) {
-    return namespaces.emptyNamespace(this.touch(key), key);
+    return this.change(namespaceChange(key, 'updated'), (e) => namespaces.emptyNamespace(e, key), {
+      key,
+      emptied: true,
+    });
   }
 
   createFlag(input: CreateFlagInput) {
-    return flags.createFlag(this.touch(input.namespaceKey), input);
+    return this.change(flagChange(input.namespaceKey, input.key, 'flag', 'created'), (e) => flags.createFlag(e, input));
   }
   updateFlag(input: UpdateFlagInput) {
-    return flags.updateFlag(this.touch(input.namespaceKey), input);
+    return this.change(flagChange(input.namespaceKey, input.key, 'flag', 'updated'), (e) => flags.updateFlag(e, input));
   }
   deleteFlag(namespaceKey: string, key: string) {
-    return flags.deleteFlag(this.touch(namespaceKey), namespaceKey, key);
+    return this.change(
+      flagChange(namespaceKey, key, 'flag', 'deleted'),
+      (e) => flags.deleteFlag(e, namespaceKey, key),
+      { namespaceKey, key },
+    );
   }
   createVariant(input: CreateVariantInput) {
-    return flags.createVariant(this.touch(input.namespaceKey), input);
+    return this.change(flagChange(input.namespaceKey, input.flagKey, 'variant', 'created'), (e) =>
+      flags.createVariant(e, input),
+    );
   }
   updateVariant(input: UpdateVariantInput) {
-    return flags.updateVariant(this.touch(input.namespaceKey), input);
+    return this.change(flagChange(input.namespaceKey, input.flagKey, 'variant', 'updated'), (e) =>
+      flags.updateVariant(e, input),
+    );
   }
   deleteVariant(namespaceKey: string, flagKey: string, id: string) {
-    return flags.deleteVariant(this.touch(namespaceKey), namespaceKey, flagKey, id);
+    return this.change(
+      flagChange(namespaceKey, flagKey, 'variant', 'deleted'),
+      (e) => flags.deleteVariant(e, namespaceKey, flagKey, id),
+      { id, flagKey, namespaceKey },
+    );
   }
 
   createSegment(input: CreateSegmentInput) {
-    return segments.createSegment(this.touch(input.namespaceKey), input);
+    return this.change(segmentChange(input.namespaceKey, input.key, 'segment', 'created'), (e) =>
+      segments.createSegment(e, input),
+    );
   }
   updateSegment(input: UpdateSegmentInput) {
-    return segments.updateSegment(this.touch(input.namespaceKey), input);
+    return this.change(segmentChange(input.namespaceKey, input.key, 'segment', 'updated'), (e) =>
+      segments.updateSegment(e, input),
+    );
   }
   deleteSegment(namespaceKey: string, key: string) {
-    return segments.deleteSegment(this.touch(namespaceKey), namespaceKey, key);
+    return this.change(
+      segmentChange(namespaceKey, key, 'segment', 'deleted'),
+      (e) => segments.deleteSegment(e, namespaceKey, key),
+      { namespaceKey, key },
+    );
   }
   createConstraint(input: CreateConstraintInput) {
-    return segments.createConstraint(this.touch(input.namespaceKey), input);
+    return this.change(segmentChange(input.namespaceKey, input.segmentKey, 'constraint', 'created'), (e) =>
+      segments.createConstraint(e, input),
+    );
   }
   updateConstraint(input: UpdateConstraintInput) {
-    return segments.updateConstraint(this.touch(input.namespaceKey), input);
+    return this.change(segmentChange(input.namespaceKey, input.segmentKey, 'constraint', 'updated'), (e) =>
+      segments.updateConstraint(e, input),
+    );
   }
   deleteConstraint(namespaceKey: string, segmentKey: string, id: string) {
-    return segments.deleteConstraint(this.touch(namespaceKey), namespaceKey, segmentKey, id);
+    return this.change(
+      segmentChange(namespaceKey, segmentKey, 'constraint', 'deleted'),
+      (e) => segments.deleteConstraint(e, namespaceKey, segmentKey, id),
+      { id, segmentKey, namespaceKey },
+    );
   }
 
   createRule(input: CreateRuleInput) {
-    return rules.createRule(this.touch(input.namespaceKey), input);
+    return this.change(flagChange(input.namespaceKey, input.flagKey, 'rule', 'created'), (e) =>
+      rules.createRule(e, input),
+    );
   }
   updateRule(input: UpdateRuleInput) {
-    return rules.updateRule(this.touch(input.namespaceKey), input);
+    return this.change(flagChange(input.namespaceKey, input.flagKey, 'rule', 'updated'), (e) =>
+      rules.updateRule(e, input),
+    );
   }
   deleteRule(namespaceKey: string, flagKey: string, id: string) {
-    return rules.deleteRule(this.touch(namespaceKey), namespaceKey, flagKey, id);
+    return this.change(
+      flagChange(namespaceKey, flagKey, 'rule', 'deleted'),
+      (e) => rules.deleteRule(e, namespaceKey, flagKey, id),
+      { id, flagKey, namespaceKey },
+    );
   }
+  /** A reorder is an update of the flag's rules; its payload is the request (the new order). */
   orderRules(input: OrderRulesInput) {
-    return rules.orderRules(this.touch(input.namespaceKey), input);
+    return this.change(
+      flagChange(input.namespaceKey, input.flagKey, 'rule', 'updated'),
+      (e) => rules.orderRules(e, input),
+      input,
+    );
   }
   createDistribution(input: CreateDistributionInput) {
-    return rules.createDistribution(this.touch(input.namespaceKey), input);
+    return this.change(flagChange(input.namespaceKey, input.flagKey, 'distribution', 'created'), (e) =>
+      rules.createDistribution(e, input),
+    );
   }
   updateDistribution(input: UpdateDistributionInput) {
-    return rules.updateDistribution(this.touch(input.namespaceKey), input);
+    return this.change(flagChange(input.namespaceKey, input.flagKey, 'distribution', 'updated'), (e) =>
+      rules.updateDistribution(e, input),
+    );
   }
   deleteDistribution(input: DeleteDistributionInput) {
-    return rules.deleteDistribution(this.touch(input.namespaceKey), input);
+    return this.change(
+      flagChange(input.namespaceKey, input.flagKey, 'distribution', 'deleted'),
+      (e) => rules.deleteDistribution(e, input),
+      input,
+    );
   }
 
   createRollout(input: CreateRolloutInput) {
-    return rollouts.createRollout(this.touch(input.namespaceKey), input);
+    return this.change(flagChange(input.namespaceKey, input.flagKey, 'rollout', 'created'), (e) =>
+      rollouts.createRollout(e, input),
+    );
   }
   updateRollout(input: UpdateRolloutInput) {
-    return rollouts.updateRollout(this.touch(input.namespaceKey), input);
+    return this.change(flagChange(input.namespaceKey, input.flagKey, 'rollout', 'updated'), (e) =>
+      rollouts.updateRollout(e, input),
+    );
   }
   deleteRollout(namespaceKey: string, flagKey: string, id: string) {
-    return rollouts.deleteRollout(this.touch(namespaceKey), namespaceKey, flagKey, id);
+    return this.change(
+      flagChange(namespaceKey, flagKey, 'rollout', 'deleted'),
+      (e) => rollouts.deleteRollout(e, namespaceKey, flagKey, id),
+      { id, flagKey, namespaceKey },
+    );
   }
+  /** A reorder is an update of the flag's rollouts; its payload is the request (the new order). */
   orderRollouts(input: OrderRolloutsInput) {
-    return rollouts.orderRollouts(this.touch(input.namespaceKey), input);
+    return this.change(
+      flagChange(input.namespaceKey, input.flagKey, 'rollout', 'updated'),
+      (e) => rollouts.orderRollouts(e, input),
+      input,
+    );
+  }
+
+  /** Restores the entity of a history entry to its state before that change, as one new change; returns the new entry. */
+  async revert(namespaceKey: string, id: string): Promise<HistoryEntry> {
+    const executor = this.touch(namespaceKey);
+    const entry = await requireEntry(executor, namespaceKey, id);
+    const { entityType, entityKey } = entry;
+    const current = await history.stateOf(executor, entityType, namespaceKey, entityKey);
+    const refusal = await revertRefusal(executor, entry, current);
+    if (refusal) throw revertRefused(refusal);
+    await restore(executor, entry, current);
+    const after = await history.stateOf(executor, entityType, namespaceKey, entityKey);
+    const action = !current ? 'created' : after ? 'updated' : 'deleted';
+    const object = after && entityType === 'flag' ? (after as FlagState).flag : after;
+    const payload = { ...(object ?? { namespaceKey, key: entityKey }), revertOf: id };
+    const change: Change = { entityType, namespaceKey, entityKey, noun: entityType, action };
+    await recordChange(executor, change, this.actor, current, after, payload);
+    const [latest] = (await history.listHistory(executor, namespaceKey, { entityType, entityKey, limit: 1 })).entries;
+    return latest;
+  }
+
+  /**
+   * Runs one write and records it in the history, in this transaction: the entity's whole state
+   * before and after, and the audit payload (the object written, or `request` for a delete or a
+   * reorder, which return nothing).
+   */
+  private async change<R>(
+    change: Change,
+    write: (executor: Executor) => Promise<R>,
+    request?: unknown,
+    options?: { evenIfUnchanged: boolean },
+  ): Promise<R> {
+    const executor = this.touch(change.namespaceKey);
+    const { entityType, namespaceKey, entityKey } = change;
+    const before = await stateOf(executor, entityType, namespaceKey, entityKey);
+    const result = await write(executor);
+    const after = await stateOf(executor, entityType, namespaceKey, entityKey);
+    await recordChange(executor, change, this.actor, before, after, request ?? result, options);
+    return result;
   }
 }
+
+const namespaceChange = (key: string, action: AuditVerb): Change => ({
+  entityType: 'namespace',
+  namespaceKey: key,
+  entityKey: key,
+  noun: 'namespace',
+  action,
+});
+const flagChange = (namespaceKey: string, key: string, noun: AuditNoun, action: AuditVerb): Change => ({
+  entityType: 'flag',
+  namespaceKey,
+  entityKey: key,
+  noun,
+  action,
+});
+const segmentChange = (namespaceKey: string, key: string, noun: AuditNoun, action: AuditVerb): Change => ({
+  entityType: 'segment',
+  namespaceKey,
+  entityKey: key,
+  noun,
+  action,
+});
 
 type Write<A extends unknown[], R> = (...args: A) => Promise<R>;
 type WriterMethods = {
@@ -292,7 +456,7 @@ export class FliptStore extends FliptReader {
     let touched: Set<string> = new Set();
     const result = await this.current
       .transaction(async (trx) => {
-        const writer = new FliptWriter({ db: trx, dialect: this.current.dialect });
+        const writer = new FliptWriter({ db: trx, dialect: this.current.dialect }, currentActor() ?? SYSTEM_ACTOR);
         touched = writer.touched;
         return work(writer);
       })
@@ -336,4 +500,5 @@ export class FliptStore extends FliptReader {
   readonly updateRollout = this.write('updateRollout');
   readonly deleteRollout = this.write('deleteRollout');
   readonly orderRollouts = this.write('orderRollouts');
+  readonly revert = this.write('revert');
 }

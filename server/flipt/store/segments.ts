@@ -86,7 +86,18 @@ async function requireSegment(executor: Executor, namespaceKey: string, key: str
 }
 
 export async function getSegment(executor: Executor, namespaceKey: string, key: string): Promise<Segment> {
-  const row = await requireSegment(executor, namespaceKey, key);
+  const segment = await segmentIfAny(executor, namespaceKey, key);
+  if (!segment) throw notFound(`segment "${namespaceKey}/${key}"`);
+  return segment;
+}
+
+export async function segmentIfAny(
+  executor: Executor,
+  namespaceKey: string,
+  key: string,
+): Promise<Segment | undefined> {
+  const row = await findSegment(executor, namespaceKey, key);
+  if (!row) return undefined;
   const constraints = await constraintsOf(executor, namespaceKey, [key]);
   return segmentFromRow(row, constraints.get(key) ?? []);
 }

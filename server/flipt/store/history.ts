@@ -1,0 +1,189 @@
+import { sql } from 'kysely';
+import type {
+  ActorMetadata,
+  AuditNoun,
+  AuditVerb,
+  EntityState,
+  HistoryEntityType,
+  HistoryEntry,
+  HistoryPage,
+} from '../../../domain/flipt/history.js';
+import type { Selectable } from 'kysely';
+import type { HistoryTable } from '../../db/schema.js';
+import { nowTimestamp } from '../../db/codec.js';
+import { invalid } from '../errors.js';
+import type { Executor } from './executor.js';
+import { findNamespace, namespaceFromRow } from './namespaces.js';
+import { flagIfAny } from './flags.js';
+import { segmentIfAny } from './segments.js';
+import { rulesOfFlags } from './rules.js';
+import { rolloutsOfFlags } from './rollouts.js';
+
+/** Who made a change: the name the console shows and filters by, and the audit event's actor. */
+export interface Actor {
+  name: string;
+  metadata: ActorMetadata;
+}
+
+/** Changes made by the server itself (git storage, a command-line import). */
+export const SYSTEM_ACTOR: Actor = { name: 'system', metadata: { authentication: 'none' } };
+
+/** What one write changed: the entity whose history it joins, and the audit event's type and action. */
+export interface Change {
+  entityType: HistoryEntityType;
+  namespaceKey: string;
+  entityKey: string;
+  noun: AuditNoun;
+  action: AuditVerb;
+}
+
+/** The whole entity as it is now in this transaction, or undefined when it does not exist. */
+export async function stateOf(
+  executor: Executor,
+  type: HistoryEntityType,
+  namespaceKey: string,
+  key: string,
+): Promise<EntityState | undefined> {
+  if (type === 'namespace') {
+    const row = await findNamespace(executor, key);
+    return row && namespaceFromRow(row);
+  }
+  if (type === 'segment') return segmentIfAny(executor, namespaceKey, key);
+  const flag = await flagIfAny(executor, namespaceKey, key);
+  if (!flag) return undefined;
+  const [rules, rollouts] = await Promise.all([
+    rulesOfFlags(executor, namespaceKey, [key]),
+    rolloutsOfFlags(executor, namespaceKey, [key]),
+  ]);
+  return { flag, rules: rules.get(key) ?? [], rollouts: rollouts.get(key) ?? [] };
+}
+
+/** An arbitrary constant naming the lock that orders history rows on PostgreSQL. */
+const HISTORY_LOCK = 7_310_010;
+
+/**
+ * Writes a history row in the change's transaction, unless the entity is just as it was (deleting
+ * what is not there changes nothing and has no entry) and `evenIfUnchanged` is not set (an import's
+ * entry on its namespace). On PostgreSQL the rows of concurrent
+ * transactions take ids in one order and could commit in another, so a sink reading "after id N"
+ * could skip one: a transaction-scoped lock, taken last and held to the commit, keeps them in order.
+ */
+export async function recordChange(
+  executor: Executor,
+  change: Change,
+  actor: Actor,
+  before: EntityState | undefined | null,
+  after: EntityState | undefined | null,
+  payload: unknown,
+  { evenIfUnchanged = false } = {},
+): Promise<void> {
+  const beforeJson = before ? JSON.stringify(before) : null;
+  const afterJson = after ? JSON.stringify(after) : null;
+  if (beforeJson === afterJson && !evenIfUnchanged) return;
+  if (executor.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${HISTORY_LOCK})`.execute(executor.db);
+  await executor.db
+    .insertInto('history')
+    .values({
+      namespace_key: change.namespaceKey,
+      entity_type: change.entityType,
+      entity_key: change.entityKey,
+      noun: change.noun,
+      action: change.action,
+      actor: actor.name,
+      actor_metadata: JSON.stringify(actor.metadata),
+      before: beforeJson,
+      after: afterJson,
+      payload: JSON.stringify(payload ?? {}),
+      created_at: nowTimestamp(),
+    })
+    .execute();
+}
+
+export function entryFromRow(row: Selectable<HistoryTable>): HistoryEntry {
+  return {
+    id: String(row.id),
+    namespaceKey: row.namespace_key,
+    entityType: row.entity_type as HistoryEntityType,
+    entityKey: row.entity_key,
+    noun: row.noun as AuditNoun,
+    action: row.action as AuditVerb,
+    actor: row.actor,
+    actorMetadata: JSON.parse(row.actor_metadata) as ActorMetadata,
+    before: row.before === null ? null : (JSON.parse(row.before) as EntityState),
+    after: row.after === null ? null : (JSON.parse(row.after) as EntityState),
+    payload: JSON.parse(row.payload) as unknown,
+    createdAt: row.created_at,
+  };
+}
+
+export interface HistoryQuery {
+  entityType?: HistoryEntityType;
+  entityKey?: string;
+  actor?: string;
+  /** RFC 3339 bounds on the entry's time, inclusive. */
+  since?: string;
+  until?: string;
+  limit: number;
+  /** The id of the last entry of the previous page (newest first), as a decimal string. */
+  pageToken?: string;
+}
+
+/** A page of a namespace's history, newest first, read by keyset on the row id. */
+export async function listHistory(executor: Executor, namespaceKey: string, query: HistoryQuery): Promise<HistoryPage> {
+  let select = executor.db.selectFrom('history').selectAll().where('namespace_key', '=', namespaceKey);
+  if (query.entityType) select = select.where('entity_type', '=', query.entityType);
+  if (query.entityKey !== undefined) select = select.where('entity_key', '=', query.entityKey);
+  if (query.actor !== undefined) select = select.where('actor', '=', query.actor);
+  if (query.since) select = select.where('created_at', '>=', query.since);
+  if (query.until) select = select.where('created_at', '<=', query.until);
+  if (query.pageToken) {
+    if (!/^[1-9][0-9]{0,17}$/.test(query.pageToken)) throw invalid(`pageToken is not valid: "${query.pageToken}"`);
+    select = select.where('id', '<', Number(query.pageToken));
+  }
+  const rows = await select
+    .orderBy('id', 'desc')
+    .limit(query.limit + 1)
+    .execute();
+  const entries = rows.slice(0, query.limit).map(entryFromRow);
+  const nextPageToken = rows.length > query.limit ? entries[entries.length - 1].id : '';
+  return { entries, nextPageToken };
+}
+
+export async function historyEntry(
+  executor: Executor,
+  namespaceKey: string,
+  id: string,
+): Promise<HistoryEntry | undefined> {
+  if (!/^[1-9][0-9]{0,17}$/.test(id)) return undefined;
+  const row = await executor.db
+    .selectFrom('history')
+    .selectAll()
+    .where('namespace_key', '=', namespaceKey)
+    .where('id', '=', Number(id))
+    .executeTakeFirst();
+  return row && entryFromRow(row);
+}
+
+/** Deletes the entries older than `before` (RFC 3339), a batch at a time; returns how many went. */
+export async function deleteHistoryBefore(executor: Executor, before: string, batch = 5000): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const ids = await executor.db
+      .selectFrom('history')
+      .select('id')
+      .where('created_at', '<', before)
+      .orderBy('created_at')
+      .limit(batch)
+      .execute();
+    if (ids.length === 0) return deleted;
+    await executor.db
+      .deleteFrom('history')
+      .where(
+        'id',
+        'in',
+        ids.map((row) => row.id),
+      )
+      .execute();
+    deleted += ids.length;
+  }
+}
