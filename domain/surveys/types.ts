@@ -486,4 +486,6 @@ export type SurveyLook = Pick<
 /** What `window.formbricksSurveys` exposes. */
 export interface FormbricksSurveys {
   renderSurveyModal: (props: RenderSurveyModalProps) => void;
+  /** Draws in the flow of the element `containerId` names (1.6's inline surveys; the console's preview). */
+  renderSurveyInline?: (props: RenderSurveyModalProps & { containerId: string }) => void;
 }

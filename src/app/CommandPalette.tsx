@@ -29,6 +29,7 @@ function useCommands(): Command[] {
     const commands: Command[] = [
       { label: 'Flags', run: go(namespacePath(current, '/flags')) },
       { label: 'Segments', run: go(namespacePath(current, '/segments')) },
+      { label: 'Surveys', run: go(namespacePath(current, '/surveys')) },
       { label: 'Console', run: go(namespacePath(current, '/console')) },
       { label: 'Settings: General', run: go('/settings') },
       { label: 'Settings: Namespaces', run: go('/settings/namespaces') },

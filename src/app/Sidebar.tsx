@@ -100,6 +100,9 @@ export function Sidebar() {
         <NavLink href={namespacePath(current, '/segments')} icon="segments" active={section === 'segments'}>
           Segments
         </NavLink>
+        <NavLink href={namespacePath(current, '/surveys')} icon="chat" active={section === 'surveys'}>
+          Surveys
+        </NavLink>
         <NavLink href={namespacePath(current, '/console')} icon="console" active={section === 'console'}>
           Console
         </NavLink>

@@ -78,7 +78,7 @@ export function Survey(props: SurveyProps) {
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: focus moves only when the card changes or shows
   useEffect(() => {
-    if (standby) return;
+    if (standby || props.autoFocus === false) return;
     const el = root.current;
     const first = el?.querySelector<HTMLElement>(FOCUS_FIRST);
     (first && !first.closest('[inert]') ? first : el)?.focus();

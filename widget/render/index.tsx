@@ -243,6 +243,31 @@ function Modal({ props, close, standby }: { props: RenderSurveyModalProps; close
 }
 
 /**
+ * Draws the survey as a card in the flow of the element with id `containerId` (as @formbricks/surveys 1.6's
+ * `renderSurveyInline`; the console's editor previews with it); called again, it redraws that card.
+ */
+export function renderSurveyInline(props: RenderSurveyModalProps & { containerId: string }): void {
+  try {
+    const parent = document.getElementById(props.containerId)!;
+    const shadow = (parent.firstElementChild as HTMLElement | null)?.shadowRoot;
+    const mount = shadow ? (shadow.lastChild as HTMLElement) : shadowMount(parent).mount;
+    const { brandColor } = props;
+    render(
+      <Boundary onError={() => render(null, mount)}>
+        <div class="l in" style={{ '--b': brandColor, '--bt': textColorOn(brandColor) }}>
+          <div class="m">
+            <Survey {...props} />
+          </div>
+        </div>
+      </Boundary>,
+      mount,
+    );
+  } catch (err) {
+    console.error('Ensign survey: could not render', err);
+  }
+}
+
+/**
  * Draws the survey in a new shadow root in the container; a survey that the rehearsal holds ready there
  * (or one alike) is revealed instead, and any other rehearsal dropped.
  */

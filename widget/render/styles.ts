@@ -20,6 +20,7 @@ export const CSS = `
 :host{all:initial}
 *{box-sizing:border-box}
 .l{position:fixed;inset:0;display:flex;align-items:flex-end;z-index:999999;pointer-events:none;font:16px/1.5 ${FAMILY};color:#0f172a}
+.in{position:static;display:block}.in .m{position:relative;max-width:none;margin:0;box-shadow:none}
 .l.c{pointer-events:auto;background:rgba(255,255,255,.5)}
 .l.dk{background:rgba(55,65,81,.8)}
 .m{pointer-events:auto;position:absolute;bottom:0;left:0;width:100%;max-height:100vh;overflow:auto;background:#fff;border:1px solid #cbd5e1;border-radius:8px;box-shadow:0 20px 25px -5px rgba(0,0,0,.15),0 8px 10px -6px rgba(0,0,0,.1)}

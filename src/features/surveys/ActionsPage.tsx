@@ -1,0 +1,247 @@
+import '../../app/shared-chunk';
+import { useQuery } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { Link } from 'wouter';
+import { URL_RULES, type TActionClassPageUrlRule } from '../../../domain/surveys/types';
+import { errorMessage } from '../../api/client';
+import { READ_ONLY_TITLE, useReadOnly } from '../../api/meta';
+import { ConfirmDialog, Dialog } from '../../components/Dialog';
+import { Field } from '../../components/Field';
+import { RelativeTime } from '../../components/Timestamp';
+import { ReasonButton } from '../../components/Tooltip';
+import { useNamespaceKey } from '../../lib/namespace';
+import { namespacePath } from '../../lib/paths';
+import { toastError, toastSuccess } from '../../stores/toasts';
+import {
+  type ActionClassUsage,
+  actionClassesQuery,
+  type SurveyEnvironment,
+  surveyPaths,
+  useCreateActionClass,
+  useDeleteActionClass,
+} from './api';
+import {
+  actionClassDescription,
+  actionClassInput,
+  type ActionClassForm,
+  EMPTY_ACTION_CLASS,
+  actionClassProblems,
+} from './action-form';
+import { URL_RULE_LABELS } from './labels';
+import { SurveysArea } from './SurveysArea';
+
+export default function ActionsPage({ params }: { params: Record<string, string | undefined> }) {
+  return (
+    <SurveysArea environmentId={params.environmentId} tab="actions">
+      {(environment) => <ActionClasses environment={environment} />}
+    </SurveysArea>
+  );
+}
+
+const TYPE_LABELS = { code: 'Code', noCode: 'No code', automatic: 'Automatic' } as const;
+
+function ActionClasses({ environment }: { environment: SurveyEnvironment }) {
+  const namespaceKey = useNamespaceKey();
+  const readOnly = useReadOnly();
+  const classes = useQuery(actionClassesQuery(namespaceKey, environment.id));
+  const remove = useDeleteActionClass(namespaceKey, environment.id);
+  const [creating, setCreating] = useState(false);
+  const [deleting, setDeleting] = useState<ActionClassUsage>();
+  const reason = readOnly ? READ_ONLY_TITLE : undefined;
+  return (
+    <>
+      <div className="toolbar">
+        <p className="muted">
+          What visitors do that can trigger a survey: a <code>formbricks.track()</code> call in code, a page, a click,
+          or one of the automatic actions.
+        </p>
+        <ReasonButton className="button button-primary" reason={reason} onClick={() => setCreating(true)}>
+          New Action
+        </ReasonButton>
+      </div>
+      {classes.isError && <p role="alert">{classes.error.message}</p>}
+      {classes.data && (
+        <div className="table-scroll">
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Type</th>
+                <th scope="col">Fires on</th>
+                <th scope="col">Surveys</th>
+                <th scope="col">Last fired</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {classes.data.map((actionClass) => (
+                <tr key={actionClass.id}>
+                  <td>{actionClass.name}</td>
+                  <td>{TYPE_LABELS[actionClass.type]}</td>
+                  <td>{actionClassDescription(actionClass)}</td>
+                  <td>
+                    {actionClass.surveys.length === 0 ? (
+                      <span className="muted">None</span>
+                    ) : (
+                      actionClass.surveys.map((survey, index) => (
+                        <span key={survey.id}>
+                          {index > 0 && ', '}
+                          <Link href={namespacePath(namespaceKey, surveyPaths.edit(environment.id, survey.id))}>
+                            {survey.name}
+                          </Link>
+                        </span>
+                      ))
+                    )}
+                  </td>
+                  <td>
+                    {actionClass.lastFiredAt ? (
+                      <RelativeTime value={actionClass.lastFiredAt} />
+                    ) : (
+                      <span className="muted">Never</span>
+                    )}
+                  </td>
+                  <td>
+                    {actionClass.type !== 'automatic' && (
+                      <ReasonButton
+                        className="button button-danger"
+                        reason={
+                          reason ??
+                          (actionClass.surveys.length > 0
+                            ? 'Used by a survey: remove it from its triggers first'
+                            : undefined)
+                        }
+                        aria-label={`Delete ${actionClass.name}`}
+                        onClick={() => setDeleting(actionClass)}
+                      >
+                        Delete
+                      </ReasonButton>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Dialog open={creating} onClose={() => setCreating(false)} title="New Action" side>
+        <ActionClassEditor environment={environment} onDone={() => setCreating(false)} />
+      </Dialog>
+      <ConfirmDialog
+        open={deleting !== undefined}
+        onClose={() => setDeleting(undefined)}
+        title="Delete Action"
+        onConfirm={() =>
+          remove
+            .mutateAsync(deleting!.id)
+            .then(() => toastSuccess('Successfully deleted action'))
+            .catch((error) => toastError(errorMessage(error)))
+        }
+      >
+        Are you sure you want to delete the action <strong>{deleting?.name}</strong>?
+      </ConfirmDialog>
+    </>
+  );
+}
+
+/** The form of a new action class; also used from the editor's trigger picker. */
+export function ActionClassEditor({
+  environment,
+  onDone,
+}: {
+  environment: SurveyEnvironment;
+  onDone(name?: string): void;
+}) {
+  const namespaceKey = useNamespaceKey();
+  const create = useCreateActionClass(namespaceKey, environment.id);
+  const [form, setForm] = useState<ActionClassForm>(EMPTY_ACTION_CLASS);
+  const [touched, setTouched] = useState(false);
+  const problems = actionClassProblems(form);
+  const shown = touched ? problems : {};
+  const set = (change: Partial<ActionClassForm>) => setForm((current) => ({ ...current, ...change }));
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setTouched(true);
+    if (Object.keys(problems).length > 0) return;
+    create
+      .mutateAsync(actionClassInput(form))
+      .then((created) => {
+        toastSuccess('Successfully created action');
+        onDone(created.name);
+      })
+      .catch((error) => toastError(errorMessage(error)));
+  };
+  return (
+    <form className="form" onSubmit={submit} noValidate>
+      <Field label="Name" error={shown.name}>
+        {(props) => <input {...props} value={form.name} onChange={(e) => set({ name: e.target.value })} />}
+      </Field>
+      <Field label="Description">
+        {(props) => (
+          <input {...props} value={form.description} onChange={(e) => set({ description: e.target.value })} />
+        )}
+      </Field>
+      <Field label="Type">
+        {(props) => (
+          <select
+            {...props}
+            value={form.type}
+            onChange={(e) => set({ type: e.target.value as ActionClassForm['type'] })}
+          >
+            <option value="code">Code: formbricks.track(name)</option>
+            <option value="noCode">No code: a page, a click</option>
+          </select>
+        )}
+      </Field>
+      {form.type === 'noCode' && (
+        <>
+          <Field label="Fires on">
+            {(props) => (
+              <select
+                {...props}
+                value={form.kind}
+                onChange={(e) => set({ kind: e.target.value as ActionClassForm['kind'] })}
+              >
+                <option value="pageUrl">Page URL</option>
+                <option value="cssSelector">Click on a CSS selector</option>
+                <option value="innerHtml">Click on an element with this text</option>
+              </select>
+            )}
+          </Field>
+          {form.kind === 'pageUrl' && (
+            <Field label="URL rule">
+              {(props) => (
+                <select
+                  {...props}
+                  value={form.rule}
+                  onChange={(e) => set({ rule: e.target.value as TActionClassPageUrlRule })}
+                >
+                  {URL_RULES.map((rule) => (
+                    <option key={rule} value={rule}>
+                      {URL_RULE_LABELS[rule]}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+          )}
+          <Field
+            label={form.kind === 'pageUrl' ? 'URL' : form.kind === 'cssSelector' ? 'CSS selector' : 'Inner text'}
+            error={shown.value}
+          >
+            {(props) => <input {...props} value={form.value} onChange={(e) => set({ value: e.target.value })} />}
+          </Field>
+        </>
+      )}
+      <div className="form-actions">
+        <button type="button" className="button" onClick={() => onDone()}>
+          Cancel
+        </button>
+        <button type="submit" className="button button-primary" disabled={create.isPending}>
+          Create
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,111 @@
+import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { Link, Redirect } from 'wouter';
+import { errorMessage } from '../../api/client';
+import { READ_ONLY_TITLE, useReadOnly } from '../../api/meta';
+import { ReasonButton } from '../../components/Tooltip';
+import { useNamespaceKey } from '../../lib/namespace';
+import { namespacePath } from '../../lib/paths';
+import { toastError } from '../../stores/toasts';
+import { environmentsQuery, type SurveyEnvironment, surveyPaths, useCreateEnvironments } from './api';
+
+export type SurveysTab = 'surveys' | 'actions' | 'environment';
+
+const TABS: { tab: SurveysTab; label: string; href(environmentId: string): string }[] = [
+  { tab: 'surveys', label: 'Surveys', href: surveyPaths.list },
+  { tab: 'actions', label: 'Actions', href: surveyPaths.actions },
+  { tab: 'environment', label: 'Environment', href: surveyPaths.environment },
+];
+
+export const ENVIRONMENT_LABELS: Record<SurveyEnvironment['type'], string> = {
+  production: 'Production',
+  development: 'Development',
+};
+
+/**
+ * The frame of every survey page: the namespace's environments (created here on first use), a switch
+ * between them, the area's tabs and the current page, given the environment it shows.
+ */
+export function SurveysArea({
+  environmentId,
+  tab,
+  children,
+}: {
+  environmentId?: string;
+  tab: SurveysTab;
+  children(environment: SurveyEnvironment, all: SurveyEnvironment[]): ReactNode;
+}) {
+  const namespaceKey = useNamespaceKey();
+  const environments = useQuery(environmentsQuery(namespaceKey));
+  const href = (path: string) => namespacePath(namespaceKey, path);
+  if (environments.isPending) return <p className="muted">Loading…</p>;
+  if (environments.isError) return <p role="alert">{environments.error.message}</p>;
+  const list = environments.data;
+  if (list.length === 0) return <CreateEnvironments />;
+  const environment = list.find((candidate) => candidate.id === environmentId);
+  if (!environment) return <Redirect to={href(surveyPaths.list(list[0].id))} replace />;
+  const current = TABS.find((candidate) => candidate.tab === tab)!;
+  return (
+    <section>
+      <header className="page-header">
+        <h1>Surveys</h1>
+        <nav className="segmented" aria-label="Survey environment">
+          {list.map((candidate) => (
+            <Link
+              key={candidate.id}
+              href={href(current.href(candidate.id))}
+              className="segmented-option"
+              aria-current={candidate.id === environment.id ? 'page' : undefined}
+            >
+              {ENVIRONMENT_LABELS[candidate.type]}
+              {list.filter((other) => other.type === candidate.type).length > 1 && ` (${candidate.product.name})`}
+            </Link>
+          ))}
+        </nav>
+      </header>
+      <nav className="tabs" aria-label="Surveys">
+        {TABS.map((candidate) => (
+          <Link
+            key={candidate.tab}
+            href={href(candidate.href(environment.id))}
+            className="tab"
+            aria-current={candidate.tab === tab ? 'page' : undefined}
+          >
+            {candidate.label}
+          </Link>
+        ))}
+      </nav>
+      {children(environment, list)}
+    </section>
+  );
+}
+
+function CreateEnvironments() {
+  const namespaceKey = useNamespaceKey();
+  const readOnly = useReadOnly();
+  const create = useCreateEnvironments(namespaceKey);
+  return (
+    <section>
+      <header className="page-header">
+        <h1>Surveys</h1>
+      </header>
+      <div className="empty-state">
+        <p>
+          <strong>This namespace has no survey environments yet.</strong>
+        </p>
+        <p className="muted">
+          A namespace is a survey product: it gets a production and a development environment, each with its own
+          surveys, actions, snippet and API keys, as Formbricks pairs them.
+        </p>
+        <ReasonButton
+          className="button button-primary"
+          reason={readOnly ? READ_ONLY_TITLE : undefined}
+          disabled={create.isPending}
+          onClick={() => create.mutateAsync(undefined).catch((error) => toastError(errorMessage(error)))}
+        >
+          Create survey environments
+        </ReasonButton>
+      </div>
+    </section>
+  );
+}

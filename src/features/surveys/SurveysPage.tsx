@@ -1,0 +1,208 @@
+import '../../app/shared-chunk';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useLocation } from 'wouter';
+import type { TSurveyStatus } from '../../../domain/surveys/types';
+import { errorMessage } from '../../api/client';
+import { READ_ONLY_TITLE, useReadOnly } from '../../api/meta';
+import { ActionsMenu, type Action } from '../../components/ActionsMenu';
+import { ConfirmDialog, Dialog } from '../../components/Dialog';
+import { RelativeTime } from '../../components/Timestamp';
+import { ReasonButton } from '../../components/Tooltip';
+import { useNamespaceKey } from '../../lib/namespace';
+import { namespacePath } from '../../lib/paths';
+import { toastError, toastSuccess } from '../../stores/toasts';
+import {
+  type SurveyEnvironment,
+  type SurveySummary,
+  surveyPaths,
+  surveysQuery,
+  useCopySurvey,
+  useCreateSurvey,
+  useDeleteSurvey,
+  useSaveSurvey,
+} from './api';
+import { draftOf, STATUS_LABELS } from './status';
+import { ENVIRONMENT_LABELS, SurveysArea } from './SurveysArea';
+import { TEMPLATES } from './templates';
+
+export default function SurveysPage({ params }: { params: Record<string, string | undefined> }) {
+  return (
+    <SurveysArea environmentId={params.environmentId} tab="surveys">
+      {(environment, all) => <SurveyList environment={environment} all={all} />}
+    </SurveysArea>
+  );
+}
+
+const STATUS_FILTERS: ('' | TSurveyStatus)[] = ['', 'draft', 'inProgress', 'paused', 'completed'];
+
+function SurveyList({ environment, all }: { environment: SurveyEnvironment; all: SurveyEnvironment[] }) {
+  const namespaceKey = useNamespaceKey();
+  const readOnly = useReadOnly();
+  const surveys = useQuery(surveysQuery(namespaceKey, environment.id));
+  const [search, setSearch] = useState('');
+  const [status, setStatus] = useState<'' | TSurveyStatus>('');
+  const [choosing, setChoosing] = useState(false);
+  const [deleting, setDeleting] = useState<SurveySummary>();
+  const [, navigate] = useLocation();
+  const create = useCreateSurvey(namespaceKey, environment.id);
+  const save = useSaveSurvey(namespaceKey, environment.id);
+  const remove = useDeleteSurvey(namespaceKey, environment.id);
+  const copy = useCopySurvey(namespaceKey, environment.id);
+  const editHref = (survey: { id: string }) => namespacePath(namespaceKey, surveyPaths.edit(environment.id, survey.id));
+  const others = all.filter((other) => other.id !== environment.id);
+  const shown = (surveys.data ?? []).filter(
+    (survey) =>
+      (status === '' || survey.status === status) && survey.name.toLowerCase().includes(search.trim().toLowerCase()),
+  );
+  const reason = readOnly ? READ_ONLY_TITLE : undefined;
+
+  const setSurveyStatus = (survey: SurveySummary, next: TSurveyStatus, message: string) =>
+    save
+      .mutateAsync({ id: survey.id, survey: { ...draftOf(survey), status: next } })
+      .then(() => toastSuccess(message))
+      .catch((error) => toastError(errorMessage(error)));
+
+  const actionsOf = (survey: SurveySummary): Action[] => [
+    { label: 'Edit', onSelect: () => navigate(editHref(survey)) },
+    survey.status === 'inProgress'
+      ? {
+          label: 'Pause',
+          disabled: readOnly,
+          reason,
+          onSelect: () => setSurveyStatus(survey, 'paused', 'Successfully paused survey'),
+        }
+      : {
+          label: survey.status === 'draft' ? 'Publish' : 'Resume',
+          disabled: readOnly,
+          reason,
+          onSelect: () => setSurveyStatus(survey, 'inProgress', 'Successfully published survey'),
+        },
+    ...others.map((other) => ({
+      label: `Copy to ${ENVIRONMENT_LABELS[other.type]}`,
+      disabled: readOnly,
+      reason,
+      onSelect: () =>
+        copy
+          .mutateAsync({ id: survey.id, to: other.id })
+          .then(() => toastSuccess('Successfully copied survey'))
+          .catch((error) => toastError(errorMessage(error))),
+    })),
+    { label: 'Delete', danger: true, disabled: readOnly, reason, onSelect: () => setDeleting(survey) },
+  ];
+
+  return (
+    <>
+      <div className="toolbar">
+        <input
+          type="search"
+          className="search"
+          aria-label="Search surveys"
+          placeholder="Search by name"
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+        />
+        <select aria-label="Status" value={status} onChange={(event) => setStatus(event.target.value as TSurveyStatus)}>
+          {STATUS_FILTERS.map((value) => (
+            <option key={value} value={value}>
+              {value ? STATUS_LABELS[value] : 'All statuses'}
+            </option>
+          ))}
+        </select>
+        <ReasonButton className="button button-primary" reason={reason} onClick={() => setChoosing(true)}>
+          New Survey
+        </ReasonButton>
+      </div>
+      {surveys.isError && <p role="alert">{surveys.error.message}</p>}
+      {surveys.data && surveys.data.length === 0 ? (
+        <div className="empty-state">
+          <p>
+            <strong>No surveys yet.</strong>
+          </p>
+          <p className="muted">
+            Start from a blank survey or a template with New Survey; publish it and the widget shows it on the next
+            visit of every page that runs this environment's snippet.
+          </p>
+        </div>
+      ) : (
+        <div className="table-scroll">
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Status</th>
+                <th scope="col">Triggers</th>
+                <th scope="col">Displays</th>
+                <th scope="col">Responses</th>
+                <th scope="col">Updated</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((survey) => (
+                <tr key={survey.id}>
+                  <td>
+                    <Link href={editHref(survey)}>{survey.name}</Link>
+                  </td>
+                  <td>
+                    <span className="badge">{STATUS_LABELS[survey.status]}</span>
+                  </td>
+                  <td>{survey.triggers.join(', ') || <span className="muted">None</span>}</td>
+                  <td>{survey.displayCount.toLocaleString('en-US')}</td>
+                  <td>{survey.responseCount.toLocaleString('en-US')}</td>
+                  <td>
+                    <RelativeTime value={survey.updatedAt} />
+                  </td>
+                  <td className="row-actions">
+                    <ActionsMenu actions={actionsOf(survey)} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {surveys.data && shown.length === 0 && <p className="muted">No surveys match your search.</p>}
+        </div>
+      )}
+      <Dialog open={choosing} onClose={() => setChoosing(false)} title="New Survey">
+        <ul className="template-list">
+          {TEMPLATES.map((template) => (
+            <li key={template.name}>
+              <button
+                type="button"
+                className="template"
+                disabled={create.isPending}
+                onClick={() =>
+                  create
+                    .mutateAsync(template.build())
+                    .then((survey) => {
+                      toastSuccess('Successfully created survey');
+                      navigate(editHref(survey));
+                    })
+                    .catch((error) => toastError(errorMessage(error)))
+                }
+              >
+                <strong>{template.name}</strong>
+                <span className="muted">{template.description}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      </Dialog>
+      <ConfirmDialog
+        open={deleting !== undefined}
+        onClose={() => setDeleting(undefined)}
+        title="Delete Survey"
+        onConfirm={() =>
+          remove
+            .mutateAsync(deleting!.id)
+            .then(() => toastSuccess('Successfully deleted survey'))
+            .catch((error) => toastError(errorMessage(error)))
+        }
+      >
+        Are you sure you want to delete the survey <strong>{deleting?.name}</strong> with its displays and responses?
+      </ConfirmDialog>
+    </>
+  );
+}

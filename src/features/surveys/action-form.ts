@@ -1,0 +1,56 @@
+import * as v from 'valibot';
+import { actionClassInputSchema, issuesByPath } from '../../../domain/surveys/schema';
+import type { TActionClass, TActionClassPageUrlRule } from '../../../domain/surveys/types';
+import { URL_RULE_LABELS } from './labels';
+
+/** The action class form: a code action, or a no-code one on a page URL (with its rule), a CSS selector or a text. */
+export interface ActionClassForm {
+  name: string;
+  description: string;
+  type: 'code' | 'noCode';
+  kind: 'pageUrl' | 'cssSelector' | 'innerHtml';
+  rule: TActionClassPageUrlRule;
+  value: string;
+}
+
+export const EMPTY_ACTION_CLASS: ActionClassForm = {
+  name: '',
+  description: '',
+  type: 'code',
+  kind: 'pageUrl',
+  rule: 'contains',
+  value: '',
+};
+
+/** What the form sends: the management API's action class. */
+export function actionClassInput(form: ActionClassForm) {
+  const noCodeConfig =
+    form.type === 'noCode'
+      ? form.kind === 'pageUrl'
+        ? { type: 'pageUrl' as const, pageUrl: { value: form.value.trim(), rule: form.rule } }
+        : { type: form.kind, [form.kind]: { value: form.value.trim() } }
+      : null;
+  return { name: form.name.trim(), description: form.description.trim() || null, type: form.type, noCodeConfig };
+}
+
+/** The form's problems by field (name, value), checked by the same schema as the server's. */
+export function actionClassProblems(form: ActionClassForm): { name?: string; value?: string } {
+  const result = v.safeParse(actionClassInputSchema, actionClassInput(form));
+  if (result.success) return {};
+  const issues = issuesByPath(result.issues);
+  const value = Object.entries(issues).find(([path]) => path.startsWith('noCodeConfig'))?.[1];
+  return { ...(issues.name && { name: issues.name }), ...(value && { value }) };
+}
+
+/** What fires an action class, in words. */
+export function actionClassDescription(actionClass: Pick<TActionClass, 'type' | 'name' | 'noCodeConfig'>): string {
+  if (actionClass.type === 'code') return `formbricks.track('${actionClass.name}')`;
+  if (actionClass.type === 'automatic') return 'Built in';
+  const config = actionClass.noCodeConfig;
+  const parts: string[] = [];
+  if (config?.pageUrl)
+    parts.push(`Page URL ${URL_RULE_LABELS[config.pageUrl.rule].toLowerCase()} “${config.pageUrl.value}”`);
+  if (config?.cssSelector) parts.push(`Click on ${config.cssSelector.value}`);
+  if (config?.innerHtml) parts.push(`Click on “${config.innerHtml.value}”`);
+  return parts.join('; ');
+}
