@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../../server/app.js';
 import { defaultConfig } from '../../server/config/index.js';
+import { seedSyncEnvironment } from './sync-data.js';
 
 /** The fixed answer of the bare server: the shape and size of a variant evaluation. */
 const FIXED_ANSWER = {
@@ -78,6 +79,17 @@ async function serveEnsign(metrics: boolean): Promise<number> {
   return (app.server.address() as { port: number }).port;
 }
 
+/** Ensign in this (child) process holding the sync benchmark's environment (sync-data.ts), without the demo. */
+async function serveEnsignSync(): Promise<number> {
+  const config = defaultConfig();
+  config.db.url = temporaryDatabase();
+  config.surveys.demo = false;
+  await seedSyncEnvironment(config.db.url);
+  const app = await buildApp(config);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return (app.server.address() as { port: number }).port;
+}
+
 /**
  * `ensign serve` from the build (dist/cli.js: run `npm run build` first) on a temporary SQLite database,
  * with the given extra arguments; resolves with its base URL and a stop function once it listens and its
@@ -127,6 +139,18 @@ async function serveBare(): Promise<number> {
   return (server.address() as { port: number }).port;
 }
 
+/** Bare node:http answering the bytes of the file BENCH_BODY_FILE names, as JSON (bench/sync: the anonymous sync's). */
+async function serveBareBody(): Promise<number> {
+  const body = readFileSync(process.env.BENCH_BODY_FILE!);
+  const server = createServer((request, response) => {
+    request.resume();
+    response.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
+    response.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as { port: number }).port;
+}
+
 /**
  * The least any evaluation server does per request, as a reference between the two: read and parse
  * the JSON body, answer JSON with a fresh request id and timestamp. No evaluation, no validation.
@@ -154,7 +178,9 @@ async function serveMinimal(): Promise<number> {
 const SERVERS = {
   ensign: () => serveEnsign(true),
   'ensign-no-metrics': () => serveEnsign(false),
+  'ensign-sync': serveEnsignSync,
   bare: serveBare,
+  'bare-body': serveBareBody,
   minimal: serveMinimal,
 };
 export type ServerName = keyof typeof SERVERS;
@@ -163,6 +189,8 @@ export type ServerName = keyof typeof SERVERS;
 export async function serveIfChild(): Promise<boolean> {
   const name = process.argv[2] as ServerName | undefined;
   if (!name || !(name in SERVERS)) return false;
+  // The benchmark stopped (or was stopped) without stopping this server.
+  process.on('disconnect', () => process.exit());
   process.send!(await SERVERS[name]());
   return true;
 }

@@ -1,12 +1,20 @@
 // The part of autocannon's API the benchmarks use (the package ships no types).
 declare module 'autocannon' {
-  interface Options {
+  export interface Request {
+    path?: string;
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+  }
+  export interface Options {
     url: string;
     method?: 'GET' | 'POST';
     body?: string;
     headers?: Record<string, string>;
     connections?: number;
     duration?: number;
+    /** Requests each connection sends in turn; `setupRequest` may rewrite each one before it goes. */
+    requests?: { setupRequest?: (request: Request) => Request }[];
   }
   interface Histogram {
     average: number;
@@ -14,7 +22,7 @@ declare module 'autocannon' {
     p99: number;
     total: number;
   }
-  interface Result {
+  export interface Result {
     requests: Histogram;
     latency: Histogram;
     non2xx: number;

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as v from 'valibot';
 import type { TEnvironment } from '../../domain/surveys/types.js';
+import { etagMatches } from '../evaluation/ofrep.js';
 import { badRequest, notFound } from './errors.js';
 import {
   MAX_ATTRIBUTES_PER_PERSON,
@@ -8,7 +9,8 @@ import {
   MAX_ATTRIBUTE_VALUE_LENGTH,
   SurveyStore,
 } from './store/index.js';
-import { isPublicSurvey, surveysForVisitor } from './targeting.js';
+import { type SyncStates, visitorAnswer } from './sync.js';
+import { surveysForVisitor } from './targeting.js';
 import type { Metrics } from '../metrics.js';
 import { cuidString, parseInput, plainObject, userIdString } from './validation.js';
 
@@ -79,55 +81,49 @@ const attributesBody = v.object({
   ),
 });
 
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 /** Formbricks 1.6 client API: everything the in-app widget calls, answered as `{data}`. */
-export function clientRoutes(app: FastifyInstance, store: SurveyStore, metrics?: Metrics): void {
+export function clientRoutes(
+  app: FastifyInstance,
+  store: SurveyStore,
+  syncStates: SyncStates,
+  metrics?: Metrics,
+): void {
   const environmentOf = (request: FastifyRequest) => environmentOfRequest(store, request);
-  /** The first sync tells the operator the widget is installed. */
-  const markSetUp = async (environment: TEnvironment) => {
-    if (!environment.widgetSetupCompleted) await store.markWidgetSetupCompleted(environment.id);
-    return environment;
+  /** The environment's kept sync state (400 when the id is not a cuid, 404 when unknown); the first sync tells the operator the widget is installed. */
+  const syncStateOf = async (request: FastifyRequest) => {
+    const { environmentId } = parseInput(environmentParams, pickParam(request, 'environmentId'));
+    const state = async () => SurveyStore.required(await syncStates.get(environmentId), 'Environment', environmentId);
+    const kept = await state();
+    if (kept.environment.widgetSetupCompleted) return kept;
+    // The answer already says so: the write drops the kept state, read again.
+    await store.markWidgetSetupCompleted(environmentId);
+    return state();
   };
 
+  // The same for every anonymous visitor: kept as bytes, revalidated by browsers with its ETag.
   app.get('/:environmentId/in-app/sync', async (request, reply) => {
-    const environment = await markSetUp(await environmentOf(request));
-    const [surveys, actionClasses, product] = await Promise.all([
-      store.surveys(environment.id),
-      store.actionClasses(environment.id),
-      store.product(environment),
-    ]);
-    reply.header('cache-control', 'no-store');
-    return {
-      data: {
-        surveys: surveys.filter((survey) => isPublicSurvey(survey)),
-        noCodeActionClasses: actionClasses.filter((actionClass) => actionClass.type === 'noCode'),
-        product,
-        person: null,
-      },
-    };
+    const state = await syncStateOf(request);
+    reply.header('cache-control', 'no-cache').header('etag', state.etag);
+    if (etagMatches(request.headers['if-none-match'], state.etag)) return reply.code(304).send();
+    return reply.type(JSON_TYPE).send(state.anonymous);
   });
 
   app.get('/:environmentId/in-app/sync/:userId', async (request, reply) => {
     const { userId } = parseInput(syncParams, request.params);
-    const environment = await markSetUp(await environmentOf(request));
-    const personId = await store.ensurePerson(environment.id, userId);
-    const [surveys, actionClasses, product, attributes, displays] = await Promise.all([
-      store.surveys(environment.id),
-      store.actionClasses(environment.id),
-      store.product(environment),
-      store.attributes(personId),
-      store.displaysOfPerson(personId),
-    ]);
+    const state = await syncStateOf(request);
+    const personId = await store.ensurePerson(state.environment.id, userId);
+    const [attributes, displays] = await Promise.all([store.attributes(personId), store.displaysOfPerson(personId)]);
     const device = isMobile(request.headers['user-agent'] ?? '') ? 'phone' : 'desktop';
-    const data: Record<string, unknown> = {
-      surveys: surveysForVisitor(surveys, product, { userId, attributes, device, displays }),
-      noCodeActionClasses: actionClasses.filter((actionClass) => actionClass.type === 'noCode'),
-      product,
-    };
+    const surveys = surveysForVisitor(state.surveys, state.product, { userId, attributes, device, displays });
     // Clients older than 1.6 send no version and read the person from the sync.
-    if ((request.query as Record<string, unknown>).version === undefined)
-      data.person = { id: personId, userId, attributes };
+    const person =
+      (request.query as Record<string, unknown>).version === undefined
+        ? { id: personId, userId, attributes }
+        : undefined;
     reply.header('cache-control', 'no-store');
-    return { data };
+    return reply.type(JSON_TYPE).send(visitorAnswer(state, surveys, person));
   });
 
   app.post('/:environmentId/actions', async (request) => {

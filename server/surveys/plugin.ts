@@ -7,6 +7,7 @@ import type { AppContext } from '../context.js';
 import { SurveyApiError, answerSurveyError, badRequest } from './errors.js';
 import { SurveyStore } from './store/index.js';
 import { clientRoutes } from './client.js';
+import { SyncStates } from './sync.js';
 import { fileRoutes, storageRoutes } from './storage.js';
 import { managementRoutes } from './management.js';
 import { assetRoutes } from './assets.js';
@@ -54,7 +55,9 @@ const DEMO_CSP = [
  */
 export async function surveyPlugin(app: FastifyInstance, context: AppContext): Promise<void> {
   const { config } = context;
-  const store = new SurveyStore(context.database);
+  const store = new SurveyStore(context.database, context.changes);
+  const syncStates = new SyncStates(store, context.changes);
+  app.addHook('onClose', async () => syncStates.close());
   let demoSeeded: Promise<void> | undefined;
   const seedDemo = () => (demoSeeded ??= applySeed(store, DEMO_SEED, 'demo environment'));
   if (config.surveys.seedFile) {
@@ -117,7 +120,7 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
   await app.register(
     async (client) => {
       await withCors(client);
-      clientRoutes(client, store, context.metrics);
+      clientRoutes(client, store, syncStates, context.metrics);
       await storageRoutes(client, store, {
         uploadDir: config.surveys.uploadDir,
         signingSecret: config.surveys.signingSecret,

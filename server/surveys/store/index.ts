@@ -3,9 +3,11 @@
  * shapes, one module per entity (as `server/flipt/store`). Each module's functions take the database
  * first; `SurveyStore` binds them to one database, so routes call `store.person(id)`.
  */
+import type { ChangeFeed } from '../../changes.js';
 import type { Database } from '../../db/index.js';
 import { notFound } from '../errors.js';
 import * as actionClasses from './action-classes.js';
+import { SURVEY_CONTENT, publishingContentWrites } from './content-changes.js';
 import * as displays from './displays.js';
 import * as environments from './environments.js';
 import * as files from './files.js';
@@ -23,6 +25,7 @@ export {
 } from './people.js';
 export type { ResponseRecord } from './responses.js';
 export { hashApiKey } from './shared.js';
+export { SURVEY_CONTENT } from './content-changes.js';
 
 const MODULES = [environments, surveys, actionClasses, people, displays, responses, files];
 
@@ -47,7 +50,9 @@ export interface SurveyStore
     Bound<typeof files> {}
 
 export class SurveyStore {
-  constructor(database: Database) {
+  /** With a change feed, every committed write to shared content is published on it (content-changes.ts). */
+  constructor(database: Database, changes?: ChangeFeed) {
+    if (changes) database = publishingContentWrites(database, () => changes.publish(SURVEY_CONTENT));
     for (const module of MODULES) {
       for (const [name, value] of Object.entries(module)) {
         if (typeof value === 'function') Object.assign(this, { [name]: value.bind(undefined, database) });

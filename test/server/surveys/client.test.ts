@@ -56,7 +56,8 @@ describe.each(dialects)('survey client API on %s', (dialect) => {
     });
     expect(status).toBe(200);
     expect(headers['access-control-allow-origin']).toBe('*');
-    expect(headers['cache-control']).toBe('no-store');
+    expect(headers['cache-control']).toBe('no-cache');
+    expect(headers.etag).toMatch(/^"[-_A-Za-z0-9]+"$/);
     expect(body.data.person).toBeNull();
     const names = body.data.surveys.map((s: { name: string }) => s.name);
     expect(names).toEqual(

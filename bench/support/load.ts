@@ -1,0 +1,69 @@
+// Load rounds with autocannon and the lines the HTTP benchmarks print: throughput, CPU per request,
+// latency per round, and each budget as met or not met.
+import { loadavg } from 'node:os';
+import autocannon, { type Options } from 'autocannon';
+
+export interface Totals {
+  requests: number;
+  seconds: number;
+  /** The server's CPU seconds over the rounds (one-process servers only). */
+  cpuSeconds: number;
+  p50: number[];
+  p99: number[];
+}
+
+export const emptyTotals = (): Totals => ({ requests: 0, seconds: 0, cpuSeconds: 0, p50: [], p99: [] });
+
+export interface Target {
+  url: string;
+  cpuSeconds?(): number;
+}
+
+/** One load of `seconds` on the target, added to its totals; any non-2xx answer (other than `expect`) fails the benchmark. */
+export async function round(
+  name: string,
+  target: Target,
+  options: Omit<Options, 'url'> & { url?: string },
+  totals: Totals,
+  expectStatus = 200,
+): Promise<void> {
+  const cpuBefore = target.cpuSeconds?.() ?? 0;
+  const result = await autocannon({ ...options, url: target.url + (options.url ?? '') });
+  const unexpected = Object.entries(result.statusCodeStats)
+    .filter(([status]) => Number(status) !== expectStatus)
+    .reduce((sum, [, { count }]) => sum + count, 0);
+  if (unexpected > 0 || result.errors > 0)
+    throw new Error(`${name}: ${unexpected} answers other than ${expectStatus}, ${result.errors} errors`);
+  totals.cpuSeconds += (target.cpuSeconds?.() ?? 0) - cpuBefore;
+  totals.requests += result.requests.total;
+  totals.seconds += options.duration as number;
+  totals.p50.push(result.latency.p50);
+  totals.p99.push(result.latency.p99);
+}
+
+/** CPU microseconds the server spent per request. */
+export const cpuPerRequest = (totals: Totals) => (1e6 * totals.cpuSeconds) / totals.requests;
+
+export const worstP99 = (totals: Totals) => Math.max(...totals.p99);
+
+/** Prints the server's line; returns its requests per second. */
+export function report(label: string, totals: Totals): number {
+  const rate = totals.requests / totals.seconds;
+  const cpu = totals.cpuSeconds > 0 ? `  ${cpuPerRequest(totals).toFixed(1)} µs CPU/req` : '';
+  console.log(
+    `${label.padEnd(30)} ${Math.round(rate).toLocaleString('en-US').padStart(8)} req/s${cpu}  p50 ${totals.p50.join('/')} ms  p99 ${totals.p99.join('/')} ms (per round)`,
+  );
+  return rate;
+}
+
+/** A budget line: what was measured, the budget, and whether it is met. */
+export function budget(what: string, measured: string, limit: string, met: boolean): boolean {
+  console.log(`${met ? 'met    ' : 'NOT MET'}  ${what}: ${measured} (budget: ${limit})`);
+  return met;
+}
+
+/** The machine's load averages: the figures are comparable only between runs on a similarly loaded machine. */
+export const loadLine = () =>
+  `load average ${loadavg()
+    .map((load) => load.toFixed(2))
+    .join(', ')} on this machine`;

@@ -1,0 +1,95 @@
+// GET /api/v1/client/{environment}/in-app/sync, the widget's call on a page load with an expired state,
+// under 64 connections (autocannon) against the real app holding 20 surveys, 10 action classes and
+// 1,000 people (support/sync-data.ts), versus a bare node:http server answering the same bytes as the
+// anonymous sync, in the same run and in alternating rounds. The identified sync cycles through the
+// 1,000 people; the conditional sync sends the ETag of the anonymous answer back (a 304 without body).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Options } from 'autocannon';
+import { budget, cpuPerRequest, emptyTotals, loadLine, report, round, type Totals, worstP99 } from './support/load.js';
+import { serveIfChild, startServer } from './support/servers.js';
+import { PEOPLE, SYNC_ENVIRONMENT_ID, userIdOf } from './support/sync-data.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const ROUNDS = 2;
+const CONNECTIONS = 64;
+const WARM_UP_SECONDS = 2;
+const SYNC = `/api/v1/client/${SYNC_ENVIRONMENT_ID}/in-app/sync`;
+
+if (!(await serveIfChild())) {
+  console.log(`${loadLine()} at the start`);
+  console.log(
+    `${CONNECTIONS} connections, ${SECONDS} s on each load in ${ROUNDS} alternating rounds after ${WARM_UP_SECONDS} s of warm-up`,
+  );
+  const ensign = await startServer('ensign-sync', import.meta.url);
+  const first = await fetch(ensign.url + SYNC);
+  if (first.status !== 200) throw new Error(`anonymous sync: ${first.status} ${await first.text()}`);
+  const body = Buffer.from(await first.arrayBuffer());
+  const etag = first.headers.get('etag');
+  const dir = mkdtempSync(join(tmpdir(), 'ensign-bench-sync-'));
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  process.env.BENCH_BODY_FILE = join(dir, 'sync.json');
+  writeFileSync(process.env.BENCH_BODY_FILE, body);
+  const bare = await startServer('bare-body', import.meta.url);
+  console.log(
+    `anonymous sync: ${(body.length / 1024).toFixed(1)} KB, ${(JSON.parse(body.toString()) as { data: { surveys: unknown[] } }).data.surveys.length} surveys, ETag ${etag ?? 'none'}`,
+  );
+
+  let person = 0;
+  const loads: Record<
+    string,
+    { target: typeof ensign; options: Omit<Options, 'url'> & { url: string }; status?: number }
+  > = {
+    bare: { target: bare, options: { url: '/' } },
+    anonymous: { target: ensign, options: { url: SYNC } },
+    identified: {
+      target: ensign,
+      options: {
+        url: SYNC,
+        requests: [
+          {
+            setupRequest: (request) => ({
+              ...request,
+              path: `${SYNC}/${userIdOf(person++ % PEOPLE)}?version=1.6.5`,
+            }),
+          },
+        ],
+      },
+    },
+  };
+  if (etag)
+    loads.conditional = { target: ensign, options: { url: SYNC, headers: { 'if-none-match': etag } }, status: 304 };
+  const names = Object.keys(loads);
+  const totals: Record<string, Totals> = Object.fromEntries(names.map((name) => [name, emptyTotals()]));
+  const common = { connections: CONNECTIONS, method: 'GET' as const };
+  for (const name of names) {
+    const { target, options, status } = loads[name];
+    await round(name, target, { ...common, ...options, duration: WARM_UP_SECONDS }, emptyTotals(), status);
+  }
+  for (let i = 0; i < ROUNDS; i++) {
+    for (const name of names) {
+      const { target, options, status } = loads[name];
+      await round(name, target, { ...common, ...options, duration: SECONDS / ROUNDS }, totals[name], status);
+    }
+  }
+  ensign.stop();
+  bare.stop();
+  const bareRate = report('bare node:http, same bytes', totals.bare);
+  const anonymous = report('ensign anonymous sync', totals.anonymous);
+  const identified = report('ensign identified sync', totals.identified);
+  if (totals.conditional) report('ensign anonymous sync, 304', totals.conditional);
+  const percent = (rate: number) => `${((100 * rate) / bareRate).toFixed(1)}% of bare node:http`;
+  console.log(
+    `CPU per request: anonymous ${cpuPerRequest(totals.anonymous).toFixed(0)} µs, identified ${cpuPerRequest(totals.identified).toFixed(0)} µs`,
+  );
+  budget('anonymous sync', percent(anonymous), 'at least 50%', anonymous >= 0.5 * bareRate);
+  budget('identified sync', percent(identified), 'at least 20%', identified >= 0.2 * bareRate);
+  budget(
+    'identified sync p99',
+    `${worstP99(totals.identified)} ms against bare's ${worstP99(totals.bare)} ms (worst rounds)`,
+    "at most 2x bare's",
+    worstP99(totals.identified) <= 2 * worstP99(totals.bare),
+  );
+  console.log(`${loadLine()} at the end`);
+}

@@ -1,0 +1,119 @@
+import { createHash } from 'node:crypto';
+import type { TActionClass, TEnvironment, TProduct, TSurvey } from '../../domain/surveys/types.js';
+import { ALL_NAMESPACES, type ChangeFeed } from '../changes.js';
+import { SURVEY_CONTENT, type SurveyStore } from './store/index.js';
+import { isPublicSurvey } from './targeting.js';
+
+/**
+ * What every sync of one environment shares, read once per revision of the survey content: the
+ * environment, its surveys and no-code action classes, its product, and the anonymous sync's answer
+ * as bytes with their ETag. Any committed write to that content (console, management API, seed; on
+ * this instance, another worker or another instance on the same PostgreSQL database) drops every
+ * kept state through the change feed (store/content-changes.ts); the next sync reads them again.
+ */
+export interface EnvironmentState {
+  environment: TEnvironment;
+  /** Every survey of the environment, newest first. */
+  surveys: TSurvey[];
+  product: TProduct;
+  /** The anonymous sync's `{data}` answer, in UTF-8. */
+  anonymous: Buffer;
+  /** A strong ETag over `anonymous`: equal on every instance serving the same content. */
+  etag: string;
+  /** The JSON of each survey, of the no-code action classes and of the product, to assemble a visitor's answer from. */
+  json: { surveys: Map<string, string>; noCodeActionClasses: string; product: string };
+  /** When the first running survey's close date passes (then the anonymous answer changes), in epoch ms. */
+  expiresAt: number;
+}
+
+export class SyncStates {
+  private readonly states = new Map<string, EnvironmentState | Promise<EnvironmentState | undefined>>();
+  /** Bumped by every change: a state read under an older revision is not kept. */
+  private revision = 0;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly store: SurveyStore,
+    changes: ChangeFeed,
+  ) {
+    this.unsubscribe = changes.subscribe((key) => {
+      if (key !== SURVEY_CONTENT && key !== ALL_NAMESPACES) return;
+      this.revision++;
+      this.states.clear();
+    });
+  }
+
+  /** The environment's state, synchronously when it is kept; undefined when there is no such environment. */
+  get(environmentId: string): EnvironmentState | Promise<EnvironmentState | undefined> {
+    const kept = this.states.get(environmentId);
+    if (kept && (kept instanceof Promise || kept.expiresAt > Date.now())) return kept;
+    const revision = this.revision;
+    const reading = this.read(environmentId).then(
+      (state) => {
+        if (this.revision !== revision) return this.get(environmentId);
+        if (state) this.states.set(environmentId, state);
+        else this.states.delete(environmentId);
+        return state;
+      },
+      (error: unknown) => {
+        if (this.states.get(environmentId) === reading) this.states.delete(environmentId);
+        throw error;
+      },
+    );
+    this.states.set(environmentId, reading);
+    return reading;
+  }
+
+  close(): void {
+    this.unsubscribe();
+    this.states.clear();
+  }
+
+  private async read(environmentId: string): Promise<EnvironmentState | undefined> {
+    const environment = await this.store.environment(environmentId);
+    if (!environment) return undefined;
+    const [surveys, actionClasses, product] = await Promise.all([
+      this.store.surveys(environment.id),
+      this.store.actionClasses(environment.id),
+      this.store.product(environment),
+    ]);
+    const now = Date.now();
+    const noCodeActionClasses = actionClasses.filter((actionClass: TActionClass) => actionClass.type === 'noCode');
+    const anonymous = Buffer.from(
+      JSON.stringify({
+        data: {
+          surveys: surveys.filter((survey) => isPublicSurvey(survey, now)),
+          noCodeActionClasses,
+          product,
+          person: null,
+        },
+      }),
+    );
+    const closing = surveys
+      .map((survey) => (survey.closeOnDate ? Date.parse(survey.closeOnDate) : Number.NaN))
+      .filter((at) => at > now);
+    return {
+      environment,
+      surveys,
+      product,
+      anonymous,
+      etag: `"${createHash('sha1').update(anonymous).digest('base64url')}"`,
+      json: {
+        surveys: new Map(surveys.map((survey) => [survey.id, JSON.stringify(survey)])),
+        noCodeActionClasses: JSON.stringify(noCodeActionClasses),
+        product: JSON.stringify(product),
+      },
+      expiresAt: Math.min(Infinity, ...closing),
+    };
+  }
+}
+
+/**
+ * An identified visitor's `{data}` answer, assembled from the state's kept JSON: the given surveys (those
+ * the visitor may see), the no-code action classes, the product and, for clients before 1.6, the person.
+ */
+export function visitorAnswer(state: EnvironmentState, surveys: TSurvey[], person?: object): string {
+  const surveysJson = surveys.map((survey) => state.json.surveys.get(survey.id)).join(',');
+  const personJson = person ? `,"person":${JSON.stringify(person)}` : '';
+  return `{"data":{"surveys":[${surveysJson}],"noCodeActionClasses":${state.json.noCodeActionClasses},"product":${state.json.product}${personJson}}}`;
+}
