@@ -182,7 +182,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // The console's survey pages, guarded as Flipt's management API.
     await app.register(async (api) => {
       protectRoutes(api, 'management');
-      consoleSurveyRoutes(api, new SurveyStore(database), context);
+      consoleSurveyRoutes(api, new SurveyStore(database, changes), context);
     });
     await app.register(async (results) => {
       protectRoutes(results, 'management');

@@ -1,5 +1,6 @@
 // The sync benchmark's environment: 20 surveys, 10 action classes and 1,000 people with attributes and
 // displays, written with the survey store into a database before the server opens it.
+import { ChangeFeed } from '../../server/changes.js';
 import { openDatabase } from '../../server/db/index.js';
 import { DEMO_SEED } from '../../server/surveys/demo.js';
 import { applySeed } from '../../server/surveys/seed.js';
@@ -11,7 +12,7 @@ const SURVEYS = 20;
 
 export async function seedSyncEnvironment(url: string): Promise<void> {
   const database = await openDatabase(url);
-  const store = new SurveyStore(database);
+  const store = new SurveyStore(database, new ChangeFeed());
   const demo = DEMO_SEED.environments[0];
   const surveys = Array.from({ length: SURVEYS }, (_, i) => ({
     ...demo.surveys![i % demo.surveys!.length],

@@ -50,9 +50,9 @@ export interface SurveyStore
     Bound<typeof files> {}
 
 export class SurveyStore {
-  /** With a change feed, every committed write to shared content is published on it (content-changes.ts). */
-  constructor(database: Database, changes?: ChangeFeed) {
-    if (changes) database = publishingContentWrites(database, () => changes.publish(SURVEY_CONTENT));
+  /** Every committed write to what the widget's sync sends is published on the change feed (content-changes.ts). */
+  constructor(database: Database, changes: ChangeFeed) {
+    database = publishingContentWrites(database, () => changes.publish(SURVEY_CONTENT));
     for (const module of MODULES) {
       for (const [name, value] of Object.entries(module)) {
         if (typeof value === 'function') Object.assign(this, { [name]: value.bind(undefined, database) });

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../server/app.js';
-import { defaultConfig } from '../../../server/config.js';
+import { defaultConfig } from '../../../server/config/index.js';
 import { openDatabase } from '../../../server/db/index.js';
 import { ChangeFeed } from '../../../server/changes.js';
 import { parseSurveyInput } from '../../../server/surveys/documents.js';
