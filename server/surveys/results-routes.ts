@@ -132,7 +132,7 @@ export async function surveyResultsPlugin(app: FastifyInstance, context: AppCont
     throw error;
   });
   const { database } = context;
-  const store = new SurveyStore(database);
+  const store = new SurveyStore(database, context.changes);
   const params = (request: FastifyRequest) =>
     request.params as {
       namespaceKey: string;
