@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../server/db/index.js';
 import { dialects } from '../support.js';
+import { surveyIssues } from '../../../domain/surveys/schema.js';
+import { draftOf } from '../../../src/features/surveys/status.js';
 import { asToken, startAuthApp, type AuthTestApp } from '../auth/helpers.js';
 import { ENV, startSurveyApp, type SurveyTestApp } from './support.js';
 
@@ -49,6 +51,19 @@ describe.each(dialects)('the console survey API on %s', (dialect) => {
     expect(demo.map((e: any) => e.id)).toContain(ENV);
     const other = await t.request('GET', `${base}/${ENV}/surveys`);
     expect(other.status).toBe(404);
+  });
+
+  it('round-trips every demo survey through the editor unchanged', async () => {
+    const demo = `/api/v1/namespaces/default/surveys/environments/${ENV}/surveys`;
+    const surveys = (await t.request('GET', demo)).body.surveys as any[];
+    expect(surveys.length).toBeGreaterThan(0);
+    for (const { displayCount: _d, responseCount: _r, ...survey } of surveys) {
+      // The editor opens the survey with no problem to fix, and saving it untouched sends back what it read.
+      expect(surveyIssues(survey), survey.name).toEqual({});
+      const saved = await t.request('PUT', `${demo}/${survey.id}`, draftOf(survey));
+      expect(saved.status, survey.name).toBe(200);
+      expect({ ...saved.body, updatedAt: survey.updatedAt }).toEqual(survey);
+    }
   });
 
   it('saves product settings the sync sends, naming a bad field', async () => {
