@@ -29,12 +29,21 @@ export async function freePort(): Promise<number> {
 
 /**
  * Starts the built server (`node dist/cli.js serve`) on a free port with a temporary database,
- * and resolves once `/health` answers.
+ * and resolves once `/health` answers. `flags: false`: no flag but `args`, the port coming from
+ * `env.FLIPT_SERVER_HTTP_PORT`.
  */
-export async function startServer(args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<RunningServer> {
+export async function startServer(
+  args: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+  { flags = true } = {},
+): Promise<RunningServer> {
   // A test that must know the port before the server starts (to register it elsewhere) passes --port.
   const portArg = args.indexOf('--port');
-  const port = portArg >= 0 ? Number(args[portArg + 1]) : await freePort();
+  const port = !flags
+    ? Number(env.FLIPT_SERVER_HTTP_PORT)
+    : portArg >= 0
+      ? Number(args[portArg + 1])
+      : await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'ensign-e2e-'));
   const hasDb = args.includes('--db');
   const child = spawn(
@@ -42,11 +51,8 @@ export async function startServer(args: string[] = [], env: NodeJS.ProcessEnv = 
     [
       'dist/cli.js',
       'serve',
-      '--host',
-      '127.0.0.1',
-      '--port',
-      String(port),
-      ...(hasDb ? [] : ['--db', `file:${join(dataDir, 'ensign.db')}`]),
+      ...(flags ? ['--host', '127.0.0.1', '--port', String(port)] : []),
+      ...(hasDb || !flags ? [] : ['--db', `file:${join(dataDir, 'ensign.db')}`]),
       ...args,
     ],
     { env: { ...process.env, DATABASE_URL: undefined, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
