@@ -208,11 +208,16 @@ export function cpuSecondsOf(pid: number): number {
 export async function startServer(
   name: ServerName,
   moduleUrl: string,
-): Promise<{ url: string; cpuSeconds(): number; stop(): void }> {
+): Promise<{ url: string; pid: number; cpuSeconds(): number; stop(): void }> {
   const child = fork(fileURLToPath(moduleUrl), [name], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (message) => resolve(message as number));
     child.once('exit', (code) => reject(new Error(`${name} server exited with ${code}`)));
   });
-  return { url: `http://127.0.0.1:${port}`, cpuSeconds: () => cpuSecondsOf(child.pid!), stop: () => child.kill() };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
+    cpuSeconds: () => cpuSecondsOf(child.pid!),
+    stop: () => child.kill(),
+  };
 }

@@ -126,10 +126,17 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
   app.post('/evaluate/v1/batch', async (request, reply) => {
     const started = performance.now();
     const body = objectBody(request.body);
-    const inputs = list(body.requests).map(readRequest);
+    const inputs = batchItems(body.requests).map(readRequest);
+    const namespaceKeys = new Set(inputs.map((input) => evaluationNamespace(input.namespaceKey)));
+    if (namespaceKeys.size > MAX_BATCH_NAMESPACES) {
+      throw invalidField('requests', `must name at most ${MAX_BATCH_NAMESPACES} namespaces`);
+    }
+    // One after the other: loads of the embedded database do not run side by side.
+    const namespaces = new Map<string, CompiledNamespace>();
+    for (const key of namespaceKeys) namespaces.set(key, await compiled(key));
     const results: (AnyEvaluation | undefined)[] = [];
     for (const input of inputs) {
-      const namespace = await compiled(evaluationNamespace(input.namespaceKey));
+      const namespace = namespaces.get(evaluationNamespace(input.namespaceKey))!;
       const evaluated = performance.now();
       const result = withFliptErrors(() => evaluateFlag(namespace, input), { notFound: () => undefined });
       record(
@@ -189,7 +196,7 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
     const body = objectBody(request.body);
     const namespaceKey = legacyNamespace(request);
     const excludeNotFound = either(body.excludeNotFound, body.exclude_not_found) === true;
-    const inputs = list(body.requests).map(readLegacyRequest);
+    const inputs = batchItems(body.requests).map(readLegacyRequest);
     for (const input of inputs) {
       if (input.namespaceKey && input.namespaceKey !== namespaceKey) {
         throw invalidField('namespace_key', 'must be the same for all requests if specified');
@@ -352,9 +359,17 @@ function required<T>(value: T | undefined): T {
   return value;
 }
 
-function list(value: unknown): unknown[] {
+/**
+ * The most items a batch evaluation may hold, and the most namespaces a batch's items may name
+ * (docs/compatibility.md): each bounds the work and the answer one request can cause.
+ */
+export const MAX_BATCH_ITEMS = 1000;
+export const MAX_BATCH_NAMESPACES = 10;
+
+function batchItems(value: unknown): unknown[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) throw badBody();
+  if (value.length > MAX_BATCH_ITEMS) throw invalidField('requests', `must hold at most ${MAX_BATCH_ITEMS} items`);
   return value;
 }
 

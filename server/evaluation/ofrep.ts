@@ -79,10 +79,11 @@ export async function ofrepRoutes(app: FastifyInstance, deps: OfrepDependencies)
     const namespaceKey = ofrepNamespace(request.headers);
     const input = readOfrepRequest(request.body);
     const snapshot = await deps.withSnapshot(namespaceKey, (loaded) => loaded);
+    const keys = bulkFlagKeys(snapshot.compiled, input.context.flags);
     const etag = bulkEtag(snapshot.etag, namespaceKey, input.context);
     reply.header('etag', etag);
     if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
-    const flags = bulkFlagKeys(snapshot.compiled, input.context.flags).map((key) => {
+    const flags = keys.map((key) => {
       try {
         const started = performance.now();
         return evaluatedFlagJson(recordedOfrep(deps.record, snapshot.compiled, key, input, started));
@@ -219,16 +220,25 @@ export function evaluatedFlagJson(result: AnyEvaluation): string {
   return `{"key":${JSON.stringify(flagKey)},"reason":"${ofrepReason(reason)}","variant":${variant},"value":${variant},"metadata":${metadata}}`;
 }
 
+/** The most distinct flags a bulk evaluation may name in `context.flags` (docs/compatibility.md). */
+export const MAX_BULK_FLAGS = 1000;
+
 /**
  * The flags a bulk evaluation answers: those named in `context.flags` (comma-separated, as Flipt
- * v1.48), else every boolean flag and every enabled variant flag of the namespace.
+ * v1.48), each once, else every boolean flag and every enabled variant flag of the namespace. Naming
+ * more than `MAX_BULK_FLAGS` is refused, so the answer stays within the request's and the namespace's size.
  */
 export function bulkFlagKeys(namespace: CompiledNamespace, named: string | undefined): string[] {
-  const keys = (named ?? '')
-    .split(',')
-    .map((key) => key.trim())
-    .filter((key) => key !== '');
-  if (keys.length > 0) return keys;
+  const keys = new Set<string>();
+  for (const part of (named ?? '').split(',')) {
+    const key = part.trim();
+    if (key === '') continue;
+    keys.add(key);
+    if (keys.size > MAX_BULK_FLAGS) {
+      throw new OfrepError(400, 'INVALID_CONTEXT', `context.flags names more than ${MAX_BULK_FLAGS} flags`);
+    }
+  }
+  if (keys.size > 0) return [...keys];
   return [...namespace.flags.values()]
     .filter((flag) => flag.type === 'BOOLEAN_FLAG_TYPE' || flag.enabled)
     .map((flag) => flag.key);
