@@ -5,9 +5,9 @@ import type { Page } from '@playwright/test';
 import { expect, startServer, test, type RunningServer } from './fixtures.js';
 import { api, expectAccessible, open, unique } from './console-support.js';
 
-async function createFlag(server: RunningServer): Promise<string> {
+async function createFlag(server: RunningServer, namespace: string): Promise<string> {
   const key = unique('counted');
-  await api(server, 'POST', '/api/v1/namespaces/default/flags', {
+  await api(server, 'POST', `/api/v1/namespaces/${namespace}/flags`, {
     key,
     name: 'Counted',
     type: 'VARIANT_FLAG_TYPE',
@@ -16,10 +16,10 @@ async function createFlag(server: RunningServer): Promise<string> {
   return key;
 }
 
-async function evaluate(server: RunningServer, flagKey: string, times: number): Promise<void> {
+async function evaluate(server: RunningServer, namespace: string, flagKey: string, times: number): Promise<void> {
   for (let i = 0; i < times; i++) {
     await api(server, 'POST', '/evaluate/v1/variant', {
-      namespaceKey: 'default',
+      namespaceKey: namespace,
       flagKey,
       entityId: `user-${i}`,
       context: {},
@@ -27,11 +27,11 @@ async function evaluate(server: RunningServer, flagKey: string, times: number): 
   }
 }
 
-test('the analytics tab charts the evaluations made through evaluate/v1', async ({ page, server }) => {
-  const key = await createFlag(server);
-  await evaluate(server, key, 3);
+test('the analytics tab charts the evaluations made through evaluate/v1', async ({ page, server, namespace }) => {
+  const key = await createFlag(server, namespace);
+  await evaluate(server, namespace, key, 3);
 
-  await open(page, server, `/namespaces/default/flags/${key}`);
+  await open(page, server, `/namespaces/${namespace}/flags/${key}`);
   await page.getByRole('navigation', { name: 'Flag' }).getByRole('link', { name: 'Analytics' }).click();
   await expect(page).toHaveURL(new RegExp(`/flags/${key}/analytics$`));
   await expect(page.getByText('Total evaluations: 3')).toBeVisible();
@@ -43,7 +43,7 @@ test('the analytics tab charts the evaluations made through evaluate/v1', async 
   ).toBeVisible();
   await expectAccessible(page);
 
-  await evaluate(server, key, 2);
+  await evaluate(server, namespace, key, 2);
   await page.getByRole('button', { name: 'Refresh' }).click();
   await expect(page.getByText('Total evaluations: 5')).toBeVisible();
 
@@ -80,15 +80,19 @@ function pixelsOf(page: Page, hex: string): Promise<number> {
     }, hex);
 }
 
-test('the chart is drawn in the colours of the theme and redrawn when it changes', async ({ page, server }) => {
+test('the chart is drawn in the colours of the theme and redrawn when it changes', async ({
+  page,
+  server,
+  namespace,
+}) => {
   const LIGHT_ACCENT = '#6d28d9';
   const DARK_ACCENT = '#c4b5fd';
-  const key = await createFlag(server);
-  await evaluate(server, key, 1);
+  const key = await createFlag(server, namespace);
+  await evaluate(server, namespace, key, 1);
   await page.addInitScript(() =>
     localStorage.setItem('preferences', JSON.stringify({ state: { theme: 'light', timezone: 'utc' }, version: 0 })),
   );
-  await open(page, server, `/namespaces/default/flags/${key}/analytics`);
+  await open(page, server, `/namespaces/${namespace}/flags/${key}/analytics`);
   await expect(page.getByText('Total evaluations: 1')).toBeVisible();
   await expect.poll(() => pixelsOf(page, LIGHT_ACCENT)).toBeGreaterThan(50);
   expect(await pixelsOf(page, DARK_ACCENT)).toBe(0);
@@ -107,7 +111,8 @@ test('with analytics disabled on the server, the tab is hidden and its route is 
   writeFileSync(config, 'analytics:\n  enabled: false\n');
   const server = await startServer(['--config', config]);
   try {
-    const key = await createFlag(server);
+    // its own server: the default namespace is its own too
+    const key = await createFlag(server, 'default');
     await open(page, server, `/namespaces/default/flags/${key}`);
     const tabs = page.getByRole('navigation', { name: 'Flag' });
     await expect(tabs.getByRole('link', { name: 'Rules' })).toBeVisible();

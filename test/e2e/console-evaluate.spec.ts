@@ -5,30 +5,42 @@ import type { Flag, Rule } from '../../domain/flipt/types.js';
 import { expect, test, type RunningServer } from './fixtures.js';
 import { api, expectAccessible, open, unique } from './console-support.js';
 
-const ns = '/api/v1/namespaces/default';
+const ns = (namespace: string) => `/api/v1/namespaces/${namespace}`;
 
 /** A variant flag whose one rule sends segment (plan == pro AND age >= 18) to the variant blue. */
-async function createVariantFlag(server: RunningServer): Promise<{ flagKey: string; segmentKey: string }> {
+async function createVariantFlag(
+  server: RunningServer,
+  namespace: string,
+): Promise<{ flagKey: string; segmentKey: string }> {
   const segmentKey = unique('adults');
-  await api(server, 'POST', `${ns}/segments`, { key: segmentKey, name: 'Adult pros', matchType: 'ALL_MATCH_TYPE' });
-  await api(server, 'POST', `${ns}/segments/${segmentKey}/constraints`, {
+  await api(server, 'POST', `${ns(namespace)}/segments`, {
+    key: segmentKey,
+    name: 'Adult pros',
+    matchType: 'ALL_MATCH_TYPE',
+  });
+  await api(server, 'POST', `${ns(namespace)}/segments/${segmentKey}/constraints`, {
     type: 'STRING_COMPARISON_TYPE',
     property: 'plan',
     operator: 'eq',
     value: 'pro',
   });
-  await api(server, 'POST', `${ns}/segments/${segmentKey}/constraints`, {
+  await api(server, 'POST', `${ns(namespace)}/segments/${segmentKey}/constraints`, {
     type: 'NUMBER_COMPARISON_TYPE',
     property: 'age',
     operator: 'gte',
     value: '18',
   });
   const flagKey = unique('colour');
-  await api(server, 'POST', `${ns}/flags`, { key: flagKey, name: 'Colour', type: 'VARIANT_FLAG_TYPE', enabled: true });
-  await api(server, 'POST', `${ns}/flags/${flagKey}/variants`, { key: 'blue', name: 'Blue' });
-  const flag = await api<Flag>(server, 'GET', `${ns}/flags/${flagKey}`);
-  const rule = await api<Rule>(server, 'POST', `${ns}/flags/${flagKey}/rules`, { segmentKey, rank: 1 });
-  await api(server, 'POST', `${ns}/flags/${flagKey}/rules/${rule.id}/distributions`, {
+  await api(server, 'POST', `${ns(namespace)}/flags`, {
+    key: flagKey,
+    name: 'Colour',
+    type: 'VARIANT_FLAG_TYPE',
+    enabled: true,
+  });
+  await api(server, 'POST', `${ns(namespace)}/flags/${flagKey}/variants`, { key: 'blue', name: 'Blue' });
+  const flag = await api<Flag>(server, 'GET', `${ns(namespace)}/flags/${flagKey}`);
+  const rule = await api<Rule>(server, 'POST', `${ns(namespace)}/flags/${flagKey}/rules`, { segmentKey, rank: 1 });
+  await api(server, 'POST', `${ns(namespace)}/flags/${flagKey}/rules/${rule.id}/distributions`, {
     variantId: flag.variants[0].id,
     rollout: 100,
   });
@@ -36,10 +48,15 @@ async function createVariantFlag(server: RunningServer): Promise<{ flagKey: stri
 }
 
 /** A disabled boolean flag whose threshold rollout turns it on for every entity. */
-async function createBooleanFlag(server: RunningServer): Promise<string> {
+async function createBooleanFlag(server: RunningServer, namespace: string): Promise<string> {
   const flagKey = unique('switch');
-  await api(server, 'POST', `${ns}/flags`, { key: flagKey, name: 'Switch', type: 'BOOLEAN_FLAG_TYPE', enabled: false });
-  await api(server, 'POST', `${ns}/flags/${flagKey}/rollouts`, {
+  await api(server, 'POST', `${ns(namespace)}/flags`, {
+    key: flagKey,
+    name: 'Switch',
+    type: 'BOOLEAN_FLAG_TYPE',
+    enabled: false,
+  });
+  await api(server, 'POST', `${ns(namespace)}/flags/${flagKey}/rollouts`, {
     rank: 1,
     threshold: { percentage: 100, value: true },
   });
@@ -54,9 +71,10 @@ async function responseOf(page: Page): Promise<Record<string, unknown>> {
 test('evaluate a variant flag: the response, the explanation of a failing and a matching constraint, and the context rule', async ({
   page,
   server,
+  namespace,
 }) => {
-  const { flagKey, segmentKey } = await createVariantFlag(server);
-  await open(page, server, '/namespaces/default/console');
+  const { flagKey, segmentKey } = await createVariantFlag(server, namespace);
+  await open(page, server, `/namespaces/${namespace}/console`);
   await expect(page.getByRole('heading', { name: 'Console' })).toBeVisible();
 
   const flagInput = page.getByRole('combobox', { name: 'Flag' });
@@ -128,10 +146,11 @@ test('evaluate a boolean flag with a generated entity id, then copy the request 
   page,
   context,
   server,
+  namespace,
 }) => {
-  const flagKey = await createBooleanFlag(server);
+  const flagKey = await createBooleanFlag(server, namespace);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-  await open(page, server, '/console');
+  await open(page, server, `/namespaces/${namespace}/console`);
   await page.getByRole('combobox', { name: 'Flag' }).fill(flagKey);
   await expect(page.getByText('Boolean flag: Switch')).toBeVisible();
 
@@ -154,7 +173,7 @@ test('evaluate a boolean flag with a generated entity id, then copy the request 
   await page.getByRole('button', { name: 'Copy as curl' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Copied!' })).toBeVisible();
   const command = await page.evaluate(() => navigator.clipboard.readText());
-  const body = { namespaceKey: 'default', flagKey, entityId, context: { note: "it's here" } };
+  const body = { namespaceKey: namespace, flagKey, entityId, context: { note: "it's here" } };
   expect(command).toBe(
     `curl -X POST '${server.url}/evaluate/v1/boolean' -H 'Content-Type: application/json' -d '${JSON.stringify(body).replace("'", `'\\''`)}'`,
   );
@@ -209,32 +228,43 @@ test('evaluate in another namespace: a disabled variant flag and a boolean flag 
 test('the explanation covers entity-id constraints and the default variant (the full snapshot is asked for)', async ({
   page,
   server,
+  namespace,
 }) => {
   const segmentKey = unique('vips');
-  await api(server, 'POST', `${ns}/segments`, { key: segmentKey, name: 'VIPs', matchType: 'ANY_MATCH_TYPE' });
-  await api(server, 'POST', `${ns}/segments/${segmentKey}/constraints`, {
+  await api(server, 'POST', `${ns(namespace)}/segments`, {
+    key: segmentKey,
+    name: 'VIPs',
+    matchType: 'ANY_MATCH_TYPE',
+  });
+  await api(server, 'POST', `${ns(namespace)}/segments/${segmentKey}/constraints`, {
     type: 'ENTITY_ID_COMPARISON_TYPE',
     property: 'entityId',
     operator: 'isoneof',
     value: '["vip-1","vip-2"]',
   });
   const flagKey = unique('greeting');
-  await api(server, 'POST', `${ns}/flags`, {
+  await api(server, 'POST', `${ns(namespace)}/flags`, {
     key: flagKey,
     name: 'Greeting',
     type: 'VARIANT_FLAG_TYPE',
     enabled: true,
   });
-  const vip = await api<{ id: string }>(server, 'POST', `${ns}/flags/${flagKey}/variants`, { key: 'vip' });
-  const plain = await api<{ id: string }>(server, 'POST', `${ns}/flags/${flagKey}/variants`, { key: 'plain' });
-  await api(server, 'PUT', `${ns}/flags/${flagKey}`, { name: 'Greeting', enabled: true, defaultVariantId: plain.id });
-  const rule = await api<Rule>(server, 'POST', `${ns}/flags/${flagKey}/rules`, { segmentKey, rank: 1 });
-  await api(server, 'POST', `${ns}/flags/${flagKey}/rules/${rule.id}/distributions`, {
+  const vip = await api<{ id: string }>(server, 'POST', `${ns(namespace)}/flags/${flagKey}/variants`, { key: 'vip' });
+  const plain = await api<{ id: string }>(server, 'POST', `${ns(namespace)}/flags/${flagKey}/variants`, {
+    key: 'plain',
+  });
+  await api(server, 'PUT', `${ns(namespace)}/flags/${flagKey}`, {
+    name: 'Greeting',
+    enabled: true,
+    defaultVariantId: plain.id,
+  });
+  const rule = await api<Rule>(server, 'POST', `${ns(namespace)}/flags/${flagKey}/rules`, { segmentKey, rank: 1 });
+  await api(server, 'POST', `${ns(namespace)}/flags/${flagKey}/rules/${rule.id}/distributions`, {
     variantId: vip.id,
     rollout: 100,
   });
 
-  await open(page, server, '/namespaces/default/console');
+  await open(page, server, `/namespaces/${namespace}/console`);
   await page.getByRole('combobox', { name: 'Flag' }).fill(flagKey);
   await page.getByLabel('Entity ID').fill('someone');
   await page.getByRole('button', { name: 'Evaluate' }).click();

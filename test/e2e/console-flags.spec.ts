@@ -5,10 +5,11 @@ import { api, expectAccessible, onlyDefaultNamespace, open, pick, toast, unique 
 test('create a flag: key follows the name, key rules and messages, type only at creation, then edit it', async ({
   page,
   server,
+  namespace,
 }) => {
   const name = unique('Checkout Flow');
   const key = name.replace(/\s/g, '-');
-  await open(page, server, '/namespaces/default/flags/new');
+  await open(page, server, `/namespaces/${namespace}/flags/new`);
   await expect(page.getByRole('heading', { name: 'New Flag' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Learn more about flags' })).toBeVisible();
   const create = page.getByRole('button', { name: 'Create' });
@@ -37,7 +38,7 @@ test('create a flag: key follows the name, key rules and messages, type only at 
   await create.click();
 
   await expect(toast(page).success).toHaveText('Successfully created flag');
-  await expect(page).toHaveURL(new RegExp(`#/namespaces/default/flags/${key}$`));
+  await expect(page).toHaveURL(new RegExp(`#/namespaces/${namespace}/flags/${key}$`));
   await expect(page.getByRole('heading', { name })).toBeVisible();
   await expect(page.getByText('Created a few seconds ago')).toBeVisible();
   await expect(page.getByRole('textbox', { name: 'Key' })).toBeDisabled();
@@ -57,7 +58,7 @@ test('create a flag: key follows the name, key rules and messages, type only at 
   await page.getByLabel('Description').fill('Changed');
   await update.click();
   await expect(toast(page).success).toHaveText('Successfully updated flag');
-  const stored = await api<Flag>(server, 'GET', `/api/v1/namespaces/default/flags/${key}`);
+  const stored = await api<Flag>(server, 'GET', `/api/v1/namespaces/${namespace}/flags/${key}`);
   expect(stored).toMatchObject({ enabled: true, description: 'Changed', type: 'VARIANT_FLAG_TYPE' });
   await expect(update).toBeDisabled();
 
@@ -66,10 +67,18 @@ test('create a flag: key follows the name, key rules and messages, type only at 
   await expect(page.getByRole('heading', { name: 'Rules' })).toBeVisible();
 });
 
-test('a boolean flag has the Rollouts and Analytics tabs and no enabled toggle', async ({ page, server }) => {
+test('a boolean flag has the Rollouts and Analytics tabs and no enabled toggle', async ({
+  page,
+  server,
+  namespace,
+}) => {
   const key = unique('dark-mode');
-  await api(server, 'POST', '/api/v1/namespaces/default/flags', { key, name: 'Dark mode', type: 'BOOLEAN_FLAG_TYPE' });
-  await open(page, server, `/flags/${key}`);
+  await api(server, 'POST', `/api/v1/namespaces/${namespace}/flags`, {
+    key,
+    name: 'Dark mode',
+    type: 'BOOLEAN_FLAG_TYPE',
+  });
+  await open(page, server, `/namespaces/${namespace}/flags/${key}`);
   await expect(page.getByRole('heading', { name: 'Dark mode' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Rollouts' })).toHaveAttribute('aria-current', 'page');
   await expect(page.getByRole('link', { name: 'Analytics' })).toBeVisible();
@@ -77,21 +86,34 @@ test('a boolean flag has the Rollouts and Analytics tabs and no enabled toggle',
   await expect(page.getByRole('switch', { name: 'Enabled' })).toHaveCount(0);
 });
 
-test('copying is disabled while only one namespace exists', async ({ page, server }) => {
+test('copying is disabled while only one namespace exists', async ({ page, server, namespace }) => {
   const key = unique('lonely');
-  await api(server, 'POST', '/api/v1/namespaces/default/flags', { key, name: 'Lonely', type: 'BOOLEAN_FLAG_TYPE' });
+  await api(server, 'POST', `/api/v1/namespaces/${namespace}/flags`, {
+    key,
+    name: 'Lonely',
+    type: 'BOOLEAN_FLAG_TYPE',
+  });
   await onlyDefaultNamespace(page);
-  await open(page, server, `/namespaces/default/flags/${key}`);
+  await open(page, server, `/namespaces/${namespace}/flags/${key}`);
   await page.getByRole('button', { name: 'Actions' }).click();
   await expect(page.getByRole('menuitem', { name: 'Copy to Namespace' })).toBeDisabled();
   await expect(page.getByRole('menuitem', { name: 'Delete' })).toBeEnabled();
 });
 
-test('variants: new, edit with JSON attachment, default variant, delete', async ({ page, server, context }) => {
+test('variants: new, edit with JSON attachment, default variant, delete', async ({
+  page,
+  server,
+  namespace,
+  context,
+}) => {
   const key = unique('banner');
-  await api(server, 'POST', '/api/v1/namespaces/default/flags', { key, name: 'Banner', type: 'VARIANT_FLAG_TYPE' });
+  await api(server, 'POST', `/api/v1/namespaces/${namespace}/flags`, {
+    key,
+    name: 'Banner',
+    type: 'VARIANT_FLAG_TYPE',
+  });
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-  await open(page, server, `/namespaces/default/flags/${key}`);
+  await open(page, server, `/namespaces/${namespace}/flags/${key}`);
 
   await page.getByRole('button', { name: 'Copy key' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Copied!' })).toBeVisible();
@@ -133,7 +155,7 @@ test('variants: new, edit with JSON attachment, default variant, delete', async 
   expect(body.defaultVariantId).toEqual(expect.any(String));
   expect(body).not.toHaveProperty('defaultVariant');
   await expect(toast(page).success).toHaveText('Successfully updated flag');
-  const flag = await api<Flag>(server, 'GET', `/api/v1/namespaces/default/flags/${key}`);
+  const flag = await api<Flag>(server, 'GET', `/api/v1/namespaces/${namespace}/flags/${key}`);
   expect(flag.defaultVariant?.key).toBe('red');
 
   await page.getByRole('button', { name: 'Delete blue.v1' }).click();
@@ -144,13 +166,20 @@ test('variants: new, edit with JSON attachment, default variant, delete', async 
   await expect(page.getByRole('cell', { name: 'blue.v1', exact: true })).toBeHidden();
 });
 
-test('copy a flag with its variants to another namespace, then delete it', async ({ page, server }) => {
+test('copy a flag with its variants to another namespace, then delete it', async ({ page, server, namespace }) => {
   const key = unique('copied');
   const target = unique('target');
   await api(server, 'POST', '/api/v1/namespaces', { key: target, name: target });
-  await api(server, 'POST', '/api/v1/namespaces/default/flags', { key, name: 'Copied', type: 'VARIANT_FLAG_TYPE' });
-  await api(server, 'POST', `/api/v1/namespaces/default/flags/${key}/variants`, { key: 'one', attachment: '{"a":1}' });
-  await open(page, server, `/namespaces/default/flags/${key}`);
+  await api(server, 'POST', `/api/v1/namespaces/${namespace}/flags`, {
+    key,
+    name: 'Copied',
+    type: 'VARIANT_FLAG_TYPE',
+  });
+  await api(server, 'POST', `/api/v1/namespaces/${namespace}/flags/${key}/variants`, {
+    key: 'one',
+    attachment: '{"a":1}',
+  });
+  await open(page, server, `/namespaces/${namespace}/flags/${key}`);
 
   await page.getByRole('button', { name: 'Actions' }).click();
   await page.getByRole('menuitem', { name: 'Copy to Namespace' }).click();
@@ -173,7 +202,7 @@ test('copy a flag with its variants to another namespace, then delete it', async
   await expect(confirm).toContainText(`Are you sure you want to delete the flag ${key}?`);
   await expect(confirm).toContainText('This action cannot be undone.');
   await confirm.getByRole('button', { name: 'Delete' }).click();
-  await expect(page).toHaveURL(/#\/namespaces\/default\/flags$/);
+  await expect(page).toHaveURL(new RegExp(`#/namespaces/${namespace}/flags$`));
   await expect(page.getByRole('link', { name: key, exact: true })).toHaveCount(0);
 });
 
@@ -218,9 +247,9 @@ test('the flag list searches by key or name, sorts by any column and paginates',
   await expect(page.getByRole('navigation', { name: 'Pagination' })).toBeHidden();
 });
 
-test('a flag or segment that fails to load shows its error', async ({ page, server }) => {
-  await open(page, server, '/namespaces/default/flags/no-such-flag');
-  await expect(page.getByRole('alert')).toHaveText('flag "default/no-such-flag" not found');
-  await open(page, server, '/namespaces/default/segments/no-such-segment');
-  await expect(page.getByRole('alert')).toHaveText('segment "default/no-such-segment" not found');
+test('a flag or segment that fails to load shows its error', async ({ page, server, namespace }) => {
+  await open(page, server, `/namespaces/${namespace}/flags/no-such-flag`);
+  await expect(page.getByRole('alert')).toHaveText(`flag "${namespace}/no-such-flag" not found`);
+  await open(page, server, `/namespaces/${namespace}/segments/no-such-segment`);
+  await expect(page.getByRole('alert')).toHaveText(`segment "${namespace}/no-such-segment" not found`);
 });

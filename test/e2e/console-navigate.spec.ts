@@ -57,13 +57,14 @@ async function deleteNamespace(page: Page, key: string) {
 test('flag: create, update, copy and delete show in the list, the flag page and the evaluation console', async ({
   page,
   server,
+  namespace,
 }) => {
   const target = unique('nav-target').toLowerCase();
   await api(server, 'POST', '/api/v1/namespaces', { key: target, name: `Target ${target}` });
   const name = unique('Nav Flag');
   const key = name.replace(/\s/g, '-');
   // Every page that will show the flag is opened once before, so that a stale cache would be seen.
-  await open(page, server, '/namespaces/default/flags');
+  await open(page, server, `/namespaces/${namespace}/flags`);
   await goTo(page, 'Console');
   await expect(page.getByRole('heading', { name: 'Console' })).toBeVisible();
 
@@ -103,7 +104,7 @@ test('flag: create, update, copy and delete show in the list, the flag page and 
   await switchTo(page, `Target ${target}`);
   await expect(page).toHaveURL(new RegExp(`#/namespaces/${target}/flags`));
   await expect(page.getByRole('link', { name: key, exact: true })).toBeVisible();
-  await switchTo(page, 'Default');
+  await switchTo(page, namespace);
 
   // Delete: gone from the list and unknown to the console.
   await openFlag(page, key);
@@ -121,11 +122,16 @@ test('flag: create, update, copy and delete show in the list, the flag page and 
 test('variant: create, update and delete show in the rule form, the Default Rule and the flag form', async ({
   page,
   server,
+  namespace,
 }) => {
   const flag = unique('nav-variants');
-  await api(server, 'POST', '/api/v1/namespaces/default/flags', { key: flag, name: flag, type: 'VARIANT_FLAG_TYPE' });
-  await api(server, 'POST', '/api/v1/namespaces/default/segments', { key: `${flag}-all`, name: 'Everyone' });
-  await open(page, server, `/namespaces/default/flags/${flag}/rules`);
+  await api(server, 'POST', `/api/v1/namespaces/${namespace}/flags`, {
+    key: flag,
+    name: flag,
+    type: 'VARIANT_FLAG_TYPE',
+  });
+  await api(server, 'POST', `/api/v1/namespaces/${namespace}/segments`, { key: `${flag}-all`, name: 'Everyone' });
+  await open(page, server, `/namespaces/${namespace}/flags/${flag}/rules`);
   await expect(page.getByRole('heading', { name: 'Default Rule' })).toBeVisible();
 
   await page.getByRole('navigation', { name: 'Flag' }).getByRole('link', { name: 'Variants' }).click();
@@ -176,22 +182,23 @@ test('variant: create, update and delete show in the rule form, the Default Rule
 test('segment and constraint: create, update, copy and delete show in the lists, the segment page and the rule and rollout pickers', async ({
   page,
   server,
+  namespace,
 }) => {
   const target = unique('nav-seg-target').toLowerCase();
   await api(server, 'POST', '/api/v1/namespaces', { key: target, name: `Target ${target}` });
   const variantFlag = unique('nav-rl');
-  await api(server, 'POST', '/api/v1/namespaces/default/flags', {
+  await api(server, 'POST', `/api/v1/namespaces/${namespace}/flags`, {
     key: variantFlag,
     name: variantFlag,
     type: 'VARIANT_FLAG_TYPE',
   });
   const booleanFlag = unique('nav-ro');
-  await api(server, 'POST', '/api/v1/namespaces/default/flags', {
+  await api(server, 'POST', `/api/v1/namespaces/${namespace}/flags`, {
     key: booleanFlag,
     name: booleanFlag,
     type: 'BOOLEAN_FLAG_TYPE',
   });
-  await open(page, server, '/namespaces/default/segments');
+  await open(page, server, `/namespaces/${namespace}/segments`);
   await expect(page.getByRole('heading', { name: 'Segments' })).toBeVisible();
 
   const name = unique('Nav Segment');
@@ -263,7 +270,7 @@ test('segment and constraint: create, update, copy and delete show in the lists,
   await expect(page.getByRole('link', { name: key, exact: true })).toBeVisible();
   await page.getByRole('link', { name: key, exact: true }).click();
   await expect(page.getByRole('row', { name: /plan String == enterprise/ })).toBeVisible();
-  await switchTo(page, 'Default');
+  await switchTo(page, namespace);
 
   await openSegment(page, key);
   await page.getByRole('button', { name: 'Delete plan' }).click();
@@ -292,23 +299,28 @@ test('segment and constraint: create, update, copy and delete show in the lists,
 test('rule and rollout: create, update, reorder and delete show on the flag page after leaving it and in evaluations', async ({
   page,
   server,
+  namespace,
 }) => {
   const flag = unique('nav-rules');
   const segment = unique('nav-everyone');
   // Other tests on this server also name a segment "Everyone": this name is this test's own.
   const segmentName = `Everyone ${segment.split('-').pop()}`;
-  await api(server, 'POST', '/api/v1/namespaces/default/segments', { key: segment, name: segmentName });
-  await api(server, 'POST', '/api/v1/namespaces/default/flags', { key: flag, name: flag, type: 'VARIANT_FLAG_TYPE' });
-  await api(server, 'POST', `/api/v1/namespaces/default/flags/${flag}/variants`, { key: 'red' });
-  await api(server, 'POST', `/api/v1/namespaces/default/flags/${flag}/variants`, { key: 'green' });
+  await api(server, 'POST', `/api/v1/namespaces/${namespace}/segments`, { key: segment, name: segmentName });
+  await api(server, 'POST', `/api/v1/namespaces/${namespace}/flags`, {
+    key: flag,
+    name: flag,
+    type: 'VARIANT_FLAG_TYPE',
+  });
+  await api(server, 'POST', `/api/v1/namespaces/${namespace}/flags/${flag}/variants`, { key: 'red' });
+  await api(server, 'POST', `/api/v1/namespaces/${namespace}/flags/${flag}/variants`, { key: 'green' });
   const booleanFlag = unique('nav-bool');
-  await api(server, 'POST', '/api/v1/namespaces/default/flags', {
+  await api(server, 'POST', `/api/v1/namespaces/${namespace}/flags`, {
     key: booleanFlag,
     name: booleanFlag,
     type: 'BOOLEAN_FLAG_TYPE',
     enabled: false,
   });
-  await open(page, server, `/namespaces/default/flags/${flag}/rules`);
+  await open(page, server, `/namespaces/${namespace}/flags/${flag}/rules`);
 
   await page.getByRole('button', { name: 'New Rule' }).click();
   const dialog = page.getByRole('dialog', { name: 'New Rule' });
@@ -325,13 +337,13 @@ test('rule and rollout: create, update, reorder and delete show on the flag page
     await page.getByRole('button', { name: 'Evaluate' }).click();
     await expect(page.getByRole('region', { name: 'Response' })).toContainText(expected);
   };
-  await api(server, 'PUT', `/api/v1/namespaces/default/flags/${flag}`, { name: flag, enabled: true });
+  await api(server, 'PUT', `/api/v1/namespaces/${namespace}/flags/${flag}`, { name: flag, enabled: true });
   await evaluate(flag, '"variantKey": "green"');
   await openFlag(page, flag, 'Rules');
   await expect(page.getByRole('article', { name: 'Rule 1' })).toContainText(segment);
 
   // A rule without variant added by someone else, moved first here: evaluations follow the order.
-  await api(server, 'POST', `/api/v1/namespaces/default/flags/${flag}/rules`, { segmentKey: segment, rank: 2 });
+  await api(server, 'POST', `/api/v1/namespaces/${namespace}/flags/${flag}/rules`, { segmentKey: segment, rank: 2 });
   await goTo(page, 'Flags');
   await openFlag(page, flag, 'Rules');
   await expect(page.getByRole('article', { name: 'Rule 2' })).toBeVisible();
@@ -375,10 +387,18 @@ test('rule and rollout: create, update, reorder and delete show on the flag page
   await expect(page.getByRole('article', { name: 'Rollout 1' })).toHaveCount(0);
 });
 
-test('namespace: create, update and delete show in the switcher and the copy dialog', async ({ page, server }) => {
+test('namespace: create, update and delete show in the switcher and the copy dialog', async ({
+  page,
+  server,
+  namespace,
+}) => {
   const flag = unique('nav-ns-flag');
-  await api(server, 'POST', '/api/v1/namespaces/default/flags', { key: flag, name: flag, type: 'BOOLEAN_FLAG_TYPE' });
-  await open(page, server, `/namespaces/default/flags/${flag}`);
+  await api(server, 'POST', `/api/v1/namespaces/${namespace}/flags`, {
+    key: flag,
+    name: flag,
+    type: 'BOOLEAN_FLAG_TYPE',
+  });
+  await open(page, server, `/namespaces/${namespace}/flags/${flag}`);
   await expect(page.getByRole('heading', { name: flag })).toBeVisible();
 
   const name = unique('Nav Space');
@@ -416,20 +436,28 @@ test('namespace: create, update and delete show in the switcher and the copy dia
   }
 });
 
-test('what someone else changes through the API shows when each page is opened again', async ({ page, server }) => {
+test('what someone else changes through the API shows when each page is opened again', async ({
+  page,
+  server,
+  namespace,
+}) => {
   const flag = unique('nav-else');
   const segment = unique('nav-eseg');
-  await api(server, 'POST', '/api/v1/namespaces/default/flags', { key: flag, name: flag, type: 'VARIANT_FLAG_TYPE' });
-  await open(page, server, `/namespaces/default/flags/${flag}/rules`);
+  await api(server, 'POST', `/api/v1/namespaces/${namespace}/flags`, {
+    key: flag,
+    name: flag,
+    type: 'VARIANT_FLAG_TYPE',
+  });
+  await open(page, server, `/namespaces/${namespace}/flags/${flag}/rules`);
   await expect(page.getByText('This flag has no rules.')).toBeVisible();
   await goTo(page, 'Segments');
 
-  await api(server, 'POST', '/api/v1/namespaces/default/segments', { key: segment, name: 'Elsewhere segment' });
-  const variant = await api<{ id: string }>(server, 'POST', `/api/v1/namespaces/default/flags/${flag}/variants`, {
+  await api(server, 'POST', `/api/v1/namespaces/${namespace}/segments`, { key: segment, name: 'Elsewhere segment' });
+  const variant = await api<{ id: string }>(server, 'POST', `/api/v1/namespaces/${namespace}/flags/${flag}/variants`, {
     key: 'else-red',
   });
-  await api(server, 'POST', `/api/v1/namespaces/default/flags/${flag}/rules`, { segmentKey: segment, rank: 1 });
-  await api(server, 'PUT', `/api/v1/namespaces/default/flags/${flag}`, {
+  await api(server, 'POST', `/api/v1/namespaces/${namespace}/flags/${flag}/rules`, { segmentKey: segment, rank: 1 });
+  await api(server, 'PUT', `/api/v1/namespaces/${namespace}/flags/${flag}`, {
     name: 'Changed elsewhere',
     defaultVariantId: variant.id,
   });

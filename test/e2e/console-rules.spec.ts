@@ -2,37 +2,42 @@ import type { Flag, RolloutList, RuleList } from '../../domain/flipt/types.js';
 import { expect, test, type RunningServer } from './fixtures.js';
 import { api, expectAccessible, open, pick, toast, unique } from './console-support.js';
 
-async function seedSegments(server: RunningServer, ...keys: string[]): Promise<void> {
+async function seedSegments(server: RunningServer, namespace: string, ...keys: string[]): Promise<void> {
   for (const key of keys)
-    await api(server, 'POST', '/api/v1/namespaces/default/segments', { key, name: key, matchType: 'ALL_MATCH_TYPE' });
+    await api(server, 'POST', `/api/v1/namespaces/${namespace}/segments`, {
+      key,
+      name: key,
+      matchType: 'ALL_MATCH_TYPE',
+    });
 }
 
-async function variantFlag(server: RunningServer): Promise<Flag> {
+async function variantFlag(server: RunningServer, namespace: string): Promise<Flag> {
   const key = unique('checkout');
-  await api(server, 'POST', '/api/v1/namespaces/default/flags', {
+  await api(server, 'POST', `/api/v1/namespaces/${namespace}/flags`, {
     key,
     name: 'Checkout',
     type: 'VARIANT_FLAG_TYPE',
     enabled: true,
   });
   for (const variant of ['red', 'green', 'blue']) {
-    await api(server, 'POST', `/api/v1/namespaces/default/flags/${key}/variants`, { key: variant });
+    await api(server, 'POST', `/api/v1/namespaces/${namespace}/flags/${key}/variants`, { key: variant });
   }
-  return api<Flag>(server, 'GET', `/api/v1/namespaces/default/flags/${key}`);
+  return api<Flag>(server, 'GET', `/api/v1/namespaces/${namespace}/flags/${key}`);
 }
 
-const rulesOf = (server: RunningServer, flagKey: string) =>
-  api<RuleList>(server, 'GET', `/api/v1/namespaces/default/flags/${flagKey}/rules`);
+const rulesOf = (server: RunningServer, namespace: string, flagKey: string) =>
+  api<RuleList>(server, 'GET', `/api/v1/namespaces/${namespace}/flags/${flagKey}/rules`);
 
 test('rules: create multi-variate and single-variant rules, edit distributions, reorder by keyboard and drag, a refused reorder reverts, delete', async ({
   page,
   server,
+  namespace,
 }) => {
   const [first, second] = [unique('beta'), unique('staff')];
-  await seedSegments(server, first, second);
-  const flag = await variantFlag(server);
+  await seedSegments(server, namespace, first, second);
+  const flag = await variantFlag(server, namespace);
   const variantKey = (id: string) => flag.variants.find((variant) => variant.id === id)?.key;
-  await open(page, server, `/namespaces/default/flags/${flag.key}/rules`);
+  await open(page, server, `/namespaces/${namespace}/flags/${flag.key}/rules`);
   await expect(page.getByText('This flag has no rules.')).toBeVisible();
 
   // A multi-variate rule on two segments with AND, starting from an even split that must total 100%.
@@ -52,7 +57,7 @@ test('rules: create multi-variate and single-variant rules, edit distributions, 
   await dialog.getByRole('button', { name: 'Create' }).click();
   await expect(toast(page).success).toHaveText('Successfully created rule');
 
-  let rules = (await rulesOf(server, flag.key)).rules;
+  let rules = (await rulesOf(server, namespace, flag.key)).rules;
   expect(rules).toHaveLength(1);
   expect(rules[0]).toMatchObject({
     segmentKey: '',
@@ -72,7 +77,7 @@ test('rules: create multi-variate and single-variant rules, edit distributions, 
   await pick(dialog, 'Variant', 'blue');
   await dialog.getByRole('button', { name: 'Create' }).click();
   await expect(page.getByRole('article', { name: 'Rule 2' })).toBeVisible();
-  rules = (await rulesOf(server, flag.key)).rules;
+  rules = (await rulesOf(server, namespace, flag.key)).rules;
   expect(rules[1]).toMatchObject({ segmentKey: second, segmentKeys: [], rank: 2 });
   expect(rules[1].distributions.map((d) => [variantKey(d.variantId), d.rollout])).toEqual([['blue', 100]]);
 
@@ -85,7 +90,7 @@ test('rules: create multi-variate and single-variant rules, edit distributions, 
   await rule1.getByLabel('Percentage for blue').fill('25');
   await rule1.getByRole('button', { name: 'Update' }).click();
   await expect(toast(page).success).toHaveText('Successfully updated rule');
-  rules = (await rulesOf(server, flag.key)).rules;
+  rules = (await rulesOf(server, namespace, flag.key)).rules;
   expect(rules[0].distributions.map((d) => d.rollout)).toEqual([50, 25, 25]);
 
   // Reorder from the keyboard: rule 2 moves up.
@@ -93,13 +98,13 @@ test('rules: create multi-variate and single-variant rules, edit distributions, 
   await page.getByRole('button', { name: 'Move rule 2 up' }).focus();
   await page.keyboard.press('Enter');
   await expect
-    .poll(async () => (await rulesOf(server, flag.key)).rules.map((rule) => rule.id))
+    .poll(async () => (await rulesOf(server, namespace, flag.key)).rules.map((rule) => rule.id))
     .toEqual([ids[1], ids[0]]);
   await expect(page.getByRole('article', { name: 'Rule 1' }).getByText(second)).toBeVisible();
 
   // Reorder by dragging the second card onto the first.
   await page.getByRole('article', { name: 'Rule 2' }).dragTo(page.getByRole('article', { name: 'Rule 1' }));
-  await expect.poll(async () => (await rulesOf(server, flag.key)).rules.map((rule) => rule.id)).toEqual(ids);
+  await expect.poll(async () => (await rulesOf(server, namespace, flag.key)).rules.map((rule) => rule.id)).toEqual(ids);
 
   // A reorder the server refuses: the list goes back to the stored order and the error shows.
   await page.route('**/rules/order', (route) =>
@@ -112,7 +117,7 @@ test('rules: create multi-variate and single-variant rules, edit distributions, 
   await page.getByRole('button', { name: 'Move rule 2 up' }).click();
   await expect(toast(page).error).toContainText('reorder refused');
   await expect(page.getByRole('article', { name: 'Rule 1' }).getByText('AND')).toBeVisible();
-  expect((await rulesOf(server, flag.key)).rules.map((rule) => rule.id)).toEqual(ids);
+  expect((await rulesOf(server, namespace, flag.key)).rules.map((rule) => rule.id)).toEqual(ids);
   await page.unroute('**/rules/order');
 
   // Delete with confirmation; the remaining rule is renumbered.
@@ -120,7 +125,7 @@ test('rules: create multi-variate and single-variant rules, edit distributions, 
   await expect(page.getByRole('dialog', { name: 'Delete Rule' })).toContainText('This action cannot be undone.');
   await page.getByRole('dialog', { name: 'Delete Rule' }).getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByRole('article', { name: 'Rule 2' })).toHaveCount(0);
-  rules = (await rulesOf(server, flag.key)).rules;
+  rules = (await rulesOf(server, namespace, flag.key)).rules;
   expect(rules.map((rule) => [rule.id, rule.rank])).toEqual([[ids[1], 1]]);
 
   // The Default Rule sets the flag's default variant, as in Flipt's console.
@@ -131,7 +136,8 @@ test('rules: create multi-variate and single-variant rules, edit distributions, 
   await expect(toast(page).success).toHaveText('Successfully updated flag');
   await expect
     .poll(
-      async () => (await api<Flag>(server, 'GET', `/api/v1/namespaces/default/flags/${flag.key}`)).defaultVariant?.key,
+      async () =>
+        (await api<Flag>(server, 'GET', `/api/v1/namespaces/${namespace}/flags/${flag.key}`)).defaultVariant?.key,
     )
     .toBe('green');
   await expect(defaults.getByRole('button', { name: 'Update' })).toBeDisabled();
@@ -141,19 +147,22 @@ test('rules: create multi-variate and single-variant rules, edit distributions, 
 test('rollouts: threshold and segment rollouts, edit, reorder, a refused reorder reverts, default value, delete', async ({
   page,
   server,
+  namespace,
 }) => {
   const [first, second] = [unique('internal'), unique('eu')];
-  await seedSegments(server, first, second);
+  await seedSegments(server, namespace, first, second);
   const flagKey = unique('new-nav');
-  await api(server, 'POST', '/api/v1/namespaces/default/flags', {
+  await api(server, 'POST', `/api/v1/namespaces/${namespace}/flags`, {
     key: flagKey,
     name: 'New nav',
     type: 'BOOLEAN_FLAG_TYPE',
     enabled: false,
   });
   const rolloutsOf = () =>
-    api<RolloutList>(server, 'GET', `/api/v1/namespaces/default/flags/${flagKey}/rollouts`).then((list) => list.rules);
-  await open(page, server, `/namespaces/default/flags/${flagKey}`);
+    api<RolloutList>(server, 'GET', `/api/v1/namespaces/${namespace}/flags/${flagKey}/rollouts`).then(
+      (list) => list.rules,
+    );
+  await open(page, server, `/namespaces/${namespace}/flags/${flagKey}`);
   await expect(page.getByRole('heading', { name: 'Rollouts' })).toBeVisible();
 
   // Threshold rollout: 30% get false.
@@ -218,7 +227,7 @@ test('rollouts: threshold and segment rollouts, edit, reorder, a refused reorder
   await defaults.getByLabel('Value').selectOption('true');
   await defaults.getByRole('button', { name: 'Update' }).click();
   await expect(toast(page).success).toHaveText('Successfully updated flag');
-  expect((await api<Flag>(server, 'GET', `/api/v1/namespaces/default/flags/${flagKey}`)).enabled).toBe(true);
+  expect((await api<Flag>(server, 'GET', `/api/v1/namespaces/${namespace}/flags/${flagKey}`)).enabled).toBe(true);
 
   // Delete.
   await page.getByRole('button', { name: 'Delete rollout 2' }).click();

@@ -3,7 +3,7 @@ import { expect, test, type RunningServer } from './fixtures.js';
 import { api, expectAccessible, open, pick, toast, unique } from './console-support.js';
 import type { Page } from '@playwright/test';
 
-async function createSegment(server: RunningServer, namespace = 'default'): Promise<string> {
+async function createSegment(server: RunningServer, namespace: string): Promise<string> {
   const key = unique('segment');
   await api(server, 'POST', `/api/v1/namespaces/${namespace}/segments`, {
     key,
@@ -13,7 +13,7 @@ async function createSegment(server: RunningServer, namespace = 'default'): Prom
   return key;
 }
 
-async function getSegment(server: RunningServer, key: string, namespace = 'default'): Promise<Segment> {
+async function getSegment(server: RunningServer, key: string, namespace: string): Promise<Segment> {
   return api<Segment>(server, 'GET', `/api/v1/namespaces/${namespace}/segments/${key}`);
 }
 
@@ -21,10 +21,14 @@ function slideOver(page: Page, title: 'New Constraint' | 'Edit Constraint') {
   return page.getByRole('dialog', { name: title });
 }
 
-test('create a segment: key follows the name, match type labels, then update it', async ({ page, server }) => {
+test('create a segment: key follows the name, match type labels, then update it', async ({
+  page,
+  server,
+  namespace,
+}) => {
   const name = unique('Beta Testers');
   const key = name.replace(/\s/g, '-');
-  await open(page, server, '/namespaces/default/segments/new');
+  await open(page, server, `/namespaces/${namespace}/segments/new`);
   await expect(page.getByRole('heading', { name: 'New Segment' })).toBeVisible();
   await page.getByLabel('Name', { exact: true }).fill(name);
   await expect(page.getByRole('textbox', { name: 'Key' })).toHaveValue(key);
@@ -34,19 +38,19 @@ test('create a segment: key follows the name, match type labels, then update it'
   await expectAccessible(page);
   await page.getByRole('button', { name: 'Create' }).click();
   await expect(toast(page).success).toHaveText('Successfully created segment');
-  await expect(page).toHaveURL(new RegExp(`#/namespaces/default/segments/${key}$`));
+  await expect(page).toHaveURL(new RegExp(`#/namespaces/${namespace}/segments/${key}$`));
   await expect(page.getByRole('heading', { name })).toBeVisible();
-  expect((await getSegment(server, key)).matchType).toBe('ANY_MATCH_TYPE');
+  expect((await getSegment(server, key, namespace)).matchType).toBe('ANY_MATCH_TYPE');
   await expect(page.getByRole('textbox', { name: 'Key' })).toBeDisabled();
 
   await page.getByRole('radio', { name: /^All/ }).check();
   await page.getByRole('button', { name: 'Update' }).click();
   await expect(toast(page).success).toHaveText('Successfully updated segment');
   await expect(page).toHaveURL(new RegExp(`/segments/${key}$`));
-  expect((await getSegment(server, key)).matchType).toBe('ALL_MATCH_TYPE');
+  expect((await getSegment(server, key, namespace)).matchType).toBe('ALL_MATCH_TYPE');
   await expectAccessible(page);
 
-  await open(page, server, '/namespaces/default/segments');
+  await open(page, server, `/namespaces/${namespace}/segments`);
   await expect(page.getByRole('link', { name: key })).toBeVisible();
   await expectAccessible(page);
 });
@@ -54,9 +58,10 @@ test('create a segment: key follows the name, match type labels, then update it'
 test('constraints of every type with their operators, validation messages, edit and delete', async ({
   page,
   server,
+  namespace,
 }) => {
-  const key = await createSegment(server);
-  await open(page, server, `/namespaces/default/segments/${key}`);
+  const key = await createSegment(server, namespace);
+  await open(page, server, `/namespaces/${namespace}/segments/${key}`);
   await expect(page.getByText('This segment has no constraints.')).toBeVisible();
 
   // STRING: every operator, a required value, no value for empty.
@@ -176,7 +181,7 @@ test('constraints of every type with their operators, validation messages, edit 
   await expect(form).toBeHidden();
   await expect(toast(page).success).toHaveText('Successfully created constraint');
 
-  const stored = (await getSegment(server, key)).constraints.map(({ property, type, operator, value }) => ({
+  const stored = (await getSegment(server, key, namespace)).constraints.map(({ property, type, operator, value }) => ({
     property,
     type,
     operator,
@@ -209,15 +214,15 @@ test('constraints of every type with their operators, validation messages, edit 
   await expect(confirm).toContainText('This action cannot be undone.');
   await confirm.getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByRole('row', { name: /beta Boolean/ })).toBeHidden();
-  expect((await getSegment(server, key)).constraints).toHaveLength(4);
+  expect((await getSegment(server, key, namespace)).constraints).toHaveLength(4);
 });
 
-test('the datetime of a constraint follows the local timezone preference', async ({ page, server }) => {
-  const key = await createSegment(server);
+test('the datetime of a constraint follows the local timezone preference', async ({ page, server, namespace }) => {
+  const key = await createSegment(server, namespace);
   await page.addInitScript(() =>
     localStorage.setItem('preferences', JSON.stringify({ state: { timezone: 'local' }, version: 0 })),
   );
-  await open(page, server, `/namespaces/default/segments/${key}`);
+  await open(page, server, `/namespaces/${namespace}/segments/${key}`);
   await page.getByRole('button', { name: 'New Constraint' }).click();
   const form = slideOver(page, 'New Constraint');
   await form.getByLabel('Property').fill('at');
@@ -228,20 +233,24 @@ test('the datetime of a constraint follows the local timezone preference', async
   await expect(form).toBeHidden();
   await expect(toast(page).success).toHaveText('Successfully created constraint');
   const expected = await page.evaluate(() => new Date('2024-03-01T00:00').toISOString().replace('.000', ''));
-  expect((await getSegment(server, key)).constraints[0].value).toBe(expected);
+  expect((await getSegment(server, key, namespace)).constraints[0].value).toBe(expected);
 });
 
-test('copy a segment with its constraints to another namespace, then delete it', async ({ page, server }) => {
+test('copy a segment with its constraints to another namespace, then delete it', async ({
+  page,
+  server,
+  namespace,
+}) => {
   const target = unique('copy-target');
   await api(server, 'POST', '/api/v1/namespaces', { key: target, name: target });
-  const key = await createSegment(server);
-  await api(server, 'POST', `/api/v1/namespaces/default/segments/${key}/constraints`, {
+  const key = await createSegment(server, namespace);
+  await api(server, 'POST', `/api/v1/namespaces/${namespace}/segments/${key}/constraints`, {
     property: 'plan',
     type: 'STRING_COMPARISON_TYPE',
     operator: 'eq',
     value: 'pro',
   });
-  await open(page, server, `/namespaces/default/segments/${key}`);
+  await open(page, server, `/namespaces/${namespace}/segments/${key}`);
   await page.getByRole('button', { name: 'Actions' }).click();
   await page.getByRole('menuitem', { name: 'Copy to Namespace' }).click();
   const dialog = page.getByRole('dialog', { name: 'Copy Segment' });
@@ -258,6 +267,6 @@ test('copy a segment with its constraints to another namespace, then delete it',
   await expect(confirm).toContainText(`Are you sure you want to delete the segment ${key}?`);
   await expect(confirm).toContainText('This action cannot be undone.');
   await confirm.getByRole('button', { name: 'Delete' }).click();
-  await expect(page).toHaveURL(/#\/namespaces\/default\/segments$/);
+  await expect(page).toHaveURL(new RegExp(`#/namespaces/${namespace}/segments$`));
   await expect(page.getByRole('link', { name: key, exact: true })).toHaveCount(0);
 });

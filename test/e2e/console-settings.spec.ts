@@ -2,9 +2,9 @@ import type { Namespace } from '../../domain/flipt/types.js';
 import { expect, test } from './fixtures.js';
 import { api, expectAccessible, offered, open, unique } from './console-support.js';
 
-test('preferences: theme and timezone are applied and remembered', async ({ page, server }) => {
+test('preferences: theme and timezone are applied and remembered', async ({ page, server, namespace }) => {
   const key = unique('timed');
-  await api(server, 'POST', '/api/v1/namespaces/default/flags', { key, name: 'Timed', type: 'VARIANT_FLAG_TYPE' });
+  await api(server, 'POST', `/api/v1/namespaces/${namespace}/flags`, { key, name: 'Timed', type: 'VARIANT_FLAG_TYPE' });
   await open(page, server, '/settings');
   await expect(page.getByRole('link', { name: 'General' })).toHaveAttribute('aria-current', 'page');
   await expect(page.getByLabel('Theme')).toHaveValue('system');
@@ -17,7 +17,7 @@ test('preferences: theme and timezone are applied and remembered', async ({ page
   await page.getByLabel('Theme').selectOption('light');
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
 
-  await open(page, server, `/namespaces/default/flags`);
+  await open(page, server, `/namespaces/${namespace}/flags`);
   const created = page.getByRole('row').filter({ hasText: key }).locator('time');
   await expect(created).toHaveText(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/);
 
@@ -26,7 +26,7 @@ test('preferences: theme and timezone are applied and remembered', async ({ page
   await page.reload();
   await expect(page.getByLabel('Timezone')).toHaveValue('local');
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
-  await open(page, server, `/namespaces/default/flags`);
+  await open(page, server, `/namespaces/${namespace}/flags`);
   await expect(created).toHaveText(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
 });
 

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test as base } from '@playwright/test';
+import { api, unique } from './console-support.js';
 
 export interface RunningServer {
   url: string;
@@ -94,9 +95,16 @@ export async function startServer(
   };
 }
 
-/** `server`: one Ensign server per worker, on its own temporary database. */
-// biome-ignore lint/complexity/noBannedTypes: Playwright's type for "no test-scoped fixtures"
-export const test = base.extend<{}, { server: RunningServer }>({
+/**
+ * `server`: one Ensign server per worker, on its own temporary database. `namespace`: a namespace of the
+ * test's own on it (key and name alike), so that no list the test reads holds what other tests created.
+ */
+export const test = base.extend<{ namespace: string }, { server: RunningServer }>({
+  namespace: async ({ server }, use) => {
+    const key = unique('e2e');
+    await api(server, 'POST', '/api/v1/namespaces', { key, name: key });
+    await use(key);
+  },
   server: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures a function needs from its first parameter's pattern
     async ({}, use) => {
