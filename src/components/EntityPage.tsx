@@ -97,7 +97,10 @@ export function EntityPage({
         title={`Delete ${entity[0].toUpperCase()}${entity.slice(1)}`}
         onConfirm={() =>
           onDelete()
-            .then(() => navigate(listHref))
+            .then(() => {
+              toastSuccess(`Successfully deleted ${entity}`);
+              navigate(listHref);
+            })
             .catch((error) => toastError(errorMessage(error)))
         }
       >

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { errorMessage } from '../api/client';
-import { toastError } from '../stores/toasts';
+import { toastError, toastSuccess } from '../stores/toasts';
 import { ConfirmDialog, Dialog } from './Dialog';
 
 interface ItemDialogsProps<T> {
@@ -18,7 +18,7 @@ interface ItemDialogsProps<T> {
   /** The confirmation: "Are you sure you want to delete the {deleteNoun} <strong>{deleteName}</strong>?" */
   deleteNoun: string;
   deleteName: string | undefined;
-  /** Deletes the item; a failure shows as a toast. */
+  /** Deletes the item; success ("Successfully deleted variant") and failure show as a toast. */
   onDelete(item: T): Promise<unknown>;
 }
 
@@ -39,7 +39,12 @@ export function ItemDialogs<T>(props: ItemDialogsProps<T>) {
         open={deleting !== null}
         onClose={props.onCloseDelete}
         title={`Delete ${entity}`}
-        onConfirm={() => props.onDelete(deleting!).catch((error) => toastError(errorMessage(error)))}
+        onConfirm={() =>
+          props
+            .onDelete(deleting!)
+            .then(() => toastSuccess(`Successfully deleted ${entity.toLowerCase()}`))
+            .catch((error) => toastError(errorMessage(error)))
+        }
       >
         Are you sure you want to delete the {props.deleteNoun} <strong>{props.deleteName}</strong>?
       </ConfirmDialog>

@@ -133,6 +133,7 @@ test('variants: new, edit with JSON attachment, default variant, delete', async 
   await expectAccessible(page);
   await dialog.getByRole('button', { name: 'Create' }).click();
   await expect(dialog).toBeHidden();
+  await expect(toast(page).success).toHaveText('Successfully created variant.');
   await expect(page.getByRole('cell', { name: 'blue.v1', exact: true })).toBeVisible();
 
   await page.getByRole('button', { name: 'New Variant' }).click();
@@ -145,6 +146,7 @@ test('variants: new, edit with JSON attachment, default variant, delete', async 
   await expect(edit.getByLabel('Attachment')).toHaveValue('{"color":"blue"}');
   await edit.getByLabel('Description').fill('The blue one');
   await edit.getByRole('button', { name: 'Update' }).click();
+  await expect(toast(page).success).toHaveText('Successfully updated variant.');
   await expect(page.getByRole('cell', { name: 'The blue one', exact: true })).toBeVisible();
 
   // The default variant is sent as defaultVariantId.
@@ -163,6 +165,7 @@ test('variants: new, edit with JSON attachment, default variant, delete', async 
   await expect(confirm).toContainText('Are you sure you want to delete the variant blue.v1?');
   await expect(confirm).toContainText('This action cannot be undone.');
   await confirm.getByRole('button', { name: 'Delete' }).click();
+  await expect(toast(page).success).toHaveText('Successfully deleted variant');
   await expect(page.getByRole('cell', { name: 'blue.v1', exact: true })).toBeHidden();
 });
 
@@ -202,6 +205,7 @@ test('copy a flag with its variants to another namespace, then delete it', async
   await expect(confirm).toContainText(`Are you sure you want to delete the flag ${key}?`);
   await expect(confirm).toContainText('This action cannot be undone.');
   await confirm.getByRole('button', { name: 'Delete' }).click();
+  await expect(toast(page).success).toHaveText('Successfully deleted flag');
   await expect(page).toHaveURL(new RegExp(`#/namespaces/${namespace}/flags$`));
   await expect(page.getByRole('link', { name: key, exact: true })).toHaveCount(0);
 });
@@ -252,4 +256,49 @@ test('a flag or segment that fails to load shows its error', async ({ page, serv
   await expect(page.getByRole('alert')).toHaveText(`flag "${namespace}/no-such-flag" not found`);
   await open(page, server, `/namespaces/${namespace}/segments/no-such-segment`);
   await expect(page.getByRole('alert')).toHaveText(`segment "${namespace}/no-such-segment" not found`);
+});
+
+test("the list's Enabled switch turns a flag on and off, by mouse and keyboard, and evaluation follows", async ({
+  page,
+  server,
+  namespace,
+}) => {
+  const key = unique('switched');
+  const flagPath = `/api/v1/namespaces/${namespace}/flags/${key}`;
+  await api(server, 'POST', `/api/v1/namespaces/${namespace}/flags`, {
+    key,
+    name: 'Switched',
+    type: 'VARIANT_FLAG_TYPE',
+  });
+  const on = await api<{ id: string }>(server, 'POST', `${flagPath}/variants`, { key: 'on' });
+  await api(server, 'PUT', flagPath, { name: 'Switched', enabled: false, defaultVariantId: on.id });
+  const evaluate = () =>
+    api<{ reason: string; variantKey: string }>(server, 'POST', '/evaluate/v1/variant', {
+      namespaceKey: namespace,
+      flagKey: key,
+      entityId: 'someone',
+      context: {},
+    });
+  expect((await evaluate()).reason).toBe('FLAG_DISABLED_EVALUATION_REASON');
+
+  await open(page, server, `/namespaces/${namespace}/flags`);
+  const toggle = page.getByRole('switch', { name: `Enabled ${key}` });
+  await expect(toggle).toHaveAttribute('aria-checked', 'false');
+  await toggle.click();
+  await expect(toast(page).success).toHaveText('Successfully updated flag');
+  await expect(toggle).toHaveAttribute('aria-checked', 'true');
+  // The switch changes the flag without opening it; the rest of the flag is kept.
+  await expect(page).toHaveURL(new RegExp(`#/namespaces/${namespace}/flags$`));
+  await expect.poll(async () => (await evaluate()).variantKey).toBe('on');
+  expect((await api<Flag>(server, 'GET', flagPath)).defaultVariant?.key).toBe('on');
+
+  await toggle.focus();
+  await page.keyboard.press('Space');
+  await expect(toggle).toHaveAttribute('aria-checked', 'false');
+  await expect.poll(async () => (await evaluate()).reason).toBe('FLAG_DISABLED_EVALUATION_REASON');
+  await expectAccessible(page);
+
+  // The flag's page, opened next, shows the state set from the list.
+  await page.getByRole('link', { name: key, exact: true }).click();
+  await expect(page.getByRole('switch', { name: 'Enabled', exact: true })).not.toBeChecked();
 });

@@ -102,7 +102,7 @@ test('a variant added on the Variants tab is offered by the Default Rule of the 
   const defaults = page.getByRole('form', { name: 'Default Rule' });
   await pick(defaults, 'Default Variant', 'fresh-blue');
   await defaults.getByRole('button', { name: 'Update' }).click();
-  await expect(toast(page).success).toHaveText('Successfully updated flag');
+  await expect(toast(page).success).toHaveText('Successfully updated default variant');
 });
 
 test('a namespace created in Settings is offered by the sidebar switcher on the next page', async ({

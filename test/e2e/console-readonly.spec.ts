@@ -73,6 +73,14 @@ test('on local storage the console is read-only: badge, fields, submit, copy, de
   await expect(page.getByRole('banner').getByText('Read-Only: local')).toBeVisible();
   await expect(page.getByRole('button', { name: 'New Flag' })).toBeDisabled();
   await expectReason(page.getByRole('button', { name: 'New Flag' }));
+  // The list's Enabled switch is refused in place: it keeps its state.
+  const toggle = page.getByRole('switch', { name: 'Enabled ro-flag' });
+  await expectReason(toggle);
+  const state = await toggle.getAttribute('aria-checked');
+  // force: Playwright waits for an aria-disabled element to be enabled before clicking it
+  await toggle.click({ force: true });
+  await expect(toggle).toHaveAttribute('aria-checked', state!);
+  await expect(page).toHaveURL(/#\/namespaces\/default\/flags$/);
   await expectAccessible(page);
   // Switching namespaces is reading: the switcher offers both.
   expect(await offered(page, page.getByRole('navigation', { name: 'Sidebar' }), 'Namespace')).toHaveLength(2);
@@ -109,9 +117,12 @@ test('on local storage the console is read-only: badge, fields, submit, copy, de
   await expect(page.getByRole('radio', { name: /^Any/ })).toBeDisabled();
   await expectReason(page.getByRole('button', { name: 'Update' }));
   await expect(page.getByRole('row', { name: /plan String == pro/ })).toBeVisible();
-  await expect(page.getByRole('button', { name: 'New Constraint' })).toHaveCount(0);
-  await expect(page.getByRole('button', { name: 'Edit plan' })).toHaveCount(0);
-  await expect(page.getByRole('button', { name: 'Delete plan' })).toHaveCount(0);
+  // Constraint writes stay in place, refused with their reason, as every other write.
+  await expectReason(page.getByRole('button', { name: 'New Constraint' }));
+  await expectReason(page.getByRole('button', { name: 'Edit plan' }));
+  await expectReason(page.getByRole('button', { name: 'Delete plan' }));
+  await page.getByRole('button', { name: 'New Constraint' }).click({ force: true });
+  await expect(page.getByRole('dialog', { name: 'New Constraint' })).toHaveCount(0);
   await page.getByRole('button', { name: 'Actions' }).click();
   await expect(page.getByRole('menuitem', { name: 'Copy to Namespace' })).toBeDisabled();
   await expect(page.getByRole('menuitem', { name: 'Delete' })).toBeDisabled();

@@ -97,6 +97,7 @@ test('rules: create multi-variate and single-variant rules, edit distributions, 
   const ids = rules.map((rule) => rule.id);
   await page.getByRole('button', { name: 'Move rule 2 up' }).focus();
   await page.keyboard.press('Enter');
+  await expect(toast(page).success).toHaveText('Successfully reordered rules');
   await expect
     .poll(async () => (await rulesOf(server, namespace, flag.key)).rules.map((rule) => rule.id))
     .toEqual([ids[1], ids[0]]);
@@ -124,6 +125,7 @@ test('rules: create multi-variate and single-variant rules, edit distributions, 
   await page.getByRole('button', { name: 'Delete rule 1' }).click();
   await expect(page.getByRole('dialog', { name: 'Delete Rule' })).toContainText('This action cannot be undone.');
   await page.getByRole('dialog', { name: 'Delete Rule' }).getByRole('button', { name: 'Delete' }).click();
+  await expect(toast(page).success).toHaveText('Successfully deleted rule');
   await expect(page.getByRole('article', { name: 'Rule 2' })).toHaveCount(0);
   rules = (await rulesOf(server, namespace, flag.key)).rules;
   expect(rules.map((rule) => [rule.id, rule.rank])).toEqual([[ids[1], 1]]);
@@ -133,7 +135,7 @@ test('rules: create multi-variate and single-variant rules, edit distributions, 
   const defaults = page.getByRole('form', { name: 'Default Rule' });
   await pick(defaults, 'Default Variant', 'green');
   await defaults.getByRole('button', { name: 'Update' }).click();
-  await expect(toast(page).success).toHaveText('Successfully updated flag');
+  await expect(toast(page).success).toHaveText('Successfully updated default variant');
   await expect
     .poll(
       async () =>
@@ -141,6 +143,15 @@ test('rules: create multi-variate and single-variant rules, edit distributions, 
     )
     .toBe('green');
   await expect(defaults.getByRole('button', { name: 'Update' })).toBeDisabled();
+  await pick(defaults, 'Default Variant', 'None');
+  await defaults.getByRole('button', { name: 'Update' }).click();
+  await expect(toast(page).success).toHaveText('Successfully removed default variant');
+  await expect
+    .poll(
+      async () =>
+        (await api<Flag>(server, 'GET', `/api/v1/namespaces/${namespace}/flags/${flag.key}`)).defaultVariant?.key,
+    )
+    .toBeUndefined();
   await expectAccessible(page);
 });
 
@@ -208,6 +219,7 @@ test('rollouts: threshold and segment rollouts, edit, reorder, a refused reorder
   // Reorder, then a refused reorder that reverts.
   const ids = rollouts.map((r) => r.id);
   await page.getByRole('button', { name: 'Move rollout 2 up' }).click();
+  await expect(toast(page).success).toHaveText('Successfully reordered rollouts');
   await expect.poll(async () => (await rolloutsOf()).map((r) => r.id)).toEqual([ids[1], ids[0]]);
   await page.route('**/rollouts/order', (route) =>
     route.fulfill({
@@ -226,12 +238,13 @@ test('rollouts: threshold and segment rollouts, edit, reorder, a refused reorder
   const defaults = page.getByRole('form', { name: 'Default Rollout' });
   await defaults.getByLabel('Value').selectOption('true');
   await defaults.getByRole('button', { name: 'Update' }).click();
-  await expect(toast(page).success).toHaveText('Successfully updated flag');
+  await expect(toast(page).success).toHaveText('Successfully updated default rollout');
   expect((await api<Flag>(server, 'GET', `/api/v1/namespaces/${namespace}/flags/${flagKey}`)).enabled).toBe(true);
 
   // Delete.
   await page.getByRole('button', { name: 'Delete rollout 2' }).click();
   await page.getByRole('dialog', { name: 'Delete Rollout' }).getByRole('button', { name: 'Delete' }).click();
+  await expect(toast(page).success).toHaveText('Successfully deleted rollout');
   await expect(page.getByRole('article', { name: 'Rollout 2' })).toHaveCount(0);
   rollouts = await rolloutsOf();
   expect(rollouts.map((r) => [r.id, r.rank])).toEqual([[ids[1], 1]]);

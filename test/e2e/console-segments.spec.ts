@@ -213,6 +213,7 @@ test('constraints of every type with their operators, validation messages, edit 
   await expect(confirm).toContainText('Are you sure you want to delete the constraint for beta?');
   await expect(confirm).toContainText('This action cannot be undone.');
   await confirm.getByRole('button', { name: 'Delete' }).click();
+  await expect(toast(page).success).toHaveText('Successfully deleted constraint');
   await expect(page.getByRole('row', { name: /beta Boolean/ })).toBeHidden();
   expect((await getSegment(server, key, namespace)).constraints).toHaveLength(4);
 });
@@ -267,6 +268,7 @@ test('copy a segment with its constraints to another namespace, then delete it',
   await expect(confirm).toContainText(`Are you sure you want to delete the segment ${key}?`);
   await expect(confirm).toContainText('This action cannot be undone.');
   await confirm.getByRole('button', { name: 'Delete' }).click();
+  await expect(toast(page).success).toHaveText('Successfully deleted segment');
   await expect(page).toHaveURL(new RegExp(`#/namespaces/${namespace}/segments$`));
   await expect(page.getByRole('link', { name: key, exact: true })).toHaveCount(0);
 });

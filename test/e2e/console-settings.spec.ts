@@ -1,6 +1,6 @@
 import type { Namespace } from '../../domain/flipt/types.js';
 import { expect, test } from './fixtures.js';
-import { api, expectAccessible, offered, open, unique } from './console-support.js';
+import { api, expectAccessible, offered, open, toast, unique } from './console-support.js';
 
 test('preferences: theme and timezone are applied and remembered', async ({ page, server, namespace }) => {
   const key = unique('timed');
@@ -49,6 +49,7 @@ test('namespaces: create with the key following the name, edit, delete; the prot
   await expectAccessible(page);
   await dialog.getByRole('button', { name: 'Create' }).click();
   await expect(dialog).toBeHidden();
+  await expect(toast(page).success).toHaveText('Successfully created namespace.');
   await expect(page.getByRole('cell', { name: key, exact: true })).toBeVisible();
   // The namespace list refreshes everywhere, the sidebar switcher included.
   await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Flags' }).click();
@@ -63,6 +64,7 @@ test('namespaces: create with the key following the name, edit, delete; the prot
   await expect(edit.getByLabel('Key')).toBeDisabled();
   await edit.getByLabel('Description').fill('Staging');
   await edit.getByRole('button', { name: 'Update' }).click();
+  await expect(toast(page).success).toHaveText('Successfully updated namespace.');
   await expect(page.getByRole('cell', { name: 'Staging', exact: true })).toBeVisible();
   expect((await api<Namespace>(server, 'GET', `/api/v1/namespaces/${key}`)).description).toBe('Staging');
 
@@ -70,6 +72,7 @@ test('namespaces: create with the key following the name, edit, delete; the prot
   const confirm = page.getByRole('dialog', { name: 'Delete Namespace' });
   await expect(confirm).toContainText(`Are you sure you want to delete the namespace ${key}?`);
   await confirm.getByRole('button', { name: 'Delete' }).click();
+  await expect(toast(page).success).toHaveText('Successfully deleted namespace');
   await expect(page.getByRole('cell', { name: key, exact: true })).toBeHidden();
 });
 

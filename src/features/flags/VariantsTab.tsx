@@ -9,7 +9,7 @@ import { EditDeleteButtons, TableHead } from '../../components/RowActions';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useForm, useSubmitting } from '../../lib/form';
 import { stringAsKey, truncate } from '../../lib/format';
-import { toastError } from '../../stores/toasts';
+import { toastError, toastSuccess } from '../../stores/toasts';
 import { READ_ONLY_TITLE, useReadOnly } from '../../api/meta';
 import { useFlagMutations, variantValues, type VariantValues } from './queries';
 import { variantSchema } from './schemas';
@@ -84,7 +84,11 @@ export default function VariantsTab({ namespaceKey, flag }: FlagTabProps) {
   const save = (values: VariantValues) =>
     mutations.saveVariant
       .mutateAsync({ flagKey: flag.key, id: editing === 'new' ? undefined : editing?.id, values })
-      .then(() => setEditing(null))
+      .then(() => {
+        // Flipt's words, its full stop included
+        toastSuccess(editing === 'new' ? 'Successfully created variant.' : 'Successfully updated variant.');
+        setEditing(null);
+      })
       .catch((error) => toastError(errorMessage(error)));
 
   return (

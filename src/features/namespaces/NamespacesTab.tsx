@@ -11,7 +11,7 @@ import { SubmitButton } from '../../components/SubmitButton';
 import { nameKeySetters, useForm, useSubmitting } from '../../lib/form';
 import { truncate } from '../../lib/format';
 import { keyRule, requiredString } from '../../lib/validation';
-import { toastError } from '../../stores/toasts';
+import { toastError, toastSuccess } from '../../stores/toasts';
 import { useNamespaceMutations, type NamespaceValues } from './mutations';
 import { useNamespaces } from './queries';
 import { READ_ONLY_TITLE, useReadOnly } from '../../api/meta';
@@ -86,7 +86,11 @@ export default function NamespacesTab() {
   const save = (values: NamespaceValues) =>
     (editing === 'new' ? mutations.create : mutations.update)
       .mutateAsync(values)
-      .then(() => setEditing(null))
+      .then(() => {
+        // Flipt's words, its full stop included
+        toastSuccess(editing === 'new' ? 'Successfully created namespace.' : 'Successfully updated namespace.');
+        setEditing(null);
+      })
       .catch((error) => toastError(errorMessage(error)));
 
   return (

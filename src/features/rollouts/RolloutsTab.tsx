@@ -59,7 +59,7 @@ export default function RolloutsTab({ namespaceKey, flag }: FlagTabProps) {
           itemLabel={(_rollout, index) => `rollout ${index + 1}`}
           disabled={readOnly}
           disabledReason={disabledTitle}
-          onReorder={(next) => mutations.order.mutateAsync(next).catch((error) => toastError(errorMessage(error)))}
+          onReorder={(next) => report('Successfully reordered rollouts')(mutations.order.mutateAsync(next))}
         >
           {(rollout, index) => (
             <article className="rule" aria-label={`Rollout ${index + 1}`}>
@@ -87,7 +87,7 @@ export default function RolloutsTab({ namespaceKey, flag }: FlagTabProps) {
         aria-label="Default Rollout"
         onSubmit={(event) => {
           event.preventDefault();
-          report('Successfully updated flag')(
+          report('Successfully updated default rollout')(
             flagMutations.update.mutateAsync({
               flagKey: flag.key,
               values: { ...flagValues(flag), enabled: defaultValue },

@@ -92,7 +92,9 @@ function DefaultRule({ namespaceKey, flag, readOnly }: FlagTabProps & { readOnly
         track(() =>
           mutations.update
             .mutateAsync({ flagKey: flag.key, values: flagValues(flag), defaultVariantId: variantId || null })
-            .then(() => toastSuccess('Successfully updated flag'))
+            .then(() =>
+              toastSuccess(variantId ? 'Successfully updated default variant' : 'Successfully removed default variant'),
+            )
             .catch((error) => toastError(errorMessage(error))),
         );
       }}
@@ -156,7 +158,12 @@ export default function RulesTab({ namespaceKey, flag }: FlagTabProps) {
           itemLabel={(_rule, index) => `rule ${index + 1}`}
           disabled={readOnly}
           disabledReason={disabledTitle}
-          onReorder={(next) => mutations.order.mutateAsync(next).catch((error) => toastError(errorMessage(error)))}
+          onReorder={(next) =>
+            mutations.order
+              .mutateAsync(next)
+              .then(() => toastSuccess('Successfully reordered rules'))
+              .catch((error) => toastError(errorMessage(error)))
+          }
         >
           {(rule, index) => (
             <article className="rule" aria-label={`Rule ${index + 1}`}>
@@ -205,7 +212,12 @@ export default function RulesTab({ namespaceKey, flag }: FlagTabProps) {
         open={deleting !== null}
         onClose={() => setDeleting(null)}
         title="Delete Rule"
-        onConfirm={() => mutations.remove.mutateAsync(deleting!.id).catch((error) => toastError(errorMessage(error)))}
+        onConfirm={() =>
+          mutations.remove
+            .mutateAsync(deleting!.id)
+            .then(() => toastSuccess('Successfully deleted rule'))
+            .catch((error) => toastError(errorMessage(error)))
+        }
       >
         Are you sure you want to delete the rule for <strong>{deleting ? segmentsOf(deleting).join(', ') : ''}</strong>?
       </ConfirmDialog>

@@ -7,6 +7,7 @@ import { namespacePath } from '../../lib/paths';
 import { EntityPage } from '../../components/EntityPage';
 import { ItemDialogs } from '../../components/ItemDialogs';
 import { EditDeleteButtons, TableHead } from '../../components/RowActions';
+import { ReasonButton } from '../../components/Tooltip';
 import { ValueList } from '../../components/ValueList';
 import { truncate } from '../../lib/format';
 import { toastError, toastSuccess } from '../../stores/toasts';
@@ -38,6 +39,7 @@ function Constraints({ namespaceKey, segment }: { namespaceKey: string; segment:
   const mutations = useSegmentMutations(namespaceKey);
   const [editing, setEditing] = useState<Constraint | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Constraint | null>(null);
+  const disabledTitle = readOnly ? READ_ONLY_TITLE : undefined;
 
   const save = (values: ConstraintValues) => {
     const id = editing === 'new' ? undefined : editing?.id;
@@ -54,11 +56,9 @@ function Constraints({ namespaceKey, segment }: { namespaceKey: string; segment:
     <section aria-label="Constraints">
       <header className="section-header">
         <h2>Constraints</h2>
-        {!readOnly && (
-          <button type="button" className="button button-primary" onClick={() => setEditing('new')}>
-            New Constraint
-          </button>
-        )}
+        <ReasonButton className="button button-primary" reason={disabledTitle} onClick={() => setEditing('new')}>
+          New Constraint
+        </ReasonButton>
       </header>
       {segment.constraints.length === 0 ? (
         <p className="muted">This segment has no constraints.</p>
@@ -76,13 +76,13 @@ function Constraints({ namespaceKey, segment }: { namespaceKey: string; segment:
                 </td>
                 <td>{truncate(constraint.description)}</td>
                 <td className="row-actions">
-                  {!readOnly && (
-                    <EditDeleteButtons
-                      name={constraint.property}
-                      onEdit={() => setEditing(constraint)}
-                      onDelete={() => setDeleting(constraint)}
-                    />
-                  )}
+                  <EditDeleteButtons
+                    name={constraint.property}
+                    disabled={readOnly}
+                    reason={disabledTitle}
+                    onEdit={() => setEditing(constraint)}
+                    onDelete={() => setDeleting(constraint)}
+                  />
                 </td>
               </tr>
             ))}
