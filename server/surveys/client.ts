@@ -4,9 +4,11 @@ import type { TEnvironment } from '../../domain/surveys/types.js';
 import { etagMatches } from '../evaluation/ofrep.js';
 import { badRequest, notFound } from './errors.js';
 import {
+  MAX_ACTION_NAME_LENGTH,
   MAX_ATTRIBUTES_PER_PERSON,
   MAX_ATTRIBUTE_KEY_LENGTH,
   MAX_ATTRIBUTE_VALUE_LENGTH,
+  MAX_CLIENT_ACTION_CLASSES,
   SurveyStore,
 } from './store/index.js';
 import { type SyncStates, visitorAnswer } from './sync.js';
@@ -49,7 +51,11 @@ const displayCreateBody = v.object({
 const displayUpdateBody = v.object({ userId: v.optional(userIdString), responseId: v.optional(cuidString) });
 const actionBody = v.object({
   userId: userIdString,
-  name: v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty')),
+  name: v.pipe(
+    v.string('must be a string'),
+    v.minLength(1, 'must not be empty'),
+    v.maxLength(MAX_ACTION_NAME_LENGTH, `must be at most ${MAX_ACTION_NAME_LENGTH} characters`),
+  ),
 });
 const personCreateBody = v.object({ userId: userIdString });
 const attributesBody = v.object({
@@ -131,7 +137,9 @@ export function clientRoutes(
     const body = parseInput(actionBody, request.body);
     const personId = await store.ensurePerson(environment.id, body.userId);
     const automatic = body.name === 'Exit Intent (Desktop)' || body.name === '50% Scroll';
-    const actionClassId = await store.ensureActionClass(environment.id, body.name, automatic ? 'automatic' : 'code');
+    const actionClassId = await store.clientActionClass(environment.id, body.name, automatic ? 'automatic' : 'code');
+    if (actionClassId === undefined)
+      throw badRequest(`this environment holds ${MAX_CLIENT_ACTION_CLASSES} action classes created by clients already`);
     await store.recordAction(environment.id, personId, actionClassId);
     return { data: {} };
   });

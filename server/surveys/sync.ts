@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { TActionClass, TEnvironment, TProduct, TSurvey } from '../../domain/surveys/types.js';
+import type { TEnvironment, TProduct, TSurvey } from '../../domain/surveys/types.js';
 import { ALL_NAMESPACES, type ChangeFeed } from '../changes.js';
 import { SURVEY_CONTENT, type SurveyStore } from './store/index.js';
 import { isPublicSurvey } from './targeting.js';
@@ -72,13 +72,12 @@ export class SyncStates {
   private async read(environmentId: string): Promise<EnvironmentState | undefined> {
     const environment = await this.store.environment(environmentId);
     if (!environment) return undefined;
-    const [surveys, actionClasses, product] = await Promise.all([
+    const [surveys, noCodeActionClasses, product] = await Promise.all([
       this.store.surveys(environment.id),
-      this.store.actionClasses(environment.id),
+      this.store.noCodeActionClasses(environment.id),
       this.store.product(environment),
     ]);
     const now = Date.now();
-    const noCodeActionClasses = actionClasses.filter((actionClass: TActionClass) => actionClass.type === 'noCode');
     const anonymous = Buffer.from(
       JSON.stringify({
         data: {

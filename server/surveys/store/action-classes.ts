@@ -9,6 +9,13 @@ import { type Executor, now } from './shared.js';
 /** The three action classes every environment is created with. */
 export const AUTOMATIC_ACTIONS = ['New Session', 'Exit Intent (Desktop)', '50% Scroll'] as const;
 
+/**
+ * What anonymous visitors may add through the client API: action names are short in Formbricks, and an
+ * environment holds at most this many action classes the client created (docs/compatibility.md).
+ */
+export const MAX_ACTION_NAME_LENGTH = 128;
+export const MAX_CLIENT_ACTION_CLASSES = 500;
+
 export async function actionClasses(database: Database, environmentId: string): Promise<TActionClass[]> {
   const rows = await database.db
     .selectFrom('survey_action_classes')
@@ -18,6 +25,41 @@ export async function actionClasses(database: Database, environmentId: string): 
     .orderBy('id')
     .execute();
   return rows.map(actionClassFromRow);
+}
+
+/** The no-code action classes, the only ones the widget's sync sends (read by SQL: visitors create the others). */
+export async function noCodeActionClasses(database: Database, environmentId: string): Promise<TActionClass[]> {
+  const rows = await database.db
+    .selectFrom('survey_action_classes')
+    .selectAll()
+    .where('environment_id', '=', environmentId)
+    .where('type', '=', 'noCode')
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map(actionClassFromRow);
+}
+
+/**
+ * The id of the named action class for an action the client reports, created with `type` when missing,
+ * unless the environment already holds `MAX_CLIENT_ACTION_CLASSES` that clients created (undefined).
+ */
+export async function clientActionClass(
+  database: Database,
+  environmentId: string,
+  name: string,
+  type: 'code' | 'automatic',
+): Promise<string | undefined> {
+  const existing = await actionClassByName(database, environmentId, name);
+  if (existing) return existing.id;
+  const { count } = await database.db
+    .selectFrom('survey_action_classes')
+    .select((eb) => eb.fn.countAll<string | number>().as('count'))
+    .where('environment_id', '=', environmentId)
+    .where('type', 'in', ['code', 'automatic'])
+    .executeTakeFirstOrThrow();
+  if (Number(count) >= MAX_CLIENT_ACTION_CLASSES) return undefined;
+  return ensureActionClass(database, environmentId, name, type);
 }
 
 /** An action class in the console: the surveys it triggers and when it last fired. */

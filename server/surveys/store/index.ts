@@ -15,7 +15,7 @@ import * as people from './people.js';
 import * as responses from './responses.js';
 import * as surveys from './surveys.js';
 
-export { AUTOMATIC_ACTIONS } from './action-classes.js';
+export { AUTOMATIC_ACTIONS, MAX_ACTION_NAME_LENGTH, MAX_CLIENT_ACTION_CLASSES } from './action-classes.js';
 export type { DisplayRecord } from './displays.js';
 export {
   MAX_ATTRIBUTE_KEY_LENGTH,
