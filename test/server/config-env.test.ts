@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../server/cli.js';
+import { fliptVariables } from '../../server/config/environment.js';
 import { ConfigError, ENSIGN_SETTINGS, parseConfigFile, resolveConfig } from '../../server/config/index.js';
+import { LEAVES } from '../../server/config/keys.js';
 
 class Exit extends Error {}
 
@@ -172,6 +174,44 @@ describe("Flipt's environment variables", () => {
     const { keys, stderr } = await ensignConfig({ [variable]: text });
     expect(stderr).toBe('');
     expect(keys.get(key)).toEqual({ value: shown, source: `env ${variable}` });
+  });
+
+  /** A value each key takes, where "x", "1", "false" or "a b" will not do. */
+  const VALID: Record<string, string> = {
+    version: '1.0',
+    'server.protocol': 'http',
+    'storage.type': 'git',
+    'storage.git.ref_type': 'semver',
+    'ui.default_theme': 'dark',
+    'log.level': 'warn',
+    'log.encoding': 'json',
+    'metrics.exporter': 'prometheus',
+    'tracing.exporter': 'otlp',
+  };
+
+  it('name every key of the config file, maps included, or refuse it as the file does', () => {
+    for (const leaf of LEAVES) {
+      const key = leaf.key.replaceAll('*', 'my_name');
+      const variable = `FLIPT_${key.replaceAll('.', '_').toUpperCase()}`;
+      const text = VALID[leaf.key] ?? { text: 'x', number: '1', boolean: 'false', list: 'a b' }[leaf.kind];
+      const refusedInFile = (() => {
+        try {
+          parseConfigFile(key.split('.').reduceRight((yaml, name) => `{${name}: ${yaml}}`, JSON.stringify(text)));
+        } catch (error) {
+          return (error as Error).message.replace(/^config:/, `${variable}:`);
+        }
+      })();
+      if (refusedInFile?.includes('is not supported by Ensign')) {
+        expect(() => fliptVariables({ [variable]: text }), variable).toThrow(new ConfigError(refusedInFile));
+        continue;
+      }
+      const { settings, warnings } = fliptVariables({ [variable]: text });
+      expect(warnings, variable).toEqual([]);
+      expect(
+        settings.map((setting) => setting.path.join('.')),
+        variable,
+      ).toEqual([key]);
+    }
   });
 
   it('take effect together in the configuration the server runs with', () => {
