@@ -522,7 +522,7 @@ function QuestionEditor({
         <strong>
           {index + 1}. {QUESTION_TYPE_LABELS[question.type]}
         </strong>
-        <div className="row-actions">
+        <div className="question-tools">
           <button type="button" className="link-button" onClick={onSelect} aria-pressed={selected}>
             Preview
           </button>
