@@ -49,15 +49,40 @@ export function signUpload(
     .digest('hex');
 }
 
-/** Keeps the original name readable but unable to leave the upload folder or break a header. */
-function safeFileName(name: string): string {
-  return (
-    name
-      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is replaced
-      .replace(/[\\/\u0000-\u001f\u007f]/g, '_')
-      .replace(/^\.+/, '_')
-      .slice(0, 200)
-  );
+/**
+ * What a stored name's stem and extension may take, in UTF-8 bytes: with its `--fid--` and UUID (43
+ * bytes) and the temporary `.<12 hex>.part` of an upload in progress (18) it stays within a file name's 255.
+ */
+const MAX_NAME_BYTES = 180;
+const MAX_EXTENSION_BYTES = 32;
+
+/**
+ * Keeps the original name readable but unable to leave the upload folder or break a header; cut to
+ * `MAX_NAME_BYTES` by UTF-8 bytes, the stem only, so the extension the upload was signed for stays.
+ */
+function safeFileName(name: string): { stem: string; extension: string } {
+  const safe = name
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is replaced
+    .replace(/[\\/\u0000-\u001f\u007f]/g, '_')
+    .replace(/^\.+/, '_');
+  const dot = safe.lastIndexOf('.');
+  const extension = dot > 0 ? safe.slice(dot) : '';
+  if (extension === '' || Buffer.byteLength(extension) > MAX_EXTENSION_BYTES)
+    return { stem: utf8Prefix(safe, MAX_NAME_BYTES), extension: '' };
+  return { stem: utf8Prefix(safe.slice(0, dot), MAX_NAME_BYTES - Buffer.byteLength(extension)), extension };
+}
+
+/** The longest prefix of whole characters that takes at most `bytes` bytes in UTF-8. */
+function utf8Prefix(text: string, bytes: number): string {
+  let used = 0;
+  let end = 0;
+  for (const char of text) {
+    const code = char.codePointAt(0)!;
+    used += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+    if (used > bytes) break;
+    end += char.length;
+  }
+  return text.slice(0, end);
 }
 
 /**
@@ -83,10 +108,8 @@ export async function storageRoutes(app: FastifyInstance, store: SurveyStore, op
     );
     if (refusal) throw badRequest(refusal, { fileName: refusal });
 
-    const name = safeFileName(body.fileName);
-    const dot = name.lastIndexOf('.');
-    const updatedFileName =
-      dot > 0 ? `${name.slice(0, dot)}--fid--${randomUUID()}${name.slice(dot)}` : `${name}--fid--${randomUUID()}`;
+    const { stem, extension } = safeFileName(body.fileName);
+    const updatedFileName = `${stem}--fid--${randomUUID()}${extension}`;
     const uuid = randomBytes(16).toString('hex');
     const timestamp = Date.now();
     const signature = signUpload(secret, {

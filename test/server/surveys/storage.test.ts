@@ -147,6 +147,19 @@ describe.each(dialects)('survey file storage on %s', (dialect) => {
     expect((await upload(signed, Buffer.from('x'))).statusCode).toBe(200);
   });
 
+  it('cuts a long multibyte name by UTF-8 bytes, keeping its extension, so the upload is stored', async () => {
+    for (const name of [`${'é'.repeat(150)}.txt`, `${'文'.repeat(250)}.txt`, `${'😀'.repeat(100)}.txt`]) {
+      const signed = await requestUpload(name);
+      expect(signed.updatedFileName).toMatch(/--fid--[0-9a-f-]{36}\.txt$/);
+      // Room for the `.<12 hex>.part` of the upload in progress within a file name's 255 bytes.
+      expect(Buffer.byteLength(signed.updatedFileName)).toBeLessThanOrEqual(255 - 18);
+      expect(signed.updatedFileName).not.toContain('\uFFFD');
+      const stored = await upload(signed, Buffer.from('multibyte'));
+      expect(stored.statusCode).toBe(200);
+      expect(readFileSync(join(t.uploadDir, ENV, 'private', signed.updatedFileName), 'utf8')).toBe('multibyte');
+    }
+  });
+
   it('refuses a forged, tampered or expired signature with 401', async () => {
     const signed = await requestUpload();
     const forged = await upload(signed, Buffer.from('x'), { 'x-signature': '0'.repeat(64) });
