@@ -66,7 +66,7 @@ test('an operator creates environments, an NPS survey with a page trigger and an
   server,
   browser,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const namespace = unique('shop');
   await createNamespace(page, server.url, namespace);
 
