@@ -39,9 +39,10 @@ const surveyChunkExternal: Plugin = {
 // tracing imports only when enabled. OpenTelemetry's API is bundled: prom-client requires it at load
 // (loading its 44 files from node_modules was a tenth of the start-up CPU time, bench/startup), and
 // the SDK's own copy shares its global registrations. CommonJS dependencies call require(): the banner
-// gives them one. Fastify's JSON Schema compilers are left out too: Ensign never builds them (app.ts).
+// gives them one. Fastify's JSON Schema compilers are left out too: Ensign never builds them (app.ts). The
+// gRPC packages load their own .proto files from beside their modules, and are imported only when gRPC starts.
 const SERVER_EXTERNALS =
-  '(libsql|pg-native|@opentelemetry/(?!api$).*|@fastify/ajv-compiler|@fastify/fast-json-stringify-compiler)';
+  '(libsql|pg-native|@opentelemetry/(?!api$).*|@fastify/ajv-compiler|@fastify/fast-json-stringify-compiler|@grpc/.*|protobufjs)';
 const requireBanner =
   "import { createRequire as __ensignCreateRequire } from 'node:module'; const require = __ensignCreateRequire(import.meta.url);";
 

@@ -124,6 +124,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     done();
   });
   const context: AppContext = { config, database, changes, flipt, fastPath, git, metrics, tracing };
+  // The gRPC server (server/grpc/) serves from the same context, once the routes have filled it in.
+  app.decorate('ensign', context);
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     metrics?.answered(request.method, route, reply.statusCode, reply.elapsedTime / 1000);

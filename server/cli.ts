@@ -1,8 +1,10 @@
 import cluster from 'node:cluster';
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, resolveConfig, type Config, type FlagSettings } from './config/index.js';
+import type { GrpcServer } from './grpc/server.js';
 import { DatabaseOpenError, migrate, openDatabase } from './db/index.js';
 import { CommandError, exportCommand, importCommand } from './flipt/declarative/commands.js';
 import { superviseWorkers } from './workers.js';
@@ -125,6 +127,7 @@ async function serve(flags: FlagSettings): Promise<void> {
   if (config.server.workers > 1 && cluster.isPrimary) return superviseWorkers(config.server.workers);
   const app = await buildApp(config, { logger: true });
   for (const warning of warnings) app.log.warn(warning);
+  let grpc: GrpcServer | undefined;
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
@@ -138,7 +141,7 @@ async function serve(flags: FlagSettings): Promise<void> {
     // Keep-alive connections that go idle after their last response are closed at once, so the
     // process does not wait out the keep-alive timeout.
     setInterval(() => app.server.closeIdleConnections(), 50).unref();
-    app.close().then(
+    Promise.all([grpc?.close(shutdownTimeoutMs), app.close()]).then(
       () => process.exit(0),
       (error) => {
         console.error(`ensign: shutdown failed: ${error instanceof Error ? error.message : error}`);
@@ -153,8 +156,26 @@ async function serve(flags: FlagSettings): Promise<void> {
     host: config.server.host,
     listenTextResolver: (address) => `listening on ${address}`,
   });
+  grpc = await serveGrpc(app, config);
   if (cluster.isPrimary || cluster.worker?.id === 1)
     app.log.info(startupSummary(config, packageJson.version, publicUrl(config)), 'ensign is ready');
+}
+
+/**
+ * Flipt's gRPC API on `server.grpc_port` (0: none), loaded only then. A port named in the file must
+ * be had; the default one may be taken by another server on the machine, which is then only logged.
+ */
+async function serveGrpc(app: FastifyInstance, config: Config): Promise<GrpcServer | undefined> {
+  const { grpcPort, grpcPortSet, host } = config.server;
+  if (grpcPort === 0) return undefined;
+  const { startGrpcServer } = await import('./grpc/server.js');
+  try {
+    return await startGrpcServer(app.ensign, { host, port: grpcPort, protoDir: config.paths.proto, log: app.log });
+  } catch (error) {
+    if (grpcPortSet) throw error;
+    app.log.warn(`gRPC not served: port ${grpcPort} is unavailable (${(error as Error).message}); set server.grpc_port`);
+    return undefined;
+  }
 }
 
 /** The address a person would open: the listening one, with a wildcard host shown as localhost. */

@@ -6,6 +6,8 @@ import type { FastPath } from './evaluation/fast-path.js';
 import type { GitStorage } from './flipt/declarative/git.js';
 import type { Metrics } from './metrics.js';
 import type { Tracing } from './tracing.js';
+import type { EvaluationApi } from './evaluation/index.js';
+import type { AuthRuntime } from './auth/runtime.js';
 
 /** What every route module is given: the resolved configuration and the open database. */
 export interface AppContext {
@@ -23,4 +25,15 @@ export interface AppContext {
   metrics?: Metrics;
   /** OpenTelemetry spans; undefined unless `tracing.enabled`. */
   tracing?: Tracing;
+  /** The evaluation operations, set by the evaluation plugin as it registers their routes. */
+  evaluation?: EvaluationApi;
+  /** Authentication's settings, store and keys, set by installAuth. */
+  auth?: AuthRuntime;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The app's context, for what serves beside it (the gRPC server). */
+    ensign: AppContext;
+  }
 }

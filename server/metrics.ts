@@ -23,6 +23,9 @@ export class Metrics {
   readonly analyticsFlushes: Record<'ok' | 'failed', CountSeries>;
   readonly surveyDisplays: CountSeries;
   readonly surveyResponses: CountSeries;
+  private readonly grpcStartedFamily: CounterFamily;
+  private readonly grpcHandledFamily: CounterFamily;
+  private readonly grpcSeries = new Map<string, CountSeries>();
   /** Namespace, then flag key: nested maps, so that a lookup builds no string. */
   private readonly flags = new Map<string, Map<string, FlagSeries>>();
   private readonly routes = new Map<string, HistogramSeries>();
@@ -81,6 +84,17 @@ export class Metrics {
       name: 'ensign_survey_displays_total',
       help: 'Survey displays recorded through the client API',
     }).series();
+    // go-grpc-prometheus's names and labels, as Flipt's gRPC server exports them.
+    this.grpcStartedFamily = new CounterFamily(registry, {
+      name: 'grpc_server_started_total',
+      help: 'Total number of RPCs started on the server.',
+      labelNames: ['grpc_type', 'grpc_service', 'grpc_method'],
+    });
+    this.grpcHandledFamily = new CounterFamily(registry, {
+      name: 'grpc_server_handled_total',
+      help: 'Total number of RPCs completed on the server, regardless of success or failure.',
+      labelNames: ['grpc_type', 'grpc_service', 'grpc_method', 'grpc_code'],
+    });
     this.surveyResponses = new CounterFamily(registry, {
       name: 'ensign_survey_responses_total',
       help: 'Survey responses created through the client API',
@@ -129,6 +143,26 @@ export class Metrics {
     if (status >= 500) this.serverErrors.inc();
   }
 
+  /** A gRPC call that started. */
+  grpcStarted(labels: GrpcLabels): void {
+    this.grpcCount(this.grpcStartedFamily, labels);
+  }
+
+  /** A gRPC call that finished with `code` (`OK`, `NOT_FOUND`, ...). */
+  grpcHandled(labels: GrpcLabels, code: string): void {
+    this.grpcCount(this.grpcHandledFamily, { ...labels, grpc_code: code });
+  }
+
+  private grpcCount(family: CounterFamily, labels: Record<string, string>): void {
+    const key = Object.values(labels).join('\0');
+    let series = this.grpcSeries.get(key);
+    if (!series) {
+      series = family.series(labels);
+      this.grpcSeries.set(key, series);
+    }
+    series.inc();
+  }
+
   /** The text Prometheus scrapes: this process's metrics, or every worker's when this is one of several. */
   async exposition(): Promise<string> {
     return cluster.isWorker ? askPrimaryForMetrics() : this.registry.metrics();
@@ -152,6 +186,13 @@ export class Metrics {
     return series;
   }
 }
+
+/** A gRPC method, in go-grpc-prometheus's labels. */
+export type GrpcLabels = {
+  grpc_type: string;
+  grpc_service: string;
+  grpc_method: string;
+};
 
 /** What an evaluation answered, in Flipt's result labels. */
 export interface EvaluationOutcome {

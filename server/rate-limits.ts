@@ -22,7 +22,7 @@ export function limitedKindOf(method: string, url: string): LimitedKind | undefi
   return undefined;
 }
 
-const describeWindow = (ms: number) => (ms % 60_000 === 0 ? `${ms / 60_000} min` : `${ms / 1000} s`);
+export const describeWindow = (ms: number) => (ms % 60_000 === 0 ? `${ms / 60_000} min` : `${ms / 1000} s`);
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -13,6 +13,8 @@ import type { EvaluationOutcome } from './metrics.js';
 export interface Tracing {
   /** Wraps the server's listener: each request runs inside its span, which ends when the answer is sent. */
   listener(listener: RequestListener): RequestListener;
+  /** Runs a gRPC call inside its span (`flipt.Flipt/GetFlag`), which ends when the call settles. */
+  rpc<T>(service: string, method: string, run: () => Promise<T>): Promise<T>;
   /** Names a request's span after the route it matched. */
   routed(request: IncomingMessage, method: string, route: string): void;
   /** One evaluation, already run: `startedMs` is its `performance.now()` start. */
@@ -71,6 +73,26 @@ export async function startTracing(config: Config, version: string, dialect: Dia
       // The body arrives in socket events, outside any context: their listeners are bound to the request's.
       api.context.bind(active, request);
       api.context.with(active, () => listener(request, response));
+    },
+    rpc: (service, method, run) => {
+      const span = tracer.startSpan(`${service}/${method}`, {
+        kind: api.SpanKind.SERVER,
+        attributes: { 'rpc.system': 'grpc', 'rpc.service': service, 'rpc.method': method },
+      });
+      return api.context.with(api.trace.setSpan(api.context.active(), span), run).then(
+        (answer) => {
+          span.setAttribute('rpc.grpc.status_code', 0);
+          span.end();
+          return answer;
+        },
+        (error: unknown) => {
+          const code = (error as { code?: unknown }).code;
+          span.setAttribute('rpc.grpc.status_code', typeof code === 'number' ? code : 13);
+          span.setStatus({ code: api.SpanStatusCode.ERROR });
+          span.end();
+          throw error;
+        },
+      );
     },
     routed: (request, method, route) => {
       const span = spans.get(request);

@@ -64,8 +64,8 @@ function temporaryDatabase(): string {
   return `file:${join(dir, 'ensign.db')}`;
 }
 
-/** Ensign in this (child) process, on a temporary SQLite database holding the data set. */
-async function serveEnsign(metrics: boolean): Promise<number> {
+/** Ensign in this (child) process, on a temporary SQLite database holding the data set; with gRPC, both ports. */
+async function serveEnsign(metrics: boolean, grpc = false): Promise<number | { port: number; grpcPort: number }> {
   const config = defaultConfig();
   config.db.url = temporaryDatabase();
   config.metrics.enabled = metrics;
@@ -76,7 +76,16 @@ async function serveEnsign(metrics: boolean): Promise<number> {
     return response.json();
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
-  return (app.server.address() as { port: number }).port;
+  const port = (app.server.address() as { port: number }).port;
+  if (!grpc) return port;
+  const { startGrpcServer } = await import('../../server/grpc/server.js');
+  const server = await startGrpcServer(app.ensign, {
+    host: '127.0.0.1',
+    port: 0,
+    protoDir: config.paths.proto,
+    log: { info: () => {}, error: (error) => console.error(error) },
+  });
+  return { port, grpcPort: server.port };
 }
 
 /** Ensign in this (child) process holding the sync benchmark's environment (sync-data.ts), without the demo. */
@@ -179,6 +188,7 @@ const SERVERS = {
   ensign: () => serveEnsign(true),
   'ensign-no-metrics': () => serveEnsign(false),
   'ensign-sync': serveEnsignSync,
+  'ensign-grpc': () => serveEnsign(true, true),
   bare: serveBare,
   'bare-body': serveBareBody,
   minimal: serveMinimal,
@@ -208,15 +218,17 @@ export function cpuSecondsOf(pid: number): number {
 export async function startServer(
   name: ServerName,
   moduleUrl: string,
-): Promise<{ url: string; pid: number; cpuSeconds(): number; stop(): void }> {
+): Promise<{ url: string; pid: number; grpcPort?: number; cpuSeconds(): number; stop(): void }> {
   const child = fork(fileURLToPath(moduleUrl), [name], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('message', (message) => resolve(message as number));
+  const ports = await new Promise<number | { port: number; grpcPort: number }>((resolve, reject) => {
+    child.once('message', (message) => resolve(message as number | { port: number; grpcPort: number }));
     child.once('exit', (code) => reject(new Error(`${name} server exited with ${code}`)));
   });
+  const { port, grpcPort } = typeof ports === 'number' ? { port: ports, grpcPort: undefined } : ports;
   return {
     url: `http://127.0.0.1:${port}`,
     pid: child.pid!,
+    grpcPort,
     cpuSeconds: () => cpuSecondsOf(child.pid!),
     stop: () => child.kill(),
   };

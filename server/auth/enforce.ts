@@ -99,13 +99,16 @@ export async function enforceAuthentication(runtime: AuthRuntime, request: Fasti
 /** Credentials in Flipt's order: the Authorization header (Bearer or JWT), else the session cookie. */
 async function authenticate(runtime: AuthRuntime, request: FastifyRequest): Promise<Authentication> {
   const header = request.headers.authorization;
-  if (header !== undefined) {
-    if (header.startsWith('Bearer ')) return byClientToken(runtime, header.slice('Bearer '.length));
-    if (header.startsWith('JWT ') && runtime.jwtKeys) return byJwt(runtime, header.slice('JWT '.length));
-    throw unauthenticated();
-  }
+  if (header !== undefined) return authenticateHeader(runtime, header);
   const cookie = request.cookies[SESSION_COOKIE];
   if (cookie) return byClientToken(runtime, cookie);
+  throw unauthenticated();
+}
+
+/** An `Authorization` value (an HTTP header or gRPC's `authorization` metadata): `Bearer <token>` or `JWT <jwt>`. */
+export async function authenticateHeader(runtime: AuthRuntime, header: string): Promise<Authentication> {
+  if (header.startsWith('Bearer ')) return byClientToken(runtime, header.slice('Bearer '.length));
+  if (header.startsWith('JWT ') && runtime.jwtKeys) return byJwt(runtime, header.slice('JWT '.length));
   throw unauthenticated();
 }
 

@@ -45,6 +45,7 @@ export async function installAuth(app: FastifyInstance, context: AppContext): Pr
         ? jwksKeySource(jwt.jwksUrl, (message) => app.log.warn(message))
         : pemKeySource(jwt.publicKeyPem!),
   };
+  context.auth = runtime;
   if (settings.token.enabled) await bootstrapToken(app, runtime);
   scheduleCleanup(app, runtime);
 

@@ -30,103 +30,105 @@ export function forwardedPrefix(request: FastifyRequest): string {
   return prefix.replace(/\/$/, '');
 }
 
-/** `/auth/v1`: the method list, the caller's own authentication, token management. */
-export async function authRoutes(app: FastifyInstance, runtime: AuthRuntime): Promise<void> {
+export type AuthOperations = ReturnType<typeof authOperations>;
+
+/**
+ * `/auth/v1`'s operations, one function each: the REST routes below and the gRPC services
+ * (server/grpc/) call these same functions.
+ */
+export function authOperations(runtime: AuthRuntime) {
   const { settings, store } = runtime;
+  return {
+    /** The six methods in Flipt's order; `prefix` is the reverse proxy's mount path of the URLs. */
+    listMethods(prefix: string): ListAuthenticationMethodsResponse {
+      const urls = (base: string) => ({
+        authorize_url: `${prefix}${base}/authorize`,
+        callback_url: `${prefix}${base}/callback`,
+      });
+      const info = (
+        method: AuthMethod,
+        enabled: boolean,
+        sessionCompatible: boolean,
+        metadata: MethodInfo['metadata'] = null,
+      ) => ({
+        method,
+        enabled,
+        sessionCompatible,
+        metadata,
+      });
+      const providers = Object.fromEntries(
+        Object.keys(settings.oidc.providers).map((name) => [name, urls(`/auth/v1/method/oidc/${name}`)]),
+      );
+      return {
+        methods: [
+          info('METHOD_TOKEN', settings.token.enabled, false),
+          info(
+            'METHOD_GITHUB',
+            settings.github.enabled,
+            true,
+            settings.github.enabled ? urls('/auth/v1/method/github') : null,
+          ),
+          info('METHOD_OIDC', settings.oidc.enabled, true, settings.oidc.enabled ? { providers } : null),
+          info('METHOD_KUBERNETES', false, false),
+          info('METHOD_JWT', settings.jwt.enabled, false),
+          info('METHOD_CLOUD', false, true),
+        ],
+      };
+    },
 
-  app.get('/auth/v1/method', protectedAs('public'), async (request): Promise<ListAuthenticationMethodsResponse> => {
-    const prefix = forwardedPrefix(request);
-    const urls = (base: string) => ({
-      authorize_url: `${prefix}${base}/authorize`,
-      callback_url: `${prefix}${base}/callback`,
-    });
-    const info = (
-      method: AuthMethod,
-      enabled: boolean,
-      sessionCompatible: boolean,
-      metadata: MethodInfo['metadata'] = null,
-    ) => ({
-      method,
-      enabled,
-      sessionCompatible,
-      metadata,
-    });
-    const providers = Object.fromEntries(
-      Object.keys(settings.oidc.providers).map((name) => [name, urls(`/auth/v1/method/oidc/${name}`)]),
-    );
-    return {
-      methods: [
-        info('METHOD_TOKEN', settings.token.enabled, false),
-        info(
-          'METHOD_GITHUB',
-          settings.github.enabled,
-          true,
-          settings.github.enabled ? urls('/auth/v1/method/github') : null,
-        ),
-        info('METHOD_OIDC', settings.oidc.enabled, true, settings.oidc.enabled ? { providers } : null),
-        info('METHOD_KUBERNETES', false, false),
-        info('METHOD_JWT', settings.jwt.enabled, false),
-        info('METHOD_CLOUD', false, true),
-      ],
-    };
-  });
+    /** The caller's identity exists only when enforcement put it there, so with auth off this is 401, as in Flipt. */
+    self(authentication: Authentication | undefined): Authentication {
+      if (!authentication) throw unauthenticated();
+      return authentication;
+    },
 
-  /** The caller's identity exists only when enforcement put it there, so with auth off this is 401, as in Flipt. */
-  const self = (request: FastifyRequest): Authentication => {
-    if (!request.authentication) throw unauthenticated();
-    return request.authentication;
-  };
-
-  app.get('/auth/v1/self', async (request) => self(request));
-
-  app.put('/auth/v1/self/expire', async (request, reply) => {
-    const authentication = self(request);
-    const { expiresAt } = request.query as { expiresAt?: string };
-    let at = nowTimestamp();
-    if (expiresAt !== undefined && expiresAt !== '') {
-      at = storedTimestamp(expiresAt) ?? failTimestamp('expiresAt');
-      // Expiring may shorten an authentication's life, never lengthen it.
-      const issuedUntil = authentication.expiresAt === null ? undefined : storedTimestamp(authentication.expiresAt);
-      if (issuedUntil !== undefined && at > issuedUntil) {
-        throw invalid('expiresAt must not be later than the current expiry');
+    /** Expires the caller's authentication now, or at `expiresAt` (RFC 3339) when that is sooner than its expiry. */
+    async expireSelf(authentication: Authentication | undefined, expiresAt: string | undefined): Promise<void> {
+      const caller = this.self(authentication);
+      let at = nowTimestamp();
+      if (expiresAt !== undefined && expiresAt !== '') {
+        at = storedTimestamp(expiresAt) ?? failTimestamp('expiresAt');
+        // Expiring may shorten an authentication's life, never lengthen it.
+        const issuedUntil = caller.expiresAt === null ? undefined : storedTimestamp(caller.expiresAt);
+        if (issuedUntil !== undefined && at > issuedUntil) {
+          throw invalid('expiresAt must not be later than the current expiry');
+        }
       }
-    }
-    // A JWT authentication is not stored: there is nothing to expire but the cookies.
-    if (authentication.id !== '') await store.expire(authentication.id, at);
-    clearSessionCookies(reply, settings);
-    return {};
-  });
+      // A JWT authentication is not stored: there is nothing to expire.
+      if (caller.id !== '') await store.expire(caller.id, at);
+    },
 
-  app.get('/auth/v1/tokens', async (request): Promise<ListAuthenticationsResponse> => {
-    const query = request.query as { method?: string; limit?: string; pageToken?: string };
-    const method = parseMethod(query.method);
-    const limit = query.limit === undefined || query.limit === '' ? 0 : parseNumber(query.limit, 'limit');
-    const pageSize = limit === 0 ? DEFAULT_PAGE_SIZE : Math.min(limit, MAX_PAGE_SIZE);
-    let offset = 0;
-    if (query.pageToken !== undefined && query.pageToken !== '') {
-      if (!/^\d+$/.test(query.pageToken)) throw invalid(`pageToken is not valid: "${query.pageToken}"`);
-      offset = Number(query.pageToken);
-    }
-    const page = await store.list({ method, limit: pageSize, offset });
-    return { authentications: page.authentications, nextPageToken: page.hasMore ? String(offset + pageSize) : '' };
-  });
+    async listTokens(query: {
+      method?: string;
+      limit?: string;
+      pageToken?: string;
+    }): Promise<ListAuthenticationsResponse> {
+      const method = parseMethod(query.method);
+      const limit = query.limit === undefined || query.limit === '' ? 0 : parseNumber(query.limit, 'limit');
+      const pageSize = limit === 0 ? DEFAULT_PAGE_SIZE : Math.min(limit, MAX_PAGE_SIZE);
+      let offset = 0;
+      if (query.pageToken !== undefined && query.pageToken !== '') {
+        if (!/^\d+$/.test(query.pageToken)) throw invalid(`pageToken is not valid: "${query.pageToken}"`);
+        offset = Number(query.pageToken);
+      }
+      const page = await store.list({ method, limit: pageSize, offset });
+      return { authentications: page.authentications, nextPageToken: page.hasMore ? String(offset + pageSize) : '' };
+    },
 
-  app.get('/auth/v1/tokens/:id', async (request) => {
-    const { id } = request.params as { id: string };
-    const authentication = await store.byId(id);
-    if (!authentication) throw notFound(`authentication "${id}"`);
-    return authentication;
-  });
+    async getToken(id: string): Promise<Authentication> {
+      const authentication = await store.byId(id);
+      if (!authentication) throw notFound(`authentication "${id}"`);
+      return authentication;
+    },
 
-  app.delete('/auth/v1/tokens/:id', async (request) => {
-    const { id } = request.params as { id: string };
-    await store.delete(id);
-    return {};
-  });
+    async deleteToken(id: string): Promise<Record<string, never>> {
+      await store.delete(id);
+      return {};
+    },
 
-  if (settings.token.enabled) {
-    app.post('/auth/v1/method/token', async (request): Promise<CreateTokenResponse> => {
-      const body = (request.body ?? {}) as Record<string, unknown>;
+    /** A static token (the token method, when enabled): its clear text is only ever in this answer. */
+    createToken(sent: unknown): Promise<CreateTokenResponse> {
+      const body = (sent ?? {}) as Record<string, unknown>;
       const text = (field: string, value: unknown): string => {
         if (value === undefined || value === null) return '';
         if (typeof value !== 'string') throw invalidField(field, 'must be a string');
@@ -149,7 +151,35 @@ export async function authRoutes(app: FastifyInstance, runtime: AuthRuntime): Pr
       if (description !== '') metadata[AuthMetadata.tokenDescription] = description;
       if (namespaceKey !== '') metadata[AuthMetadata.tokenNamespace] = namespaceKey;
       return store.create({ method: 'METHOD_TOKEN', metadata, expiresAt });
-    });
+    },
+  };
+}
+
+/** `/auth/v1`: the method list, the caller's own authentication, token management. */
+export async function authRoutes(app: FastifyInstance, runtime: AuthRuntime): Promise<void> {
+  const ops = authOperations(runtime);
+
+  app.get('/auth/v1/method', protectedAs('public'), async (request) => ops.listMethods(forwardedPrefix(request)));
+
+  app.get('/auth/v1/self', async (request) => ops.self(request.authentication));
+
+  app.put('/auth/v1/self/expire', async (request, reply) => {
+    const { expiresAt } = request.query as { expiresAt?: string };
+    await ops.expireSelf(request.authentication, expiresAt);
+    clearSessionCookies(reply, runtime.settings);
+    return {};
+  });
+
+  app.get('/auth/v1/tokens', async (request) =>
+    ops.listTokens(request.query as { method?: string; limit?: string; pageToken?: string }),
+  );
+
+  app.get('/auth/v1/tokens/:id', async (request) => ops.getToken((request.params as { id: string }).id));
+
+  app.delete('/auth/v1/tokens/:id', async (request) => ops.deleteToken((request.params as { id: string }).id));
+
+  if (runtime.settings.token.enabled) {
+    app.post('/auth/v1/method/token', async (request) => ops.createToken(request.body));
   }
 }
 

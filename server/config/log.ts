@@ -18,7 +18,7 @@ export const logSection = defineSection({
     grpc_level: opt(str),
     keys: opt(v.unknown()),
   }),
-  refused: { 'log.grpc_level': 'Ensign serves no gRPC API', 'log.keys': 'log field names are fixed' },
+  refused: { 'log.grpc_level': 'gRPC calls are logged at log.level', 'log.keys': 'log field names are fixed' },
   defaults: { level: 'info' },
   resolve(settings): LogConfig {
     const log: LogConfig['log'] = { level: settings.level };

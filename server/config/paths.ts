@@ -15,8 +15,8 @@ function packageRoot(dir: string): string {
 }
 
 export interface PathsConfig {
-  /** Where the built console and widget files, and the demo host page, are served from. */
-  paths: { console: string; widget: string; demo: string };
+  /** Where the built console and widget files, and the demo host page, are served from; the gRPC API's .proto files. */
+  paths: { console: string; widget: string; demo: string; proto: string };
 }
 
 export function packagePaths(): PathsConfig['paths'] {
@@ -24,5 +24,6 @@ export function packagePaths(): PathsConfig['paths'] {
     console: join(PACKAGE_ROOT, 'dist/console'),
     widget: join(PACKAGE_ROOT, 'dist/widget'),
     demo: join(PACKAGE_ROOT, 'public/demo'),
+    proto: join(PACKAGE_ROOT, 'proto'),
   };
 }

@@ -38,6 +38,9 @@ export interface ServerConfig {
     workers: number;
     shutdownTimeoutMs: number;
     tls?: { cert: Buffer; key: Buffer };
+    /** Flipt's gRPC API (server/grpc/): its port, 0 for none; `grpcPortSet` when the file named it. */
+    grpcPort: number;
+    grpcPortSet: boolean;
   };
   /** Requests per client address and window, by kind of route; 0 is no limit (server/rate-limits.ts). */
   rateLimits: RateLimits;
@@ -54,7 +57,7 @@ export const serverSection = defineSection({
     host: opt(str),
     http_port: opt(port),
     https_port: opt(port),
-    grpc_port: opt(num),
+    grpc_port: opt(port),
     cert_file: opt(str),
     cert_key: opt(str),
     // Ensign's own: how many processes serve (node:cluster), see server/workers.ts.
@@ -72,7 +75,6 @@ export const serverSection = defineSection({
     shutdown_timeout: '30s',
     rate_limits: { window: '1m', login: 30, token_creation: 30, survey_uploads: 60, survey_writes: 600, evaluation: 0 },
   },
-  refused: { 'server.grpc_port': 'Ensign serves no gRPC API' },
   resolve(settings): ServerConfig {
     const { protocol } = settings;
     const server: ServerConfig['server'] = {
@@ -81,6 +83,8 @@ export const serverSection = defineSection({
       port: protocol === 'https' ? (settings.https_port ?? 443) : settings.http_port,
       workers: settings.workers,
       shutdownTimeoutMs: parseDurationMs(settings.shutdown_timeout, 'server.shutdown_timeout'),
+      grpcPort: settings.grpc_port ?? 9000,
+      grpcPortSet: settings.grpc_port !== undefined,
     };
     if (protocol === 'https') {
       server.tls = {

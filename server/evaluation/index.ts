@@ -18,7 +18,7 @@ import { booleanAnswerJson, elapsedSince, evaluationTimestamp, variantAnswerJson
 import { NamespaceSnapshot, SnapshotCache, type SnapshotGate } from './cache.js';
 import type { FastHandler } from './fast-path.js';
 import { loadNamespace } from './loader.js';
-import { ofrepRoutes } from './ofrep.js';
+import { ofrepEvaluation, ofrepRoutes } from './ofrep.js';
 import { browserCors } from './cors.js';
 import { evaluationRecorder } from './recording.js';
 import { authenticationHooksInstalled } from '../auth/index.js';
@@ -33,6 +33,23 @@ import {
 } from './request-namespace.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * The evaluation API's operations, each answered as its REST route answers (JSON text or a JSON
+ * value); the gRPC services (server/grpc/) call these same functions.
+ */
+export interface EvaluationApi {
+  /** One variant flag's evaluation, answered by `answer` (the REST route's JSON, or gRPC's message). */
+  variant<T>(body: unknown, answer: (result: VariantEvaluation, meta: AnswerMeta) => T): T | Promise<T>;
+  boolean<T>(body: unknown, answer: (result: BooleanEvaluation, meta: AnswerMeta) => T): T | Promise<T>;
+  batch(body: unknown): Promise<string>;
+  /** The deprecated v1 evaluation, in the path's namespace (when given), else the body's. */
+  legacyEvaluate(body: unknown, pathNamespace?: string): Promise<Record<string, unknown>>;
+  legacyBatch(body: unknown, pathNamespace?: string): Promise<Record<string, unknown>>;
+  snapshot(key: string, reference: string | undefined): Promise<NamespaceSnapshot>;
+  /** OFREP's single-flag evaluation: the flag key and the headers (`X-Flipt-Namespace`) ride in the request. */
+  ofrep: FastHandler;
+}
 
 /**
  * Flag evaluation, the evaluation snapshot and analytics (docs/architecture.md, "How an evaluation flows").
@@ -86,32 +103,33 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
   const single =
     <R extends VariantEvaluation | BooleanEvaluation>(
       evaluate: (namespace: CompiledNamespace, input: WireRequest) => R,
-      json: (result: R, meta: AnswerMeta) => string,
-    ): ((body: unknown) => ReturnType<FastHandler>) =>
-    (body: unknown) => {
+    ) =>
+    <T>(body: unknown, answer: (result: R, meta: AnswerMeta) => T): T | Promise<T> => {
       const started = performance.now();
       const input = readRequest(body);
       return withSnapshot(evaluationNamespace(input.namespaceKey), (snapshot) => {
         const result = recorded(snapshot.compiled, input.flagKey, () => evaluate(snapshot.compiled, input));
-        return json(result, {
+        return answer(result, {
           requestId: input.requestId || randomUUID(),
           durationMillis: elapsedSince(started),
           timestamp: evaluationTimestamp(),
         });
       });
     };
-  const variant = single(evaluateVariant, variantAnswerJson);
-  const boolean = single(evaluateBoolean, booleanAnswerJson);
+  const variant = single(evaluateVariant);
+  const boolean = single(evaluateBoolean);
+  const variantJson = (body: unknown) => variant(body, variantAnswerJson);
+  const booleanJson = (body: unknown) => boolean(body, booleanAnswerJson);
   const sendJson = async (reply: FastifyReply, json: string | Promise<string>) =>
     reply.type(JSON_TYPE).send(await json);
 
-  app.post('/evaluate/v1/variant', async (request, reply) => sendJson(reply, variant(request.body)));
-  app.post('/evaluate/v1/boolean', async (request, reply) => sendJson(reply, boolean(request.body)));
+  app.post('/evaluate/v1/variant', async (request, reply) => sendJson(reply, variantJson(request.body)));
+  app.post('/evaluate/v1/boolean', async (request, reply) => sendJson(reply, booleanJson(request.body)));
   // The fast path runs no hook: a guard or a rate limit on evaluations needs Fastify's route.
   const hotPath = !authenticationHooksInstalled(context.config) && context.config.rateLimits.evaluation === 0;
   if (hotPath) {
-    context.fastPath.add('/evaluate/v1/variant', variant);
-    context.fastPath.add('/evaluate/v1/boolean', boolean);
+    context.fastPath.add('/evaluate/v1/variant', variantJson);
+    context.fastPath.add('/evaluate/v1/boolean', booleanJson);
   }
 
   // The hot path adds no CORS headers, so a browser-facing OFREP goes through Fastify.
@@ -123,9 +141,9 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
     { prefix: '/ofrep/v1' },
   );
 
-  app.post('/evaluate/v1/batch', async (request, reply) => {
+  const batch = async (sent: unknown): Promise<string> => {
     const started = performance.now();
-    const body = objectBody(request.body);
+    const body = objectBody(sent);
     const inputs = batchItems(body.requests).map(readRequest);
     const namespaceKeys = new Set(inputs.map((input) => evaluationNamespace(input.namespaceKey)));
     if (namespaceKeys.size > MAX_BATCH_NAMESPACES) {
@@ -163,20 +181,17 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
         : `{"type":"${result.type}","booleanResponse":${booleanAnswerJson(result.boolean, meta)}}`;
     });
     const requestId = text(either(body.requestId, body.request_id)) || randomUUID();
-    return sendJson(
-      reply,
-      `{"requestId":${JSON.stringify(requestId)},"responses":[${responses.join(',')}],"requestDurationMillis":${durationMillis}}`,
-    );
-  });
+    return `{"requestId":${JSON.stringify(requestId)},"responses":[${responses.join(',')}],"requestDurationMillis":${durationMillis}}`;
+  };
+  app.post('/evaluate/v1/batch', async (request, reply) => sendJson(reply, batch(request.body)));
 
   // The deprecated v1 evaluation API (variant flags only), on the path's namespace, the body's or "default".
-  const legacyNamespace = (request: FastifyRequest) =>
-    required(legacyEvaluationNamespace((request.params as { namespaceKey?: string }).namespaceKey, request.body));
+  const pathNamespace = (request: FastifyRequest) => (request.params as { namespaceKey?: string }).namespaceKey;
 
-  const legacyEvaluate = async (request: FastifyRequest) => {
+  const legacyEvaluate = async (body: unknown, path?: string) => {
     const started = performance.now();
-    const input = readLegacyRequest(request.body);
-    const namespaceKey = legacyNamespace(request);
+    const input = readLegacyRequest(body);
+    const namespaceKey = required(legacyEvaluationNamespace(path, body));
     const namespace = await compiled(namespaceKey);
     const result = recorded(namespace, input.flagKey, () => evaluateVariant(namespace, input));
     return legacyResponse(
@@ -188,13 +203,14 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
       evaluationTimestamp(),
     );
   };
-  app.post('/api/v1/evaluate', protectedAs('management'), legacyEvaluate);
-  app.post('/api/v1/namespaces/:namespaceKey/evaluate', protectedAs('management'), legacyEvaluate);
+  const legacyEvaluateRoute = async (request: FastifyRequest) => legacyEvaluate(request.body, pathNamespace(request));
+  app.post('/api/v1/evaluate', protectedAs('management'), legacyEvaluateRoute);
+  app.post('/api/v1/namespaces/:namespaceKey/evaluate', protectedAs('management'), legacyEvaluateRoute);
 
-  const legacyBatch = async (request: FastifyRequest) => {
+  const legacyBatch = async (sent: unknown, path?: string) => {
     const started = performance.now();
-    const body = objectBody(request.body);
-    const namespaceKey = legacyNamespace(request);
+    const body = objectBody(sent);
+    const namespaceKey = required(legacyEvaluationNamespace(path, sent));
     const excludeNotFound = either(body.excludeNotFound, body.exclude_not_found) === true;
     const inputs = batchItems(body.requests).map(readLegacyRequest);
     for (const input of inputs) {
@@ -223,8 +239,21 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
       requestDurationMillis: duration,
     };
   };
-  app.post('/api/v1/batch-evaluate', protectedAs('management'), legacyBatch);
-  app.post('/api/v1/namespaces/:namespaceKey/batch-evaluate', protectedAs('management'), legacyBatch);
+  const legacyBatchRoute = async (request: FastifyRequest) => legacyBatch(request.body, pathNamespace(request));
+  app.post('/api/v1/batch-evaluate', protectedAs('management'), legacyBatchRoute);
+  app.post('/api/v1/namespaces/:namespaceKey/batch-evaluate', protectedAs('management'), legacyBatchRoute);
+
+  /** The namespace's evaluation snapshot, or undefined for an unknown one outside database storage (Flipt's 404). */
+  const snapshotOf = async (key: string, reference: string | undefined) => {
+    const snapshot =
+      context.git && reference
+        ? new NamespaceSnapshot(await loadNamespace(await context.git.databaseFor(reference), key))
+        : await cache.get(key);
+    if (!snapshot.exists && context.config.storage.type !== 'database') {
+      throw new FliptError(GrpcCode.NotFound, `getting flags: namespace "${key}" not found`);
+    }
+    return snapshot;
+  };
 
   await app.register(
     async (snapshots) => {
@@ -232,13 +261,7 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
       snapshots.get('/snapshot/namespace/:key', async (request, reply) => {
         const { key } = request.params as { key: string };
         const { reference } = request.query as { reference?: string };
-        const snapshot =
-          context.git && reference
-            ? new NamespaceSnapshot(await loadNamespace(await context.git.databaseFor(reference), key))
-            : await cache.get(key);
-        if (!snapshot.exists && context.config.storage.type !== 'database') {
-          throw new FliptError(GrpcCode.NotFound, `getting flags: namespace "${key}" not found`);
-        }
+        const snapshot = await snapshotOf(key, reference);
         reply.header('etag', snapshot.etag);
         if (request.headers['if-none-match'] === snapshot.etag) return reply.code(304).send();
         const version = request.headers['x-flipt-accept-server-version'];
@@ -249,6 +272,16 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
     },
     { prefix: '/internal/v1/evaluation' },
   );
+
+  context.evaluation = {
+    variant,
+    boolean,
+    batch,
+    legacyEvaluate,
+    legacyBatch,
+    snapshot: snapshotOf,
+    ofrep: ofrepEvaluation({ withSnapshot, record }),
+  };
 
   app.get(
     '/internal/v1/analytics/namespaces/:namespaceKey/flags/:flagKey',

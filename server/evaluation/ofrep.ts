@@ -23,7 +23,7 @@ import { ofrepNamespace } from './request-namespace.js';
 /** How often a provider may poll: answers are computed in memory and bulk ones are 304 while nothing changed. */
 export const MIN_POLLING_INTERVAL_MS = 1000;
 
-const PROVIDER_CONFIGURATION = JSON.stringify({
+export const PROVIDER_CONFIGURATION = JSON.stringify({
   name: 'flipt',
   capabilities: {
     cacheInvalidation: { polling: { enabled: true, minPollingIntervalMs: MIN_POLLING_INTERVAL_MS } },
@@ -53,14 +53,7 @@ export async function ofrepRoutes(app: FastifyInstance, deps: OfrepDependencies)
     throw error instanceof FliptError ? asOfrepError(error, key) : error;
   });
 
-  const evaluateOne: FastHandler = (body, request) => {
-    const namespaceKey = ofrepNamespace(request.headers);
-    const input = readOfrepRequest(body, request.key);
-    return deps.withSnapshot(namespaceKey, (snapshot) => {
-      const started = performance.now();
-      return evaluatedFlagJson(recordedOfrep(deps.record, snapshot.compiled, request.key, input, started));
-    });
-  };
+  const evaluateOne = ofrepEvaluation(deps);
   const send = async (reply: FastifyReply, json: string | Promise<string>) => reply.type(JSON_TYPE).send(await json);
 
   app.get('/configuration', async (_request, reply) => send(reply, PROVIDER_CONFIGURATION));
@@ -94,6 +87,18 @@ export async function ofrepRoutes(app: FastifyInstance, deps: OfrepDependencies)
     });
     return send(reply, `{"flags":[${flags.join(',')}]}`);
   });
+}
+
+/** One flag's evaluation (`POST /ofrep/v1/evaluate/flags/{key}`, and gRPC's EvaluateFlag): the key is the request's. */
+export function ofrepEvaluation(deps: Pick<OfrepDependencies, 'withSnapshot' | 'record'>): FastHandler {
+  return (body, request) => {
+    const namespaceKey = ofrepNamespace(request.headers);
+    const input = readOfrepRequest(body, request.key);
+    return deps.withSnapshot(namespaceKey, (snapshot) => {
+      const started = performance.now();
+      return evaluatedFlagJson(recordedOfrep(deps.record, snapshot.compiled, request.key, input, started));
+    });
+  };
 }
 
 export type OfrepErrorCode = 'PARSE_ERROR' | 'INVALID_CONTEXT' | 'FLAG_NOT_FOUND';

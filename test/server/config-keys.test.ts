@@ -154,6 +154,11 @@ const EFFECTS: Record<string, Effect> = {
   },
   'server.workers': { set: { server: { workers: 3 } }, see: (c) => c.server.workers },
   'server.shutdown_timeout': { set: { server: { shutdown_timeout: '5s' } }, see: (c) => c.server.shutdownTimeoutMs },
+  'server.grpc_port': {
+    set: { server: { grpc_port: 9123 } },
+    see: (c) => c.server.grpcPort,
+    refused: { server: { grpc_port: 70000 } },
+  },
   'db.url': { set: { db: { url: 'file:/tmp/other.db' } }, see: (c) => c.db.url },
   'storage.type': {
     set: { storage: { type: 'local', local: { path: dir } } },

@@ -25,6 +25,8 @@ describe('configuration', () => {
       port: 8080,
       workers: 1,
       shutdownTimeoutMs: 30_000,
+      grpcPort: 9000,
+      grpcPortSet: false,
     });
     expect(config.db.url).toBe(DEFAULT_DB_URL);
     expect(config.storage.type).toBe('database');

@@ -1,37 +1,22 @@
-import {
-  CreateFlagRequest,
-  CreateVariantRequest,
-  ListRequest,
-  UpdateFlagRequest,
-  UpdateVariantRequest,
-} from '../../../domain/flipt/schemas.js';
-import type { FliptStore } from '../store/index.js';
-import { message, namespaceOf, parse, pathParams as params, type FliptRoutes } from './http.js';
+import type { FliptOperations } from '../operations.js';
+import { message, pathParams as params, readMessage, type FliptRoutes } from './http.js';
 
-export function flagRoutes(routes: FliptRoutes, store: FliptStore): void {
-  routes.namespaced('GET', '/flags', async (request) =>
-    store.listFlags(namespaceOf(request), parse(ListRequest, message(request))),
-  );
+export function flagRoutes(routes: FliptRoutes, ops: FliptOperations): void {
+  routes.namespaced('GET', '/flags', async (request) => ops.listFlags(readMessage(request)));
   routes.namespaced('GET', '/flags/:flagKey', async (request) =>
-    store.getFlag(namespaceOf(request), params(request).flagKey),
+    ops.getFlag(readMessage(request, { key: params(request).flagKey })),
   );
-  routes.namespaced('POST', '/flags', async (request) => store.createFlag(parse(CreateFlagRequest, message(request))));
+  routes.namespaced('POST', '/flags', async (request) => ops.createFlag(message(request)));
   routes.namespaced('PUT', '/flags/:flagKey', async (request) =>
-    store.updateFlag(parse(UpdateFlagRequest, message(request, { key: params(request).flagKey }))),
+    ops.updateFlag(message(request, { key: params(request).flagKey })),
   );
-  routes.namespaced('DELETE', '/flags/:flagKey', async (request) => {
-    await store.deleteFlag(namespaceOf(request), params(request).flagKey);
-    return {};
-  });
+  routes.namespaced('DELETE', '/flags/:flagKey', async (request) =>
+    ops.deleteFlag(readMessage(request, { key: params(request).flagKey })),
+  );
 
-  routes.namespaced('POST', '/flags/:flagKey/variants', async (request) =>
-    store.createVariant(parse(CreateVariantRequest, message(request))),
+  routes.namespaced('POST', '/flags/:flagKey/variants', async (request) => ops.createVariant(message(request)));
+  routes.namespaced('PUT', '/flags/:flagKey/variants/:id', async (request) => ops.updateVariant(message(request)));
+  routes.namespaced('DELETE', '/flags/:flagKey/variants/:id', async (request) =>
+    ops.deleteVariant(readMessage(request)),
   );
-  routes.namespaced('PUT', '/flags/:flagKey/variants/:id', async (request) =>
-    store.updateVariant(parse(UpdateVariantRequest, message(request))),
-  );
-  routes.namespaced('DELETE', '/flags/:flagKey/variants/:id', async (request) => {
-    await store.deleteVariant(namespaceOf(request), params(request).flagKey, params(request).id);
-    return {};
-  });
 }

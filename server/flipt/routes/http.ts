@@ -3,6 +3,7 @@ import type * as v from 'valibot';
 import { parseRequest } from '../../../domain/flipt/schemas.js';
 import { DEFAULT_NAMESPACE } from '../../../domain/flipt/types.js';
 import { FliptError, GrpcCode, invalid } from '../errors.js';
+import type { FliptMessage } from '../operations.js';
 
 /** Parses a request against a schema, or throws Flipt's 400 naming the problem. */
 export function parse<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
@@ -45,6 +46,14 @@ export const pathParams = (request: FastifyRequest) => request.params as PathPar
 
 /** The namespace in the path; the legacy routes have none and mean "default". */
 export const namespaceOf = (request: FastifyRequest) => pathParams(request).namespaceKey || DEFAULT_NAMESPACE;
+
+/**
+ * The message of a read or a delete: the query and path parameters (`extra` names the path's key as
+ * the message's field), in the namespace of the path, never one named in the query.
+ */
+export function readMessage(request: FastifyRequest, extra: Record<string, string> = {}): FliptMessage {
+  return { ...(request.query as object), ...pathParams(request), ...extra, namespaceKey: namespaceOf(request) };
+}
 
 type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 

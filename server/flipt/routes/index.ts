@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { FliptStore } from '../store/index.js';
+import { fliptOperations } from '../operations.js';
 import { FliptRoutes, prettyPrinting } from './http.js';
 import { namespaceRoutes } from './namespaces.js';
 import { flagRoutes } from './flags.js';
@@ -14,11 +15,12 @@ export async function fliptManagementRoutes(app: FastifyInstance, store: FliptSt
   prettyPrinting(app);
   recordActors(app);
   const routes = new FliptRoutes(app);
-  namespaceRoutes(routes, store);
-  flagRoutes(routes, store);
-  segmentRoutes(routes, store);
-  ruleRoutes(routes, store);
-  rolloutRoutes(routes, store);
+  const ops = fliptOperations(store);
+  namespaceRoutes(routes, ops);
+  flagRoutes(routes, ops);
+  segmentRoutes(routes, ops);
+  ruleRoutes(routes, ops);
+  rolloutRoutes(routes, ops);
   historyRoutes(routes, store);
   routes.finish();
 }

@@ -1,39 +1,26 @@
-import {
-  CreateConstraintRequest,
-  CreateSegmentRequest,
-  ListRequest,
-  UpdateConstraintRequest,
-  UpdateSegmentRequest,
-} from '../../../domain/flipt/schemas.js';
-import type { FliptStore } from '../store/index.js';
-import { message, namespaceOf, parse, pathParams as params, type FliptRoutes } from './http.js';
+import type { FliptOperations } from '../operations.js';
+import { message, pathParams as params, readMessage, type FliptRoutes } from './http.js';
 
-export function segmentRoutes(routes: FliptRoutes, store: FliptStore): void {
-  routes.namespaced('GET', '/segments', async (request) =>
-    store.listSegments(namespaceOf(request), parse(ListRequest, message(request))),
-  );
+export function segmentRoutes(routes: FliptRoutes, ops: FliptOperations): void {
+  routes.namespaced('GET', '/segments', async (request) => ops.listSegments(readMessage(request)));
   routes.namespaced('GET', '/segments/:segmentKey', async (request) =>
-    store.getSegment(namespaceOf(request), params(request).segmentKey),
+    ops.getSegment(readMessage(request, { key: params(request).segmentKey })),
   );
-  routes.namespaced('POST', '/segments', async (request) =>
-    store.createSegment(parse(CreateSegmentRequest, message(request))),
-  );
+  routes.namespaced('POST', '/segments', async (request) => ops.createSegment(message(request)));
   routes.namespaced('PUT', '/segments/:segmentKey', async (request) =>
-    store.updateSegment(parse(UpdateSegmentRequest, message(request, { key: params(request).segmentKey }))),
+    ops.updateSegment(message(request, { key: params(request).segmentKey })),
   );
-  routes.namespaced('DELETE', '/segments/:segmentKey', async (request) => {
-    await store.deleteSegment(namespaceOf(request), params(request).segmentKey);
-    return {};
-  });
+  routes.namespaced('DELETE', '/segments/:segmentKey', async (request) =>
+    ops.deleteSegment(readMessage(request, { key: params(request).segmentKey })),
+  );
 
   routes.namespaced('POST', '/segments/:segmentKey/constraints', async (request) =>
-    store.createConstraint(parse(CreateConstraintRequest, message(request))),
+    ops.createConstraint(message(request)),
   );
   routes.namespaced('PUT', '/segments/:segmentKey/constraints/:id', async (request) =>
-    store.updateConstraint(parse(UpdateConstraintRequest, message(request))),
+    ops.updateConstraint(message(request)),
   );
-  routes.namespaced('DELETE', '/segments/:segmentKey/constraints/:id', async (request) => {
-    await store.deleteConstraint(namespaceOf(request), params(request).segmentKey, params(request).id);
-    return {};
-  });
+  routes.namespaced('DELETE', '/segments/:segmentKey/constraints/:id', async (request) =>
+    ops.deleteConstraint(readMessage(request)),
+  );
 }

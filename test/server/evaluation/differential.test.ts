@@ -3,13 +3,15 @@ import { FliptClient } from '@flipt-io/flipt-client-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support.js';
 import { Api } from './api.js';
+import { restWithInstants, startGrpc, toRestJson } from '../grpc/client.js';
 
 /**
  * Differential check against Flipt's own engine: @flipt-io/flipt-client-js 0.5.1 (WASM), fed from
  * our snapshot endpoint, must agree with our /evaluate/v1 answers. The data set stays clear of the
  * client engine's known divergences: distributions sum to exactly 100, numbers are
  * 32-bit integers, datetimes are RFC 3339 at whole seconds, booleans are "true"/"false", no value
- * has surrounding whitespace, no UNKNOWN constraint types.
+ * has surrounding whitespace, no UNKNOWN constraint types. The same requests go through gRPC's
+ * EvaluationService (Batch, and Variant or Boolean for every tenth), whose answers must equal REST's.
  */
 const PAIRS = 10_000;
 
@@ -107,6 +109,7 @@ describe('differential check against @flipt-io/flipt-client-js 0.5.1', () => {
   let test: TestApp;
   let baseUrl: string;
   let client: Awaited<ReturnType<typeof FliptClient.init>>;
+  let grpc: Awaited<ReturnType<typeof startGrpc>>;
   const flags: { key: string; type: 'VARIANT_FLAG_TYPE' | 'BOOLEAN_FLAG_TYPE' }[] = [];
 
   beforeAll(async () => {
@@ -176,10 +179,14 @@ describe('differential check against @flipt-io/flipt-client-js 0.5.1', () => {
     }
 
     client = await FliptClient.init({ namespace: 'default', url: baseUrl, updateInterval: 0 });
+    grpc = await startGrpc(test);
   });
 
   // updateInterval 0: the client does not poll, so there is nothing of it to stop.
-  afterAll(() => test?.close());
+  afterAll(async () => {
+    await grpc?.close();
+    await test?.close();
+  });
 
   it(`agrees on ${PAIRS} generated (entity, context) pairs`, async () => {
     const r = random(7);
@@ -189,6 +196,7 @@ describe('differential check against @flipt-io/flipt-client-js 0.5.1', () => {
       return { flag, request: { flagKey: flag.key, entityId, context: generateContext(r) } };
     });
     const mismatches: unknown[] = [];
+    const grpcMismatches: unknown[] = [];
     let matched = 0;
     for (let i = 0; i < requests.length; i += 250) {
       const chunk = requests.slice(i, i + 250);
@@ -198,6 +206,23 @@ describe('differential check against @flipt-io/flipt-client-js 0.5.1', () => {
       });
       expect(response.status).toBe(200);
       const ours = (await response.json()).responses;
+      const service = 'flipt.evaluation.EvaluationService';
+      const overGrpc = await grpc.client.call(service, 'Batch', { requests: chunk.map((c) => c.request) });
+      const sameAnswer = (rest: unknown, answer: unknown) =>
+        JSON.stringify(withoutMeta(restWithInstants(rest))) === JSON.stringify(withoutMeta(toRestJson(answer)));
+      for (const [j, item] of (overGrpc.responses as unknown[]).entries()) {
+        if (!sameAnswer(ours[j], item)) grpcMismatches.push({ rest: ours[j], grpc: toRestJson(item) });
+      }
+      const singles = chunk.filter((_, j) => j % 10 === 0);
+      const answers = await Promise.all(
+        singles.map(({ flag, request }) =>
+          grpc.client.call(service, flag.type === 'VARIANT_FLAG_TYPE' ? 'Variant' : 'Boolean', request),
+        ),
+      );
+      answers.forEach((single, k) => {
+        const rest = ours[k * 10].variantResponse ?? ours[k * 10].booleanResponse;
+        if (!sameAnswer(rest, single)) grpcMismatches.push({ rest, grpc: toRestJson(single) });
+      });
       chunk.forEach(({ flag, request }, j) => {
         if (flag.type === 'VARIANT_FLAG_TYPE') {
           const server = ours[j].variantResponse;
@@ -217,7 +242,21 @@ describe('differential check against @flipt-io/flipt-client-js 0.5.1', () => {
     }
     expect(mismatches.slice(0, 5)).toEqual([]);
     expect(mismatches).toHaveLength(0);
+    expect(grpcMismatches.slice(0, 5)).toEqual([]);
+    expect(grpcMismatches).toHaveLength(0);
     // The data set must exercise matching, not only fall-throughs.
     expect(matched).toBeGreaterThan(PAIRS / 10);
-  });
+  }, 300_000);
 });
+
+/** An answer without what differs between two evaluations of the same request (its id, time and duration), keys sorted. */
+function withoutMeta(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutMeta);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => !['requestId', 'timestamp', 'requestDurationMillis'].includes(key))
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([key, item]) => [key, withoutMeta(item)]),
+  );
+}

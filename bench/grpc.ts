@@ -1,0 +1,138 @@
+// EvaluationService.Variant over gRPC beside POST /evaluate/v1/variant over HTTP, on the same Ensign
+// process and the same data set (one variant flag, a constrained 50/50 rule), in alternating rounds
+// so that a load spike from elsewhere on the machine hits both alike. HTTP is driven by autocannon
+// (64 keep-alive connections); gRPC by a lean HTTP/2 load generator (node:http2, a fixed encoded
+// request, 64 calls in flight over 4 connections) so that the client's cost does not hide the
+// server's. The server's CPU time per request is the figure to compare ("per request").
+import { connect, type ClientHttp2Session } from 'node:http2';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import protobuf from 'protobufjs';
+import { EVALUATION_BODY, serveIfChild, startServer } from './support/servers.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const ROUNDS = 2;
+const CONNECTIONS = 64;
+const GRPC_SESSIONS = 4;
+const WARM_UP_SECONDS = 2;
+
+interface Totals {
+  requests: number;
+  seconds: number;
+  cpuSeconds: number;
+  p50: number[];
+  p99: number[];
+}
+
+const newTotals = (): Totals => ({ requests: 0, seconds: 0, cpuSeconds: 0, p50: [], p99: [] });
+
+/** The gRPC request: the HTTP benchmark's body, encoded as flipt.evaluation.EvaluationRequest with its 5-byte frame. */
+function grpcRequestFrame(): Buffer {
+  const root = protobuf.loadSync(join(process.cwd(), 'proto/flipt/evaluation/evaluation.proto'));
+  const type = root.lookupType('flipt.evaluation.EvaluationRequest');
+  const message = Buffer.from(type.encode(type.fromObject(JSON.parse(EVALUATION_BODY))).finish());
+  const frame = Buffer.alloc(5 + message.length);
+  frame.writeUInt32BE(message.length, 1);
+  message.copy(frame, 5);
+  return frame;
+}
+
+/** Unary calls kept `CONNECTIONS` in flight for `seconds`; every answer must end with grpc-status 0. */
+async function grpcLoad(port: number, seconds: number): Promise<{ requests: number; p50: number; p99: number }> {
+  const frame = grpcRequestFrame();
+  const sessions: ClientHttp2Session[] = Array.from({ length: GRPC_SESSIONS }, () =>
+    connect(`http://127.0.0.1:${port}`),
+  );
+  const latencies: number[] = [];
+  const until = performance.now() + seconds * 1000;
+  let failure: Error | undefined;
+  const worker = (session: ClientHttp2Session) =>
+    new Promise<void>((resolve) => {
+      const next = () => {
+        if (failure || performance.now() >= until) return resolve();
+        const started = performance.now();
+        const stream = session.request({
+          ':method': 'POST',
+          ':path': '/flipt.evaluation.EvaluationService/Variant',
+          'content-type': 'application/grpc',
+          te: 'trailers',
+        });
+        let status: string | undefined;
+        stream.on('trailers', (trailers) => {
+          status = String(trailers['grpc-status']);
+        });
+        stream.on('data', () => {});
+        stream.on('end', () => {
+          if (status !== '0') failure ??= new Error(`grpc-status ${status}`);
+          latencies.push(performance.now() - started);
+          next();
+        });
+        stream.on('error', (error) => {
+          failure ??= error;
+          resolve();
+        });
+        stream.end(frame);
+      };
+      next();
+    });
+  await Promise.all(Array.from({ length: CONNECTIONS }, (_, i) => worker(sessions[i % GRPC_SESSIONS])));
+  for (const session of sessions) session.close();
+  if (failure) throw failure;
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]);
+  return { requests: latencies.length, p50: at(0.5), p99: at(0.99) };
+}
+
+async function httpLoad(url: string, seconds: number) {
+  const result = await autocannon({
+    url: `${url}/evaluate/v1/variant`,
+    method: 'POST',
+    body: EVALUATION_BODY,
+    connections: CONNECTIONS,
+    duration: seconds,
+  });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`HTTP: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  return { requests: result.requests.total, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+function report(label: string, totals: Totals): { rate: number; cpu: number; p99: number } {
+  const rate = totals.requests / totals.seconds;
+  const cpu = (1e6 * totals.cpuSeconds) / totals.requests;
+  console.log(
+    `${label.padEnd(44)} ${Math.round(rate).toLocaleString('en-US').padStart(8)} req/s  ${cpu.toFixed(1)} µs server CPU/req  p50 ${totals.p50.join('/')} ms  p99 ${totals.p99.join('/')} ms (per round)`,
+  );
+  return { rate, cpu, p99: Math.max(...totals.p99) };
+}
+
+if (!(await serveIfChild())) {
+  console.log(
+    `${CONNECTIONS} requests in flight, ${SECONDS} s on each API in ${ROUNDS} alternating rounds after ${WARM_UP_SECONDS} s of warm-up; one Ensign process serves both`,
+  );
+  const server = await startServer('ensign-grpc', import.meta.url);
+  const grpcPort = server.grpcPort!;
+  const loads = {
+    http: (seconds: number) => httpLoad(server.url, seconds),
+    grpc: (seconds: number) => grpcLoad(grpcPort, seconds),
+  };
+  const totals = { http: newTotals(), grpc: newTotals() };
+  for (const load of Object.values(loads)) await load(WARM_UP_SECONDS);
+  for (let i = 0; i < ROUNDS; i++) {
+    for (const name of ['http', 'grpc'] as const) {
+      const cpuBefore = server.cpuSeconds();
+      const result = await loads[name](SECONDS / ROUNDS);
+      const t = totals[name];
+      t.cpuSeconds += server.cpuSeconds() - cpuBefore;
+      t.requests += result.requests;
+      t.seconds += SECONDS / ROUNDS;
+      t.p50.push(result.p50);
+      t.p99.push(result.p99);
+    }
+  }
+  server.stop();
+  const http = report('REST POST /evaluate/v1/variant', totals.http);
+  const grpc = report('gRPC flipt.evaluation.EvaluationService/Variant', totals.grpc);
+  console.log(
+    `gRPC vs REST: throughput ${((100 * grpc.rate) / http.rate).toFixed(1)}%, server CPU per request ${((100 * grpc.cpu) / http.cpu).toFixed(1)}%, worst p99 ${grpc.p99} ms vs ${http.p99} ms (budget: gRPC at least as fast per request)`,
+  );
+}
