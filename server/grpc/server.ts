@@ -10,7 +10,7 @@ import { DatabaseBusyError } from '../db/sqlite-writes.js';
 import { FliptError, GrpcCode, unauthenticated } from '../flipt/errors.js';
 import { decodeJson, encodeJson } from './codec.js';
 import { RateLimiter } from './rate-limiter.js';
-import { grpcServices, type CallInfo } from './services.js';
+import { addressOf, grpcServices, type CallInfo } from './services.js';
 
 /** The .proto files of the services served, under `proto/` at the package root (docs/compatibility.md, "gRPC"). */
 const PROTO_FILES = [
@@ -189,12 +189,6 @@ function headersOf(metadata: grpc.Metadata): Record<string, string> {
     if (typeof value === 'string') headers[key] = value;
   }
   return headers;
-}
-
-/** `ipv4:127.0.0.1:5000`, `[::1]:5000` or `127.0.0.1:5000`: the address without its port. */
-function addressOf(peer: string): string {
-  const bare = peer.replace(/^ipv[46]:/, '');
-  return bare.replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1');
 }
 
 /** A failure as Flipt's interceptors report it: its code and message, an unexpected error as Internal. */

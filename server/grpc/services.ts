@@ -14,7 +14,9 @@ import {
 } from '../evaluation/request-namespace.js';
 import { FliptError, GrpcCode } from '../flipt/errors.js';
 import { fliptOperations, namespace, type FliptMessage } from '../flipt/operations.js';
+import { actorFor } from '../flipt/routes/actor.js';
 import { metaConfig, metaInfo } from '../flipt/routes/meta.js';
+import { runAs } from '../flipt/store/actor.js';
 import type { GrpcLimitedKind } from './rate-limiter.js';
 import { booleanAnswerMessage, decodeEvaluationRequest, variantAnswerMessage } from './evaluation-codec.js';
 
@@ -134,7 +136,11 @@ function fliptService(context: AppContext, api: EvaluationApi): ServiceSpec {
   for (const [key, operation] of Object.entries(ops)) {
     const name = key[0].toUpperCase() + key.slice(1);
     methods[name] = {
-      run: (request) => (operation as (m: FliptMessage) => unknown)(request),
+      // Writes are recorded in the history as the caller's, as the REST routes record them.
+      run: (request, info) =>
+        runAs(actorFor(info.authentication, addressOf(info.peer)), () =>
+          (operation as (m: FliptMessage) => unknown)(request),
+        ),
       // Namespaces themselves are no namespace's: a scoped token reaches none of their RPCs, as on REST.
       ...(!name.endsWith('Namespace') &&
         !name.endsWith('Namespaces') && { namespaces: (request) => [namespace(request)] }),
@@ -252,4 +258,10 @@ function healthService(serving: () => boolean): ServiceSpec {
       },
     },
   };
+}
+
+/** `ipv4:127.0.0.1:5000`, `[::1]:5000` or `127.0.0.1:5000`: the address without its port. */
+export function addressOf(peer: string): string {
+  const bare = peer.replace(/^ipv[46]:/, '');
+  return bare.replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1');
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AuthMetadata } from '../../../domain/flipt/auth.js';
+import { AuthMetadata, type Authentication } from '../../../domain/flipt/auth.js';
 import type { ActorMetadata } from '../../../domain/flipt/history.js';
 import type { Actor } from '../store/history.js';
 import { runAs } from '../store/actor.js';
@@ -9,10 +9,14 @@ import { runAs } from '../store/actor.js';
  * address and, when the authentication has them, an email, a name and a picture.
  */
 export function actorOf(request: FastifyRequest): Actor {
-  const authentication = request.authentication;
+  return actorFor(request.authentication, request.ip);
+}
+
+/** The actor of a caller with this authentication (if any) at this address, whichever API it called. */
+export function actorFor(authentication: Authentication | undefined, ip: string): Actor {
   const metadata: ActorMetadata = {
     authentication: authentication ? authentication.method.replace(/^METHOD_/, '').toLowerCase() : 'none',
-    ip: request.ip,
+    ip,
   };
   const fields = authentication?.metadata ?? {};
   const email = fields[AuthMetadata.email] ?? fields[AuthMetadata.oidcEmail];
