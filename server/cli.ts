@@ -173,7 +173,9 @@ async function serveGrpc(app: FastifyInstance, config: Config): Promise<GrpcServ
     return await startGrpcServer(app.ensign, { host, port: grpcPort, protoDir: config.paths.proto, log: app.log });
   } catch (error) {
     if (grpcPortSet) throw error;
-    app.log.warn(`gRPC not served: port ${grpcPort} is unavailable (${(error as Error).message}); set server.grpc_port`);
+    app.log.warn(
+      `gRPC not served: port ${grpcPort} is unavailable (${(error as Error).message}); set server.grpc_port`,
+    );
     return undefined;
   }
 }
