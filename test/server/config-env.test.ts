@@ -303,7 +303,6 @@ describe("Flipt's environment variables", () => {
 
   /** A variable for a refused key, and the config.yml that sets the same key. */
   const REFUSED: [variable: string, yaml: string][] = [
-    ['FLIPT_SERVER_GRPC_PORT', 'server:\n  grpc_port: 9000\n'],
     ['FLIPT_DB_MAX_OPEN_CONN', 'db:\n  max_open_conn: 10\n'],
     ['FLIPT_LOG_GRPC_LEVEL', 'log:\n  grpc_level: warn\n'],
     [
