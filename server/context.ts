@@ -5,6 +5,7 @@ import type { FliptStore } from './flipt/store/index.js';
 import type { FastPath } from './evaluation/fast-path.js';
 import type { GitStorage } from './flipt/declarative/git.js';
 import type { Metrics } from './metrics.js';
+import type { SnapshotCache } from './evaluation/cache.js';
 import type { Tracing } from './tracing.js';
 import type { EvaluationApi } from './evaluation/index.js';
 import type { AuthRuntime } from './auth/runtime.js';
@@ -17,6 +18,8 @@ export interface AppContext {
   changes: ChangeFeed;
   /** Flipt's namespaces, flags, segments, rules and rollouts (read-only for declarative storage). */
   flipt: FliptStore;
+  /** Each namespace's compiled flags and segments, rebuilt after a change: evaluation and survey targeting read them. */
+  snapshots: SnapshotCache;
   /** Routes answered before Fastify's pipeline (the evaluation hot path). */
   fastPath: FastPath;
   /** Present with `storage.type: git`: other refs for `?reference=`, the branch and tag list, health. */

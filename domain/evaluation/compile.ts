@@ -168,7 +168,7 @@ function distinctDistributions(rule: SnapshotRule, copies: number): SnapshotRule
   return distributions.slice(0, period);
 }
 
-function compileSegment(source: SnapshotSegment): CompiledSegment {
+export function compileSegment(source: SnapshotSegment): CompiledSegment {
   let valid = true;
   const constraints: CompiledConstraint[] = [];
   for (const constraint of source.constraints) {

@@ -218,7 +218,8 @@ function contextValue(request: EvaluationRequest, property: string): string {
   return Object.hasOwn(request.context, property) ? request.context[property] : '';
 }
 
-function matchSegment(segment: CompiledSegment, request: EvaluationRequest): boolean {
+/** Whether one segment matches the request, with its constraints and match type, as a rule would test it. */
+export function matchSegment(segment: CompiledSegment, request: EvaluationRequest): boolean {
   if (!segment.valid) throw new EvaluationError('constraint_type', 'unknown constraint type');
   const { constraints } = segment;
   if (constraints.length === 0) return true;

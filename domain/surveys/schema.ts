@@ -420,6 +420,16 @@ export const surveyInputSchema = v.pipe(
       ),
       null,
     ),
+    linkedFlag: v.optional(
+      v.nullable(
+        v.strictObject({
+          flagKey: nonEmpty,
+          variants: v.pipe(v.array(nonEmpty), v.minLength(1, 'needs at least one variant')),
+        }),
+      ),
+      null,
+    ),
+    segmentKey: v.optional(v.nullable(nonEmpty), null),
   }),
   v.forward(
     v.check(

@@ -290,6 +290,16 @@ export interface TSurvey {
   resultShareKey: string | null;
   /** 1-100, or null. */
   displayPercentage: number | null;
+  /** Shown only to identified visitors to whom this flag of the namespace gives one of these values. */
+  linkedFlag: TLinkedFlag | null;
+  /** Shown only to identified visitors whose attributes match this Flipt segment of the namespace. */
+  segmentKey: string | null;
+}
+
+/** A flag a survey is linked to: a variant flag's variant keys, or a boolean flag's `enabled` / `disabled`. */
+export interface TLinkedFlag {
+  flagKey: string;
+  variants: string[];
 }
 
 export interface TEnvironment {

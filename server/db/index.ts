@@ -142,6 +142,8 @@ export async function migrate(database: Database): Promise<string[]> {
   const migrator = new Migrator({
     db: database.db,
     provider: { getMigrations: async () => migrationsFor(database.dialect) },
+    // Areas number their migrations apart and may land out of order; each is independent of the others'.
+    allowUnorderedMigrations: true,
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {

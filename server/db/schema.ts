@@ -131,6 +131,16 @@ export interface SurveysTable extends Timestamps {
   name: string;
   /** JSON: the survey document without id, environmentId and timestamps. */
   document: string;
+  /** The document's `linkedFlag.flagKey` and `segmentKey`, kept as columns for deletes to check. */
+  linked_flag_key: string | null;
+  segment_key: string | null;
+}
+
+/** What a survey's linked flag gave the visitor at display time (all null for a survey with no link). */
+interface FlagAssignmentColumns {
+  flag_key: string | null;
+  flag_variant: string | null;
+  flag_reason: string | null;
 }
 
 export interface SurveyActionClassesTable extends Timestamps {
@@ -161,7 +171,7 @@ export interface SurveyActionsTable extends Timestamps {
   action_class_id: string;
 }
 
-export interface SurveyDisplaysTable extends Timestamps {
+export interface SurveyDisplaysTable extends Timestamps, FlagAssignmentColumns {
   id: string;
   environment_id: string;
   survey_id: string;
@@ -169,7 +179,7 @@ export interface SurveyDisplaysTable extends Timestamps {
   response_id: string | null;
 }
 
-export interface SurveyResponsesTable extends Timestamps {
+export interface SurveyResponsesTable extends Timestamps, FlagAssignmentColumns {
   id: string;
   environment_id: string;
   survey_id: string;

@@ -1,5 +1,12 @@
 import { createHash } from 'node:crypto';
-import { compileSnapshot, type CompiledNamespace, type SnapshotDocument } from '../../domain/evaluation/index.js';
+import {
+  type CompiledNamespace,
+  type CompiledSegment,
+  compileSegment,
+  compileSnapshot,
+  type SnapshotDocument,
+} from '../../domain/evaluation/index.js';
+import type { TargetingNamespace } from '../../domain/surveys/eligibility.js';
 import { ALL_NAMESPACES, type ChangeFeed } from '../changes.js';
 import type { LoadedNamespace } from './loader.js';
 import type { Metrics } from '../metrics.js';
@@ -8,13 +15,26 @@ import type { Metrics } from '../metrics.js';
  * A namespace ready to serve: the compiled engine input and the snapshot document, serialised on
  * demand once per gate and kept as bytes while this revision lasts (a change drops the whole snapshot).
  */
-export class NamespaceSnapshot {
+export class NamespaceSnapshot implements TargetingNamespace {
   readonly compiled: CompiledNamespace;
   private readonly serialised = new Map<SnapshotGate, Buffer>();
+  private readonly compiledSegments = new Map<string, CompiledSegment>();
   private hash?: string;
 
   constructor(readonly loaded: LoadedNamespace) {
     this.compiled = compileSnapshot(loaded.document);
+  }
+
+  /** A segment of the namespace compiled for matching on its own, when first asked for (survey targeting). */
+  segment(key: string): CompiledSegment | undefined {
+    let compiled = this.compiledSegments.get(key);
+    if (compiled === undefined) {
+      const source = this.loaded.segments.get(key);
+      if (!source) return undefined;
+      compiled = compileSegment(source);
+      this.compiledSegments.set(key, compiled);
+    }
+    return compiled;
   }
 
   get exists(): boolean {

@@ -15,7 +15,7 @@ import type { AppContext } from '../context.js';
 import { FliptError, GrpcCode, invalid, invalidField } from '../flipt/errors.js';
 import { AnalyticsRecorder, flagSeries } from './analytics.js';
 import { booleanAnswerJson, elapsedSince, evaluationTimestamp, variantAnswerJson, type AnswerMeta } from './answers.js';
-import { NamespaceSnapshot, SnapshotCache, type SnapshotGate } from './cache.js';
+import { NamespaceSnapshot, type SnapshotGate } from './cache.js';
 import type { FastHandler } from './fast-path.js';
 import { loadNamespace } from './loader.js';
 import { ofrepEvaluation, ofrepRoutes } from './ofrep.js';
@@ -56,11 +56,7 @@ export interface EvaluationApi {
  * Evaluations run on in-memory snapshots (cache.ts); the database is read only to rebuild them.
  */
 export async function evaluationPlugin(app: FastifyInstance, context: AppContext): Promise<void> {
-  const cache = new SnapshotCache(
-    (namespaceKey) => loadNamespace(context.flipt.database, namespaceKey),
-    context.changes,
-    context.metrics,
-  );
+  const cache = context.snapshots;
   const analytics = context.config.analytics.enabled
     ? new AnalyticsRecorder(() => context.database, context.metrics)
     : undefined;
@@ -69,7 +65,6 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
   const { pgPool } = context.database;
   const stopRelay = pgPool ? await context.changes.relayThroughPostgres(context.database.url, pgPool) : undefined;
   app.addHook('onClose', async () => {
-    cache.close();
     await stopRelay?.();
     await analytics?.stop();
   });

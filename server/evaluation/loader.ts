@@ -17,6 +17,8 @@ import {
 export interface LoadedNamespace {
   exists: boolean;
   document: SnapshotDocument;
+  /** Every segment of the namespace by key, also those no flag uses (surveys target them). */
+  segments: Map<string, SnapshotSegment>;
 }
 
 /** Flags are read this many at a time, so that at most one page of raw rows is held besides the document. */
@@ -37,7 +39,7 @@ export function loadNamespace(database: Database, namespaceKey: string): Promise
       .select('key')
       .where('key', '=', namespaceKey)
       .executeTakeFirst();
-    if (!namespace) return { exists: false, document };
+    if (!namespace) return { exists: false, document, segments: new Map() };
 
     const segments = await readSegments(trx, namespaceKey);
     const segmentsOf = (keys: { segment_key: string }[]) =>
@@ -79,7 +81,7 @@ export function loadNamespace(database: Database, namespaceKey: string): Promise
       }
       after = page.length === FLAGS_PER_PAGE ? page[page.length - 1] : undefined;
     } while (after);
-    return { exists: true, document };
+    return { exists: true, document, segments };
   });
 }
 

@@ -1,6 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as v from 'valibot';
-import type { TEnvironment } from '../../domain/surveys/types.js';
+import {
+  flagAssignment,
+  needsIdentity,
+  passesFlagTargeting,
+  type TargetingNamespace,
+} from '../../domain/surveys/eligibility.js';
+import type { TEnvironment, TSurvey } from '../../domain/surveys/types.js';
 import { etagMatches } from '../evaluation/ofrep.js';
 import { badRequest, notFound } from './errors.js';
 import {
@@ -94,6 +100,7 @@ export function clientRoutes(
   app: FastifyInstance,
   store: SurveyStore,
   syncStates: SyncStates,
+  targeting: (environmentId: string) => Promise<TargetingNamespace>,
   metrics?: Metrics,
 ): void {
   const environmentOf = (request: FastifyRequest) => environmentOfRequest(store, request);
@@ -106,6 +113,19 @@ export function clientRoutes(
     // The answer already says so: the write drops the kept state, read again.
     await store.markWidgetSetupCompleted(environmentId);
     return state();
+  };
+
+  /** What the linked flag gives the person now, from their stored attributes. */
+  const assignmentNow = async (environmentId: string, flagKey: string, userId: string, personId: string) => {
+    const [namespace, attributes] = await Promise.all([targeting(environmentId), store.attributes(personId)]);
+    return flagAssignment(namespace, flagKey, { userId, attributes }) ?? null;
+  };
+  /** A response keeps the assignment of the person's latest display of the survey (else what the flag gives now). */
+  const assignmentShown = async (survey: TSurvey, userId: string, personId: string) => {
+    const shown = (await store.displaysOfPerson(personId)).find(
+      (display) => display.surveyId === survey.id && display.flag !== null,
+    );
+    return shown?.flag ?? (await assignmentNow(survey.environmentId, survey.linkedFlag!.flagKey, userId, personId));
   };
 
   // The same for every anonymous visitor: kept as bytes, revalidated by browsers with its ETag.
@@ -122,7 +142,12 @@ export function clientRoutes(
     const personId = await store.ensurePerson(state.environment.id, userId);
     const [attributes, displays] = await Promise.all([store.attributes(personId), store.displaysOfPerson(personId)]);
     const device = isMobile(request.headers['user-agent'] ?? '') ? 'phone' : 'desktop';
-    const surveys = surveysForVisitor(state.surveys, state.product, { userId, attributes, device, displays });
+    let surveys = surveysForVisitor(state.surveys, state.product, { userId, attributes, device, displays });
+    if (surveys.some(needsIdentity)) {
+      // Linked flags and segments are checked with the evaluation engine, uncounted (not an evaluation).
+      const namespace = await targeting(state.environment.id);
+      surveys = surveys.filter((survey) => passesFlagTargeting(survey, namespace, { userId, attributes }));
+    }
     // Clients older than 1.6 send no version and read the person from the sync.
     const person =
       (request.query as Record<string, unknown>).version === undefined
@@ -147,9 +172,13 @@ export function clientRoutes(
   app.post('/:environmentId/displays', async (request) => {
     const environment = await environmentOf(request);
     const body = parseInput(displayCreateBody, request.body);
-    await surveyOf(store, environment, body.surveyId);
+    const survey = await surveyOf(store, environment, body.surveyId);
     const personId = body.userId ? await store.ensurePerson(environment.id, body.userId) : null;
-    const id = await store.createDisplay(environment.id, body.surveyId, personId);
+    const flag =
+      personId && survey.linkedFlag
+        ? await assignmentNow(environment.id, survey.linkedFlag.flagKey, body.userId!, personId)
+        : null;
+    const id = await store.createDisplay(environment.id, body.surveyId, personId, flag);
     metrics?.surveyDisplays.inc();
     if (body.responseId)
       await store.updateDisplay(id, { responseId: await responseIdOf(store, environment, body.responseId) });
@@ -186,6 +215,7 @@ export function clientRoutes(
       });
     }
     const personId = body.userId ? await store.ensurePerson(environment.id, body.userId) : null;
+    const flag = personId && survey.linkedFlag ? await assignmentShown(survey, body.userId!, personId) : null;
     const id = await store.createResponse({
       environmentId: environment.id,
       surveyId: survey.id,
@@ -198,6 +228,7 @@ export function clientRoutes(
         userAgent: describeUserAgent(request.headers['user-agent'] ?? ''),
       },
       personAttributes: personId ? await store.attributes(personId) : null,
+      flag,
     });
     metrics?.surveyResponses.inc();
     if (body.finished) await store.completeIfDue(survey.id);

@@ -8,6 +8,7 @@ import { SurveyApiError, answerSurveyError, badRequest } from './errors.js';
 import { SurveyStore } from './store/index.js';
 import { clientRoutes } from './client.js';
 import { SyncStates } from './sync.js';
+import { namespaceOfEnvironment } from './store/links.js';
 import { fileRoutes, storageRoutes } from './storage.js';
 import { managementRoutes } from './management.js';
 import { assetRoutes } from './assets.js';
@@ -120,7 +121,9 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
   await app.register(
     async (client) => {
       await withCors(client);
-      clientRoutes(client, store, syncStates, context.metrics);
+      const targeting = async (environmentId: string) =>
+        context.snapshots.get(await namespaceOfEnvironment(context.database.db, environmentId));
+      clientRoutes(client, store, syncStates, targeting, context.metrics);
       await storageRoutes(client, store, {
         uploadDir: config.surveys.uploadDir,
         signingSecret: config.surveys.signingSecret,

@@ -26,6 +26,9 @@ export interface EnvironmentState {
   expiresAt: number;
 }
 
+/** A survey in Formbricks' wire shape: its flag link and Flipt segment stay on the server. */
+const wireSurvey = ({ linkedFlag: _flag, segmentKey: _segment, ...survey }: TSurvey) => survey;
+
 export class SyncStates {
   private readonly states = new Map<string, EnvironmentState | Promise<EnvironmentState | undefined>>();
   /** Bumped by every change: a state read under an older revision is not kept. */
@@ -81,7 +84,7 @@ export class SyncStates {
     const anonymous = Buffer.from(
       JSON.stringify({
         data: {
-          surveys: surveys.filter((survey) => isPublicSurvey(survey, now)),
+          surveys: surveys.filter((survey) => isPublicSurvey(survey, now)).map(wireSurvey),
           noCodeActionClasses,
           product,
           person: null,
@@ -98,7 +101,7 @@ export class SyncStates {
       anonymous,
       etag: `"${createHash('sha1').update(anonymous).digest('base64url')}"`,
       json: {
-        surveys: new Map(surveys.map((survey) => [survey.id, JSON.stringify(survey)])),
+        surveys: new Map(surveys.map((survey) => [survey.id, JSON.stringify(wireSurvey(survey))])),
         noCodeActionClasses: JSON.stringify(noCodeActionClasses),
         product: JSON.stringify(product),
       },

@@ -1,4 +1,5 @@
 import type { TProduct, TSurvey } from '../../domain/surveys/types.js';
+import { needsIdentity } from '../../domain/surveys/eligibility.js';
 import type { DisplayRecord } from './store/index.js';
 
 const DAY_MS = 86_400_000;
@@ -13,9 +14,9 @@ function isRunning(survey: TSurvey, now: number): boolean {
   );
 }
 
-/** What the in-app sync sends anyone: running web surveys without segment filters. */
+/** What the in-app sync sends anyone: running web surveys without segment filters, flag link or Flipt segment. */
 export function isPublicSurvey(survey: TSurvey, now = Date.now()): boolean {
-  return isRunning(survey, now) && (!survey.segment || survey.segment.filters.length === 0);
+  return isRunning(survey, now) && (!survey.segment || survey.segment.filters.length === 0) && !needsIdentity(survey);
 }
 
 export interface Visitor {

@@ -11,6 +11,7 @@ import * as foreignKeyIndexes from './0007_foreign_key_indexes.js';
 import * as surveyNamespaces from './0008_survey_namespaces.js';
 import * as surveyResults from './0009_survey_results.js';
 import * as history from './0010_history.js';
+import * as surveyFlagLinks from './0012_survey_flag_links.js';
 
 // Migrations import their context from context.ts (importing this file, which imports them, is a circle).
 export type { MigrationContext };
@@ -35,6 +36,7 @@ const modules: Record<string, MigrationModule> = {
   '0008_survey_namespaces': surveyNamespaces,
   '0009_survey_results': surveyResults,
   '0010_history': history,
+  '0012_survey_flag_links': surveyFlagLinks,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -12,6 +12,7 @@ import { type Dialect, fromBool, nowTimestamp, toBool } from '../../db/codec.js'
 import { formatTimestamp } from '../timestamps.js';
 import { invalid, notFound } from '../errors.js';
 import type { Executor } from './executor.js';
+import { refuseIfSurveysLink } from './survey-links.js';
 import { childrenByParent } from './children.js';
 import { namespacePage, pageWindow } from './pagination.js';
 import { requireNamespace } from './namespaces.js';
@@ -171,6 +172,7 @@ export async function updateFlag(executor: Executor, input: UpdateFlagInput): Pr
 
 /** Idempotent; variants, rules, distributions and rollouts go with the flag (foreign keys). */
 export async function deleteFlag(executor: Executor, namespaceKey: string, key: string): Promise<void> {
+  await refuseIfSurveysLink(executor, namespaceKey, { flagKey: key });
   await executor.db.deleteFrom('flags').where('namespace_key', '=', namespaceKey).where('key', '=', key).execute();
 }
 

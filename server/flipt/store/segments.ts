@@ -13,6 +13,7 @@ import { formatTimestamp } from '../timestamps.js';
 import { invalid, notFound } from '../errors.js';
 import type { Executor } from './executor.js';
 import { childrenByParent } from './children.js';
+import { refuseIfSurveysLink } from './survey-links.js';
 import { namespacePage, pageWindow } from './pagination.js';
 import { requireNamespace } from './namespaces.js';
 
@@ -179,6 +180,7 @@ export async function deleteSegment(executor: Executor, namespaceKey: string, ke
       .executeTakeFirst(),
   ]);
   if (rule || rollout) throw invalid(`segment "${namespaceKey}/${key}" is in use`);
+  await refuseIfSurveysLink(executor, namespaceKey, { segmentKey: key });
   await db.deleteFrom('segments').where('namespace_key', '=', namespaceKey).where('key', '=', key).execute();
 }
 

@@ -1,6 +1,8 @@
 /** Displays: a survey shown to a visitor, later tied to the person and the response. */
 import type { Database } from '../../db/index.js';
 import { cuid } from '../ids.js';
+import type { FlagAssignment } from '../../../domain/surveys/eligibility.js';
+import { assignmentColumns, assignmentOf } from './links.js';
 import { now } from './shared.js';
 
 export interface DisplayRecord {
@@ -11,6 +13,8 @@ export interface DisplayRecord {
   surveyId: string;
   personId: string | null;
   responseId: string | null;
+  /** What the survey's linked flag gave the visitor when it was shown; null for a survey with no link. */
+  flag: FlagAssignment | null;
 }
 
 export async function createDisplay(
@@ -18,6 +22,7 @@ export async function createDisplay(
   environmentId: string,
   surveyId: string,
   personId: string | null,
+  flag: FlagAssignment | null = null,
 ): Promise<string> {
   const id = cuid();
   const at = now();
@@ -29,6 +34,7 @@ export async function createDisplay(
       survey_id: surveyId,
       person_id: personId,
       response_id: null,
+      ...assignmentColumns(flag),
       created_at: at,
       updated_at: at,
     })
@@ -84,6 +90,9 @@ function displayFromRow(row: {
   response_id: string | null;
   created_at: string;
   updated_at: string;
+  flag_key: string | null;
+  flag_variant: string | null;
+  flag_reason: string | null;
 }): DisplayRecord {
   return {
     id: row.id,
@@ -93,5 +102,6 @@ function displayFromRow(row: {
     surveyId: row.survey_id,
     personId: row.person_id,
     responseId: row.response_id,
+    flag: assignmentOf(row),
   };
 }

@@ -3,6 +3,8 @@ import type { TResponseData, TResponseTtc } from '../../../domain/surveys/types.
 import { fromBool, toBool } from '../../db/codec.js';
 import type { Database } from '../../db/index.js';
 import { cuid } from '../ids.js';
+import type { FlagAssignment } from '../../../domain/surveys/eligibility.js';
+import { assignmentColumns, assignmentOf } from './links.js';
 import { now } from './shared.js';
 
 export interface ResponseRecord {
@@ -17,6 +19,8 @@ export interface ResponseRecord {
   data: TResponseData;
   ttc: TResponseTtc;
   meta: Record<string, unknown>;
+  /** What the survey's linked flag gave the visitor when the survey was shown; null without a link. */
+  flag: FlagAssignment | null;
 }
 
 export async function createResponse(
@@ -29,6 +33,7 @@ export async function createResponse(
     data: TResponseData;
     meta: Record<string, unknown>;
     personAttributes: Record<string, string> | null;
+    flag?: FlagAssignment | null;
   },
 ): Promise<string> {
   const id = cuid();
@@ -45,6 +50,7 @@ export async function createResponse(
       ttc: '{}',
       meta: JSON.stringify(input.meta),
       person_attributes: input.personAttributes ? JSON.stringify(input.personAttributes) : null,
+      ...assignmentColumns(input.flag),
       created_at: at,
       updated_at: at,
     })
@@ -73,6 +79,7 @@ export async function response(database: Database, id: string): Promise<Response
       data: JSON.parse(row.data),
       ttc: JSON.parse(row.ttc),
       meta: JSON.parse(row.meta),
+      flag: assignmentOf(row),
     }
   );
 }

@@ -2,6 +2,7 @@
 import type { TSurvey } from '../../../domain/surveys/types.js';
 import type { Database } from '../../db/index.js';
 import type { SurveyDocument } from '../documents.js';
+import { checkLinks } from './links.js';
 import { cuid } from '../ids.js';
 import { ensureActionClass } from './action-classes.js';
 import { now } from './shared.js';
@@ -58,12 +59,14 @@ export async function saveSurvey(
   id = cuid(),
 ): Promise<TSurvey> {
   await database.transaction(async (trx) => {
+    await checkLinks(trx, environmentId, document);
     const at = now();
     const json = JSON.stringify(document);
+    const links = { linked_flag_key: document.linkedFlag?.flagKey ?? null, segment_key: document.segmentKey ?? null };
     await trx
       .insertInto('surveys')
-      .values({ id, environment_id: environmentId, name, document: json, created_at: at, updated_at: at })
-      .onConflict((oc) => oc.column('id').doUpdateSet({ name, document: json, updated_at: at }))
+      .values({ id, environment_id: environmentId, name, document: json, ...links, created_at: at, updated_at: at })
+      .onConflict((oc) => oc.column('id').doUpdateSet({ name, document: json, ...links, updated_at: at }))
       .execute();
     for (const trigger of document.triggers) await ensureActionClass(database, environmentId, trigger, 'code', trx);
   });
@@ -111,5 +114,8 @@ function surveyFromRow(row: {
     name: row.name,
     environmentId: row.environment_id,
     ...document,
+    // Documents stored before surveys could link flags have neither key.
+    linkedFlag: document.linkedFlag ?? null,
+    segmentKey: document.segmentKey ?? null,
   };
 }

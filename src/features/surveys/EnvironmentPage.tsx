@@ -46,7 +46,9 @@ function Setup({ environment }: { environment: SurveyEnvironment }) {
   const [shown, setShown] = useState(names[0]);
   return (
     <section className="panel" aria-labelledby="setup-heading">
-      <h2 id="setup-heading" className="panel-title">Set up the widget</h2>
+      <h2 id="setup-heading" className="panel-title">
+        Set up the widget
+      </h2>
       <dl className="facts">
         <dt>Environment ID</dt>
         <dd>
@@ -121,7 +123,9 @@ function ProductForm({ environment }: { environment: SurveyEnvironment }) {
   );
   return (
     <section className="panel" aria-labelledby="product-heading">
-      <h2 id="product-heading" className="panel-title">Product settings</h2>
+      <h2 id="product-heading" className="panel-title">
+        Product settings
+      </h2>
       <p className="muted">
         What the widget's sync sends for every environment of this product; a survey may override the look.
       </p>
@@ -227,7 +231,9 @@ function ApiKeys({ environment }: { environment: SurveyEnvironment }) {
   };
   return (
     <section className="panel" aria-labelledby="keys-heading">
-      <h2 id="keys-heading" className="panel-title">Management API keys</h2>
+      <h2 id="keys-heading" className="panel-title">
+        Management API keys
+      </h2>
       <p className="muted">
         For <code>/api/v1/management</code> with the <code>x-api-key</code> header. A key is shown once, when it is
         created; the server keeps only its hash.

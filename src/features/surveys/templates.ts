@@ -33,6 +33,8 @@ export function draftSurvey(name: string, questions: TSurveyQuestion[]): SurveyD
     pin: null,
     resultShareKey: null,
     displayPercentage: null,
+    linkedFlag: null,
+    segmentKey: null,
   };
 }
 

@@ -14,7 +14,11 @@ function controlledLoader() {
     return new Promise((resolve) =>
       waiting.push(() =>
         // The version read is marked in the document's namespace key, which versionOf reads back.
-        resolve({ exists: true, document: { namespace: { key: `${namespaceKey}@${version}` }, flags: [] } }),
+        resolve({
+          exists: true,
+          document: { namespace: { key: `${namespaceKey}@${version}` }, flags: [] },
+          segments: new Map(),
+        }),
       ),
     );
   };
@@ -90,7 +94,7 @@ describe('SnapshotCache', () => {
     let fail = true;
     const cache = new SnapshotCache(async (key) => {
       if (fail) throw new Error('database unavailable');
-      return { exists: true, document: { namespace: { key }, flags: [] } };
+      return { exists: true, document: { namespace: { key }, flags: [] }, segments: new Map() };
     }, new ChangeFeed());
     await expect(cache.get('ns')).rejects.toThrow('database unavailable');
     fail = false;

@@ -15,6 +15,8 @@ const survey = (id: string, extra: Partial<TSurvey> = {}): TSurvey =>
     recontactDays: null,
     segment: null,
     closeOnDate: null,
+    linkedFlag: null,
+    segmentKey: null,
     ...extra,
   }) as TSurvey;
 const filter = (resource: object, connector: 'and' | 'or' | null = null) => ({ id: 'f', connector, resource });
@@ -39,6 +41,7 @@ const display = (surveyId: string, daysAgo: number, responseId: string | null = 
   responseId,
   createdAt: new Date(NOW - daysAgo * DAY).toISOString(),
   updatedAt: '',
+  flag: null,
 });
 const ids = (surveys: TSurvey[]) => surveys.map((s) => s.id);
 

@@ -181,9 +181,9 @@ describe('attribute filters', () => {
       ['age', 'greaterThan', '30'],
     ]);
     draft = withAttributeFilter(draft, 1, { connector: 'or', attribute: 'age', operator: 'isSet', value: '' });
-    expect((draft.segment?.filters[1] as any).resource).not.toHaveProperty('value');
+    expect((draft.segment!.filters[1] as any).resource).not.toHaveProperty('value');
     draft = withAttributeFilter(draft, 0, undefined);
-    expect((draft.segment?.filters[0] as any).connector).toBeNull();
+    expect((draft.segment!.filters[0] as any).connector).toBeNull();
     draft = withAttributeFilter(draft, 0, undefined);
     expect(draft.segment).toBeNull();
   });

@@ -54,6 +54,8 @@ export const survey = (id: string, over: Partial<TSurvey> = {}): TSurvey => ({
   pin: null,
   resultShareKey: null,
   displayPercentage: null,
+  linkedFlag: null,
+  segmentKey: null,
   ...over,
 });
 

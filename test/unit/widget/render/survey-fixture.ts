@@ -33,6 +33,8 @@ export function makeSurvey(questions: TSurveyQuestion[], overrides: Partial<TSur
     pin: null,
     resultShareKey: null,
     displayPercentage: null,
+    linkedFlag: null,
+    segmentKey: null,
     ...overrides,
   };
 }

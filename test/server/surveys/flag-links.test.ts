@@ -1,0 +1,178 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Api } from '../evaluation/api.js';
+import { dialects } from '../support.js';
+import { CLIENT, type SurveyTestApp, startSurveyApp } from './support.js';
+
+const question = {
+  id: 'nps',
+  type: 'nps',
+  headline: 'How likely?',
+  required: true,
+  lowerLabel: 'No',
+  upperLabel: 'Yes',
+};
+const analyticsOf = async (api: Api, flagKey: string) => {
+  const minute = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+  const range = `from=${encodeURIComponent(minute(Date.now() - 3_600_000))}&to=${encodeURIComponent(minute(Date.now() + 60_000))}`;
+  const series = await api.ok('GET', `/internal/v1/analytics/namespaces/default/flags/${flagKey}?${range}`);
+  return (series.values as number[]).reduce((sum, value) => sum + value, 0);
+};
+const evaluationsCounted = async (t: SurveyTestApp) => {
+  const text = (await t.request('GET', '/metrics')).body as string;
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith('flipt_evaluations_requests_total'))
+    .reduce((sum, line) => sum + Number(line.split(' ').at(-1)), 0);
+};
+
+describe.each(dialects)('surveys linked to flags and segments on %s', (dialect) => {
+  let t: SurveyTestApp;
+  let api: Api;
+  beforeAll(async () => {
+    t = await startSurveyApp(dialect);
+    api = new Api(t.app);
+    await api.flag('default', 'checkout');
+    const a = await api.variant('default', 'checkout', 'a');
+    const b = await api.variant('default', 'checkout', 'b');
+    await api.segment('default', 'everyone', []);
+    await api.rule(
+      'default',
+      'checkout',
+      ['everyone'],
+      [
+        [a.id, 50],
+        [b.id, 50],
+      ],
+      1,
+    );
+    await api.flag('default', 'beta', 'BOOLEAN_FLAG_TYPE');
+    await api.segment('default', 'pro', [['STRING_COMPARISON_TYPE', 'plan', 'eq', 'pro']]);
+  });
+  afterAll(() => t.close());
+
+  const createSurvey = (body: Record<string, unknown>) =>
+    t.management('POST', '/surveys', { name: 'Linked', questions: [question], triggers: ['Linked action'], ...body });
+  const syncedIds = async (userId: string) =>
+    (
+      (await t.request('GET', `${CLIENT}/in-app/sync/${userId}?version=1.6.5`)).body.data.surveys as { id: string }[]
+    ).map((survey) => survey.id);
+
+  it('refuses links to a flag, variant or segment the namespace lacks, naming it', async () => {
+    const noFlag = await createSurvey({ linkedFlag: { flagKey: 'nope', variants: ['a'] } });
+    expect(noFlag.status).toBe(400);
+    expect(noFlag.body.message).toBe('flag "nope" not found in namespace "default"');
+    const noVariant = await createSurvey({ linkedFlag: { flagKey: 'checkout', variants: ['a', 'z'] } });
+    expect(noVariant.status).toBe(400);
+    expect(noVariant.body.message).toBe('variant "z" not found in flag "checkout"');
+    const booleanValue = await createSurvey({ linkedFlag: { flagKey: 'beta', variants: ['on'] } });
+    expect(booleanValue.status).toBe(400);
+    expect(booleanValue.body.message).toContain('use enabled or disabled');
+    const noSegment = await createSurvey({ segmentKey: 'ghosts' });
+    expect(noSegment.status).toBe(400);
+    expect(noSegment.body.message).toBe('segment "ghosts" not found in namespace "default"');
+    const empty = await createSurvey({ linkedFlag: { flagKey: 'checkout', variants: [] } });
+    expect(empty.status).toBe(400);
+  });
+
+  it('syncs a survey linked to variant b exactly to the visitors the flag gives b, uncounted', async () => {
+    const created = await createSurvey({ name: 'Only b', linkedFlag: { flagKey: 'checkout', variants: ['b'] } });
+    expect(created.status).toBe(200);
+    const id = created.body.data.id as string;
+    expect(created.body.data.linkedFlag).toEqual({ flagKey: 'checkout', variants: ['b'] });
+
+    const anonymous = (await t.request('GET', `${CLIENT}/in-app/sync`)).body.data.surveys as { id: string }[];
+    expect(anonymous.map((survey) => survey.id)).not.toContain(id);
+
+    const countedBefore = await evaluationsCounted(t);
+    const analyticsBefore = await analyticsOf(api, 'checkout');
+    const shown = new Map<string, boolean>();
+    for (let i = 0; i < 40; i++) shown.set(`visitor-${i}`, (await syncedIds(`visitor-${i}`)).includes(id));
+    expect(await evaluationsCounted(t)).toBe(countedBefore);
+    expect(await analyticsOf(api, 'checkout')).toBe(analyticsBefore);
+
+    let variantB = 0;
+    for (const [userId, included] of shown) {
+      const answer = await api.ok('POST', '/evaluate/v1/variant', {
+        flagKey: 'checkout',
+        entityId: userId,
+        context: {},
+      });
+      expect(included, userId).toBe(answer.variantKey === 'b');
+      if (included) variantB++;
+    }
+    expect(variantB).toBeGreaterThan(5);
+    expect(variantB).toBeLessThan(35);
+  });
+
+  it('records the variant and reason at display time on the display and its response', async () => {
+    const created = await createSurvey({
+      name: 'Both variants',
+      linkedFlag: { flagKey: 'checkout', variants: ['a', 'b'] },
+    });
+    const surveyId = created.body.data.id as string;
+    const userId = 'recorded-visitor';
+    const expected = await api.ok('POST', '/evaluate/v1/variant', {
+      flagKey: 'checkout',
+      entityId: userId,
+      context: {},
+    });
+    const display = await t.request('POST', `${CLIENT}/displays`, { surveyId, userId });
+    expect(display.status).toBe(200);
+    const response = await t.request('POST', `${CLIENT}/responses`, {
+      surveyId,
+      userId,
+      finished: true,
+      data: { nps: 9 },
+    });
+    expect(response.status).toBe(200);
+    const flag = { flagKey: 'checkout', variant: expected.variantKey, reason: 'MATCH_EVALUATION_REASON' };
+    const displays = (await t.management('GET', `/displays?surveyId=${surveyId}`)).body.data as {
+      flag: unknown;
+      surveyId: string;
+    }[];
+    expect(displays.filter((d) => d.surveyId === surveyId).map((d) => d.flag)).toEqual([flag]);
+    const stored = await t.management('GET', `/responses/${response.body.data.id}`);
+    expect(stored.body.data.flag).toEqual(flag);
+  });
+
+  it('targets a Flipt segment by the visitor attributes, as the engine matches it', async () => {
+    await api.flag('default', 'pro-probe', 'BOOLEAN_FLAG_TYPE', false);
+    await api.ok('POST', '/api/v1/namespaces/default/flags/pro-probe/rollouts', {
+      rank: 1,
+      segment: { segmentKey: 'pro', value: true },
+    });
+    const created = await createSurvey({ name: 'Pro only', segmentKey: 'pro' });
+    const id = created.body.data.id as string;
+    const plans = ['pro', 'free', 'Pro', ' pro', 'pro ', '', 'enterprise'];
+    for (let i = 0; i < 28; i++) {
+      const userId = `segment-visitor-${i}`;
+      const plan = plans[(i * 5 + 3) % plans.length];
+      const attributes = i % 7 === 6 ? { seats: '3' } : { plan };
+      expect((await t.request('POST', `${CLIENT}/people/${userId}`, { attributes })).status).toBe(200);
+      const engine = await api.ok('POST', '/evaluate/v1/boolean', {
+        flagKey: 'pro-probe',
+        entityId: userId,
+        context: attributes,
+      });
+      expect((await syncedIds(userId)).includes(id), `${userId} ${JSON.stringify(attributes)}`).toBe(engine.enabled);
+    }
+  });
+
+  it('refuses deleting a flag or segment that a survey links, naming the survey', async () => {
+    await api.flag('default', 'kept');
+    await api.variant('default', 'kept', 'on');
+    await api.segment('default', 'kept-segment', []);
+    await createSurvey({
+      name: 'Keeps them',
+      linkedFlag: { flagKey: 'kept', variants: ['on'] },
+      segmentKey: 'kept-segment',
+    });
+    const flag = await api.call('DELETE', '/api/v1/namespaces/default/flags/kept');
+    expect(flag.status).toBe(400);
+    expect(flag.body.message).toBe('flag "default/kept" is linked to surveys: "Keeps them"');
+    const segment = await api.call('DELETE', '/api/v1/namespaces/default/segments/kept-segment');
+    expect(segment.status).toBe(400);
+    expect(segment.body.message).toBe('segment "default/kept-segment" is linked to surveys: "Keeps them"');
+    expect((await api.call('GET', '/api/v1/namespaces/default/flags/kept')).status).toBe(200);
+  });
+});
