@@ -23,6 +23,30 @@ interface FastRoute {
   answerError?: (error: FliptError, request: FastRequest) => FliptError;
 }
 
+/** A GET answered from memory, or undefined to hand the request to Fastify (what it needs is not in memory). */
+export type FastGetHandler = (request: FastGetRequest) => FastAnswer | undefined;
+
+export interface FastGetRequest {
+  /** The path segment the route matched (a key). */
+  key: string;
+  headers: IncomingHttpHeaders;
+}
+
+export interface FastAnswer {
+  status: number;
+  /** Flat name/value pairs, as `writeHead` takes them. */
+  headers: string[];
+  body?: Buffer;
+}
+
+interface FastGetRoute {
+  /** The route's pattern, as metrics and traces name it. */
+  pattern: string;
+  prefix: string;
+  suffix: string;
+  handler: FastGetHandler;
+}
+
 /** The keys a prefix route takes: Flipt's key characters; anything else (percent-encoding, slashes, a query) goes to Fastify. */
 const PLAIN_KEY = /^[-_,A-Za-z0-9]+$/;
 
@@ -32,13 +56,15 @@ const PLAIN_KEY = /^[-_,A-Za-z0-9]+$/;
  * Only exact POSTs to the registered paths (or to a registered prefix and a plain key) are taken, and only while no hook would have to run on
  * them (the evaluation plugin registers nothing when authentication or CSRF guards evaluation);
  * everything else, including `?pretty` (or its Accept header), trailing slashes and requests during shutdown, goes to
- * Fastify, whose routes for the same paths call the same handlers.
+ * Fastify, whose routes for the same paths call the same handlers. GET routes (the widget's anonymous sync)
+ * answer only what is in memory and hand everything else to Fastify.
  * A body in one chunk (the usual case) is decoded without copying. Each answer is counted in the
  * HTTP metrics, traced and logged at debug level, as Fastify's routes are.
  */
 export class FastPath {
   private readonly routes = new Map<string, FastRoute>();
   private readonly prefixRoutes: [prefix: string, route: FastRoute][] = [];
+  private readonly getRoutes: FastGetRoute[] = [];
   private open = true;
   private readonly logRequests: boolean;
 
@@ -55,6 +81,16 @@ export class FastPath {
     this.routes.set(path, { handler, answerError });
   }
 
+  /**
+   * A GET of `pattern`, a path with one parameter (`/api/v1/client/:environmentId/in-app/sync`) that
+   * takes a plain key, whatever the query string; answered synchronously from memory, or handed to
+   * Fastify when the handler answers undefined.
+   */
+  addGet(pattern: string, handler: FastGetHandler): void {
+    const [, prefix, suffix] = /^([^:]*):[^/]+(.*)$/.exec(pattern)!;
+    this.getRoutes.push({ pattern, prefix, suffix, handler });
+  }
+
   /** A route for `prefix` followed by a key (`/ofrep/v1/evaluate/flags/{key}`). */
   addPrefix(prefix: string, handler: FastHandler, answerError?: FastRoute['answerError']): void {
     this.prefixRoutes.push([prefix, { handler, answerError }]);
@@ -66,7 +102,9 @@ export class FastPath {
 
   /** Answers the request if it is one of ours; false hands it on. */
   handle(request: IncomingMessage, response: ServerResponse): boolean {
-    if (!this.open || request.method !== 'POST') return false;
+    if (!this.open) return false;
+    if (request.method === 'GET') return this.getRoutes.length > 0 && this.handleGet(request, response);
+    if (request.method !== 'POST') return false;
     const url = request.url!;
     let route = this.routes.get(url);
     let key = '';
@@ -129,6 +167,30 @@ export class FastPath {
       }
     });
     return true;
+  }
+
+  private handleGet(request: IncomingMessage, response: ServerResponse): boolean {
+    const url = request.url!;
+    const query = url.indexOf('?');
+    const path = query < 0 ? url : url.slice(0, query);
+    for (const route of this.getRoutes) {
+      if (!path.startsWith(route.prefix) || !path.endsWith(route.suffix)) continue;
+      const key = path.slice(route.prefix.length, path.length - route.suffix.length);
+      if (!PLAIN_KEY.test(key)) continue;
+      const started = performance.now();
+      const answer = route.handler({ key, headers: request.headers });
+      if (!answer) return false;
+      this.tracing?.routed(request, 'GET', route.pattern);
+      request.resume();
+      response.writeHead(answer.status, [...answer.headers, ...FAST_PATH_HEADERS]);
+      response.end(answer.body);
+      const seconds = (performance.now() - started) / 1000;
+      this.metrics?.answered('GET', route.pattern, answer.status, seconds);
+      if (this.logRequests)
+        this.log.debug({ method: 'GET', url, status: answer.status, ms: seconds * 1000 }, 'request');
+      return true;
+    }
+    return false;
   }
 }
 

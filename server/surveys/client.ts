@@ -7,7 +7,6 @@ import {
   type TargetingNamespace,
 } from '../../domain/surveys/eligibility.js';
 import type { TEnvironment, TSurvey } from '../../domain/surveys/types.js';
-import { etagMatches } from '../evaluation/ofrep.js';
 import { badRequest, notFound } from './errors.js';
 import {
   MAX_ACTION_NAME_LENGTH,
@@ -17,7 +16,7 @@ import {
   MAX_CLIENT_ACTION_CLASSES,
   SurveyStore,
 } from './store/index.js';
-import { type SyncStates, visitorAnswer } from './sync.js';
+import { anonymousAnswer, type SyncStates, visitorAnswer } from './sync.js';
 import { surveysForVisitor } from './targeting.js';
 import type { Metrics } from '../metrics.js';
 import { cuidString, parseInput, plainObject, userIdString } from './validation.js';
@@ -130,10 +129,9 @@ export function clientRoutes(
 
   // The same for every anonymous visitor: kept as bytes, revalidated by browsers with its ETag.
   app.get('/:environmentId/in-app/sync', async (request, reply) => {
-    const state = await syncStateOf(request);
-    reply.header('cache-control', 'no-cache').header('etag', state.etag);
-    if (etagMatches(request.headers['if-none-match'], state.etag)) return reply.code(304).send();
-    return reply.type(JSON_TYPE).send(state.anonymous);
+    const answer = anonymousAnswer(await syncStateOf(request), request.headers['if-none-match']);
+    for (let i = 0; i < answer.headers.length; i += 2) reply.header(answer.headers[i], answer.headers[i + 1]);
+    return reply.code(answer.status).send(answer.body);
   });
 
   app.get('/:environmentId/in-app/sync/:userId', async (request, reply) => {

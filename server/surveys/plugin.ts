@@ -7,7 +7,7 @@ import type { AppContext } from '../context.js';
 import { SurveyApiError, answerSurveyError, badRequest } from './errors.js';
 import { SurveyStore } from './store/index.js';
 import { clientRoutes } from './client.js';
-import { SyncStates } from './sync.js';
+import { anonymousAnswer, SyncStates } from './sync.js';
 import { namespaceOfEnvironment } from './store/links.js';
 import { fileRoutes, storageRoutes } from './storage.js';
 import { managementRoutes } from './management.js';
@@ -59,6 +59,11 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
   const store = new SurveyStore(context.database, context.changes);
   const syncStates = new SyncStates(store, context.changes);
   app.addHook('onClose', async () => syncStates.close());
+  // A kept anonymous sync is answered ahead of Fastify (no hook guards or limits it); the route below reads the others.
+  context.fastPath.addGet('/api/v1/client/:environmentId/in-app/sync', ({ key, headers }) => {
+    const state = syncStates.kept(key);
+    return state?.environment.widgetSetupCompleted ? anonymousAnswer(state, headers['if-none-match']) : undefined;
+  });
   let demoSeeded: Promise<void> | undefined;
   const seedDemo = () => (demoSeeded ??= applySeed(store, DEMO_SEED, 'demo environment'));
   if (config.surveys.seedFile) {

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { TEnvironment, TProduct, TSurvey } from '../../domain/surveys/types.js';
 import { ALL_NAMESPACES, type ChangeFeed } from '../changes.js';
+import type { FastAnswer } from '../evaluation/fast-path.js';
+import { etagMatches } from '../evaluation/ofrep.js';
 import { SURVEY_CONTENT, type SurveyStore } from './store/index.js';
 import { isPublicSurvey } from './targeting.js';
 
@@ -67,6 +69,12 @@ export class SyncStates {
     return reading;
   }
 
+  /** The environment's state if it is kept and current, else undefined (it is not read). */
+  kept(environmentId: string): EnvironmentState | undefined {
+    const kept = this.states.get(environmentId);
+    return kept && !(kept instanceof Promise) && kept.expiresAt > Date.now() ? kept : undefined;
+  }
+
   close(): void {
     this.unsubscribe();
     this.states.clear();
@@ -109,6 +117,31 @@ export class SyncStates {
     };
   }
 }
+
+/**
+ * The anonymous sync's answer: 304 to the ETag it gave, else the kept bytes; to be revalidated by
+ * browsers (`no-cache`), from any origin. The survey client's Fastify route and the fast path both send it.
+ */
+export function anonymousAnswer(state: EnvironmentState, ifNoneMatch: string | undefined): FastAnswer {
+  const headers = [
+    'cache-control',
+    'no-cache',
+    'etag',
+    state.etag,
+    'access-control-allow-origin',
+    '*',
+    'cross-origin-resource-policy',
+    'cross-origin',
+  ];
+  if (etagMatches(ifNoneMatch, state.etag)) return { status: 304, headers };
+  return {
+    status: 200,
+    headers: [...headers, 'content-type', JSON_TYPE, 'content-length', String(state.anonymous.length)],
+    body: state.anonymous,
+  };
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * An identified visitor's `{data}` answer, assembled from the state's kept JSON: the given surveys (those
