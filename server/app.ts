@@ -16,6 +16,7 @@ import type { Config } from './config/index.js';
 import { isPostgresUrl, openDatabase, type Database } from './db/index.js';
 import type { AppContext } from './context.js';
 import { ChangeFeed } from './changes.js';
+import { AuditDispatcher } from './audit/dispatcher.js';
 import { FliptError, GrpcCode, codeForStatus } from './flipt/errors.js';
 import { fliptManagementRoutes } from './flipt/routes/index.js';
 import { FliptStore } from './flipt/store/index.js';
@@ -118,6 +119,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }
   const flipt =
     local?.store ?? git?.store ?? new FliptStore(database, changes, { readOnly: config.storage.readOnly ?? false });
+  // The audit sinks and the history's retention read the server's own database, whatever the storage.
+  const audit = new AuditDispatcher(database, config.audit, app.log);
+  audit.start(changes);
+  app.addHook('preClose', async () => audit.close());
   const metrics = config.metrics.enabled ? new Metrics() : undefined;
   if (metrics) reportToPrimary(metrics);
   fastPath = new FastPath(BODY_LIMIT, app.log, metrics, tracing);

@@ -382,6 +382,43 @@ const EFFECTS: Record<string, Effect> = {
     set: { analytics: { buffer: { flush_period: '10s' } } },
     see: (c) => c.analytics.flushIntervalMs,
   },
+  'audit.sinks.log.enabled': { set: { audit: { sinks: { log: { enabled: true } } } }, see: (c) => c.audit.log.enabled },
+  'audit.sinks.log.file': { set: { audit: { sinks: { log: { file: '/tmp/a.log' } } } }, see: (c) => c.audit.log.file },
+  'audit.sinks.log.encoding': {
+    set: { audit: { sinks: { log: { encoding: 'console' } } } },
+    see: (c) => c.audit.log.encoding,
+  },
+  'audit.sinks.webhook.enabled': {
+    set: { audit: { sinks: { webhook: { enabled: true, url: 'http://x' } } } },
+    without: { audit: { sinks: { webhook: { url: 'http://x' } } } },
+    see: (c) => c.audit.webhook.enabled,
+  },
+  'audit.sinks.webhook.url': {
+    set: { audit: { sinks: { webhook: { url: 'http://x' } } } },
+    see: (c) => c.audit.webhook.url,
+  },
+  'audit.sinks.webhook.max_backoff_duration': {
+    set: { audit: { sinks: { webhook: { max_backoff_duration: '1m' } } } },
+    see: (c) => c.audit.webhook.maxBackoffMs,
+  },
+  'audit.sinks.webhook.signing_secret': {
+    set: { audit: { sinks: { webhook: { signing_secret: 's' } } } },
+    see: (c) => c.audit.webhook.signingSecret,
+  },
+  'audit.sinks.webhook.templates': {
+    set: { audit: { sinks: { webhook: { templates: [{ url: 'http://x', body: '{{ toJson .Payload }}' }] } } } },
+    see: (c) => c.audit.webhook.templates,
+  },
+  'audit.buffer.capacity': { set: { audit: { buffer: { capacity: 5 } } }, see: (c) => c.audit.buffer.capacity },
+  'audit.buffer.flush_period': {
+    set: { audit: { buffer: { flush_period: '3m' } } },
+    see: (c) => c.audit.buffer.flushPeriodMs,
+  },
+  'audit.events': { set: { audit: { events: ['flag:*'] } }, see: (c) => c.audit.events },
+  'audit.history.retention': {
+    set: { audit: { history: { retention: '48h' } } },
+    see: (c) => c.audit.historyRetentionMs,
+  },
   'log.level': { set: { log: { level: 'debug' } }, see: (c) => c.log.level },
   'log.encoding': { set: { log: { encoding: 'json' } }, see: (c) => c.log.encoding },
   'log.file': { set: { log: { file: join(dir, 'ensign.log') } }, see: (c) => c.log.file },
