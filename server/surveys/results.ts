@@ -14,7 +14,7 @@ import {
 import type { TSurvey, TSurveyQuestion } from '../../domain/surveys/types.js';
 import { toBool } from '../db/codec.js';
 import type { Database } from '../db/index.js';
-import { annotations, type NoteRecord, type TagRecord } from './store/annotations.js';
+import { annotations, type NoteRecord, surveyHasAnnotations, type TagRecord } from './store/annotations.js';
 import {
   answerSamples,
   type AnswerSample,
@@ -230,18 +230,22 @@ export async function* exportCsv(
     ...attributeKeys,
   ];
   yield `${header.map(csvField).join(',')}\r\n`;
+  const annotated = await surveyHasAnnotations(database, survey.id);
+  const none = { tags: [], notes: [] };
   let number = 0;
   let after: Cursor | undefined;
   for (;;) {
     const rows = await responsePage(database, { surveyId: survey.id }, filter, { limit: EXPORT_PAGE, after });
     if (rows.length === 0) return;
-    const extras = await annotations(
-      database,
-      rows.map((row) => row.id),
-    );
+    const extras = annotated
+      ? await annotations(
+          database,
+          rows.map((row) => row.id),
+        )
+      : undefined;
     let chunk = '';
     for (const row of rows) {
-      const { tags, notes } = extras.get(row.id)!;
+      const { tags, notes } = extras?.get(row.id) ?? none;
       const data = JSON.parse(row.data);
       const meta = JSON.parse(row.meta);
       const attributes = row.person_attributes ? JSON.parse(row.person_attributes) : {};

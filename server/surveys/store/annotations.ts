@@ -99,6 +99,26 @@ export async function annotations(
   return byResponse;
 }
 
+/** Whether any response of the survey has a tag or a note (an export of one that has none skips looking). */
+export async function surveyHasAnnotations(database: Database, surveyId: string): Promise<boolean> {
+  const responses = database.db.selectFrom('survey_responses').select('id').where('survey_id', '=', surveyId);
+  const [tag, note] = await Promise.all([
+    database.db
+      .selectFrom('survey_response_tags')
+      .select('tag_id')
+      .where('response_id', 'in', responses)
+      .limit(1)
+      .executeTakeFirst(),
+    database.db
+      .selectFrom('survey_response_notes')
+      .select('id')
+      .where('response_id', 'in', responses)
+      .limit(1)
+      .executeTakeFirst(),
+  ]);
+  return tag !== undefined || note !== undefined;
+}
+
 export async function addNote(
   database: Database,
   responseId: string,
