@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
+import { ChangeFeed } from '../server/changes.js';
 import { buildApp } from '../server/app.js';
 import { defaultConfig } from '../server/config/index.js';
 import { type Database, openDatabase } from '../server/db/index.js';
@@ -69,7 +70,7 @@ async function benchDialect(dialect: string) {
 }
 
 async function seed(database: Database): Promise<string> {
-  const store = new SurveyStore(database);
+  const store = new SurveyStore(database, new ChangeFeed());
   await applySeed(store, DEMO_SEED, 'demo environment');
   const { name, document } = parseSurveyInput({
     name: 'Bench survey',

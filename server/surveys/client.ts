@@ -20,6 +20,7 @@ import { anonymousAnswer, type SyncStates, visitorAnswer } from './sync.js';
 import { surveysForVisitor } from './targeting.js';
 import type { Metrics } from '../metrics.js';
 import { cuidString, parseInput, plainObject, userIdString } from './validation.js';
+import type { WebhookDispatcher } from './webhooks.js';
 
 const environmentParams = v.object({ environmentId: cuidString });
 const syncParams = v.object({ environmentId: cuidString, userId: userIdString });
@@ -100,6 +101,7 @@ export function clientRoutes(
   store: SurveyStore,
   syncStates: SyncStates,
   targeting: (environmentId: string) => Promise<TargetingNamespace>,
+  webhooks: WebhookDispatcher,
   metrics?: Metrics,
 ): void {
   const environmentOf = (request: FastifyRequest) => environmentOfRequest(store, request);
@@ -230,6 +232,12 @@ export function clientRoutes(
     });
     metrics?.surveyResponses.inc();
     if (body.finished) await store.completeIfDue(survey.id);
+    await webhooks.responseEvents(
+      environment.id,
+      survey.id,
+      id,
+      body.finished ? ['responseCreated', 'responseFinished'] : ['responseCreated'],
+    );
     return { data: { id } };
   });
 
@@ -240,6 +248,12 @@ export function clientRoutes(
     const surveyId = await store.updateResponse(environment.id, responseId, body);
     if (!surveyId) throw notFound('Response', responseId);
     if (body.finished) await store.completeIfDue(surveyId);
+    await webhooks.responseEvents(
+      environment.id,
+      surveyId,
+      responseId,
+      body.finished ? ['responseUpdated', 'responseFinished'] : ['responseUpdated'],
+    );
     return { data: {} };
   });
 

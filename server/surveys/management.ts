@@ -8,6 +8,8 @@ import { parseInput, plainObject } from './validation.js';
 import type { Database } from '../db/index.js';
 import { listResponses } from './results.js';
 import { filterOf, pageOf } from './results-routes.js';
+import { deleteWebhook, saveWebhook, webhook, webhooks } from './store/webhooks.js';
+import { webhookInputSchema } from './webhooks.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -17,7 +19,7 @@ declare module 'fastify' {
 
 /**
  * The Formbricks management API subset under /api/v1/management, scoped to the environment of the
- * `x-api-key`: me, surveys, action classes, responses and people, plus (an Ensign addition) displays.
+ * `x-api-key`: me, surveys, action classes, responses, people and webhooks, plus (an Ensign addition) displays.
  */
 export function managementRoutes(app: FastifyInstance, store: SurveyStore, database: Database): void {
   app.decorateRequest('surveyEnvironment', undefined);
@@ -111,6 +113,22 @@ export function managementRoutes(app: FastifyInstance, store: SurveyStore, datab
     const response = owned(await store.response(idOf(request)), request, 'Response');
     await store.deleteResponse(response.id);
     return { data: response };
+  });
+
+  app.get('/webhooks', async (request) => ({ data: await webhooks(database, environmentOf(request).id) }));
+  app.post('/webhooks', async (request) => {
+    const input = parseInput(webhookInputSchema, request.body);
+    return {
+      data: await saveWebhook(database, environmentOf(request).id, { ...input, source: input.source ?? 'api' }),
+    };
+  });
+  app.get('/webhooks/:id', async (request) => ({
+    data: owned(await webhook(database, idOf(request)), request, 'Webhook'),
+  }));
+  app.delete('/webhooks/:id', async (request) => {
+    const hook = owned(await webhook(database, idOf(request)), request, 'Webhook');
+    await deleteWebhook(database, hook.id);
+    return { data: hook };
   });
 
   app.get('/displays', async (request) => {

@@ -11,6 +11,7 @@ import { anonymousAnswer, SyncStates } from './sync.js';
 import { namespaceOfEnvironment } from './store/links.js';
 import { fileRoutes, storageRoutes } from './storage.js';
 import { managementRoutes } from './management.js';
+import { WebhookDispatcher } from './webhooks.js';
 import { assetRoutes } from './assets.js';
 import { applySeed, applySeedFile } from './seed.js';
 import { DEMO_SEED } from './demo.js';
@@ -64,6 +65,9 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
     const state = syncStates.kept(key);
     return state?.environment.widgetSetupCompleted ? anonymousAnswer(state, headers['if-none-match']) : undefined;
   });
+  const webhooks = new WebhookDispatcher(context.database, app.log);
+  app.addHook('onReady', async () => webhooks.start());
+  app.addHook('onClose', async () => webhooks.stop());
   let demoSeeded: Promise<void> | undefined;
   const seedDemo = () => (demoSeeded ??= applySeed(store, DEMO_SEED, 'demo environment'));
   if (config.surveys.seedFile) {
@@ -128,7 +132,7 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
       await withCors(client);
       const targeting = async (environmentId: string) =>
         context.snapshots.get(await namespaceOfEnvironment(context.database.db, environmentId));
-      clientRoutes(client, store, syncStates, targeting, context.metrics);
+      clientRoutes(client, store, syncStates, targeting, webhooks, context.metrics);
       await storageRoutes(client, store, {
         uploadDir: config.surveys.uploadDir,
         signingSecret: config.surveys.signingSecret,

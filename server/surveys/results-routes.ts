@@ -12,6 +12,8 @@ import type { AppContext } from '../context.js';
 import { SurveyApiError, answerSurveyError, badRequest, notFound } from './errors.js';
 import { decodeCursor, exportCsv, listResponses, summarize, trends } from './results.js';
 import * as annotations from './store/annotations.js';
+import * as webhooksStore from './store/webhooks.js';
+import { webhookInputSchema } from './webhooks.js';
 import { ENVIRONMENT } from './console.js';
 import { SurveyStore } from './store/index.js';
 import { attributeKeys, type Cursor } from './store/results.js';
@@ -122,7 +124,7 @@ const noteChange = v.object({ text: v.optional(noteText), isResolved: v.optional
 /**
  * The console's survey results API, beside the console's survey routes (under a namespace's survey
  * environment, so guarded as Flipt's management API, namespace-scoped tokens included): summary, trends,
- * the response list, the CSV export, tags, notes and deleting a response. Read-only storage refuses
+ * the response list, the CSV export, tags, notes, deleting a response, and webhooks. Read-only storage refuses
  * writes. Its own errors have the survey APIs' shape (details by field); the others (authentication's)
  * are left to the app's handler.
  */
@@ -141,6 +143,7 @@ export async function surveyResultsPlugin(app: FastifyInstance, context: AppCont
       responseId: string;
       tagId: string;
       noteId: string;
+      webhookId: string;
     };
   const writable = () => {
     if (context.flipt.readOnly) throw new SurveyApiError(403, 'unauthorized', 'The storage is read-only');
@@ -232,6 +235,43 @@ export async function surveyResultsPlugin(app: FastifyInstance, context: AppCont
     const { text } = parseInput(v.object({ text: noteText }), request.body);
     return { data: await annotations.addNote(database, response.id, authorOf(request), text) };
   });
+
+  const webhookOf = async (request: FastifyRequest) => {
+    const environment = await environmentOf(request);
+    const { webhookId } = params(request);
+    const hook = await webhooksStore.webhook(database, webhookId);
+    if (hook?.environmentId !== environment.id) throw notFound('Webhook', webhookId);
+    return hook;
+  };
+
+  app.get(`${ENVIRONMENT}/webhooks`, async (request) => ({
+    data: await webhooksStore.webhooks(database, (await environmentOf(request)).id),
+  }));
+
+  app.post(`${ENVIRONMENT}/webhooks`, async (request) => {
+    writable();
+    const environment = await environmentOf(request);
+    const input = parseInput(webhookInputSchema, request.body);
+    return { data: await webhooksStore.saveWebhook(database, environment.id, { ...input, source: 'user' }) };
+  });
+
+  app.put(`${ENVIRONMENT}/webhooks/:webhookId`, async (request) => {
+    writable();
+    const hook = await webhookOf(request);
+    const input = parseInput(webhookInputSchema, request.body);
+    return { data: await webhooksStore.saveWebhook(database, hook.environmentId, input, hook.id) };
+  });
+
+  app.delete(`${ENVIRONMENT}/webhooks/:webhookId`, async (request) => {
+    writable();
+    const hook = await webhookOf(request);
+    await webhooksStore.deleteWebhook(database, hook.id);
+    return { data: hook };
+  });
+
+  app.get(`${ENVIRONMENT}/webhooks/:webhookId/deliveries`, async (request) => ({
+    data: await webhooksStore.webhookDeliveries(database, (await webhookOf(request)).id),
+  }));
 
   app.patch(`${RESPONSE}/notes/:noteId`, async (request) => {
     writable();
