@@ -1,5 +1,5 @@
 import { closeSync, createWriteStream, openSync } from 'node:fs';
-import { ConfigError, type Config } from './config/index.js';
+import { ConfigError, type Config, demoEnabled } from './config/index.js';
 import { redact } from './db/index.js';
 
 /** The pino options Fastify is given: `log.level`, and lines in `log.encoding` to `log.file` or standard output. */
@@ -64,7 +64,12 @@ export function startupSummary(config: Config, version: string, url: string): Re
   return {
     version,
     console: `${url}/`,
-    ...(config.surveys.enabled && config.surveys.demo && { demo: `${url}/demo/` }),
+    ...(demoEnabled(config)
+      ? { demo: `${url}/demo/` }
+      : config.surveys.enabled &&
+        config.surveys.demo === undefined && {
+          demo: 'off: authentication is required (surveys.demo: true turns it on)',
+        }),
     database: redact(config.db.url),
     storage: config.storage.type,
     authentication: enabled.length ? enabled.join(',') : 'none',

@@ -29,6 +29,7 @@ export type { FlagSettings } from './section.js';
 export { type FileConfig, UNSUPPORTED_KEYS } from './sections.js';
 export type { RateLimits } from './server.js';
 export type { StorageType } from './storage.js';
+export { demoEnabled } from './surveys.js';
 export type { Theme } from './ui.js';
 
 /** The configuration, each key's value and where it came from, and what to warn about. */

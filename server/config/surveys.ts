@@ -7,7 +7,8 @@ export interface SurveysConfig {
   surveys: {
     enabled: boolean;
     seedFile?: string;
-    demo: boolean;
+    /** The demo environment and page; unset, on unless authentication is required (`demoEnabled`). */
+    demo?: boolean;
     uploadDir: string;
     signingSecret?: string;
     uploadQuotaBytes: number;
@@ -25,16 +26,24 @@ export const surveysSection = defineSection({
     signing_secret: opt(str),
     upload_quota_mb: opt(v.pipe(num, v.minValue(0, 'must be 0 or more'))),
   }),
-  defaults: { enabled: true, demo: true, upload_dir: './data/uploads', upload_quota_mb: 1024 },
+  defaults: { enabled: true, upload_dir: './data/uploads', upload_quota_mb: 1024 },
   resolve(settings): SurveysConfig {
     const surveys: SurveysConfig['surveys'] = {
       enabled: settings.enabled,
-      demo: settings.demo,
       uploadDir: resolve(settings.upload_dir),
       uploadQuotaBytes: Math.round(settings.upload_quota_mb * 1024 * 1024),
     };
+    if (settings.demo !== undefined) surveys.demo = settings.demo;
     if (settings.signing_secret) surveys.signingSecret = settings.signing_secret;
     if (settings.seed_file !== undefined) surveys.seedFile = resolve(settings.seed_file);
     return { surveys };
   },
 });
+
+/**
+ * Whether the demo environment (with its well-known management key) and page are served: as
+ * `surveys.demo` says, else only on a server that does not require authentication.
+ */
+export function demoEnabled(config: SurveysConfig & { authentication: { required?: boolean } }): boolean {
+  return config.surveys.enabled && (config.surveys.demo ?? config.authentication.required !== true);
+}

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TEnvironment } from '../../domain/surveys/types.js';
 import * as v from 'valibot';
+import { DEMO_API_KEY } from './demo.js';
 import { SurveyApiError, notFound } from './errors.js';
 import { actionClassInputSchema, parseSurveyInput } from './documents.js';
 import type { SurveyStore } from './store/index.js';
@@ -21,11 +22,19 @@ declare module 'fastify' {
  * The Formbricks management API subset under /api/v1/management, scoped to the environment of the
  * `x-api-key`: me, surveys, action classes, responses, people and webhooks, plus (an Ensign addition) displays.
  */
-export function managementRoutes(app: FastifyInstance, store: SurveyStore, database: Database): void {
+export function managementRoutes(
+  app: FastifyInstance,
+  store: SurveyStore,
+  database: Database,
+  authenticationRequired: boolean,
+): void {
   app.decorateRequest('surveyEnvironment', undefined);
   app.addHook('preHandler', async (request) => {
     const key = request.headers['x-api-key'];
-    const environment = typeof key === 'string' && key !== '' ? await store.environmentForApiKey(key) : undefined;
+    // A key everyone knows (the demo environment's) opens nothing on a server that requires authentication.
+    const known = key === DEMO_API_KEY && authenticationRequired;
+    const environment =
+      typeof key === 'string' && key !== '' && !known ? await store.environmentForApiKey(key) : undefined;
     if (!environment) {
       throw new SurveyApiError(401, 'not_authenticated', 'Not authenticated', {
         'x-Api-Key': 'Header not provided or API Key invalid',

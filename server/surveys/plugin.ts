@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import fastifyCors from '@fastify/cors';
 import fastifyStatic from '@fastify/static';
 import type { AppContext } from '../context.js';
+import { demoEnabled } from '../config/index.js';
 import { SurveyApiError, answerSurveyError, badRequest } from './errors.js';
 import { SurveyStore } from './store/index.js';
 import { clientRoutes } from './client.js';
@@ -57,6 +58,7 @@ const DEMO_CSP = [
  */
 export async function surveyPlugin(app: FastifyInstance, context: AppContext): Promise<void> {
   const { config } = context;
+  const demo = demoEnabled(config);
   const store = new SurveyStore(context.database, context.changes);
   const syncStates = new SyncStates(store, context.changes);
   app.addHook('onClose', async () => syncStates.close());
@@ -72,9 +74,9 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
   const seedDemo = () => (demoSeeded ??= applySeed(store, DEMO_SEED, 'demo environment'));
   if (config.surveys.seedFile) {
     // The file may change the demo environment, so it applies after it; its errors refuse the start.
-    if (config.surveys.demo) await seedDemo();
+    if (demo) await seedDemo();
     await applySeedFile(store, config.surveys.seedFile);
-  } else if (config.surveys.demo) {
+  } else if (demo) {
     // Seeded a moment after the server listens: its SQL runs on the one thread, so seeding at once
     // made the first requests (a readiness probe on /health) wait for it (bench/startup). A survey
     // request that comes first (or a test driving the app with inject()) waits for the same seeding.
@@ -144,7 +146,7 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
   await app.register(
     async (management) => {
       await withCors(management);
-      managementRoutes(management, store, context.database);
+      managementRoutes(management, store, context.database, config.authentication.required === true);
     },
     { prefix: '/api/v1/management' },
   );
@@ -159,7 +161,7 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
     allowCrossOriginUse(assets);
     assetRoutes(assets, config.paths.widget);
   });
-  if (!config.surveys.demo) return;
+  if (!demo) return;
   await app.register(fastifyStatic, {
     root: config.paths.demo,
     prefix: '/demo/',

@@ -34,6 +34,7 @@ describe('rate limits', () => {
   it('limit login, token creation and survey writes per client address, answer 429 and recover', async () => {
     t = await startTestApp('sqlite', (config) => {
       config.authentication = GITHUB;
+      config.surveys.demo = true;
       config.rateLimits = { ...config.rateLimits, windowMs: 1000, login: 3, tokenCreation: 2, surveyWrites: 4 };
     });
     const app = t.app;
