@@ -80,7 +80,10 @@ export function managementRoutes(
     return { data: survey };
   });
 
-  app.get('/action-classes', async (request) => ({ data: await store.actionClasses(environmentOf(request).id) }));
+  // Listings are paged as Formbricks v1 (`limit`, `skip`), with a default and a maximum page size.
+  app.get('/action-classes', async (request) => ({
+    data: await store.actionClasses(environmentOf(request).id, pageOf(request.query)),
+  }));
   app.post('/action-classes', async (request) => {
     const input = parseInput(actionClassInputSchema, request.body);
     const environmentId = environmentOf(request).id;
@@ -142,10 +145,12 @@ export function managementRoutes(
 
   app.get('/displays', async (request) => {
     const { surveyId } = request.query as { surveyId?: string };
-    return { data: await store.displays(environmentOf(request).id, surveyId || undefined) };
+    return { data: await store.displays(environmentOf(request).id, surveyId || undefined, pageOf(request.query)) };
   });
 
-  app.get('/people', async (request) => ({ data: await store.people(environmentOf(request).id) }));
+  app.get('/people', async (request) => ({
+    data: await store.people(environmentOf(request).id, pageOf(request.query)),
+  }));
   app.get('/people/:id', async (request) => ({ data: owned(await store.person(idOf(request)), request, 'Person') }));
   app.delete('/people/:id', async (request) => {
     const person = owned(await store.person(idOf(request)), request, 'Person');

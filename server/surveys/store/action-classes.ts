@@ -4,7 +4,7 @@ import type { Database } from '../../db/index.js';
 import type { SurveyActionClassesTable } from '../../db/schema.js';
 import type { ActionClassInput } from '../documents.js';
 import { cuid } from '../ids.js';
-import { type Executor, now } from './shared.js';
+import { type Executor, now, type Page, paged } from './shared.js';
 
 /** The three action classes every environment is created with. */
 export const AUTOMATIC_ACTIONS = ['New Session', 'Exit Intent (Desktop)', '50% Scroll'] as const;
@@ -16,14 +16,16 @@ export const AUTOMATIC_ACTIONS = ['New Session', 'Exit Intent (Desktop)', '50% S
 export const MAX_ACTION_NAME_LENGTH = 128;
 export const MAX_CLIENT_ACTION_CLASSES = 500;
 
-export async function actionClasses(database: Database, environmentId: string): Promise<TActionClass[]> {
-  const rows = await database.db
-    .selectFrom('survey_action_classes')
-    .selectAll()
-    .where('environment_id', '=', environmentId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+export async function actionClasses(database: Database, environmentId: string, page?: Page): Promise<TActionClass[]> {
+  const rows = await paged(
+    database.db
+      .selectFrom('survey_action_classes')
+      .selectAll()
+      .where('environment_id', '=', environmentId)
+      .orderBy('created_at')
+      .orderBy('id'),
+    page,
+  ).execute();
   return rows.map(actionClassFromRow);
 }
 

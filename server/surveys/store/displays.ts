@@ -3,7 +3,7 @@ import type { Database } from '../../db/index.js';
 import { cuid } from '../ids.js';
 import type { FlagAssignment } from '../../../domain/surveys/eligibility.js';
 import { assignmentColumns, assignmentOf } from './links.js';
-import { now } from './shared.js';
+import { now, type Page, paged } from './shared.js';
 
 export interface DisplayRecord {
   id: string;
@@ -75,10 +75,15 @@ export async function displaysOfPerson(database: Database, personId: string): Pr
   return rows.map(displayFromRow);
 }
 
-export async function displays(database: Database, environmentId: string, surveyId?: string): Promise<DisplayRecord[]> {
+export async function displays(
+  database: Database,
+  environmentId: string,
+  surveyId?: string,
+  page?: Page,
+): Promise<DisplayRecord[]> {
   let query = database.db.selectFrom('survey_displays').selectAll().where('environment_id', '=', environmentId);
   if (surveyId) query = query.where('survey_id', '=', surveyId);
-  const rows = await query.orderBy('created_at').orderBy('id').execute();
+  const rows = await paged(query.orderBy('created_at').orderBy('id'), page).execute();
   return rows.map(displayFromRow);
 }
 

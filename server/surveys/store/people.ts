@@ -2,7 +2,7 @@
 import type { Database } from '../../db/index.js';
 import { badRequest } from '../errors.js';
 import { cuid } from '../ids.js';
-import { now } from './shared.js';
+import { now, type Page, paged } from './shared.js';
 
 /**
  * Bounds on a person's attributes (Formbricks sets none): they are sent to the widget with every
@@ -41,14 +41,16 @@ export async function ensurePerson(database: Database, environmentId: string, us
   return (await find())!.id;
 }
 
-export async function people(database: Database, environmentId: string): Promise<PersonRecord[]> {
-  const rows = await database.db
-    .selectFrom('survey_people')
-    .selectAll()
-    .where('environment_id', '=', environmentId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+export async function people(database: Database, environmentId: string, page?: Page): Promise<PersonRecord[]> {
+  const rows = await paged(
+    database.db
+      .selectFrom('survey_people')
+      .selectAll()
+      .where('environment_id', '=', environmentId)
+      .orderBy('created_at')
+      .orderBy('id'),
+    page,
+  ).execute();
   const attributesById = await attributesOf(
     database,
     rows.map((row) => row.id),

@@ -9,3 +9,14 @@ export type Executor = Database['db'] | Transaction<Tables>;
 export const now = () => new Date().toISOString();
 
 export const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
+
+/** A page of a listing, as the management API's `limit` and `skip` name it (`pageOf` reads them). */
+export interface Page {
+  limit: number;
+  skip: number;
+}
+
+/** The query limited to the page, when there is one. */
+export function paged<Q extends { limit(n: number): Q; offset(n: number): Q }>(query: Q, page?: Page): Q {
+  return page ? query.limit(page.limit).offset(page.skip) : query;
+}
