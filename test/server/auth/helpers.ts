@@ -25,6 +25,8 @@ export async function startAuthApp(
   const config = defaultConfig();
   config.db.url = database.url;
   config.authentication = authentication;
+  // These suites log in many times; the login limit (counted across the login routes) has its own tests.
+  config.rateLimits.login = 1000;
   const app = await buildApp(config);
   app.get(PROBE, protectedAs('management'), async (request) => ({
     namespaceKey: (request.params as { namespaceKey: string }).namespaceKey,
