@@ -54,6 +54,8 @@ test("a server configured by Flipt's environment variables alone: PostgreSQL, to
     FLIPT_CORS_ENABLED: 'true',
     FLIPT_CORS_ALLOWED_ORIGINS: `https://app.example http://localhost:${sitePort}`,
     FLIPT_LOG_LEVEL: 'warn',
+    // No gRPC listener: port 9000 may be another test server's, and grpc-js logs its bind failure as plain text.
+    FLIPT_SERVER_GRPC_PORT: '0',
     FLIPT_LOG_ENCODING: 'json',
     FLIPT_LOG_LEVL: 'debug',
   };
