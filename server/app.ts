@@ -121,7 +121,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     local?.store ?? git?.store ?? new FliptStore(database, changes, { readOnly: config.storage.readOnly ?? false });
   // The audit sinks and the history's retention read the server's own database, whatever the storage.
   const audit = new AuditDispatcher(database, config.audit, app.log);
-  audit.start(changes);
+  await audit.start(changes);
   app.addHook('preClose', async () => audit.close());
   const metrics = config.metrics.enabled ? new Metrics() : undefined;
   if (metrics) reportToPrimary(metrics);

@@ -46,8 +46,13 @@ export class AuditDispatcher {
     ];
   }
 
-  start(changes: ChangeFeed): void {
+  /**
+   * Creates the cursors of sinks enabled for the first time before the server takes requests, so
+   * that every change it accepts from then on reaches them.
+   */
+  async start(changes: ChangeFeed): Promise<void> {
     if (this.sinks.length > 0) {
+      for (const sink of this.sinks) await this.ensureCursor(sink.name);
       this.unsubscribe = changes.subscribe(() => this.wake());
       this.timers.push(setInterval(() => this.wake(), this.config.buffer.flushPeriodMs));
       this.wake();
@@ -123,20 +128,22 @@ export class AuditDispatcher {
     }
   }
 
+  /** A sink seen for the first time starts at the end of the history (no lease taken yet). */
+  private async ensureCursor(sink: string): Promise<void> {
+    const { db } = this.database;
+    const last = await db.selectFrom('history').select(db.fn.max('id').as('id')).executeTakeFirst();
+    await db
+      .insertInto('audit_cursors')
+      .values({ sink, last_id: Number(last?.id ?? 0), holder: this.holder, lease_until: iso(0) })
+      .onConflict((conflict) => conflict.column('sink').doNothing())
+      .execute();
+  }
+
   /** The sink's cursor, if this instance holds (or now takes) its lease. */
   private async claim(sink: string): Promise<number | undefined> {
     const { db } = this.database;
     const now = Date.now();
-    let row = await db.selectFrom('audit_cursors').selectAll().where('sink', '=', sink).executeTakeFirst();
-    if (!row) {
-      const last = await db.selectFrom('history').select(db.fn.max('id').as('id')).executeTakeFirst();
-      await db
-        .insertInto('audit_cursors')
-        .values({ sink, last_id: Number(last?.id ?? 0), holder: this.holder, lease_until: iso(now + LEASE_MS) })
-        .onConflict((conflict) => conflict.column('sink').doNothing())
-        .execute();
-      row = await db.selectFrom('audit_cursors').selectAll().where('sink', '=', sink).executeTakeFirstOrThrow();
-    }
+    const row = await db.selectFrom('audit_cursors').selectAll().where('sink', '=', sink).executeTakeFirstOrThrow();
     if (row.holder !== this.holder && row.lease_until > iso(now)) return undefined;
     const taken = await db
       .updateTable('audit_cursors')
