@@ -37,7 +37,7 @@ export function ActionsMenu({ actions }: { actions: Action[] }) {
         Actions
         <Icon name="down" size={16} />
       </MenuButton>
-      <Menu gutter={4} className="menu" typeahead={false} onKeyDown={onKeyDown}>
+      <Menu portal gutter={4} className="menu" typeahead={false} onKeyDown={onKeyDown}>
         {actions.map((action, index) => (
           <ActionItem key={action.label} id={`${baseId}-${index}`} action={action} />
         ))}

@@ -61,8 +61,7 @@ async function createNamespace(page: Page, serverUrl: string, name: string) {
   await expect(dialog).toBeHidden();
 }
 
-// Parked: on the final main it times out at a click after publishing (issue #30 stays open until it passes again).
-test.fixme('an operator creates environments, an NPS survey with a page trigger and an attribute filter, publishes it to a site and pauses it', async ({
+test('an operator creates environments, an NPS survey with a page trigger and an attribute filter, publishes it to a site and pauses it', async ({
   page,
   server,
   browser,
