@@ -5,6 +5,8 @@
 // CSV export's throughput; the server's resident memory (now and its peak).
 // BENCH_RESPONSES and BENCH_DISPLAYS_PER_DAY change the size; BENCH_DIALECTS (sqlite,postgres) which
 // databases; PostgreSQL is TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres).
+// BENCH_REUSE=1 keeps the seeded data sets (SQLite in /tmp/ensign-bench-results, PostgreSQL in the
+// database ensign_bench_results) and measures them again on the next run instead of seeding anew.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,6 +29,9 @@ const DIALECTS = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres').split(',');
 const POSTGRES = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const ENVIRONMENT = 'clensigndemoenvironment0';
 const START = Date.parse('2026-01-01T00:00:00Z');
+const REUSE = process.env.BENCH_REUSE === '1';
+const KEPT_SQLITE = '/tmp/ensign-bench-results/ensign.db';
+const KEPT_POSTGRES = 'ensign_bench_results';
 
 if (process.env.BENCH_SERVE_DB) {
   // The server process: the bench's own bundle, run again.
@@ -43,7 +48,10 @@ if (process.env.BENCH_SERVE_DB) {
 async function benchDialect(dialect: string) {
   let url: string;
   let drop: () => Promise<void>;
-  if (dialect === 'postgres') {
+  if (REUSE) {
+    url = dialect === 'postgres' ? await keptPostgres() : `file:${KEPT_SQLITE}`;
+    drop = async () => undefined;
+  } else if (dialect === 'postgres') {
     ({ url, drop } = await createPostgresDatabase(POSTGRES, 'ensign_bench'));
   } else {
     const dir = mkdtempSync(join(tmpdir(), 'ensign-bench-results-'));
@@ -54,19 +62,51 @@ async function benchDialect(dialect: string) {
     const database = await openDatabase(url);
     let surveyId: string;
     try {
-      const started = performance.now();
-      surveyId = await seed(database);
-      console.log(
-        `${dialect}: seeded ${RESPONSES.toLocaleString('en')} responses and ${(DISPLAYS_PER_DAY * DAYS).toLocaleString('en')} displays in ${((performance.now() - started) / 1000).toFixed(1)} s`,
-      );
+      const kept = REUSE ? await benchSurvey(database) : undefined;
+      if (kept) {
+        console.log(`${dialect}: measuring the kept data set`);
+        surveyId = kept;
+      } else {
+        const started = performance.now();
+        surveyId = await seed(database);
+        console.log(
+          `${dialect}: seeded ${RESPONSES.toLocaleString('en')} responses and ${(DISPLAYS_PER_DAY * DAYS).toLocaleString('en')} displays in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+        );
+      }
     } finally {
       await database.close();
     }
-    await measure(dialect, url, surveyId);
+    if (process.env.BENCH_SEED_ONLY !== '1') await measure(dialect, url, surveyId);
   } finally {
     if (process.env.BENCH_KEEP) console.log(`kept ${url}`);
     else await drop();
   }
+}
+
+/** The kept PostgreSQL database's URL, created (empty) when missing. */
+async function keptPostgres(): Promise<string> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: POSTGRES });
+  await client.connect();
+  try {
+    const found = await client.query('select 1 from pg_database where datname = $1', [KEPT_POSTGRES]);
+    if (found.rowCount === 0) await client.query(`create database ${KEPT_POSTGRES}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(POSTGRES);
+  url.pathname = `/${KEPT_POSTGRES}`;
+  return url.toString();
+}
+
+/** The id of the bench survey when the database holds it already (seeded by an earlier run). */
+async function benchSurvey(database: Database): Promise<string | undefined> {
+  const row = await database.db
+    .selectFrom('surveys')
+    .select('id')
+    .where('name', '=', 'Bench survey')
+    .executeTakeFirst();
+  return row?.id;
 }
 
 async function seed(database: Database): Promise<string> {
