@@ -12,15 +12,15 @@ import {
   type SurveySummary,
 } from '../../domain/surveys/summary.js';
 import type { TSurvey, TSurveyQuestion } from '../../domain/surveys/types.js';
-import { toBool } from '../db/codec.js';
 import type { Database } from '../db/index.js';
+import { type ResponseRecord, responseFromRow } from './store/responses.js';
 import { annotations, type NoteRecord, surveyHasAnnotations, type TagRecord } from './store/annotations.js';
 import {
   answerSamples,
   type AnswerSample,
   type Cursor,
   displayCount,
-  type ResponseRow,
+  exportPage,
   type ResponseScope,
   responseGroups,
   responsePage,
@@ -125,39 +125,10 @@ export async function trends(database: Database, survey: TSurvey, filter: Respon
 }
 
 /** A response as Formbricks' API gives it, with its tags and notes. */
-export interface ResultResponse {
-  id: string;
-  createdAt: string;
-  updatedAt: string;
-  surveyId: string;
-  environmentId: string;
-  person: { id: string; userId: string } | null;
-  personAttributes: Record<string, string> | null;
-  finished: boolean;
-  data: Record<string, unknown>;
-  ttc: Record<string, number>;
-  meta: Record<string, unknown>;
+export interface ResultResponse extends Omit<ResponseRecord, 'flag'> {
   singleUseId: null;
   tags: TagRecord[];
   notes: NoteRecord[];
-}
-
-function fromRow(row: ResponseRow, extra: { tags: TagRecord[]; notes: NoteRecord[] }): ResultResponse {
-  return {
-    id: row.id,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    surveyId: row.survey_id,
-    environmentId: row.environment_id,
-    person: row.person_id && row.user_id ? { id: row.person_id, userId: row.user_id } : null,
-    personAttributes: row.person_attributes ? JSON.parse(row.person_attributes) : null,
-    finished: toBool(row.finished),
-    data: JSON.parse(row.data),
-    ttc: JSON.parse(row.ttc),
-    meta: JSON.parse(row.meta),
-    singleUseId: null,
-    ...extra,
-  };
 }
 
 export const encodeCursor = (cursor: Cursor) => Buffer.from(`${cursor.createdAt}|${cursor.id}`).toString('base64url');
@@ -181,13 +152,13 @@ export async function listResponses(
   );
   const last = rows.at(-1);
   return {
-    data: rows.map((row) => fromRow(row, extras.get(row.id)!)),
+    data: rows.map((row) => ({ ...responseFromRow(row), singleUseId: null, ...extras.get(row.id)! })),
     nextCursor: last && rows.length === page.limit ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,
   };
 }
 
-/** Rows fetched per round trip while exporting. */
-const EXPORT_PAGE = 2000;
+/** Rows fetched per round trip while exporting (a few MB of CSV: large writes, flat memory). */
+const EXPORT_PAGE = 5000;
 const META_FIELDS = ['source', 'url', 'userAgent - browser', 'userAgent - os', 'userAgent - device'];
 
 function csvField(value: unknown): string {
@@ -235,7 +206,7 @@ export async function* exportCsv(
   let number = 0;
   let after: Cursor | undefined;
   for (;;) {
-    const rows = await responsePage(database, { surveyId: survey.id }, filter, { limit: EXPORT_PAGE, after });
+    const rows = await exportPage(database, survey.id, filter, { limit: EXPORT_PAGE, after });
     if (rows.length === 0) return;
     const extras = annotated
       ? await annotations(
@@ -243,19 +214,18 @@ export async function* exportCsv(
           rows.map((row) => row.id),
         )
       : undefined;
-    let chunk = '';
+    const lines: string[] = [];
     for (const row of rows) {
       const { tags, notes } = extras?.get(row.id) ?? none;
-      const data = JSON.parse(row.data);
-      const meta = JSON.parse(row.meta);
-      const attributes = row.person_attributes ? JSON.parse(row.person_attributes) : {};
+      const { data, meta } = row;
+      const attributes = row.attributes ?? {};
       const fields = [
         ++number,
         row.id,
-        row.created_at,
-        toBool(row.finished) ? 'Yes' : 'No',
-        row.survey_id,
-        row.user_id ?? '',
+        row.createdAt,
+        row.finished ? 'Yes' : 'No',
+        survey.id,
+        row.userId ?? '',
         notes.map((note) => `${note.user.name}: ${note.text}`).join('\n'),
         tags.map((tag) => tag.name).join(', '),
         meta.source,
@@ -267,11 +237,12 @@ export async function* exportCsv(
         ...hidden.map((id) => data[id]),
         ...attributeKeys.map((key) => attributes[key] ?? ''),
       ];
-      chunk += `${fields.map(csvField).join(',')}\r\n`;
+      lines.push(fields.map(csvField).join(','));
     }
+    const chunk = `${lines.join('\r\n')}\r\n`;
     yield chunk;
     if (rows.length < EXPORT_PAGE) return;
     const last = rows.at(-1)!;
-    after = { createdAt: last.created_at, id: last.id };
+    after = { createdAt: last.createdAt, id: last.id };
   }
 }

@@ -66,22 +66,40 @@ export async function response(database: Database, id: string): Promise<Response
     .select('survey_people.user_id')
     .where('survey_responses.id', '=', id)
     .executeTakeFirst();
-  return (
-    row && {
-      id: row.id,
-      createdAt: row.created_at,
-      updatedAt: row.updated_at,
-      surveyId: row.survey_id,
-      environmentId: row.environment_id,
-      person: row.person_id && row.user_id ? { id: row.person_id, userId: row.user_id } : null,
-      personAttributes: row.person_attributes ? JSON.parse(row.person_attributes) : null,
-      finished: toBool(row.finished),
-      data: JSON.parse(row.data),
-      ttc: JSON.parse(row.ttc),
-      meta: JSON.parse(row.meta),
-      flag: assignmentOf(row),
-    }
-  );
+  return row && { ...responseFromRow(row), flag: assignmentOf(row) };
+}
+
+/** A response's stored columns, with its person's user id (read through a left join of survey_people). */
+export interface ResponseRow {
+  id: string;
+  created_at: string;
+  updated_at: string;
+  survey_id: string;
+  environment_id: string;
+  person_id: string | null;
+  user_id: string | null;
+  finished: number | boolean;
+  data: string;
+  ttc: string;
+  meta: string;
+  person_attributes: string | null;
+}
+
+/** A stored response as the API gives it (without the flag assignment, which only some readers select). */
+export function responseFromRow(row: ResponseRow): Omit<ResponseRecord, 'flag'> {
+  return {
+    id: row.id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    surveyId: row.survey_id,
+    environmentId: row.environment_id,
+    person: row.person_id && row.user_id ? { id: row.person_id, userId: row.user_id } : null,
+    personAttributes: row.person_attributes ? JSON.parse(row.person_attributes) : null,
+    finished: toBool(row.finished),
+    data: JSON.parse(row.data),
+    ttc: JSON.parse(row.ttc),
+    meta: JSON.parse(row.meta),
+  };
 }
 
 /**
