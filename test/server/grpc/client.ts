@@ -87,8 +87,12 @@ export function toRestJson(value: unknown): unknown {
     return `${object.seconds}.${String(object.nanos).padStart(9, '0')}`;
   }
   if (keys.length === 1 && 'fields' in object) return structJson(object.fields as Record<string, any>);
+  if (keys.length === 1 && VALUE_KINDS.includes(keys[0])) return valueJson(object);
   return Object.fromEntries(keys.map((key) => [key, toRestJson(object[key])]));
 }
+
+/** google.protobuf.Value's kinds: an object with one of them alone is a Value (no Flipt message has such a field). */
+const VALUE_KINDS = ['nullValue', 'numberValue', 'stringValue', 'boolValue', 'structValue', 'listValue'];
 
 function structJson(fields: Record<string, any>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, valueJson(value)]));
