@@ -31,6 +31,7 @@ function useCommands(): Command[] {
       { label: 'Segments', run: go(namespacePath(current, '/segments')) },
       { label: 'Surveys', run: go(namespacePath(current, '/surveys')) },
       { label: 'Console', run: go(namespacePath(current, '/console')) },
+      { label: 'History', run: go(namespacePath(current, '/history')) },
       { label: 'Settings: General', run: go('/settings') },
       { label: 'Settings: Namespaces', run: go('/settings/namespaces') },
       { label: 'Settings: API Tokens', run: go('/settings/tokens') },

@@ -30,6 +30,7 @@ export const routes: AppRoute[] = [
   page('/segments', () => import('../features/segments/SegmentsPage'), true),
   page('/segments/new', () => import('../features/segments/NewSegmentPage'), true),
   page('/segments/:segmentKey', () => import('../features/segments/SegmentPage'), true),
+  page('/history', () => import('../features/history/HistoryPage'), true),
   page('/console', () => import('../features/evaluation-console/ConsolePage'), true),
   page('/surveys/*?', () => import('../features/surveys/SurveyRoutes'), true),
   page('/settings/:tab?', () => import('../features/settings/SettingsPage')),
