@@ -148,7 +148,7 @@ export class Metrics {
     this.grpcCount(this.grpcStartedFamily, labels);
   }
 
-  /** A gRPC call that finished with `code` (`OK`, `NOT_FOUND`, ...). */
+  /** A gRPC call that finished with `code`, Go's name of it (`OK`, `NotFound`, ...). */
   grpcHandled(labels: GrpcLabels, code: string): void {
     this.grpcCount(this.grpcHandledFamily, { ...labels, grpc_code: code });
   }

@@ -116,7 +116,7 @@ export async function startGrpcServer(context: AppContext, options: GrpcOptions)
               },
               (error: unknown) => {
                 const status = statusOf(error, options.log);
-                metrics?.grpcHandled(labels, grpc.status[status.code]);
+                metrics?.grpcHandled(labels, codeName(status.code));
                 call.destroy(Object.assign(new Error(status.details), status));
               },
             );
@@ -130,7 +130,7 @@ export async function startGrpcServer(context: AppContext, options: GrpcOptions)
               },
               (error: unknown) => {
                 const status = statusOf(error, options.log);
-                metrics?.grpcHandled(labels, grpc.status[status.code]);
+                metrics?.grpcHandled(labels, codeName(status.code));
                 callback(status);
               },
             );
@@ -190,6 +190,14 @@ function headersOf(metadata: grpc.Metadata): Record<string, string> {
   }
   return headers;
 }
+
+/** Go's name of a status code (`NotFound`), the `grpc_code` label go-grpc-prometheus gives Flipt's metrics. */
+const CODE_NAMES = new Map<number, string>([
+  [0, 'OK'],
+  ...Object.entries(GrpcCode).map(([name, code]) => [code, name] as [number, string]),
+  [15, 'DataLoss'],
+]);
+const codeName = (code: number) => CODE_NAMES.get(code) ?? `Code(${code})`;
 
 /** A failure as Flipt's interceptors report it: its code and message, an unexpected error as Internal. */
 function statusOf(error: unknown, log: GrpcOptions['log']): { code: grpc.status; details: string } {
