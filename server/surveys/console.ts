@@ -7,6 +7,7 @@ import { parse } from '../flipt/routes/http.js';
 import { actionClassInputSchema, parseSurveyInput } from './documents.js';
 import { SurveyApiError } from './errors.js';
 import type { SurveyStore } from './store/index.js';
+import type { ActionClassUsage } from './store/action-classes.js';
 
 interface Params {
   namespaceKey: string;
@@ -55,6 +56,14 @@ export function consoleSurveyRoutes(app: FastifyInstance, store: SurveyStore, co
     if (!survey || survey.environmentId !== environment.id) throw notFound(`survey "${params(request).surveyId}"`);
     return survey;
   };
+  /** A client-defined action class of the environment, with the surveys it triggers (automatic ones are fixed). */
+  const usageOf = async (environmentId: string, actionClassId: string) => {
+    const actionClass = (await store.actionClassesWithUsage(environmentId)).find((item) => item.id === actionClassId);
+    if (!actionClass) throw notFound(`action class "${actionClassId}"`);
+    if (actionClass.type === 'automatic') throw invalid('the automatic action classes cannot be changed or deleted');
+    return actionClass;
+  };
+  const surveyNames = (actionClass: ActionClassUsage) => actionClass.surveys.map((s) => `"${s.name}"`).join(', ');
 
   app.get(NAMESPACE, async (request) => ({
     environments: await store.namespaceEnvironments(params(request).namespaceKey),
@@ -161,16 +170,28 @@ export function consoleSurveyRoutes(app: FastifyInstance, store: SurveyStore, co
       throw new FliptError(GrpcCode.AlreadyExists, `an action class named "${input.name}" already exists`);
     return store.saveActionClass(environment.id, input);
   });
+  app.put(`${ENVIRONMENT}/action-classes/:actionClassId`, async (request) => {
+    writable();
+    const environment = await environmentOf(request);
+    const actionClass = await usageOf(environment.id, params(request).actionClassId);
+    const input = parse(actionClassInputSchema, request.body);
+    if (input.type === 'automatic') throw invalidField('type', 'must be code or noCode');
+    // Surveys name their triggers: a class they use keeps its name.
+    if (input.name !== actionClass.name) {
+      if (actionClass.surveys.length > 0)
+        throw invalidField('name', `cannot change while ${surveyNames(actionClass)} use it as a trigger`);
+      if (await store.actionClassByName(environment.id, input.name))
+        throw new FliptError(GrpcCode.AlreadyExists, `an action class named "${input.name}" already exists`);
+    }
+    return store.updateActionClass(actionClass.id, input);
+  });
   app.delete(`${ENVIRONMENT}/action-classes/:actionClassId`, async (request) => {
     writable();
     const environment = await environmentOf(request);
-    const { actionClassId } = params(request);
-    const actionClass = (await store.actionClassesWithUsage(environment.id)).find((item) => item.id === actionClassId);
-    if (!actionClass) throw notFound(`action class "${actionClassId}"`);
-    if (actionClass.type === 'automatic') throw invalid('the automatic action classes cannot be deleted');
+    const actionClass = await usageOf(environment.id, params(request).actionClassId);
     if (actionClass.surveys.length > 0)
       throw invalid(
-        `action class "${actionClass.name}" triggers ${actionClass.surveys.map((s) => `"${s.name}"`).join(', ')}; remove it from them first`,
+        `action class "${actionClass.name}" triggers ${surveyNames(actionClass)}; remove it from them first`,
       );
     await store.deleteActionClass(actionClass.id);
     return {};

@@ -96,9 +96,16 @@ test('an operator creates environments, an NPS survey with a page trigger and an
   await newAction.getByLabel('Type').selectOption('noCode');
   await newAction.getByLabel('Fires on').selectOption('pageUrl');
   await newAction.getByLabel('URL rule').selectOption('contains');
-  await newAction.getByLabel('URL', { exact: true }).fill('/pricing');
+  await newAction.getByLabel('URL', { exact: true }).fill('/plans');
   await newAction.getByRole('button', { name: 'Create' }).click();
   await expect(page.getByRole('cell', { name: 'Pricing page', exact: true })).toBeVisible();
+  // The site's page is /pricing: the operator corrects the rule (the survey below shows only if the edit holds).
+  await page.getByRole('button', { name: 'Edit Pricing page' }).click();
+  const editAction = page.getByRole('dialog', { name: 'Edit Action' });
+  await expect(editAction.getByLabel('URL', { exact: true })).toHaveValue('/plans');
+  await editAction.getByLabel('URL', { exact: true }).fill('/pricing');
+  await editAction.getByRole('button', { name: 'Update' }).click();
+  await expect(page.getByRole('cell', { name: 'Page URL contains “/pricing”' })).toBeVisible();
 
   await page.getByRole('navigation', { name: 'Surveys' }).getByRole('link', { name: 'Surveys' }).click();
   await page.getByRole('button', { name: 'New Survey' }).click();

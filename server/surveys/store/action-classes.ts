@@ -139,6 +139,26 @@ export async function saveActionClass(
   return (await actionClassByName(database, environmentId, input.name))!;
 }
 
+/** Changes an action class's name, description, type and no-code rule; its id and usage stay. */
+export async function updateActionClass(
+  database: Database,
+  id: string,
+  input: ActionClassInput,
+): Promise<TActionClass | undefined> {
+  await database.db
+    .updateTable('survey_action_classes')
+    .set({
+      name: input.name,
+      description: input.description,
+      type: input.type,
+      no_code_config: input.noCodeConfig ? JSON.stringify(input.noCodeConfig) : null,
+      updated_at: now(),
+    })
+    .where('id', '=', id)
+    .execute();
+  return actionClass(database, id);
+}
+
 export async function deleteActionClass(database: Database, id: string): Promise<void> {
   await database.db.deleteFrom('survey_action_classes').where('id', '=', id).execute();
 }

@@ -19,9 +19,11 @@ import {
   surveyPaths,
   useCreateActionClass,
   useDeleteActionClass,
+  useUpdateActionClass,
 } from './api';
 import {
   actionClassDescription,
+  actionClassForm,
   actionClassInput,
   type ActionClassForm,
   EMPTY_ACTION_CLASS,
@@ -47,6 +49,7 @@ function ActionClasses({ environment }: { environment: SurveyEnvironment }) {
   const remove = useDeleteActionClass(namespaceKey, environment.id);
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<ActionClassUsage>();
+  const [editing, setEditing] = useState<ActionClassUsage>();
   const reason = readOnly ? READ_ONLY_TITLE : undefined;
   return (
     <>
@@ -102,7 +105,17 @@ function ActionClasses({ environment }: { environment: SurveyEnvironment }) {
                       <span className="muted">Never</span>
                     )}
                   </td>
-                  <td>
+                  <td className="row-actions">
+                    {actionClass.type !== 'automatic' && (
+                      <ReasonButton
+                        className="button"
+                        reason={reason}
+                        aria-label={`Edit ${actionClass.name}`}
+                        onClick={() => setEditing(actionClass)}
+                      >
+                        Edit
+                      </ReasonButton>
+                    )}
                     {actionClass.type !== 'automatic' && (
                       <ReasonButton
                         className="button button-danger"
@@ -128,6 +141,11 @@ function ActionClasses({ environment }: { environment: SurveyEnvironment }) {
       <Dialog open={creating} onClose={() => setCreating(false)} title="New Action" side>
         <ActionClassEditor environment={environment} onDone={() => setCreating(false)} />
       </Dialog>
+      <Dialog open={editing !== undefined} onClose={() => setEditing(undefined)} title="Edit Action" side>
+        {editing && (
+          <ActionClassEditor environment={environment} editing={editing} onDone={() => setEditing(undefined)} />
+        )}
+      </Dialog>
       <ConfirmDialog
         open={deleting !== undefined}
         onClose={() => setDeleting(undefined)}
@@ -145,17 +163,24 @@ function ActionClasses({ environment }: { environment: SurveyEnvironment }) {
   );
 }
 
-/** The form of a new action class; also used from the editor's trigger picker. */
+/**
+ * The form of a new action class (also used from the editor's trigger picker) or of one being edited.
+ * Surveys name their triggers, so a class that triggers surveys keeps its name.
+ */
 export function ActionClassEditor({
   environment,
+  editing,
   onDone,
 }: {
   environment: SurveyEnvironment;
+  editing?: ActionClassUsage;
   onDone(name?: string): void;
 }) {
   const namespaceKey = useNamespaceKey();
   const create = useCreateActionClass(namespaceKey, environment.id);
-  const [form, setForm] = useState<ActionClassForm>(EMPTY_ACTION_CLASS);
+  const update = useUpdateActionClass(namespaceKey, environment.id);
+  const [form, setForm] = useState<ActionClassForm>(() => (editing ? actionClassForm(editing) : EMPTY_ACTION_CLASS));
+  const nameFixed = (editing?.surveys.length ?? 0) > 0;
   const [touched, setTouched] = useState(false);
   const problems = actionClassProblems(form);
   const shown = touched ? problems : {};
@@ -164,18 +189,24 @@ export function ActionClassEditor({
     event.preventDefault();
     setTouched(true);
     if (Object.keys(problems).length > 0) return;
-    create
-      .mutateAsync(actionClassInput(form))
-      .then((created) => {
-        toastSuccess('Successfully created action');
-        onDone(created.name);
+    const input = actionClassInput(form);
+    (editing ? update.mutateAsync({ id: editing.id, input }) : create.mutateAsync(input))
+      .then((saved) => {
+        toastSuccess(editing ? 'Successfully updated action' : 'Successfully created action');
+        onDone(saved.name);
       })
       .catch((error) => toastError(errorMessage(error)));
   };
   return (
     <form className="form" onSubmit={submit} noValidate>
-      <Field label="Name" error={shown.name}>
-        {(props) => <input {...props} value={form.name} onChange={(e) => set({ name: e.target.value })} />}
+      <Field
+        label="Name"
+        error={shown.name}
+        hint={nameFixed ? 'Surveys use this action as a trigger: its name stays.' : undefined}
+      >
+        {(props) => (
+          <input {...props} value={form.name} readOnly={nameFixed} onChange={(e) => set({ name: e.target.value })} />
+        )}
       </Field>
       <Field label="Description">
         {(props) => (
@@ -238,8 +269,8 @@ export function ActionClassEditor({
         <button type="button" className="button" onClick={() => onDone()}>
           Cancel
         </button>
-        <button type="submit" className="button button-primary" disabled={create.isPending}>
-          Create
+        <button type="submit" className="button button-primary" disabled={create.isPending || update.isPending}>
+          {editing ? 'Update' : 'Create'}
         </button>
       </div>
     </form>

@@ -22,6 +22,22 @@ export const EMPTY_ACTION_CLASS: ActionClassForm = {
   value: '',
 };
 
+/** The form of a stored action class (one rule: the first of page URL, CSS selector, text it has). */
+export function actionClassForm(
+  actionClass: Pick<TActionClass, 'name' | 'description' | 'type' | 'noCodeConfig'>,
+): ActionClassForm {
+  const config = actionClass.noCodeConfig;
+  const kind = config?.type ?? (config?.pageUrl ? 'pageUrl' : config?.cssSelector ? 'cssSelector' : 'innerHtml');
+  return {
+    name: actionClass.name,
+    description: actionClass.description ?? '',
+    type: actionClass.type === 'noCode' ? 'noCode' : 'code',
+    kind: config ? kind : 'pageUrl',
+    rule: config?.pageUrl?.rule ?? 'contains',
+    value: config?.[kind]?.value ?? '',
+  };
+}
+
 /** What the form sends: the management API's action class. */
 export function actionClassInput(form: ActionClassForm) {
   const noCodeConfig =

@@ -135,6 +135,13 @@ export const useCreateActionClass = (namespaceKey: string, environmentId: string
     request<TActionClass>('POST', `${environmentPath(namespaceKey, environmentId)}/action-classes`, input),
   );
 
+export const useUpdateActionClass = (namespaceKey: string, environmentId: string) =>
+  useSurveyMutation(
+    namespaceKey,
+    ({ id, input }: { id: string; input: Omit<ActionClassInput, 'type'> & { type: 'code' | 'noCode' } }) =>
+      request<TActionClass>('PUT', `${environmentPath(namespaceKey, environmentId)}/action-classes/${enc(id)}`, input),
+  );
+
 export const useDeleteActionClass = (namespaceKey: string, environmentId: string) =>
   useSurveyMutation(namespaceKey, (id: string) =>
     request<unknown>('DELETE', `${environmentPath(namespaceKey, environmentId)}/action-classes/${enc(id)}`),

@@ -207,6 +207,39 @@ describe.each(dialects)('the console survey API on %s', (dialect) => {
     const noRule = await t.request('POST', `${base}/${production.id}/action-classes`, { name: 'x', type: 'noCode' });
     expect(noRule.body.message).toBe('is required for a noCode action class');
   });
+
+  it('edits an action class: its rule reaches the next sync; a used one keeps its name', async () => {
+    const [production] = await environments();
+    const classes = `${base}/${production.id}/action-classes`;
+    const pageRule = (value: string) => ({ type: 'pageUrl', pageUrl: { value, rule: 'contains' } });
+    const created = (
+      await t.request('POST', classes, { name: 'Pricing', type: 'noCode', noCodeConfig: pageRule('/pricing') })
+    ).body;
+    const edited = await t.request('PUT', `${classes}/${created.id}`, {
+      name: 'Plans',
+      description: 'Opened the plans',
+      type: 'noCode',
+      noCodeConfig: pageRule('/plans'),
+    });
+    expect(edited.status).toBe(200);
+    expect(edited.body).toMatchObject({ id: created.id, name: 'Plans', description: 'Opened the plans' });
+    const sync = await t.request('GET', `/api/v1/client/${production.id}/in-app/sync`);
+    const synced = sync.body.data.noCodeActionClasses.find((a: any) => a.id === created.id);
+    expect(synced).toMatchObject({ name: 'Plans', noCodeConfig: pageRule('/plans') });
+
+    await t.request('POST', `${base}/${production.id}/surveys`, { ...NPS, triggers: ['Plans'] });
+    const rename = await t.request('PUT', `${classes}/${created.id}`, { name: 'Other', type: 'code' });
+    expect(rename.status).toBe(400);
+    expect(rename.body.message).toContain('"NPS"');
+    const automatic = (await t.request('GET', classes)).body.actionClasses.find((a: any) => a.type === 'automatic');
+    expect((await t.request('PUT', `${classes}/${automatic.id}`, { name: automatic.name })).status).toBe(400);
+    const invalid = await t.request('PUT', `${classes}/${created.id}`, { name: 'Plans', type: 'noCode' });
+    expect(invalid.body.message).toBe('is required for a noCode action class');
+    expect((await t.request('GET', classes)).body.actionClasses.find((a: any) => a.id === created.id)).toMatchObject({
+      name: 'Plans',
+      noCodeConfig: pageRule('/plans'),
+    });
+  });
 });
 
 describe.each(dialects)('the console survey API with authentication on %s', (dialect) => {

@@ -9,6 +9,7 @@ import {
 import type { TSurveyLogicCondition, TSurveyQuestion, TSurveyQuestionType } from '../../../domain/surveys/types';
 import {
   actionClassDescription,
+  actionClassForm,
   actionClassInput,
   actionClassProblems,
   EMPTY_ACTION_CLASS,
@@ -276,6 +277,31 @@ describe('triggers', () => {
     expect(actionClassDescription({ type: 'code', name: 'Bought', noCodeConfig: null })).toBe(
       "formbricks.track('Bought')",
     );
+  });
+
+  it('a stored action class opens in the form and comes back unchanged', () => {
+    const stored = [
+      { name: 'Bought', description: null, type: 'code' as const, noCodeConfig: null },
+      {
+        name: 'Pricing',
+        description: 'Opened pricing',
+        type: 'noCode' as const,
+        noCodeConfig: { type: 'pageUrl' as const, pageUrl: { value: '/pricing', rule: 'endsWith' as const } },
+      },
+      { name: 'Buy', description: null, type: 'noCode' as const, noCodeConfig: { cssSelector: { value: '#buy' } } },
+      { name: 'Text', description: null, type: 'noCode' as const, noCodeConfig: { innerHtml: { value: 'Buy now' } } },
+    ];
+    for (const actionClass of stored) {
+      const input = actionClassInput(actionClassForm(actionClass));
+      expect(input).toMatchObject({
+        name: actionClass.name,
+        description: actionClass.description,
+        type: actionClass.type,
+      });
+      const config = actionClass.noCodeConfig;
+      if (config) expect(input.noCodeConfig).toMatchObject({ ...config, type: config.type ?? Object.keys(config)[0] });
+      else expect(input.noCodeConfig).toBeNull();
+    }
   });
 });
 
