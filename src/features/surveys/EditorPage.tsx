@@ -50,6 +50,7 @@ import {
   withAttributeFilter,
 } from './editor-model';
 import { PLACEMENT_LABELS } from './labels';
+import { FlagTargeting } from './FlagTargeting';
 import { Preview } from './Preview';
 import { draftOf, STATUS_LABELS } from './status';
 import { SurveysArea } from './SurveysArea';
@@ -228,6 +229,10 @@ export function SurveyEditor({ survey, environment }: { survey: TSurvey; environ
 
         <Section title="Audience">
           <Audience draft={draft} issues={issues} change={change} />
+        </Section>
+
+        <Section title="Flag and segment">
+          <FlagTargeting linkedFlag={draft.linkedFlag} segmentKey={draft.segmentKey} issues={issues} change={change} />
         </Section>
 
         <Section title="Display">
