@@ -37,6 +37,8 @@ export interface ResponseFilter {
   tags?: { applied?: string[]; notApplied?: string[] };
   /** By question id or hidden field id. */
   data?: Record<string, QuestionFilter>;
+  /** What the survey's linked flag gave the visitor (a variant key, or `enabled` / `disabled`): one of these. */
+  flagValues?: string[];
 }
 
 const COMPARISONS = ['equals', 'notEquals', 'lessThan', 'lessEqual', 'greaterThan', 'greaterEqual'] as const;
@@ -81,6 +83,7 @@ export const responseFilterSchema = v.strictObject(
     tags: v.optional(
       v.strictObject({ applied: v.optional(names), notApplied: v.optional(names) }, 'must be {applied, notApplied}'),
     ),
+    flagValues: v.optional(v.pipe(names, v.minLength(1, 'must name at least one value'))),
     data: v.optional(
       v.record(
         v.string(),

@@ -10,6 +10,7 @@ import {
 import type { TSurvey } from '../../domain/surveys/types.js';
 import type { AppContext } from '../context.js';
 import { SurveyApiError, answerSurveyError, badRequest, notFound } from './errors.js';
+import { resultsByVariant } from './by-variant.js';
 import { decodeCursor, exportCsv, listResponses, summarize, trends } from './results.js';
 import * as annotations from './store/annotations.js';
 import * as webhooksStore from './store/webhooks.js';
@@ -174,6 +175,11 @@ export async function surveyResultsPlugin(app: FastifyInstance, context: AppCont
   app.get(`${SURVEY}/summary`, async (request) => {
     const survey = await surveyOf(request);
     return { data: await summarize(database, survey, filterOf(request.query, survey)) };
+  });
+
+  app.get(`${SURVEY}/by-variant`, async (request) => {
+    const survey = await surveyOf(request);
+    return { data: await resultsByVariant(database, survey, filterOf(request.query, survey)) };
   });
 
   app.get(`${SURVEY}/trends`, async (request) => {

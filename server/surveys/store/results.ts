@@ -133,6 +133,7 @@ function filterCondition(json: JsonSql, scope: ResponseScope, filter: ResponseFi
   }
   if (filter.createdAt?.min) conditions.push(sql`r.created_at >= ${filter.createdAt.min}`);
   if (filter.createdAt?.max) conditions.push(sql`r.created_at <= ${filter.createdAt.max}`);
+  if (filter.flagValues) conditions.push(sql`r.flag_variant in (${sql.join(filter.flagValues)})`);
   for (const [key, { op, value }] of Object.entries(filter.personAttributes ?? {})) {
     const attribute = json.text(json.attributes, key);
     conditions.push(
@@ -270,7 +271,7 @@ export async function responseGroups(
   });
 }
 
-/** Displays of the survey in the filter's date range (the other conditions are the responses'). */
+/** Displays of the survey in the filter's date range and flag values (the other conditions are the responses'). */
 export async function displayCount(database: Database, surveyId: string, filter: ResponseFilter): Promise<number> {
   const row = await database.db
     .selectFrom('survey_displays')
@@ -278,6 +279,7 @@ export async function displayCount(database: Database, surveyId: string, filter:
     .where('survey_id', '=', surveyId)
     .$if(filter.createdAt?.min !== undefined, (q) => q.where('created_at', '>=', filter.createdAt!.min!))
     .$if(filter.createdAt?.max !== undefined, (q) => q.where('created_at', '<=', filter.createdAt!.max!))
+    .$if(filter.flagValues !== undefined, (q) => q.where('flag_variant', 'in', filter.flagValues!))
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }

@@ -135,6 +135,65 @@ describe.each(dialects)('surveys linked to flags and segments on %s', (dialect) 
     expect(stored.body.data.flag).toEqual(flag);
   });
 
+  it('reads the results by variant: counts and scores from the answers each variant gave, filterable', async () => {
+    const created = await createSurvey({
+      name: 'By variant',
+      linkedFlag: { flagKey: 'checkout', variants: ['a', 'b'] },
+    });
+    const surveyId = created.body.data.id as string;
+    const scores = new Map<string, number[]>([
+      ['a', []],
+      ['b', []],
+    ]);
+    for (let i = 0; i < 30; i++) {
+      const userId = `scored-${i}`;
+      const { variantKey } = await api.ok('POST', '/evaluate/v1/variant', {
+        flagKey: 'checkout',
+        entityId: userId,
+        context: {},
+      });
+      expect((await t.request('POST', `${CLIENT}/displays`, { surveyId, userId })).status).toBe(200);
+      if (i % 5 === 4) continue; // seen, not answered
+      const score = variantKey === 'a' ? 10 - (i % 3) : i % 10;
+      scores.get(variantKey)!.push(score);
+      const answered = await t.request('POST', `${CLIENT}/responses`, {
+        surveyId,
+        userId,
+        finished: true,
+        data: { nps: score },
+      });
+      expect(answered.status).toBe(200);
+    }
+    const environment = (await t.request('GET', '/api/v1/namespaces/default/surveys/environments')).body
+      .environments[0];
+    const url = `/api/v1/namespaces/default/surveys/environments/${environment.id}/surveys/${surveyId}/results/by-variant`;
+    const answer = await t.request('GET', url);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect(answer.body.data.flagKey).toBe('checkout');
+    for (const entry of answer.body.data.values) {
+      const given = scores.get(entry.value)!;
+      const promoters = given.filter((score) => score >= 9).length;
+      const detractors = given.filter((score) => score <= 6).length;
+      expect(entry.meta.totalResponses, entry.value).toBe(given.length);
+      expect(entry.scores[0].estimate.n).toBe(given.length);
+      expect(entry.scores[0].estimate.value).toBeCloseTo(((promoters - detractors) / given.length) * 100, 2);
+    }
+    expect(answer.body.data.values.map((entry: { value: string }) => entry.value).sort()).toEqual(['a', 'b']);
+    const displays = answer.body.data.values.reduce((sum: number, entry: any) => sum + entry.meta.displayCount, 0);
+    expect(displays).toBe(30);
+
+    const onlyB = await t.request('GET', `${url}?filter=${encodeURIComponent(JSON.stringify({ flagValues: ['b'] }))}`);
+    expect(onlyB.body.data.values.map((entry: { value: string }) => entry.value)).toEqual(['b']);
+    const list = await t.request(
+      'GET',
+      `${url.replace('/by-variant', '/responses')}?filter=${encodeURIComponent(JSON.stringify({ flagValues: ['b'] }))}`,
+    );
+    expect(list.body.data.length).toBe(scores.get('b')!.length);
+    const unlinked = await createSurvey({ name: 'Unlinked' });
+    const refused = await t.request('GET', url.replace(surveyId, unlinked.body.data.id));
+    expect(refused.status).toBe(400);
+  });
+
   it('targets a Flipt segment by the visitor attributes, as the engine matches it', async () => {
     await api.flag('default', 'pro-probe', 'BOOLEAN_FLAG_TYPE', false);
     await api.ok('POST', '/api/v1/namespaces/default/flags/pro-probe/rollouts', {
