@@ -25,7 +25,6 @@ export class Metrics {
   readonly surveyResponses: CountSeries;
   private readonly grpcStartedFamily: CounterFamily;
   private readonly grpcHandledFamily: CounterFamily;
-  private readonly grpcSeries = new Map<string, CountSeries>();
   /** Namespace, then flag key: nested maps, so that a lookup builds no string. */
   private readonly flags = new Map<string, Map<string, FlagSeries>>();
   private readonly routes = new Map<string, HistogramSeries>();
@@ -143,24 +142,21 @@ export class Metrics {
     if (status >= 500) this.serverErrors.inc();
   }
 
-  /** A gRPC call that started. */
-  grpcStarted(labels: GrpcLabels): void {
-    this.grpcCount(this.grpcStartedFamily, labels);
-  }
-
-  /** A gRPC call that finished with `code`, Go's name of it (`OK`, `NotFound`, ...). */
-  grpcHandled(labels: GrpcLabels, code: string): void {
-    this.grpcCount(this.grpcHandledFamily, { ...labels, grpc_code: code });
-  }
-
-  private grpcCount(family: CounterFamily, labels: Record<string, string>): void {
-    const key = Object.values(labels).join('\0');
-    let series = this.grpcSeries.get(key);
-    if (!series) {
-      series = family.series(labels);
-      this.grpcSeries.set(key, series);
-    }
-    series.inc();
+  /** A method's counters: started, and handled with each code, the series looked up once per code. */
+  grpcMethod(labels: GrpcLabels): GrpcMethodCounters {
+    const started = this.grpcStartedFamily.series(labels);
+    const handled = new Map<string, CountSeries>();
+    return {
+      started: () => started.inc(),
+      handled: (code) => {
+        let series = handled.get(code);
+        if (!series) {
+          series = this.grpcHandledFamily.series({ ...labels, grpc_code: code });
+          handled.set(code, series);
+        }
+        series.inc();
+      },
+    };
   }
 
   /** The text Prometheus scrapes: this process's metrics, or every worker's when this is one of several. */
@@ -185,6 +181,12 @@ export class Metrics {
     }
     return series;
   }
+}
+
+export interface GrpcMethodCounters {
+  started(): void;
+  /** `code`: Go's name of the status code (`OK`, `NotFound`). */
+  handled(code: string): void;
 }
 
 /** A gRPC method, in go-grpc-prometheus's labels. */

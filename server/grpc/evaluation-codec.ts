@@ -89,9 +89,17 @@ export function booleanAnswerMessage(result: BooleanEvaluation, meta: AnswerMeta
   return Buffer.from(writer.finish());
 }
 
+const lastSecond = { text: '', seconds: 0 };
+
 /** An evaluation timestamp (`2026-01-02T03:04:05.123456Z`, answers.ts) as an embedded google.protobuf.Timestamp. */
 function timestamp(writer: protobuf.Writer, text: string): void {
-  const seconds = Date.parse(`${text.slice(0, 19)}Z`) / 1000;
+  const whole = text.slice(0, 19);
+  // Answers within the same second share its parse.
+  if (whole !== lastSecond.text) {
+    lastSecond.text = whole;
+    lastSecond.seconds = Date.parse(`${whole}Z`) / 1000;
+  }
+  const { seconds } = lastSecond;
   const nanos = text.length > 21 ? Number(text.slice(20, -1).padEnd(9, '0')) : 0;
   writer.fork();
   if (seconds) writer.uint32(8).int64(seconds);

@@ -12,32 +12,37 @@ export type GrpcLimitedKind = 'evaluation' | 'tokenCreation';
 export class RateLimiter {
   private readonly windows = new Map<string, { start: number; count: number }>();
 
-  constructor(private readonly limits: RateLimits) {}
+  constructor(private readonly limits_: RateLimits) {}
+
+  /** The kind's count per window; 0: not limited. */
+  limits(kind: GrpcLimitedKind): number {
+    return this.limits_[kind];
+  }
 
   check(kind: GrpcLimitedKind, address: string): void {
-    const max = this.limits[kind];
+    const max = this.limits_[kind];
     if (max === 0) return;
     const now = Date.now();
     const key = `${kind}\0${address}`;
     let window = this.windows.get(key);
-    if (!window || now - window.start >= this.limits.windowMs) {
+    if (!window || now - window.start >= this.limits_.windowMs) {
       if (this.windows.size > 10_000) this.forgetEnded(now);
       window = { start: now, count: 0 };
       this.windows.set(key, window);
     }
     window.count++;
     if (window.count > max) {
-      const retry = Math.ceil((window.start + this.limits.windowMs - now) / 1000);
+      const retry = Math.ceil((window.start + this.limits_.windowMs - now) / 1000);
       throw new FliptError(
         GrpcCode.ResourceExhausted,
-        `too many requests from this address: at most ${max} per ${describeWindow(this.limits.windowMs)}, retry in ${retry} seconds`,
+        `too many requests from this address: at most ${max} per ${describeWindow(this.limits_.windowMs)}, retry in ${retry} seconds`,
       );
     }
   }
 
   private forgetEnded(now: number): void {
     for (const [key, window] of this.windows) {
-      if (now - window.start >= this.limits.windowMs) this.windows.delete(key);
+      if (now - window.start >= this.limits_.windowMs) this.windows.delete(key);
     }
   }
 }

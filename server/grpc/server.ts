@@ -5,10 +5,12 @@ import { ReflectionService } from '@grpc/reflection';
 import protobuf from 'protobufjs';
 import { AuthMetadata, type Authentication } from '../../domain/flipt/auth.js';
 import { authenticateHeader, type Protection } from '../auth/enforce.js';
+import type { AuthRuntime } from '../auth/runtime.js';
 import type { AppContext } from '../context.js';
 import { DatabaseBusyError } from '../db/sqlite-writes.js';
 import { FliptError, GrpcCode, unauthenticated } from '../flipt/errors.js';
 import { decodeJson, encodeJson } from './codec.js';
+import { FrontStatus, PEER_HEADER, startFront, type FrontMethod } from './front.js';
 import { RateLimiter } from './rate-limiter.js';
 import { addressOf, grpcServices, type CallInfo } from './services.js';
 
@@ -62,12 +64,14 @@ export async function startGrpcServer(context: AppContext, options: GrpcOptions)
   const server = new grpc.Server();
   const limiter = new RateLimiter(context.config.rateLimits);
   const { metrics, tracing } = context;
+  const frontMethods = new Map<string, FrontMethod>();
   let serving = true;
 
   for (const spec of grpcServices(context, () => serving)) {
     const service = root.lookupService(spec.name);
     const definition: Record<string, grpc.MethodDefinition<unknown, unknown>> = {};
     const implementation: grpc.UntypedServiceImplementation = {};
+    const guarded = isGuarded(context, spec.protection);
     for (const method of service.methodsArray) {
       method.resolve();
       const handler = spec.methods[method.name];
@@ -85,52 +89,90 @@ export async function startGrpcServer(context: AppContext, options: GrpcOptions)
           : (value: unknown) => encodeJson(responseType, value),
         responseDeserialize: (buffer: Buffer) => decodeJson(responseType, buffer),
       };
-      const labels = {
+      const counters = metrics?.grpcMethod({
         grpc_type: method.responseStream ? 'server_stream' : 'unary',
         grpc_service: spec.name,
         grpc_method: method.name,
-      };
-      const run = async (
-        request: Record<string, unknown>,
-        call: grpc.ServerUnaryCall<unknown, unknown> | grpc.ServerWritableStream<unknown, unknown>,
-      ) => {
-        const info: CallInfo = { headers: headersOf(call.metadata), peer: call.getPeer(), call };
-        info.authentication = await authenticate(context, spec.protection, info.headers);
-        const scope = info.authentication?.metadata[AuthMetadata.tokenNamespace];
-        if (scope !== undefined) {
-          const namespaces = handler.namespaces?.(request, info);
-          if (!namespaces || namespaces.length === 0 || namespaces.some((ns) => ns !== scope)) throw unauthenticated();
+      });
+      // A kind without a limit (0) is not counted at all.
+      const limited = handler.limited && limiter.limits(handler.limited) ? handler.limited : undefined;
+      /** Flipt's interceptors in their order (authentication, namespace scope, rate limit), then the handler; synchronous when nothing guards the service. */
+      const invoke = (request: Record<string, unknown>, info: CallInfo): unknown => {
+        if (!guarded) {
+          if (limited) limiter.check(limited, addressOf(info.peer));
+          return handler.run(request, info);
         }
-        if (handler.limited) limiter.check(handler.limited, addressOf(info.peer));
-        return handler.run(request, info);
+        return (async () => {
+          info.authentication = await authenticate(context.auth!, info.headers);
+          const scope = info.authentication?.metadata[AuthMetadata.tokenNamespace];
+          if (scope !== undefined) {
+            const namespaces = handler.namespaces?.(request, info);
+            if (!namespaces || namespaces.length === 0 || namespaces.some((ns) => ns !== scope))
+              throw unauthenticated();
+          }
+          if (limited) limiter.check(limited, addressOf(info.peer));
+          return handler.run(request, info);
+        })();
       };
-      const traced = (request: Record<string, unknown>, call: Parameters<typeof run>[1]) =>
-        tracing ? tracing.rpc(spec.name, method.name, () => run(request, call)) : run(request, call);
+      const traced = (request: Record<string, unknown>, info: CallInfo) =>
+        tracing ? tracing.rpc(spec.name, method.name, async () => invoke(request, info)) : invoke(request, info);
+      const infoOf = (call: grpc.ServerUnaryCall<unknown, unknown> | grpc.ServerWritableStream<unknown, unknown>) => {
+        const { headers, peer } = callerOf(call);
+        return { headers, peer, call } satisfies CallInfo;
+      };
+      if (handler.direct && !method.responseStream) {
+        // Answered by the front from node:http2; grpc-js keeps it for a call that reaches it (compressed).
+        const { decode } = handler.direct;
+        frontMethods.set(`/${spec.name}/${method.name}`, (message, headers, peer) => {
+          counters?.started();
+          let answer: unknown;
+          try {
+            answer = traced(decode(message), { headers: headers as Record<string, string>, peer });
+          } catch (error) {
+            counters?.handled(codeName(codeOf(error)));
+            throw error;
+          }
+          if (answer instanceof Promise) {
+            return answer.then(
+              (buffer: Buffer) => {
+                counters?.handled('OK');
+                return buffer;
+              },
+              (error: unknown) => {
+                counters?.handled(codeName(codeOf(error)));
+                throw error;
+              },
+            );
+          }
+          counters?.handled('OK');
+          return answer as Buffer;
+        });
+      }
       implementation[method.name] = method.responseStream
         ? (call: grpc.ServerWritableStream<Record<string, unknown>, unknown>) => {
-            metrics?.grpcStarted(labels);
-            traced(call.request, call).then(
+            counters?.started();
+            settle(() => traced(call.request, infoOf(call))).then(
               () => {
-                metrics?.grpcHandled(labels, 'OK');
+                counters?.handled('OK');
                 call.end();
               },
               (error: unknown) => {
                 const status = statusOf(error, options.log);
-                metrics?.grpcHandled(labels, codeName(status.code));
+                counters?.handled(codeName(status.code));
                 call.destroy(Object.assign(new Error(status.details), status));
               },
             );
           }
         : (call: grpc.ServerUnaryCall<Record<string, unknown>, unknown>, callback: grpc.sendUnaryData<unknown>) => {
-            metrics?.grpcStarted(labels);
-            traced(call.request, call).then(
+            counters?.started();
+            settle(() => traced(call.request, infoOf(call))).then(
               (answer) => {
-                metrics?.grpcHandled(labels, 'OK');
+                counters?.handled('OK');
                 callback(null, answer);
               },
               (error: unknown) => {
                 const status = statusOf(error, options.log);
-                metrics?.grpcHandled(labels, codeName(status.code));
+                counters?.handled(codeName(status.code));
                 callback(status);
               },
             );
@@ -140,55 +182,75 @@ export async function startGrpcServer(context: AppContext, options: GrpcOptions)
   }
   new ReflectionService(definitions).addToServer(server);
 
+  // grpc-js listens on no port: the front hands it the connections it passes on.
+  const injector = server.createConnectionInjector(grpc.ServerCredentials.createInsecure());
   const { tls } = context.config.server;
-  const credentials = tls
-    ? grpc.ServerCredentials.createSsl(null, [{ cert_chain: tls.cert, private_key: tls.key }], false)
-    : grpc.ServerCredentials.createInsecure();
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(`${options.host}:${options.port}`, credentials, (error, bound) =>
-      error ? reject(error) : resolve(bound),
-    ),
-  );
-  options.log.info(`gRPC listening on ${options.host}:${port}${tls ? ' (TLS)' : ''}`);
+  const front = await startFront({
+    host: options.host,
+    port: options.port,
+    tls,
+    methods: frontMethods,
+    statusOf: (error) => statusOf(error, options.log),
+    inject: (connection) => injector.injectConnection(connection),
+  });
+  options.log.info(`gRPC listening on ${options.host}:${front.port}${tls ? ' (TLS)' : ''}`);
 
   return {
-    port,
+    port: front.port,
     close: (timeoutMs = 30_000) =>
       new Promise<void>((resolve) => {
         serving = false;
-        const timer = setTimeout(() => server.forceShutdown(), timeoutMs);
+        const timer = setTimeout(() => {
+          front.destroy();
+          server.forceShutdown();
+        }, timeoutMs);
         timer.unref();
-        server.tryShutdown(() => {
+        const grpcDone = new Promise<void>((done) => server.tryShutdown(() => done()));
+        Promise.all([front.close(), grpcDone]).then(() => {
           clearTimeout(timer);
+          injector.destroy();
           resolve();
         });
       }),
   };
 }
 
-/** The caller's authentication when `authentication.required` guards the service, as the HTTP hooks resolve it. */
-async function authenticate(
-  context: AppContext,
-  protection: Protection,
-  headers: Record<string, string>,
-): Promise<Authentication | undefined> {
+/** A value or a promise of it, or its exception, as a promise. */
+function settle(run: () => unknown): Promise<unknown> {
+  try {
+    return Promise.resolve(run());
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** The call's metadata as HTTP headers, and the caller's address the front passed on. */
+function callerOf(call: grpc.ServerUnaryCall<unknown, unknown> | grpc.ServerWritableStream<unknown, unknown>) {
+  const headers: Record<string, string> = {};
+  for (const [key, value] of Object.entries(call.metadata.getMap())) {
+    if (typeof value === 'string') headers[key] = value;
+  }
+  const peer = headers[PEER_HEADER] ?? call.getPeer();
+  delete headers[PEER_HEADER];
+  return { headers, peer };
+}
+
+/** Whether `authentication.required` guards the service's calls, as it guards its REST routes. */
+function isGuarded(context: AppContext, protection: Protection): boolean {
   const runtime = context.auth;
-  if (!runtime?.settings.required || protection === 'public') return undefined;
+  if (!runtime?.settings.required || protection === 'public') return false;
   const { exclude } = runtime.settings;
-  if (protection === 'management' && exclude.management) return undefined;
-  if (protection === 'evaluation' && exclude.evaluation) return undefined;
-  if (protection === 'ofrep' && exclude.ofrep) return undefined;
+  if (protection === 'management' && exclude.management) return false;
+  if (protection === 'evaluation' && exclude.evaluation) return false;
+  if (protection === 'ofrep' && exclude.ofrep) return false;
+  return true;
+}
+
+/** The caller's authentication from the `authorization` metadata, as the HTTP hooks resolve it. */
+async function authenticate(runtime: AuthRuntime, headers: Record<string, string>): Promise<Authentication> {
   const header = headers.authorization;
   if (header === undefined) throw unauthenticated();
   return authenticateHeader(runtime, header);
-}
-
-function headersOf(metadata: grpc.Metadata): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [key, value] of Object.entries(metadata.getMap())) {
-    if (typeof value === 'string') headers[key] = value;
-  }
-  return headers;
 }
 
 /** Go's name of a status code (`NotFound`), the `grpc_code` label go-grpc-prometheus gives Flipt's metrics. */
@@ -199,10 +261,19 @@ const CODE_NAMES = new Map<number, string>([
 ]);
 const codeName = (code: number) => CODE_NAMES.get(code) ?? `Code(${code})`;
 
+/** The status code of a failure, without logging it. */
+function codeOf(error: unknown): number {
+  if (error instanceof FliptError) return error.code;
+  if (error instanceof DatabaseBusyError) return grpc.status.UNAVAILABLE;
+  if (error instanceof FrontStatus) return error.code;
+  return GrpcCode.Internal;
+}
+
 /** A failure as Flipt's interceptors report it: its code and message, an unexpected error as Internal. */
 function statusOf(error: unknown, log: GrpcOptions['log']): { code: grpc.status; details: string } {
   if (error instanceof FliptError) return { code: error.code as number as grpc.status, details: error.message };
   if (error instanceof DatabaseBusyError) return { code: grpc.status.UNAVAILABLE, details: error.message };
+  if (error instanceof FrontStatus) return { code: error.code, details: error.message };
   log.error(error, 'gRPC call failed');
   return { code: GrpcCode.Internal as number as grpc.status, details: 'internal error' };
 }

@@ -25,7 +25,8 @@ export interface CallInfo {
   /** The call's metadata, as HTTP headers (lower-case names, text values). */
   headers: Record<string, string>;
   peer: string;
-  call: grpc.ServerUnaryCall<unknown, unknown> | grpc.ServerWritableStream<unknown, unknown>;
+  /** The grpc-js call; absent for a call the front answers. */
+  call?: grpc.ServerUnaryCall<unknown, unknown> | grpc.ServerWritableStream<unknown, unknown>;
   /** The caller's authentication, when `authentication.required` guards the service. */
   authentication?: Authentication;
 }

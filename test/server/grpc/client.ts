@@ -15,7 +15,10 @@ export class GrpcClient {
   private readonly services = new Map<string, grpc.Client>();
   private readonly definitions: protoLoader.PackageDefinition;
 
-  constructor(readonly port: number) {
+  constructor(
+    readonly port: number,
+    private readonly options: grpc.ChannelOptions = {},
+  ) {
     this.definitions = protoLoader.loadSync(
       [
         'flipt/flipt.proto',
@@ -34,7 +37,7 @@ export class GrpcClient {
     let client = this.services.get(service);
     if (!client) {
       const Client = grpc.makeGenericClientConstructor(this.definitions[service] as grpc.ServiceDefinition, service);
-      client = new Client(`127.0.0.1:${this.port}`, grpc.credentials.createInsecure());
+      client = new Client(`127.0.0.1:${this.port}`, grpc.credentials.createInsecure(), this.options);
       this.services.set(service, client);
     }
     const meta = new grpc.Metadata();
