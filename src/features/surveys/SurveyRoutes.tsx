@@ -14,6 +14,8 @@ const PAGES: [pattern: string, page: Page][] = [
   ['/:environmentId/edit/:surveyId', lazy(() => import('./EditorPage'))],
   ['/:environmentId/environment', lazy(() => import('./EnvironmentPage'))],
   ['/:environmentId/actions', lazy(() => import('./ActionsPage'))],
+  ['/:environmentId/results/:surveyId/:view?', lazy(() => import('../survey-results/ResultsPage'))],
+  ['/:environmentId/webhooks', lazy(() => import('../survey-results/WebhooksPage'))],
   ['/:environmentId?', lazy(() => import('./SurveysPage'))],
 ];
 

@@ -7,14 +7,16 @@ import { ReasonButton } from '../../components/Tooltip';
 import { useNamespaceKey } from '../../lib/namespace';
 import { namespacePath } from '../../lib/paths';
 import { toastError } from '../../stores/toasts';
+import { resultsPaths } from '../survey-results';
 import { environmentsQuery, type SurveyEnvironment, surveyPaths, useCreateEnvironments } from './api';
 
-export type SurveysTab = 'surveys' | 'actions' | 'environment';
+export type SurveysTab = 'surveys' | 'actions' | 'environment' | 'webhooks';
 
 const TABS: { tab: SurveysTab; label: string; href(environmentId: string): string }[] = [
   { tab: 'surveys', label: 'Surveys', href: surveyPaths.list },
   { tab: 'actions', label: 'Actions', href: surveyPaths.actions },
   { tab: 'environment', label: 'Environment', href: surveyPaths.environment },
+  { tab: 'webhooks', label: 'Webhooks', href: resultsPaths.webhooks },
 ];
 
 export const ENVIRONMENT_LABELS: Record<SurveyEnvironment['type'], string> = {

@@ -12,6 +12,7 @@ import { ReasonButton } from '../../components/Tooltip';
 import { useNamespaceKey } from '../../lib/namespace';
 import { namespacePath } from '../../lib/paths';
 import { toastError, toastSuccess } from '../../stores/toasts';
+import { resultsPaths } from '../survey-results';
 import {
   type SurveyEnvironment,
   type SurveySummary,
@@ -151,7 +152,12 @@ function SurveyList({ environment, all }: { environment: SurveyEnvironment; all:
                   </td>
                   <td>{survey.triggers.join(', ') || <span className="muted">None</span>}</td>
                   <td>{survey.displayCount.toLocaleString('en-US')}</td>
-                  <td>{survey.responseCount.toLocaleString('en-US')}</td>
+                  <td>
+                    {survey.responseCount.toLocaleString('en-US')}{' '}
+                    <Link href={namespacePath(namespaceKey, resultsPaths.results(environment.id, survey.id))}>
+                      Results
+                    </Link>
+                  </td>
                   <td>
                     <RelativeTime value={survey.updatedAt} />
                   </td>

@@ -1,0 +1,225 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { ResponseFilter } from '../../../domain/surveys/response-filter';
+import type { TSurvey } from '../../../domain/surveys/types';
+import { errorMessage } from '../../api/client';
+import { READ_ONLY_TITLE, useReadOnly } from '../../api/meta';
+import { ConfirmDialog } from '../../components/Dialog';
+import { Timestamp } from '../../components/Timestamp';
+import { ReasonButton } from '../../components/Tooltip';
+import { toastError, toastSuccess } from '../../stores/toasts';
+import { type ResultResponse, responsesQuery, useAddNote, useDeleteResponse, useTagResponse } from './api';
+import { answerText, duration } from './format';
+
+/** The filtered responses, newest first, a page at a time. */
+export function Responses({
+  namespaceKey,
+  environmentId,
+  survey,
+  filter,
+}: {
+  namespaceKey: string;
+  environmentId: string;
+  survey: TSurvey;
+  filter: ResponseFilter;
+}) {
+  const responses = useInfiniteQuery(responsesQuery(namespaceKey, environmentId, survey.id, filter));
+  const remove = useDeleteResponse(namespaceKey, environmentId);
+  const [deleting, setDeleting] = useState<ResultResponse>();
+  if (responses.isPending) return <p className="muted">Loading…</p>;
+  if (responses.isError) return <p role="alert">{responses.error.message}</p>;
+  const list = responses.data.pages.flatMap((page) => page.data);
+  return (
+    <section aria-label="Responses">
+      {list.length === 0 ? (
+        <div className="empty-state">
+          <p>
+            <strong>No responses.</strong>
+          </p>
+          <p className="muted">No response matches this view yet.</p>
+        </div>
+      ) : (
+        <ol className="results-responses" aria-label="Responses, newest first">
+          {list.map((response) => (
+            <ResponseCard
+              key={response.id}
+              namespaceKey={namespaceKey}
+              environmentId={environmentId}
+              survey={survey}
+              response={response}
+              onDelete={() => setDeleting(response)}
+            />
+          ))}
+        </ol>
+      )}
+      {responses.hasNextPage && (
+        <button
+          type="button"
+          className="button"
+          disabled={responses.isFetchingNextPage}
+          onClick={() => void responses.fetchNextPage()}
+        >
+          {responses.isFetchingNextPage ? 'Loading…' : 'Load more'}
+        </button>
+      )}
+      <ConfirmDialog
+        open={deleting !== undefined}
+        onClose={() => setDeleting(undefined)}
+        title="Delete Response"
+        onConfirm={() =>
+          remove
+            .mutateAsync(deleting!.id)
+            .then(() => toastSuccess('Successfully deleted response'))
+            .catch((error) => toastError(errorMessage(error)))
+        }
+      >
+        Are you sure you want to delete the response <strong>{deleting?.id}</strong>?
+      </ConfirmDialog>
+    </section>
+  );
+}
+
+function ResponseCard({
+  namespaceKey,
+  environmentId,
+  survey,
+  response,
+  onDelete,
+}: {
+  namespaceKey: string;
+  environmentId: string;
+  survey: TSurvey;
+  response: ResultResponse;
+  onDelete(): void;
+}) {
+  const readOnly = useReadOnly();
+  const reason = readOnly ? READ_ONLY_TITLE : undefined;
+  const tag = useTagResponse(namespaceKey, environmentId);
+  const note = useAddNote(namespaceKey, environmentId);
+  const [tagName, setTagName] = useState('');
+  const [noteText, setNoteText] = useState('');
+  const who = response.person?.userId ?? 'Anonymous';
+  const hidden = survey.hiddenFields.enabled ? (survey.hiddenFields.fieldIds ?? []) : [];
+  const answered = survey.questions.filter((question) => response.data[question.id] !== undefined);
+  const { userAgent, source, url } = response.meta;
+  const attributes = Object.entries(response.personAttributes ?? {});
+  return (
+    <li className="results-response" aria-label={`Response of ${who}`}>
+      <header>
+        <div>
+          <strong>{who}</strong>{' '}
+          <span className="muted">
+            <Timestamp value={response.createdAt} />
+          </span>{' '}
+          <span className="badge">{response.finished ? 'Completed' : 'Not completed'}</span>
+        </div>
+        <ReasonButton className="button button-danger" reason={reason} onClick={onDelete}>
+          Delete
+        </ReasonButton>
+      </header>
+      <dl>
+        {answered.map((question) => (
+          <div key={question.id}>
+            <dt>{question.headline}</dt>
+            <dd>
+              {answerText(response.data[question.id])}
+              {response.ttc[question.id] ? (
+                <span className="muted"> · {duration(response.ttc[question.id])}</span>
+              ) : null}
+            </dd>
+          </div>
+        ))}
+        {hidden
+          .filter((id) => response.data[id] !== undefined)
+          .map((id) => (
+            <div key={id}>
+              <dt>{id}</dt>
+              <dd>{answerText(response.data[id])}</dd>
+            </div>
+          ))}
+        {answered.length === 0 && <dd className="muted">No answers yet.</dd>}
+      </dl>
+      <p className="muted">
+        {response.ttc._total ? `Completed in ${duration(response.ttc._total)}` : 'No completion time'}
+        {source ? ` · ${source}` : ''}
+        {userAgent ? ` · ${[userAgent.browser, userAgent.os, userAgent.device].filter(Boolean).join(', ')}` : ''}
+      </p>
+      {url && <p className="muted">{url}</p>}
+      {response.tags.length > 0 && (
+        <ul className="choice-list" aria-label="Tags">
+          {response.tags.map((item) => (
+            <li key={item.id} className="chip">
+              {item.name}
+            </li>
+          ))}
+        </ul>
+      )}
+      <details>
+        <summary>
+          Details: {attributes.length} attributes, {response.notes.length} notes
+        </summary>
+        {attributes.length > 0 && (
+          <dl>
+            {attributes.map(([key, value]) => (
+              <div key={key}>
+                <dt>{key}</dt>
+                <dd>{value}</dd>
+              </div>
+            ))}
+          </dl>
+        )}
+        <ul>
+          {response.notes.map((item) => (
+            <li key={item.id}>
+              <strong>{item.user.name}</strong>: {item.text}
+            </li>
+          ))}
+        </ul>
+        <form
+          className="results-filter-row"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (!tagName.trim()) return;
+            tag
+              .mutateAsync({ responseId: response.id, name: tagName.trim() })
+              .then(() => setTagName(''))
+              .catch((error) => toastError(errorMessage(error)));
+          }}
+        >
+          <input
+            aria-label="Tag name"
+            placeholder="Tag name"
+            value={tagName}
+            onChange={(event) => setTagName(event.target.value)}
+            disabled={readOnly}
+          />
+          <ReasonButton type="submit" className="button" reason={reason} disabled={tag.isPending}>
+            Add tag
+          </ReasonButton>
+        </form>
+        <form
+          className="results-filter-row"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (!noteText.trim()) return;
+            note
+              .mutateAsync({ responseId: response.id, text: noteText.trim() })
+              .then(() => setNoteText(''))
+              .catch((error) => toastError(errorMessage(error)));
+          }}
+        >
+          <input
+            aria-label="Note"
+            placeholder="Note"
+            value={noteText}
+            onChange={(event) => setNoteText(event.target.value)}
+            disabled={readOnly}
+          />
+          <ReasonButton type="submit" className="button" reason={reason} disabled={note.isPending}>
+            Add note
+          </ReasonButton>
+        </form>
+      </details>
+    </li>
+  );
+}

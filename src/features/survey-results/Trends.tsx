@@ -1,0 +1,109 @@
+import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import type { ResponseFilter } from '../../../domain/surveys/response-filter';
+import type { TSurvey } from '../../../domain/surveys/types';
+import { Field } from '../../components/Field';
+import { trendsQuery } from './api';
+import { count } from './format';
+import { TrendChart } from './TrendChart';
+import { TREND_RANGES } from './filter';
+
+const NPS_RANGE: [number, number] = [-100, 100];
+
+/** Responses per day, and each NPS question's score and each rating question's average per day. */
+export function Trends({
+  namespaceKey,
+  environmentId,
+  survey,
+  filter,
+  days,
+  datesInFilter,
+  onDays,
+}: {
+  namespaceKey: string;
+  environmentId: string;
+  survey: TSurvey;
+  /** The view's filter with the range's dates. */
+  filter: ResponseFilter;
+  days: number;
+  /** The view's filter names dates itself: the range does not apply. */
+  datesInFilter: boolean;
+  onDays(days: number): void;
+}) {
+  const trends = useQuery(trendsQuery(namespaceKey, environmentId, survey.id, filter));
+  const series = useMemo(() => {
+    const data = trends.data ?? [];
+    return {
+      days: data.map((day) => day.day),
+      responses: data.map((day) => day.responses),
+      byQuestion: survey.questions
+        .filter((question) => question.type === 'nps' || question.type === 'rating')
+        .map((question) => ({
+          question,
+          values: data.map((day) => (question.type === 'nps' ? day.nps : day.rating)[question.id] ?? null),
+        })),
+    };
+  }, [trends.data, survey.questions]);
+  const total = series.responses.reduce((sum, value) => sum + value, 0);
+  const rangeLabel = datesInFilter ? 'the filter’s dates' : `the last ${days} days`;
+
+  return (
+    <section aria-label="Trends">
+      <div className="toolbar">
+        <Field label="Range" hint={datesInFilter ? 'The filter’s dates apply.' : undefined}>
+          {(props) => (
+            <select
+              {...props}
+              value={days}
+              disabled={datesInFilter}
+              onChange={(event) => onDays(Number(event.target.value))}
+            >
+              {TREND_RANGES.map((value) => (
+                <option key={value} value={value}>
+                  Last {value} days
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      </div>
+      {trends.isPending && <p className="muted">Loading…</p>}
+      {trends.isError && <p role="alert">{trends.error.message}</p>}
+      {trends.data && (
+        <>
+          <figure className="results-chart chart-figure">
+            <figcaption>
+              <h3>Responses per day</h3>
+              <span>
+                {count(total)} {total === 1 ? 'response' : 'responses'} in {rangeLabel} (UTC days)
+              </span>
+            </figcaption>
+            <div role="img" aria-label={`Chart of the responses per day in ${rangeLabel}`}>
+              <TrendChart days={series.days} values={series.responses} label="Responses" whole />
+            </div>
+          </figure>
+          {series.byQuestion.map(({ question, values }) => (
+            <figure key={question.id} className="results-chart chart-figure">
+              <figcaption>
+                <h3>
+                  {question.type === 'nps' ? 'NPS' : 'Average rating'}: {question.headline}
+                </h3>
+              </figcaption>
+              <div
+                role="img"
+                aria-label={`Chart of the ${question.type === 'nps' ? 'NPS' : 'average rating'} per day of ${question.headline}`}
+              >
+                <TrendChart
+                  days={series.days}
+                  values={values}
+                  label={question.type === 'nps' ? 'NPS' : 'Average rating'}
+                  range={question.type === 'nps' ? NPS_RANGE : undefined}
+                />
+              </div>
+            </figure>
+          ))}
+        </>
+      )}
+    </section>
+  );
+}

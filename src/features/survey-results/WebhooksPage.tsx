@@ -1,0 +1,248 @@
+import '../../app/shared-chunk';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { errorMessage } from '../../api/client';
+import { READ_ONLY_TITLE, useReadOnly } from '../../api/meta';
+import { CopyButton } from '../../components/CopyButton';
+import { ConfirmDialog, Dialog } from '../../components/Dialog';
+import { RelativeTime } from '../../components/Timestamp';
+import { ReasonButton } from '../../components/Tooltip';
+import { useNamespaceKey } from '../../lib/namespace';
+import { toastError, toastSuccess } from '../../stores/toasts';
+import { type SurveyEnvironment, SurveysArea, surveysQuery } from '../surveys';
+import {
+  useCreateWebhook,
+  useDeleteWebhook,
+  WEBHOOK_TRIGGERS,
+  type Webhook,
+  type WebhookTrigger,
+  webhooksQuery,
+} from './api';
+import { ResultsStyles } from './styles';
+
+const TRIGGER_LABELS: Record<WebhookTrigger, string> = {
+  responseCreated: 'Response created',
+  responseUpdated: 'Response updated',
+  responseFinished: 'Response finished',
+};
+
+/** The environment's webhooks: Formbricks 1.6's response events, signed, to URLs of the operator's. */
+export default function WebhooksPage({ params }: { params: Record<string, string | undefined> }) {
+  return (
+    <SurveysArea environmentId={params.environmentId} tab="webhooks">
+      {(environment) => <Webhooks environment={environment} />}
+    </SurveysArea>
+  );
+}
+
+function Webhooks({ environment }: { environment: SurveyEnvironment }) {
+  const namespaceKey = useNamespaceKey();
+  const readOnly = useReadOnly();
+  const reason = readOnly ? READ_ONLY_TITLE : undefined;
+  const hooks = useQuery(webhooksQuery(namespaceKey, environment.id));
+  const surveys = useQuery(surveysQuery(namespaceKey, environment.id));
+  const remove = useDeleteWebhook(namespaceKey, environment.id);
+  const [creating, setCreating] = useState(false);
+  const [created, setCreated] = useState<Webhook>();
+  const [deleting, setDeleting] = useState<Webhook>();
+  const surveyName = (id: string) => surveys.data?.find((survey) => survey.id === id)?.name ?? id;
+
+  return (
+    <>
+      <ResultsStyles />
+      <div className="section-header">
+        <div>
+          <h2>Webhooks</h2>
+          <p className="muted">
+            Each response event is posted as JSON to the webhook’s URL, signed with an HMAC-SHA256 of its webhook-id,
+            webhook-timestamp and body in the webhook-signature header, and retried with a growing delay until it is
+            taken.
+          </p>
+        </div>
+        <ReasonButton className="button button-primary" reason={reason} onClick={() => setCreating(true)}>
+          New Webhook
+        </ReasonButton>
+      </div>
+      {hooks.isPending && <p className="muted">Loading…</p>}
+      {hooks.isError && <p role="alert">{hooks.error.message}</p>}
+      {hooks.data &&
+        (hooks.data.length === 0 ? (
+          <div className="empty-state">
+            <p>
+              <strong>No webhooks yet.</strong>
+            </p>
+            <p className="muted">Add one to hear of responses as they are created, updated and finished.</p>
+          </div>
+        ) : (
+          <div className="table-scroll">
+            <table className="table">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">URL</th>
+                  <th scope="col">Triggers</th>
+                  <th scope="col">Surveys</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {hooks.data.map((hook) => (
+                  <tr key={hook.id}>
+                    <td>{hook.name || <span className="muted">Unnamed</span>}</td>
+                    <td>
+                      <code className="code">{hook.url}</code>
+                    </td>
+                    <td>{hook.triggers.map((trigger) => TRIGGER_LABELS[trigger]).join(', ')}</td>
+                    <td>{hook.surveyIds.length === 0 ? 'All surveys' : hook.surveyIds.map(surveyName).join(', ')}</td>
+                    <td>
+                      <RelativeTime value={hook.createdAt} />
+                    </td>
+                    <td className="row-actions">
+                      <ReasonButton
+                        className="button button-danger"
+                        reason={reason}
+                        aria-label={`Delete webhook ${hook.name || hook.url}`}
+                        onClick={() => setDeleting(hook)}
+                      >
+                        Delete
+                      </ReasonButton>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ))}
+      <Dialog open={creating} onClose={() => setCreating(false)} title="New Webhook">
+        <WebhookForm
+          environment={environment}
+          onCreated={(hook) => {
+            setCreating(false);
+            setCreated(hook);
+          }}
+        />
+      </Dialog>
+      <Dialog open={created !== undefined} onClose={() => setCreated(undefined)} title="Webhook created">
+        <p>
+          Keep this signing secret now: verify each delivery’s <code className="code">webhook-signature</code> with it.
+        </p>
+        <div className="results-secret">
+          <code className="code" data-testid="webhook-secret">
+            {created?.secret}
+          </code>
+          <CopyButton text={created?.secret ?? ''} label="Copy the signing secret" />
+        </div>
+        <div className="form-actions">
+          <button type="button" className="button button-primary" onClick={() => setCreated(undefined)}>
+            Done
+          </button>
+        </div>
+      </Dialog>
+      <ConfirmDialog
+        open={deleting !== undefined}
+        onClose={() => setDeleting(undefined)}
+        title="Delete Webhook"
+        onConfirm={() =>
+          remove
+            .mutateAsync(deleting!.id)
+            .then(() => toastSuccess('Successfully deleted webhook'))
+            .catch((error) => toastError(errorMessage(error)))
+        }
+      >
+        Are you sure you want to delete the webhook <strong>{deleting?.name || deleting?.url}</strong>?
+      </ConfirmDialog>
+    </>
+  );
+}
+
+function WebhookForm({ environment, onCreated }: { environment: SurveyEnvironment; onCreated(hook: Webhook): void }) {
+  const namespaceKey = useNamespaceKey();
+  const surveys = useQuery(surveysQuery(namespaceKey, environment.id));
+  const create = useCreateWebhook(namespaceKey, environment.id);
+  const [name, setName] = useState('');
+  const [url, setUrl] = useState('');
+  const [triggers, setTriggers] = useState<WebhookTrigger[]>([...WEBHOOK_TRIGGERS]);
+  const [allSurveys, setAllSurveys] = useState(true);
+  const [surveyIds, setSurveyIds] = useState<string[]>([]);
+  const [error, setError] = useState<string>();
+  const toggle = <T,>(list: T[], item: T, on: boolean) => (on ? [...list, item] : list.filter((x) => x !== item));
+
+  return (
+    <form
+      className="form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (!/^https?:\/\/\S+$/i.test(url.trim())) return setError('URL must be an http or https URL');
+        if (triggers.length === 0) return setError('Choose at least one trigger');
+        if (!allSurveys && surveyIds.length === 0) return setError('Choose at least one survey');
+        setError(undefined);
+        create
+          .mutateAsync({ name: name.trim() || null, url: url.trim(), triggers, surveyIds: allSurveys ? [] : surveyIds })
+          .then((hook) => {
+            toastSuccess('Successfully created webhook');
+            onCreated(hook);
+          })
+          .catch((failure) => setError(errorMessage(failure)));
+      }}
+    >
+      <label className="field">
+        <span>Name</span>
+        <input value={name} onChange={(event) => setName(event.target.value)} placeholder="Optional" />
+      </label>
+      <label className="field">
+        <span>URL</span>
+        <input
+          type="url"
+          required
+          value={url}
+          onChange={(event) => setUrl(event.target.value)}
+          placeholder="https://example.com/formbricks"
+        />
+      </label>
+      <fieldset className="radio-group">
+        <legend>Triggers</legend>
+        {WEBHOOK_TRIGGERS.map((trigger) => (
+          <label key={trigger} className="check">
+            <input
+              type="checkbox"
+              checked={triggers.includes(trigger)}
+              onChange={(event) => setTriggers(toggle(triggers, trigger, event.target.checked))}
+            />
+            {TRIGGER_LABELS[trigger]}
+          </label>
+        ))}
+      </fieldset>
+      <fieldset className="radio-group">
+        <legend>Surveys</legend>
+        <label className="check">
+          <input type="checkbox" checked={allSurveys} onChange={(event) => setAllSurveys(event.target.checked)} />
+          All surveys, current and future
+        </label>
+        {!allSurveys &&
+          (surveys.data ?? []).map((survey) => (
+            <label key={survey.id} className="check">
+              <input
+                type="checkbox"
+                checked={surveyIds.includes(survey.id)}
+                onChange={(event) => setSurveyIds(toggle(surveyIds, survey.id, event.target.checked))}
+              />
+              {survey.name}
+            </label>
+          ))}
+      </fieldset>
+      {error && (
+        <p role="alert" className="field-error">
+          {error}
+        </p>
+      )}
+      <div className="form-actions">
+        <button type="submit" className="button button-primary" disabled={create.isPending}>
+          Create
+        </button>
+      </div>
+    </form>
+  );
+}
