@@ -305,6 +305,40 @@ export interface AuditCursorsTable {
   lease_until: string;
 }
 
+/**
+ * Survey result rollups (migration 0013), kept in the transaction of every response and display write:
+ * responses per UTC day, finished and answer pattern (the summary's group key, see store/rollups.ts).
+ */
+export interface SurveyResultGroupsTable {
+  survey_id: string;
+  day: string;
+  finished: Bool;
+  pattern: string;
+  responses: number | string;
+}
+
+/** Per UTC day, finished and question (or `_total`): the sum and number of the non-zero times to complete. */
+export interface SurveyResultTimesTable {
+  survey_id: string;
+  day: string;
+  finished: Bool;
+  question_id: string;
+  total: number | string;
+  answers: number | string;
+}
+
+export interface SurveyResultDisplaysTable {
+  survey_id: string;
+  day: string;
+  displays: number | string;
+}
+
+/** Which survey definition (questions, choices, hidden fields) a survey's rollups were made for. */
+export interface SurveyResultRollupsTable {
+  survey_id: string;
+  fingerprint: string;
+}
+
 export interface Database {
   namespaces: NamespacesTable;
   flags: FlagsTable;
@@ -335,6 +369,10 @@ export interface Database {
   survey_response_notes: SurveyResponseNotesTable;
   survey_webhooks: SurveyWebhooksTable;
   survey_webhook_deliveries: SurveyWebhookDeliveriesTable;
+  survey_result_groups: SurveyResultGroupsTable;
+  survey_result_times: SurveyResultTimesTable;
+  survey_result_displays: SurveyResultDisplaysTable;
+  survey_result_rollups: SurveyResultRollupsTable;
   flag_evaluation_counts: FlagEvaluationCountsTable;
   history: HistoryTable;
   audit_cursors: AuditCursorsTable;

@@ -19,12 +19,15 @@ import {
   answerSamples,
   type AnswerSample,
   type Cursor,
+  type DayGroup,
   displayCount,
   exportPage,
   type ResponseScope,
   responseGroups,
+  lowerBound,
   responsePage,
 } from './store/results.js';
+import { type DayRange, rolledUpDisplays, rolledUpGroups, rolledUpTimes, rollupsCurrent } from './store/rollups.js';
 
 /** Answers listed per open-text, date, file or hidden-field question, and "other" texts per choice question. */
 export const SAMPLE_SIZE = 50;
@@ -41,15 +44,99 @@ const hiddenFieldIds = (survey: TSurvey) => (survey.hiddenFields.enabled ? (surv
 /** Hidden fields group and count as open-text answers do. */
 const asQuestion = (id: string) => ({ id, type: 'openText', headline: id, required: false }) as TSurveyQuestion;
 
+/**
+ * How a filter is read from the rollups (store/rollups.ts): the whole UTC days it takes in, from the
+ * rollups, and the parts of days at its ends, scanned (each a filter of its own). Undefined when the
+ * rollups cannot answer it (person attributes, tags or answers filtered, or no rollups for the survey's
+ * current definition): then everything is scanned.
+ */
+interface RollupPlan {
+  days?: DayRange;
+  edges: ResponseFilter[];
+}
+
+const nonEmpty = (value: object | undefined) => value !== undefined && Object.keys(value).length > 0;
+const addDays = (day: string, days: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+export function rollupPlan(filter: ResponseFilter): RollupPlan | undefined {
+  if (nonEmpty(filter.personAttributes) || nonEmpty(filter.data)) return undefined;
+  if (filter.tags?.applied?.length || filter.tags?.notApplied?.length) return undefined;
+  const base: ResponseFilter = filter.finished === undefined ? {} : { finished: filter.finished };
+  const { min, max } = filter.createdAt ?? {};
+  let first = min?.slice(0, 10);
+  let last = max?.slice(0, 10);
+  const edges: ResponseFilter[] = [];
+  let lastDayScanned = false;
+  if (min && first && lowerBound(min) > `${first}T00:00:00.000`) {
+    const endOfDay = `${first}T23:59:59.999Z`;
+    edges.push({ ...base, createdAt: { min, max: max !== undefined && max < endOfDay ? max : endOfDay } });
+    lastDayScanned = first === last;
+    first = addDays(first, 1);
+  }
+  if (max && last && max < `${last}T23:59:59.999Z`) {
+    const startOfDay = `${last}T00:00:00.000Z`;
+    if (!lastDayScanned) {
+      edges.push({ ...base, createdAt: { min: min !== undefined && min > startOfDay ? min : startOfDay, max } });
+    }
+    last = addDays(last, -1);
+  }
+  return { days: first && last && first > last ? undefined : { first, last }, edges };
+}
+
+/**
+ * The survey's response groups and displays under the filter: from the rollups and the scanned ends of
+ * a date range when the rollups can answer the filter, else from one scan.
+ */
+async function groupsOf(
+  database: Database,
+  survey: TSurvey,
+  filter: ResponseFilter,
+  options: { questions: readonly TSurveyQuestion[]; timed?: boolean; byDay?: boolean; displays?: boolean },
+): Promise<{ groups: DayGroup[]; displays: number }> {
+  const plan = rollupPlan(filter);
+  if (!plan || !(await rollupsCurrent(database.db, survey))) {
+    const [groups, displays] = await Promise.all([
+      responseGroups(database, survey, filter, options),
+      options.displays ? displayCount(database, survey.id, filter) : 0,
+    ]);
+    return { groups, displays };
+  }
+  const { days } = plan;
+  const [rolled, times, rolledDisplays, edges] = await Promise.all([
+    days
+      ? rolledUpGroups(database.db, survey, days, {
+          finished: filter.finished,
+          byDay: options.byDay,
+          dialect: database.dialect,
+        })
+      : [],
+    days && options.timed
+      ? rolledUpTimes(database.db, survey.id, days, { finished: filter.finished, dialect: database.dialect })
+      : undefined,
+    days && options.displays ? rolledUpDisplays(database.db, survey.id, days) : 0,
+    Promise.all(
+      plan.edges.map(async (edge) => ({
+        groups: await responseGroups(database, survey, edge, options),
+        displays: options.displays ? await displayCount(database, survey.id, edge) : 0,
+      })),
+    ),
+  ]);
+  // The rolled-up days' times ride on a group of no responses: the formulas only sum a group's times.
+  const timesGroup: DayGroup[] = times ? [{ count: 0, finished: false, data: {}, dismissed: [], ttc: times }] : [];
+  return {
+    groups: [...rolled, ...timesGroup, ...edges.flatMap((edge) => edge.groups)],
+    displays: rolledDisplays + edges.reduce((sum, edge) => sum + edge.displays, 0),
+  };
+}
+
 export async function summarize(database: Database, survey: TSurvey, filter: ResponseFilter): Promise<ResultsSummary> {
   const hidden = hiddenFieldIds(survey);
-  const [groups, displays] = await Promise.all([
-    responseGroups(database, survey, filter, {
-      questions: [...survey.questions, ...hidden.map(asQuestion)],
-      timed: true,
-    }),
-    displayCount(database, survey.id, filter),
-  ]);
+  const { groups, displays } = await groupsOf(database, survey, filter, {
+    questions: [...survey.questions, ...hidden.map(asQuestion)],
+    timed: true,
+    displays: true,
+  });
   const summary = surveySummary(survey, groups, displays);
   const sampled = (questionId: string, otherThan?: readonly string[]) =>
     answerSamples(database, survey.id, filter, questionId, SAMPLE_SIZE, otherThan);
@@ -93,7 +180,7 @@ export interface TrendDay {
 /** Responses, NPS and average rating per UTC day, every day of the range (or of the responses) included. */
 export async function trends(database: Database, survey: TSurvey, filter: ResponseFilter): Promise<TrendDay[]> {
   const scored = survey.questions.filter((q) => q.type === 'nps' || q.type === 'rating');
-  const groups = await responseGroups(database, survey, filter, { questions: scored, byDay: true });
+  const { groups } = await groupsOf(database, survey, filter, { questions: scored, byDay: true });
   const byDay = new Map<string, typeof groups>();
   for (const group of groups) {
     const day = group.day!;

@@ -12,6 +12,7 @@ import * as surveyNamespaces from './0008_survey_namespaces.js';
 import * as surveyResults from './0009_survey_results.js';
 import * as history from './0010_history.js';
 import * as surveyFlagLinks from './0012_survey_flag_links.js';
+import * as surveyResultRollups from './0013_survey_result_rollups.js';
 
 // Migrations import their context from context.ts (importing this file, which imports them, is a circle).
 export type { MigrationContext };
@@ -37,6 +38,7 @@ const modules: Record<string, MigrationModule> = {
   '0009_survey_results': surveyResults,
   '0010_history': history,
   '0012_survey_flag_links': surveyFlagLinks,
+  '0013_survey_result_rollups': surveyResultRollups,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

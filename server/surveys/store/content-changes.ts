@@ -28,6 +28,10 @@ const VISITOR_TABLES = new Set([
   'survey_displays',
   'survey_responses',
   'survey_files',
+  // The results' rollups, kept with each display and response write (rollups.ts).
+  'survey_result_groups',
+  'survey_result_times',
+  'survey_result_displays',
 ]);
 
 /**

@@ -3,6 +3,7 @@ import type { Database } from '../../db/index.js';
 import { cuid } from '../ids.js';
 import type { FlagAssignment } from '../../../domain/surveys/eligibility.js';
 import { assignmentColumns, assignmentOf } from './links.js';
+import { displayAdded } from './rollups.js';
 import { now, type Page, paged } from './shared.js';
 
 export interface DisplayRecord {
@@ -26,19 +27,22 @@ export async function createDisplay(
 ): Promise<string> {
   const id = cuid();
   const at = now();
-  await database.db
-    .insertInto('survey_displays')
-    .values({
-      id,
-      environment_id: environmentId,
-      survey_id: surveyId,
-      person_id: personId,
-      response_id: null,
-      ...assignmentColumns(flag),
-      created_at: at,
-      updated_at: at,
-    })
-    .execute();
+  await database.transaction(async (trx) => {
+    await trx
+      .insertInto('survey_displays')
+      .values({
+        id,
+        environment_id: environmentId,
+        survey_id: surveyId,
+        person_id: personId,
+        response_id: null,
+        ...assignmentColumns(flag),
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+    await displayAdded(trx, surveyId, at);
+  });
   return id;
 }
 

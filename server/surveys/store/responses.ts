@@ -5,6 +5,7 @@ import type { Database } from '../../db/index.js';
 import { cuid } from '../ids.js';
 import type { FlagAssignment } from '../../../domain/surveys/eligibility.js';
 import { assignmentColumns, assignmentOf } from './links.js';
+import { responseRollups } from './rollups.js';
 import { now } from './shared.js';
 
 export interface ResponseRecord {
@@ -38,23 +39,27 @@ export async function createResponse(
 ): Promise<string> {
   const id = cuid();
   const at = now();
-  await database.db
-    .insertInto('survey_responses')
-    .values({
-      id,
-      environment_id: input.environmentId,
-      survey_id: input.surveyId,
-      person_id: input.personId,
-      finished: fromBool(database.dialect, input.finished),
-      data: JSON.stringify(input.data),
-      ttc: '{}',
-      meta: JSON.stringify(input.meta),
-      person_attributes: input.personAttributes ? JSON.stringify(input.personAttributes) : null,
-      ...assignmentColumns(input.flag),
-      created_at: at,
-      updated_at: at,
-    })
-    .execute();
+  await database.transaction(async (trx) => {
+    await trx
+      .insertInto('survey_responses')
+      .values({
+        id,
+        environment_id: input.environmentId,
+        survey_id: input.surveyId,
+        person_id: input.personId,
+        finished: fromBool(database.dialect, input.finished),
+        data: JSON.stringify(input.data),
+        ttc: '{}',
+        meta: JSON.stringify(input.meta),
+        person_attributes: input.personAttributes ? JSON.stringify(input.personAttributes) : null,
+        ...assignmentColumns(input.flag),
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+    const rollups = await responseRollups(trx, database.dialect, input.surveyId);
+    if (rollups) await rollups.apply(undefined, await rollups.contribution(id));
+  });
   return id;
 }
 
@@ -122,6 +127,8 @@ export async function updateResponse(
       .$if(database.dialect === 'postgres', (query) => query.forUpdate())
       .executeTakeFirst();
     if (!row) return undefined;
+    const rollups = await responseRollups(trx, database.dialect, row.survey_id);
+    const before = await rollups?.contribution(id);
     const data = { ...JSON.parse(row.data), ...update.data };
     let ttc: TResponseTtc = update.ttc ?? JSON.parse(row.ttc);
     if (update.finished) {
@@ -138,10 +145,23 @@ export async function updateResponse(
       })
       .where('id', '=', id)
       .execute();
+    if (rollups) await rollups.apply(before, await rollups.contribution(id));
     return row.survey_id;
   });
 }
 
 export async function deleteResponse(database: Database, id: string): Promise<void> {
-  await database.db.deleteFrom('survey_responses').where('id', '=', id).execute();
+  await database.transaction(async (trx) => {
+    const row = await trx
+      .selectFrom('survey_responses')
+      .select('survey_id')
+      .where('id', '=', id)
+      .$if(database.dialect === 'postgres', (query) => query.forUpdate())
+      .executeTakeFirst();
+    if (!row) return;
+    const rollups = await responseRollups(trx, database.dialect, row.survey_id);
+    const before = await rollups?.contribution(id);
+    await trx.deleteFrom('survey_responses').where('id', '=', id).execute();
+    if (rollups) await rollups.apply(before, undefined);
+  });
 }

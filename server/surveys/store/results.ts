@@ -18,7 +18,7 @@ const OTHER = '__other__';
 /** Stands for every truthy answer the summary only tests for truth. */
 const ANY = '*';
 /** An unanswered question the response spent time on. */
-const DISMISSED = 'D';
+export const DISMISSED = 'D';
 
 /**
  * SQL over a response row's JSON columns in the dialect. On PostgreSQL the data and ttc text columns are
@@ -26,7 +26,7 @@ const DISMISSED = 'D';
  * conditions on the row's own columns, attributes included, have left out what they can); SQLite caches
  * each statement's parsed JSON itself.
  */
-class JsonSql {
+export class JsonSql {
   readonly data: RawBuilder<unknown>;
   readonly ttc: RawBuilder<unknown>;
   readonly attributes: RawBuilder<unknown>;
@@ -118,6 +118,13 @@ class JsonSql {
   }
 }
 
+/**
+ * A filter's lower bound as stored timestamps compare against it: without its `Z`, so that the instant
+ * itself is in (`...00.000Z` sorts after `...00.000000Z`, the same instant with microseconds). The upper
+ * bound keeps its `Z`, which sorts after every digit: `...59.999Z` takes in all of its millisecond.
+ */
+export const lowerBound = (min: string) => (min.endsWith('Z') ? min.slice(0, -1) : min);
+
 /** The responses of a survey, or of an environment (for the management API). */
 export type ResponseScope = { surveyId: string } | { environmentId: string };
 
@@ -131,7 +138,7 @@ function filterCondition(json: JsonSql, scope: ResponseScope, filter: ResponseFi
       json.dialect === 'postgres' ? sql`r.finished = ${filter.finished}` : sql`r.finished = ${filter.finished ? 1 : 0}`,
     );
   }
-  if (filter.createdAt?.min) conditions.push(sql`r.created_at >= ${filter.createdAt.min}`);
+  if (filter.createdAt?.min) conditions.push(sql`r.created_at >= ${lowerBound(filter.createdAt.min)}`);
   if (filter.createdAt?.max) conditions.push(sql`r.created_at <= ${filter.createdAt.max}`);
   if (filter.flagValues) conditions.push(sql`r.flag_variant in (${sql.join(filter.flagValues)})`);
   for (const [key, { op, value }] of Object.entries(filter.personAttributes ?? {})) {
@@ -179,7 +186,7 @@ function filterCondition(json: JsonSql, scope: ResponseScope, filter: ResponseFi
  * One question's part of a group's key: what of its answer the summary reads (see the constants above),
  * as JSON text, `D` for dismissed, or NULL.
  */
-function answerKey(json: JsonSql, question: TSurveyQuestion): RawBuilder<string | null> {
+export function answerKey(json: JsonSql, question: TSurveyQuestion): RawBuilder<string | null> {
   const { id } = question;
   const type = json.type(json.data, id);
   const value = json.json(json.data, id);
@@ -277,7 +284,7 @@ export async function displayCount(database: Database, surveyId: string, filter:
     .selectFrom('survey_displays')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
     .where('survey_id', '=', surveyId)
-    .$if(filter.createdAt?.min !== undefined, (q) => q.where('created_at', '>=', filter.createdAt!.min!))
+    .$if(filter.createdAt?.min !== undefined, (q) => q.where('created_at', '>=', lowerBound(filter.createdAt!.min!)))
     .$if(filter.createdAt?.max !== undefined, (q) => q.where('created_at', '<=', filter.createdAt!.max!))
     .$if(filter.flagValues !== undefined, (q) => q.where('flag_variant', 'in', filter.flagValues!))
     .executeTakeFirstOrThrow();

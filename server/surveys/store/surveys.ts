@@ -5,6 +5,7 @@ import type { SurveyDocument } from '../documents.js';
 import { checkLinks } from './links.js';
 import { cuid } from '../ids.js';
 import { ensureActionClass } from './action-classes.js';
+import { surveySaved } from './rollups.js';
 import { now } from './shared.js';
 
 export async function surveys(database: Database, environmentId: string): Promise<TSurvey[]> {
@@ -68,6 +69,7 @@ export async function saveSurvey(
       .values({ id, environment_id: environmentId, name, document: json, ...links, created_at: at, updated_at: at })
       .onConflict((oc) => oc.column('id').doUpdateSet({ name, document: json, ...links, updated_at: at }))
       .execute();
+    await surveySaved(trx, database.dialect, { id, ...document });
     for (const trigger of document.triggers) await ensureActionClass(database, environmentId, trigger, 'code', trx);
   });
   return (await survey(database, id))!;
