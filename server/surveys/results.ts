@@ -248,8 +248,11 @@ export async function listResponses(
 const EXPORT_PAGE = 5000;
 const META_FIELDS = ['source', 'url', 'userAgent - browser', 'userAgent - os', 'userAgent - device'];
 
+const NEEDS_QUOTES = /[",\r\n]/;
+
 function csvField(value: unknown): string {
   if (value === undefined || value === null) return '';
+  if (typeof value === 'number') return String(value);
   const text =
     typeof value === 'string'
       ? value
@@ -258,7 +261,7 @@ function csvField(value: unknown): string {
         : typeof value === 'object'
           ? JSON.stringify(value)
           : String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
 /**
@@ -271,6 +274,7 @@ export async function* exportCsv(
   survey: TSurvey,
   filter: ResponseFilter,
   attributeKeys: readonly string[],
+  pageSize = EXPORT_PAGE,
 ): AsyncGenerator<string> {
   const hidden = hiddenFieldIds(survey);
   const header = [
@@ -289,11 +293,13 @@ export async function* exportCsv(
   ];
   yield `${header.map(csvField).join(',')}\r\n`;
   const annotated = await surveyHasAnnotations(database, survey.id);
+  const surveyField = csvField(survey.id);
+  const answerIds = [...survey.questions.map((question) => question.id), ...hidden];
   const none = { tags: [], notes: [] };
   let number = 0;
   let after: Cursor | undefined;
   for (;;) {
-    const rows = await exportPage(database, survey.id, filter, { limit: EXPORT_PAGE, after });
+    const rows = await exportPage(database, survey.id, filter, { limit: pageSize, after });
     if (rows.length === 0) return;
     const extras = annotated
       ? await annotations(
@@ -306,29 +312,14 @@ export async function* exportCsv(
       const { tags, notes } = extras?.get(row.id) ?? none;
       const { data, meta } = row;
       const attributes = row.attributes ?? {};
-      const fields = [
-        ++number,
-        row.id,
-        row.createdAt,
-        row.finished ? 'Yes' : 'No',
-        survey.id,
-        row.userId ?? '',
-        notes.map((note) => `${note.user.name}: ${note.text}`).join('\n'),
-        tags.map((tag) => tag.name).join(', '),
-        meta.source,
-        meta.url,
-        meta.userAgent?.browser,
-        meta.userAgent?.os,
-        meta.userAgent?.device,
-        ...survey.questions.map((question) => data[question.id]),
-        ...hidden.map((id) => data[id]),
-        ...attributeKeys.map((key) => attributes[key] ?? ''),
-      ];
-      lines.push(fields.map(csvField).join(','));
+      let line = `${++number},${csvField(row.id)},${csvField(row.createdAt)},${row.finished ? 'Yes' : 'No'},${surveyField},${csvField(row.userId ?? '')},${csvField(notes.map((note) => `${note.user.name}: ${note.text}`).join('\n'))},${csvField(tags.map((tag) => tag.name).join(', '))},${csvField(meta.source)},${csvField(meta.url)},${csvField(meta.userAgent?.browser)},${csvField(meta.userAgent?.os)},${csvField(meta.userAgent?.device)}`;
+      for (const id of answerIds) line += `,${csvField(data[id])}`;
+      for (const key of attributeKeys) line += `,${csvField(attributes[key] ?? '')}`;
+      lines.push(line);
     }
     const chunk = `${lines.join('\r\n')}\r\n`;
     yield chunk;
-    if (rows.length < EXPORT_PAGE) return;
+    if (rows.length < pageSize) return;
     const last = rows.at(-1)!;
     after = { createdAt: last.createdAt, id: last.id };
   }

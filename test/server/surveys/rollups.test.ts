@@ -3,6 +3,9 @@
 // days) equal those scanned, after creates, updates (also concurrent ones), deletes and a survey edit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../server/db/index.js';
+import { ChangeFeed } from '../../../server/changes.js';
+import { exportCsv } from '../../../server/surveys/results.js';
+import { SurveyStore } from '../../../server/surveys/store/index.js';
 import { rebuildRollups, rollupsCurrent } from '../../../server/surveys/store/rollups.js';
 import { dialects } from '../support.js';
 import { CLIENT, ENV, startSurveyApp, type SurveyTestApp } from './support.js';
@@ -188,6 +191,32 @@ describe.each(dialects)('survey result rollups on %s', (dialect) => {
     // Deleted responses are gone from the counts, not merely moved.
     const all = await read('summary', {});
     expect(all.meta.totalResponses).toBe(responses.length);
+  });
+
+  it('exports the same CSV in pages of 7 as in one page, ties in creation time included', async () => {
+    const database = await openDatabase(t.database.url, { migrate: false });
+    try {
+      // Two responses created in the same microsecond: the keyset breaks the tie by id.
+      const [first, second] = responses.slice(0, 2);
+      const at = '2026-03-02T12:00:00.000000Z';
+      await database.db
+        .updateTable('survey_responses')
+        .set({ created_at: at })
+        .where('id', 'in', [first, second])
+        .execute();
+      const survey = (await new SurveyStore(database, new ChangeFeed()).survey(surveyId))!;
+      const csv = async (pageSize: number) => {
+        let text = '';
+        for await (const chunk of exportCsv(database, survey, {}, ['tier'], pageSize)) text += chunk;
+        return text;
+      };
+      const whole = await csv(5000);
+      expect(whole.trim().split('\r\n')).toHaveLength(responses.length + 1);
+      expect(await csv(7)).toBe(whole);
+      expect(await csv(1)).toBe(whole);
+    } finally {
+      await database.close();
+    }
   });
 
   it('makes the rollups again when the survey changes what its patterns read', async () => {
