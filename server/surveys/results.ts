@@ -59,9 +59,16 @@ const nonEmpty = (value: object | undefined) => value !== undefined && Object.ke
 const addDays = (day: string, days: number) =>
   new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
+/** What the rollups can answer: the finished flag and a date range; any other condition (flag values too) is scanned. */
+const ROLLED_UP: readonly string[] = ['finished', 'createdAt'];
+
 export function rollupPlan(filter: ResponseFilter): RollupPlan | undefined {
-  if (nonEmpty(filter.personAttributes) || nonEmpty(filter.data)) return undefined;
-  if (filter.tags?.applied?.length || filter.tags?.notApplied?.length) return undefined;
+  for (const [key, value] of Object.entries(filter)) {
+    if (ROLLED_UP.includes(key) || value === undefined) continue;
+    if (key === 'tags' && !filter.tags?.applied?.length && !filter.tags?.notApplied?.length) continue;
+    if ((key === 'personAttributes' || key === 'data') && !nonEmpty(value)) continue;
+    return undefined;
+  }
   const base: ResponseFilter = filter.finished === undefined ? {} : { finished: filter.finished };
   const { min, max } = filter.createdAt ?? {};
   let first = min?.slice(0, 10);
