@@ -109,6 +109,20 @@ export function consoleSurveyRoutes(app: FastifyInstance, store: SurveyStore, co
     return {};
   });
 
+  // The flag page's Feedback tab: the namespace's surveys that link this flag, in every environment.
+  app.get('/api/v1/namespaces/:namespaceKey/surveys/linked/:flagKey', async (request) => {
+    const { namespaceKey, flagKey } = request.params as { namespaceKey: string; flagKey: string };
+    const environments = await store.namespaceEnvironments(namespaceKey);
+    const linked = await Promise.all(
+      environments.map(async (environment) =>
+        (await store.surveysWithCounts(environment.id))
+          .filter((survey) => survey.linkedFlag?.flagKey === flagKey)
+          .map((survey) => ({ environment: { id: environment.id, type: environment.type }, survey })),
+      ),
+    );
+    return { surveys: linked.flat() };
+  });
+
   app.get(`${ENVIRONMENT}/surveys`, async (request) => ({
     surveys: await store.surveysWithCounts((await environmentOf(request)).id),
   }));

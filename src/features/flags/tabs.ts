@@ -1,6 +1,7 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { Flag, FlagType } from '../../../domain/flipt/types';
 import { FlagHistoryTab } from '../history';
+import { FlagFeedbackTab } from '../surveys';
 
 /** What every flag-detail tab receives. */
 export interface FlagTabProps {
@@ -26,11 +27,13 @@ export const FLAG_TABS: Record<FlagType, FlagTab[]> = {
     { label: 'Variants', path: '', component: Variants },
     { label: 'Rules', path: 'rules', component: Rules },
     { label: 'Analytics', path: 'analytics', component: Analytics },
+    { label: 'Feedback', path: 'feedback', component: FlagFeedbackTab },
     { label: 'History', path: 'history', component: FlagHistoryTab },
   ],
   BOOLEAN_FLAG_TYPE: [
     { label: 'Rollouts', path: '', component: Rollouts },
     { label: 'Analytics', path: 'analytics', component: Analytics },
+    { label: 'Feedback', path: 'feedback', component: FlagFeedbackTab },
     { label: 'History', path: 'history', component: FlagHistoryTab },
   ],
 };

@@ -1,8 +1,8 @@
 import '../../app/shared-chunk';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link, useLocation } from 'wouter';
-import type { TSurveyStatus } from '../../../domain/surveys/types';
+import { Link, useLocation, useSearch } from 'wouter';
+import type { TLinkedFlag, TSurveyStatus } from '../../../domain/surveys/types';
 import { errorMessage } from '../../api/client';
 import { READ_ONLY_TITLE, useReadOnly } from '../../api/meta';
 import { ActionsMenu, type Action } from '../../components/ActionsMenu';
@@ -35,6 +35,14 @@ export default function SurveysPage({ params }: { params: Record<string, string 
   );
 }
 
+/** The flag the flag page's "New survey for this flag" passes (`?linkFlag=key&values=a,b`), if any. */
+function linkedFlagOf(search: string): TLinkedFlag | null {
+  const query = new URLSearchParams(search);
+  const flagKey = query.get('linkFlag');
+  const variants = (query.get('values') ?? '').split(',').filter(Boolean);
+  return flagKey && variants.length > 0 ? { flagKey, variants } : null;
+}
+
 const STATUS_FILTERS: ('' | TSurveyStatus)[] = ['', 'draft', 'inProgress', 'paused', 'completed'];
 
 function SurveyList({ environment, all }: { environment: SurveyEnvironment; all: SurveyEnvironment[] }) {
@@ -46,6 +54,7 @@ function SurveyList({ environment, all }: { environment: SurveyEnvironment; all:
   const [choosing, setChoosing] = useState(false);
   const [deleting, setDeleting] = useState<SurveySummary>();
   const [, navigate] = useLocation();
+  const linkedFlag = linkedFlagOf(useSearch());
   const create = useCreateSurvey(namespaceKey, environment.id);
   const save = useSaveSurvey(namespaceKey, environment.id);
   const remove = useDeleteSurvey(namespaceKey, environment.id);
@@ -172,6 +181,12 @@ function SurveyList({ environment, all }: { environment: SurveyEnvironment; all:
         </div>
       )}
       <Dialog open={choosing} onClose={() => setChoosing(false)} title="New Survey">
+        {linkedFlag && (
+          <p className="muted">
+            Linked to flag <code>{linkedFlag.flagKey}</code> ({linkedFlag.variants.join(', ')}): change it in the
+            editor's Flag and segment section.
+          </p>
+        )}
         <ul className="template-list">
           {TEMPLATES.map((template) => (
             <li key={template.name}>
@@ -181,10 +196,11 @@ function SurveyList({ environment, all }: { environment: SurveyEnvironment; all:
                 disabled={create.isPending}
                 onClick={() =>
                   create
-                    .mutateAsync(template.build())
+                    .mutateAsync({ ...template.build(), ...(linkedFlag && { linkedFlag }) })
                     .then((survey) => {
                       toastSuccess('Successfully created survey');
-                      navigate(editHref(survey));
+                      // An empty query ends the flag page's pre-fill.
+                      navigate(`${editHref(survey)}?`);
                     })
                     .catch((error) => toastError(errorMessage(error)))
                 }

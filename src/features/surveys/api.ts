@@ -1,5 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Estimate } from '../../../domain/surveys/by-variant';
 import type { ActionClassInput, ProductSettings } from '../../../domain/surveys/schema';
+import type { SummaryMeta } from '../../../domain/surveys/summary';
 import type { TActionClass, TEnvironment, TSurvey } from '../../../domain/surveys/types';
 import { API, request } from '../../api/client';
 
@@ -21,6 +23,12 @@ export interface ApiKey {
   label: string;
   prefix: string;
   createdAt: string;
+}
+export interface VariantResults {
+  value: string;
+  linked: boolean;
+  meta: SummaryMeta;
+  scores: { questionId: string; headline: string; type: 'nps' | 'rating'; estimate: Estimate }[];
 }
 /** What a survey write sends: the survey without the keys the server owns. */
 export type SurveyDraft = Omit<TSurvey, 'id' | 'createdAt' | 'updatedAt' | 'environmentId'>;
@@ -77,6 +85,28 @@ export const apiKeysQuery = (namespaceKey: string, environmentId: string) =>
       request<{ apiKeys: ApiKey[] }>('GET', `${environmentPath(namespaceKey, environmentId)}/api-keys`).then(
         (r) => r.apiKeys,
       ),
+  });
+
+/** The namespace's surveys that link a flag, in every environment (the flag page's Feedback tab). */
+export const linkedSurveysQuery = (namespaceKey: string, flagKey: string) =>
+  queryOptions({
+    queryKey: [...surveyKeys.namespace(namespaceKey), 'linked', flagKey],
+    queryFn: () =>
+      request<{ surveys: { environment: Pick<TEnvironment, 'id' | 'type'>; survey: SurveySummary }[] }>(
+        'GET',
+        `${API}/namespaces/${enc(namespaceKey)}/surveys/linked/${enc(flagKey)}`,
+      ).then((r) => r.surveys),
+  });
+
+/** A linked survey's results per value of its flag (server/surveys/by-variant.ts). */
+export const byVariantQuery = (namespaceKey: string, environmentId: string, surveyId: string) =>
+  queryOptions({
+    queryKey: [...surveyKeys.environment(namespaceKey, environmentId), 'by-variant', surveyId],
+    queryFn: () =>
+      request<{ data: { flagKey: string; values: VariantResults[] } }>(
+        'GET',
+        `${environmentPath(namespaceKey, environmentId)}/surveys/${enc(surveyId)}/results/by-variant`,
+      ).then((r) => r.data),
   });
 
 /** A mutation of the namespace's surveys; on success everything of the namespace's surveys is fetched again. */

@@ -1,0 +1,118 @@
+// Feedback by variant, as a team would use it: a 50/50 flag, a survey linked to variant b, 40 identified
+// visitors on another origin (half through Ensign's loader, half through the real @formbricks/js 1.6.5).
+// Exactly the visitors /evaluate/v1 gives b see it; their answers appear per variant on the flag's
+// Feedback tab; the eligibility checks count in no evaluation metric.
+import { api, unique } from './console-support.js';
+import { expect, test } from './fixtures.js';
+import { hostPageUrl, startHostSite, survey } from './surveys-support.js';
+
+const VISITORS = 40;
+
+const evaluationsCounted = async (url: string) =>
+  (await (await fetch(`${url}/metrics`)).text())
+    .split('\n')
+    .filter((line) => line.startsWith('flipt_evaluations_requests_total'))
+    .reduce((sum, line) => sum + Number(line.split(' ').at(-1)), 0);
+
+test('a survey linked to variant b reaches exactly the b visitors, and the Feedback tab reads their answers', async ({
+  page,
+  server,
+  browser,
+}) => {
+  test.setTimeout(300_000);
+  const ns = unique('feedback');
+  const flags = `/api/v1/namespaces/${ns}/flags`;
+  await api(server, 'POST', '/api/v1/namespaces', { key: ns, name: ns });
+  await api(server, 'POST', flags, { key: 'checkout', name: 'Checkout', type: 'VARIANT_FLAG_TYPE', enabled: true });
+  const a = await api<{ id: string }>(server, 'POST', `${flags}/checkout/variants`, { key: 'a' });
+  const b = await api<{ id: string }>(server, 'POST', `${flags}/checkout/variants`, { key: 'b' });
+  await api(server, 'POST', `/api/v1/namespaces/${ns}/segments`, {
+    key: 'everyone',
+    name: 'Everyone',
+    matchType: 'ALL_MATCH_TYPE',
+  });
+  const rule = await api<{ id: string }>(server, 'POST', `${flags}/checkout/rules`, {
+    segmentKey: 'everyone',
+    rank: 1,
+  });
+  for (const variant of [a, b])
+    await api(server, 'POST', `${flags}/checkout/rules/${rule.id}/distributions`, {
+      variantId: variant.id,
+      rollout: 50,
+    });
+
+  const environments = `/api/v1/namespaces/${ns}/surveys/environments`;
+  await api(server, 'POST', environments, {});
+  const [production] = (await api<{ environments: { id: string }[] }>(server, 'GET', environments)).environments;
+  const created = await api<{ id: string }>(server, 'POST', `${environments}/${production.id}/surveys`, {
+    name: 'Checkout feedback',
+    status: 'inProgress',
+    triggers: ['New Session'],
+    questions: [{ id: 'nps', type: 'nps', headline: 'How likely are you to recommend the checkout?', required: true }],
+    thankYouCard: { enabled: true, headline: 'Thank you!' },
+    linkedFlag: { flagKey: 'checkout', variants: ['b'] },
+  });
+
+  const site = await startHostSite();
+  const evaluationsBefore = await evaluationsCounted(server.url);
+  const shown = new Map<string, number | undefined>();
+  try {
+    for (let i = 0; i < VISITORS; i++) {
+      const userId = `visitor-${i}`;
+      const realFormbricks = i % 2 === 1;
+      const context = await browser.newContext();
+      const visitor = await context.newPage();
+      const sync = visitor.waitForResponse((response) => /\/in-app\/sync\//.test(response.url()));
+      await visitor.goto(
+        hostPageUrl(site, server.url, {
+          environmentId: production.id,
+          userId,
+          ...(realFormbricks && {
+            loader: `${site.origin}/vendor/formbricks-js.umd.js`,
+            renderer: `${server.url}/api/js?module=surveys&format=umd`,
+          }),
+        }),
+      );
+      const synced = ((await (await sync).json()).data.surveys as { id: string }[]).some((s) => s.id === created.id);
+      const dialog = survey(visitor);
+      if (synced) {
+        const score = i % 11;
+        await expect(dialog.getByText('How likely are you to recommend the checkout?')).toBeVisible();
+        await dialog.getByRole('button', { name: String(score), exact: true }).click();
+        await expect(dialog.getByText('Thank you!')).toBeVisible();
+        shown.set(userId, score);
+      } else {
+        await expect(visitor.locator('#log')).toContainText('init done');
+        await expect(dialog).toHaveCount(0);
+        shown.set(userId, undefined);
+      }
+      await context.close();
+    }
+  } finally {
+    await site.close();
+  }
+  // Deciding who sees the survey evaluated the flag 40 times, and none of it is counted.
+  expect(await evaluationsCounted(server.url)).toBe(evaluationsBefore);
+
+  const scores: number[] = [];
+  for (const [userId, score] of shown) {
+    const answer = await api<{ variantKey: string }>(server, 'POST', '/evaluate/v1/variant', {
+      namespaceKey: ns,
+      flagKey: 'checkout',
+      entityId: userId,
+      context: {},
+    });
+    expect(score !== undefined, userId).toBe(answer.variantKey === 'b');
+    if (score !== undefined) scores.push(score);
+  }
+  expect(scores.length).toBeGreaterThan(5);
+  const promoters = scores.filter((score) => score >= 9).length;
+  const detractors = scores.filter((score) => score <= 6).length;
+  const nps = Math.round(((promoters - detractors) / scores.length) * 10000) / 100;
+
+  await page.goto(`${server.url}/#/namespaces/${ns}/flags/checkout/feedback`);
+  const card = page.getByRole('article', { name: 'Checkout feedback' });
+  const row = card.getByRole('row', { name: /^b\b/ });
+  await expect(row.getByRole('cell').nth(1)).toHaveText(String(scores.length));
+  await expect(row.getByRole('cell').nth(3)).toContainText(String(nps));
+});
