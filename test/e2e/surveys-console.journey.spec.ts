@@ -131,7 +131,7 @@ test('an operator creates environments, an NPS survey with a page trigger and an
     await page.getByRole('link', { name: '← All surveys' }).click();
     const row = page.getByRole('row', { name: /NPS/ });
     await expect(row.getByRole('cell', { name: 'Pricing page' })).toBeVisible();
-    await expect(row.getByRole('cell').nth(4)).toHaveText('2');
+    await expect(row.getByRole('cell').nth(4)).toHaveText(/^2\s+Results$/);
     await row.getByRole('button', { name: 'Actions' }).click();
     await page.getByRole('menuitem', { name: 'Pause' }).click();
     await expect(row.getByText('Paused')).toBeVisible();
