@@ -101,16 +101,16 @@ async function groupsOf(
   filter: ResponseFilter,
   options: { questions: readonly TSurveyQuestion[]; timed?: boolean; byDay?: boolean; displays?: boolean },
 ): Promise<{ groups: DayGroup[]; displays: number }> {
+  // Awaited on every path that reads the rollups; a failure falls back to the scan, which reports it.
+  const current = rollupsCurrent(database.db, survey).catch(() => false);
+  const displays = options.displays ? displaysOf(database, survey, filter, current) : 0;
   const plan = rollupPlan(filter);
-  if (!plan || !(await rollupsCurrent(database.db, survey))) {
-    const [groups, displays] = await Promise.all([
-      responseGroups(database, survey, filter, options),
-      options.displays ? displayCount(database, survey.id, filter) : 0,
-    ]);
-    return { groups, displays };
+  if (!plan || !(await current)) {
+    const [groups, count] = await Promise.all([responseGroups(database, survey, filter, options), displays]);
+    return { groups, displays: count };
   }
   const { days } = plan;
-  const [rolled, times, rolledDisplays, edges] = await Promise.all([
+  const [rolled, times, edges, count] = await Promise.all([
     days
       ? rolledUpGroups(database.db, survey, days, {
           finished: filter.finished,
@@ -121,20 +121,32 @@ async function groupsOf(
     days && options.timed
       ? rolledUpTimes(database.db, survey.id, days, { finished: filter.finished, dialect: database.dialect })
       : undefined,
-    days && options.displays ? rolledUpDisplays(database.db, survey.id, days) : 0,
-    Promise.all(
-      plan.edges.map(async (edge) => ({
-        groups: await responseGroups(database, survey, edge, options),
-        displays: options.displays ? await displayCount(database, survey.id, edge) : 0,
-      })),
-    ),
+    Promise.all(plan.edges.map((edge) => responseGroups(database, survey, edge, options))),
+    displays,
   ]);
   // The rolled-up days' times ride on a group of no responses: the formulas only sum a group's times.
   const timesGroup: DayGroup[] = times ? [{ count: 0, finished: false, data: {}, dismissed: [], ttc: times }] : [];
-  return {
-    groups: [...rolled, ...timesGroup, ...edges.flatMap((edge) => edge.groups)],
-    displays: rolledDisplays + edges.reduce((sum, edge) => sum + edge.displays, 0),
-  };
+  return { groups: [...rolled, ...timesGroup, ...edges.flat()], displays: count };
+}
+
+/**
+ * The survey's displays under the filter: only its date range and flag values apply to displays, so
+ * without flag values the whole days come from the rollups (and the ends of the range are counted),
+ * whatever else the filter asks of the responses.
+ */
+async function displaysOf(
+  database: Database,
+  survey: TSurvey,
+  filter: ResponseFilter,
+  current: Promise<boolean>,
+): Promise<number> {
+  const plan = rollupPlan({ createdAt: filter.createdAt });
+  if (filter.flagValues || !plan || !(await current)) return displayCount(database, survey.id, filter);
+  const counts = await Promise.all([
+    plan.days ? rolledUpDisplays(database.db, survey.id, plan.days) : 0,
+    ...plan.edges.map((edge) => displayCount(database, survey.id, edge)),
+  ]);
+  return counts.reduce((sum, count) => sum + count, 0);
 }
 
 export async function summarize(database: Database, survey: TSurvey, filter: ResponseFilter): Promise<ResultsSummary> {

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../server/db/index.js';
 import { ChangeFeed } from '../../../server/changes.js';
+import { displayCount } from '../../../server/surveys/store/results.js';
 import { exportCsv } from '../../../server/surveys/results.js';
 import { SurveyStore } from '../../../server/surveys/store/index.js';
 import { rebuildRollups, rollupsCurrent } from '../../../server/surveys/store/rollups.js';
@@ -127,6 +128,11 @@ describe.each(dialects)('survey result rollups on %s', (dialect) => {
         .where('id', '=', surveyId)
         .executeTakeFirstOrThrow();
       expect(await rollupsCurrent(database.db, { id: surveyId, ...JSON.parse(survey.document) })).toBe(true);
+      // Displays come from the rollups whatever the filter asks of the responses: counted here.
+      for (const filter of FILTERS) {
+        const summary = await read('summary', scanned(filter));
+        expect(summary.meta.displayCount, JSON.stringify(filter)).toBe(await displayCount(database, surveyId, filter));
+      }
     } finally {
       await database.close();
     }
@@ -187,7 +193,9 @@ describe.each(dialects)('survey result rollups on %s', (dialect) => {
       expect(deleted.status).toBe(200);
     }
     await Promise.all(Array.from({ length: 6 }, () => create()));
+    await Promise.all(Array.from({ length: 3 }, () => t.request('POST', `${CLIENT}/displays`, { surveyId })));
     await expectRollupsEqualScans();
+    expect((await read('summary', {})).meta.displayCount).toBe(15);
     // Deleted responses are gone from the counts, not merely moved.
     const all = await read('summary', {});
     expect(all.meta.totalResponses).toBe(responses.length);
