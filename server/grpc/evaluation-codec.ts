@@ -72,7 +72,8 @@ export function variantAnswerMessage(result: VariantEvaluation, meta: AnswerMeta
   if (meta.durationMillis) writer.uint32(57).double(meta.durationMillis);
   timestamp(writer.uint32(66), meta.timestamp);
   if (result.flagKey) writer.uint32(74).string(result.flagKey);
-  return Buffer.from(writer.finish());
+  // Node's protobufjs writer is a BufferWriter: its bytes are a Buffer already.
+  return writer.finish() as Buffer;
 }
 
 /** flipt.evaluation.BooleanEvaluationResponse (segment_keys is field 7, Flipt v1.61's). */
@@ -86,7 +87,8 @@ export function booleanAnswerMessage(result: BooleanEvaluation, meta: AnswerMeta
   timestamp(writer.uint32(42), meta.timestamp);
   if (result.flagKey) writer.uint32(50).string(result.flagKey);
   for (const key of result.segmentKeys) writer.uint32(58).string(key);
-  return Buffer.from(writer.finish());
+  // Node's protobufjs writer is a BufferWriter: its bytes are a Buffer already.
+  return writer.finish() as Buffer;
 }
 
 const lastSecond = { text: '', seconds: 0 };

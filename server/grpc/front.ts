@@ -103,15 +103,24 @@ export async function startFront(options: FrontOptions): Promise<Front> {
   };
 }
 
-/** A unary call answered here: one length-prefixed message in, one out, `grpc-status` in the trailers. */
+const ANSWER_HEADERS = { ':status': 200, 'content-type': 'application/grpc+proto' };
+const OK_TRAILERS = { 'grpc-status': '0' };
+const ANSWER_OPTIONS = { waitForTrailers: true };
+
+/**
+ * A unary call answered here: one length-prefixed message in, one out, `grpc-status` in the trailers.
+ * The method runs as soon as the message is complete (it comes with END_STREAM in practice).
+ */
 function answer(
   stream: ServerHttp2Stream,
   headers: IncomingHttpHeaders,
   method: FrontMethod,
   statusOf: FrontOptions['statusOf'],
 ): void {
-  const chunks: Buffer[] = [];
+  let chunks: Buffer[] | undefined;
+  let body: Buffer | undefined;
   let size = 0;
+  let done = false;
   const fail = (error: unknown) => {
     const { code, details } = statusOf(error);
     if (stream.closed || stream.headersSent) return;
@@ -131,28 +140,41 @@ function answer(
     frame[0] = 0;
     frame.writeUInt32BE(message.length, 1);
     message.copy(frame, 5);
-    stream.respond({ ':status': 200, 'content-type': 'application/grpc+proto' }, { waitForTrailers: true });
-    stream.once('wantTrailers', () => stream.sendTrailers({ 'grpc-status': '0' }));
+    stream.respond(ANSWER_HEADERS, ANSWER_OPTIONS);
+    stream.once('wantTrailers', () => stream.sendTrailers(OK_TRAILERS));
     stream.end(frame);
   };
-  stream.on('data', (chunk: Buffer) => {
-    size += chunk.length;
-    if (size <= MAX_MESSAGE + 5) chunks.push(chunk);
-  });
-  stream.once('end', () => {
-    const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-    if (size > MAX_MESSAGE + 5)
-      return fail(new FrontStatus(8, `received message larger than max (${size - 5} vs. ${MAX_MESSAGE})`));
-    if (body.length < 5 || body[0] !== 0 || body.readUInt32BE(1) !== body.length - 5)
-      return fail(new FrontStatus(13, 'expected one uncompressed message'));
+  const run = (message: Buffer) => {
+    done = true;
     let answered: Buffer | Promise<Buffer>;
     try {
-      answered = method(body.subarray(5), headers, peerOf(stream));
+      answered = method(message, headers, peerOf(stream));
     } catch (error) {
       return fail(error);
     }
     if (answered instanceof Promise) answered.then(send, fail);
     else send(answered);
+  };
+  stream.on('data', (chunk: Buffer) => {
+    if (done) return;
+    size += chunk.length;
+    if (size > MAX_MESSAGE + 5) {
+      done = true;
+      return fail(new FrontStatus(8, `received message larger than max (${size - 5} vs. ${MAX_MESSAGE})`));
+    }
+    if (body === undefined && chunks === undefined) body = chunk;
+    else {
+      chunks ??= [body!];
+      chunks.push(chunk);
+      body = undefined;
+    }
+    const whole = body ?? Buffer.concat(chunks!);
+    if (whole.length >= 5 && whole[0] === 0 && whole.readUInt32BE(1) === whole.length - 5) run(whole.subarray(5));
+  });
+  stream.once('end', () => {
+    if (done) return;
+    done = true;
+    fail(new FrontStatus(13, 'expected one uncompressed message'));
   });
 }
 
