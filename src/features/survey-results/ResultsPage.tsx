@@ -46,7 +46,7 @@ function Results({
 }) {
   const namespaceKey = useNamespaceKey();
   const survey = useQuery(surveyQuery(namespaceKey, environment.id, surveyId));
-  const [state, setState] = useResultsState();
+  const [state, setState] = useResultsState(surveyId);
   const [filtering, setFiltering] = useState(false);
   const href = (path: string) => namespacePath(namespaceKey, path);
   if (survey.isPending) return <p className="muted">Loading…</p>;

@@ -116,30 +116,42 @@ function Webhooks({ environment }: { environment: SurveyEnvironment }) {
             </table>
           </div>
         ))}
-      <Dialog open={creating} onClose={() => setCreating(false)} title="New Webhook">
-        <WebhookForm
-          environment={environment}
-          onCreated={(hook) => {
-            setCreating(false);
-            setCreated(hook);
-          }}
-        />
-      </Dialog>
-      <Dialog open={created !== undefined} onClose={() => setCreated(undefined)} title="Webhook created">
-        <p>
-          Keep this signing secret now: verify each delivery’s <code className="code">webhook-signature</code> with it.
-        </p>
-        <div className="results-secret">
-          <code className="code" data-testid="webhook-secret">
-            {created?.secret}
-          </code>
-          <CopyButton text={created?.secret ?? ''} label="Copy the signing secret" />
-        </div>
-        <div className="form-actions">
-          <button type="button" className="button button-primary" onClick={() => setCreated(undefined)}>
-            Done
-          </button>
-        </div>
+      <Dialog
+        open={creating}
+        onClose={() => {
+          setCreating(false);
+          setCreated(undefined);
+        }}
+        title={created ? 'Webhook created' : 'New Webhook'}
+      >
+        {created ? (
+          <>
+            <p>
+              Keep this signing secret now, it is shown only once: verify each delivery’s{' '}
+              <code className="code">webhook-signature</code> with it.
+            </p>
+            <div className="results-secret">
+              <code className="code" data-testid="webhook-secret">
+                {created.secret}
+              </code>
+              <CopyButton text={created.secret} label="Copy the signing secret" />
+            </div>
+            <div className="form-actions">
+              <button
+                type="button"
+                className="button button-primary"
+                onClick={() => {
+                  setCreating(false);
+                  setCreated(undefined);
+                }}
+              >
+                Done
+              </button>
+            </div>
+          </>
+        ) : (
+          <WebhookForm environment={environment} onCreated={setCreated} />
+        )}
       </Dialog>
       <ConfirmDialog
         open={deleting !== undefined}

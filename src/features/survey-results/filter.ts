@@ -75,22 +75,26 @@ function subscribeToAddress(onChange: () => void): () => void {
 }
 
 /**
- * The state in the address and a setter. The query string is the page's own: it is taken away when the
- * page is left, so that other pages' addresses stay clean.
+ * The state in the address and a setter. The query string is the results page's own: once the address has
+ * left this survey's results (the page is remounted at every address, so only the new address tells),
+ * it is taken away, so that other pages' addresses stay clean.
  */
-export function useResultsState(): [ResultsState, (next: Pick<ResultsState, 'filter' | 'days'>) => void] {
+export function useResultsState(
+  surveyId: string,
+): [ResultsState, (next: Pick<ResultsState, 'filter' | 'days'>) => void] {
   const search = useSyncExternalStore(subscribeToAddress, () => window.location.search);
   const [location, navigate] = useLocation();
   const state = useMemo(() => parseState(search), [search]);
   useEffect(
     () => () => {
-      if (window.location.search) {
+      const stays = window.location.hash.includes(`/results/${encodeURIComponent(surveyId)}`);
+      if (window.location.search && !stays) {
         const url = new URL(window.location.href);
         url.search = '';
         history.replaceState(history.state, '', url.href);
       }
     },
-    [],
+    [surveyId],
   );
   return [state, (next) => navigate(`${location}${searchOf(next) || '?'}`)];
 }
