@@ -316,10 +316,20 @@ export async function* exportCsv(
   const answerIds = [...survey.questions.map((question) => question.id), ...hidden];
   const none = { tags: [], notes: [] };
   let number = 0;
-  let after: Cursor | undefined;
+  const readPage = (after?: Cursor) => {
+    const page = exportPage(database, survey.id, filter, { limit: pageSize, after });
+    // Awaited below unless the download stops first; then its failure must not go unhandled.
+    page.catch(() => undefined);
+    return page;
+  };
+  let next = readPage();
   for (;;) {
-    const rows = await exportPage(database, survey.id, filter, { limit: pageSize, after });
+    const rows = await next;
     if (rows.length === 0) return;
+    const more = rows.length === pageSize;
+    // The next page is read while this one is written out (PostgreSQL answers from its own process).
+    const last = rows.at(-1)!;
+    if (more) next = readPage({ createdAt: last.createdAt, id: last.id });
     const extras = annotated
       ? await annotations(
           database,
@@ -338,8 +348,6 @@ export async function* exportCsv(
     }
     const chunk = `${lines.join('\r\n')}\r\n`;
     yield chunk;
-    if (rows.length < pageSize) return;
-    const last = rows.at(-1)!;
-    after = { createdAt: last.createdAt, id: last.id };
+    if (!more) return;
   }
 }
