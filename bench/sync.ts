@@ -1,8 +1,10 @@
 // GET /api/v1/client/{environment}/in-app/sync, the widget's call on a page load with an expired state,
 // under 64 connections (autocannon) against the real app holding 20 surveys, 10 action classes and
 // 1,000 people (support/sync-data.ts), versus a bare node:http server answering the same bytes as the
-// anonymous sync, in the same run and in alternating rounds. The identified sync cycles through the
-// 1,000 people; the conditional sync sends the ETag of the anonymous answer back (a 304 without body).
+// anonymous sync, in the same run and in alternating rounds; and the same environment with 10 of its
+// 20 surveys linked to a flag's variant (an identified sync evaluates the flag for each). The identified
+// syncs cycle through the 1,000 people; the conditional sync sends the ETag of the anonymous answer back
+// (a 304 without body).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +25,7 @@ if (!(await serveIfChild())) {
     `${CONNECTIONS} connections, ${SECONDS} s on each load in ${ROUNDS} alternating rounds after ${WARM_UP_SECONDS} s of warm-up`,
   );
   const ensign = await startServer('ensign-sync', import.meta.url);
+  const linked = await startServer('ensign-sync-linked', import.meta.url);
   const first = await fetch(ensign.url + SYNC);
   if (first.status !== 200) throw new Error(`anonymous sync: ${first.status} ${await first.text()}`);
   const body = Buffer.from(await first.arrayBuffer());
@@ -37,26 +40,26 @@ if (!(await serveIfChild())) {
   );
 
   let person = 0;
+  const identifiedSync: Omit<Options, 'url'> & { url: string } = {
+    url: SYNC,
+    requests: [
+      {
+        setupRequest: (request) => ({
+          ...request,
+          path: `${SYNC}/${userIdOf(person++ % PEOPLE)}?version=1.6.5`,
+        }),
+      },
+    ],
+  };
   const loads: Record<
     string,
     { target: typeof ensign; options: Omit<Options, 'url'> & { url: string }; status?: number }
   > = {
     bare: { target: bare, options: { url: '/' } },
     anonymous: { target: ensign, options: { url: SYNC } },
-    identified: {
-      target: ensign,
-      options: {
-        url: SYNC,
-        requests: [
-          {
-            setupRequest: (request) => ({
-              ...request,
-              path: `${SYNC}/${userIdOf(person++ % PEOPLE)}?version=1.6.5`,
-            }),
-          },
-        ],
-      },
-    },
+    identified: { target: ensign, options: identifiedSync },
+    // The same environment with 10 of its 20 surveys linked to a flag's variant.
+    linked: { target: linked, options: identifiedSync },
   };
   if (etag)
     loads.conditional = { target: ensign, options: { url: SYNC, headers: { 'if-none-match': etag } }, status: 304 };
@@ -74,10 +77,12 @@ if (!(await serveIfChild())) {
     }
   }
   ensign.stop();
+  linked.stop();
   bare.stop();
   const bareRate = report('bare node:http, same bytes', totals.bare);
   const anonymous = report('ensign anonymous sync', totals.anonymous);
   const identified = report('ensign identified sync', totals.identified);
+  const linkedRate = report('identified, 10 surveys linked', totals.linked);
   if (totals.conditional) report('ensign anonymous sync, 304', totals.conditional);
   const percent = (rate: number) => `${((100 * rate) / bareRate).toFixed(1)}% of bare node:http`;
   console.log(
@@ -90,6 +95,18 @@ if (!(await serveIfChild())) {
     `${worstP99(totals.identified)} ms against bare's ${worstP99(totals.bare)} ms (worst rounds)`,
     "at most 2x bare's",
     worstP99(totals.identified) <= 2 * worstP99(totals.bare),
+  );
+  budget(
+    'identified sync with 10 linked surveys',
+    `${((100 * linkedRate) / identified).toFixed(1)}% of the unlinked throughput`,
+    'at least 90%',
+    linkedRate >= 0.9 * identified,
+  );
+  budget(
+    'linked sync p99',
+    `${worstP99(totals.linked)} ms against ${worstP99(totals.identified)} ms unlinked (worst rounds)`,
+    'at most 1.2x',
+    worstP99(totals.linked) <= 1.2 * worstP99(totals.identified),
   );
   console.log(`${loadLine()} at the end`);
 }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../../server/app.js';
 import { defaultConfig } from '../../server/config/index.js';
-import { seedSyncEnvironment } from './sync-data.js';
+import { SYNC_ENVIRONMENT_ID, seedSyncEnvironment } from './sync-data.js';
 
 /** The fixed answer of the bare server: the shape and size of a variant evaluation. */
 const FIXED_ANSWER = {
@@ -89,14 +89,53 @@ async function serveEnsign(metrics: boolean, grpc = false): Promise<number | { p
 }
 
 /** Ensign in this (child) process holding the sync benchmark's environment (sync-data.ts), without the demo. */
-async function serveEnsignSync(): Promise<number> {
+async function serveEnsignSync(linked = false): Promise<number> {
   const config = defaultConfig();
   config.db.url = temporaryDatabase();
   config.surveys.demo = false;
   await seedSyncEnvironment(config.db.url);
   const app = await buildApp(config);
+  if (linked) await linkSyncSurveys(app);
   await app.listen({ port: 0, host: '127.0.0.1' });
   return (app.server.address() as { port: number }).port;
+}
+
+/**
+ * Links half the sync environment's surveys (every other one) to variant b of a 50/50 flag of its
+ * namespace, through the console API: an identified sync then evaluates the flag for each of them.
+ */
+async function linkSyncSurveys(app: Awaited<ReturnType<typeof buildApp>>): Promise<void> {
+  const call = async (method: 'GET' | 'POST' | 'PUT', url: string, body?: object) => {
+    const answer = await app.inject({ method, url, payload: body });
+    if (answer.statusCode !== 200) throw new Error(`${method} ${url}: ${answer.statusCode} ${answer.body}`);
+    return answer.json();
+  };
+  const flags = '/api/v1/namespaces/default/flags';
+  await call('POST', flags, { key: 'checkout', name: 'Checkout', type: 'VARIANT_FLAG_TYPE', enabled: true });
+  const variants = [
+    await call('POST', `${flags}/checkout/variants`, { key: 'a' }),
+    await call('POST', `${flags}/checkout/variants`, { key: 'b' }),
+  ];
+  await call('POST', '/api/v1/namespaces/default/segments', {
+    key: 'everyone',
+    name: 'Everyone',
+    matchType: 'ALL_MATCH_TYPE',
+  });
+  const rule = await call('POST', `${flags}/checkout/rules`, { segmentKey: 'everyone', rank: 1 });
+  for (const variant of variants)
+    await call('POST', `${flags}/checkout/rules/${rule.id}/distributions`, { variantId: variant.id, rollout: 50 });
+  const surveys = `/api/v1/namespaces/default/surveys/environments/${SYNC_ENVIRONMENT_ID}/surveys`;
+  const listed = (await call('GET', surveys)).surveys as { id: string }[];
+  for (const { id } of listed.filter((_, i) => i % 2 === 0)) {
+    const {
+      id: _id,
+      createdAt: _c,
+      updatedAt: _u,
+      environmentId: _e,
+      ...draft
+    } = await call('GET', `${surveys}/${id}`);
+    await call('PUT', `${surveys}/${id}`, { ...draft, linkedFlag: { flagKey: 'checkout', variants: ['b'] } });
+  }
 }
 
 /**
@@ -187,7 +226,8 @@ async function serveMinimal(): Promise<number> {
 const SERVERS = {
   ensign: () => serveEnsign(true),
   'ensign-no-metrics': () => serveEnsign(false),
-  'ensign-sync': serveEnsignSync,
+  'ensign-sync': () => serveEnsignSync(),
+  'ensign-sync-linked': () => serveEnsignSync(true),
   'ensign-grpc': () => serveEnsign(true, true),
   bare: serveBare,
   'bare-body': serveBareBody,

@@ -132,8 +132,17 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
   await app.register(
     async (client) => {
       await withCors(client);
-      const targeting = async (environmentId: string) =>
-        context.snapshots.get(await namespaceOfEnvironment(context.database.db, environmentId));
+      // An environment stays in its namespace: its key is read once, not on every identified sync.
+      const namespaces = new Map<string, Promise<string>>();
+      const targeting = async (environmentId: string) => {
+        let namespaceKey = namespaces.get(environmentId);
+        if (!namespaceKey) {
+          namespaceKey = namespaceOfEnvironment(context.database.db, environmentId);
+          namespaces.set(environmentId, namespaceKey);
+          namespaceKey.catch(() => namespaces.delete(environmentId));
+        }
+        return context.snapshots.get(await namespaceKey);
+      };
       clientRoutes(client, store, syncStates, targeting, webhooks, context.metrics);
       await storageRoutes(client, store, {
         uploadDir: config.surveys.uploadDir,
