@@ -14,7 +14,7 @@ import { budget, loadLine } from './support/load.js';
 import { EVALUATION_BODY, serveIfChild, startServer } from './support/servers.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const ROUNDS = 2;
+const ROUNDS = 4;
 const CONNECTIONS = 64;
 const GRPC_SESSIONS = 4;
 const WARM_UP_SECONDS = 2;
