@@ -217,6 +217,79 @@ describe.each(dialects)('surveys linked to flags and segments on %s', (dialect) 
     }
   });
 
+  it('targets generated segments exactly as the engine matches generated attributes', async () => {
+    // A seeded generator (mulberry32): the same cases on every run, and a failure names its case.
+    let seed = 20261126;
+    const random = () => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+      return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+    };
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
+    const VALUES: Record<string, string[]> = {
+      plan: ['pro', 'free', 'Pro', ''],
+      seats: ['1', '3', '10', 'x'],
+      beta: ['true', 'false', 'yes'],
+      region: ['eu', 'us', 'eu-west'],
+    };
+    const constraint = (): [string, string, string, string?] => {
+      const property = pick(Object.keys(VALUES));
+      const kind = pick(['STRING', 'NUMBER', 'BOOLEAN']);
+      if (kind === 'NUMBER')
+        return [
+          'NUMBER_COMPARISON_TYPE',
+          property,
+          pick(['eq', 'neq', 'lt', 'lte', 'gt', 'gte', 'present', 'notpresent']),
+          pick(['1', '3', '5']),
+        ];
+      if (kind === 'BOOLEAN')
+        return ['BOOLEAN_COMPARISON_TYPE', property, pick(['true', 'false', 'present', 'notpresent'])];
+      const operator = pick(['eq', 'neq', 'prefix', 'suffix', 'isoneof', 'isnotoneof', 'empty', 'notempty']);
+      const value = operator.endsWith('oneof')
+        ? JSON.stringify([pick(VALUES[property]), pick(VALUES[property])])
+        : pick(VALUES[property]);
+      return ['STRING_COMPARISON_TYPE', property, operator, value];
+    };
+    let matched = 0;
+    let checked = 0;
+    for (let s = 0; s < 6; s++) {
+      const segmentKey = `generated-${s}`;
+      const constraints = Array.from({ length: 1 + Math.floor(random() * 3) }, constraint);
+      const matchType = pick(['ALL_MATCH_TYPE', 'ANY_MATCH_TYPE']);
+      await api.segment('default', segmentKey, constraints, matchType);
+      await api.flag('default', `${segmentKey}-probe`, 'BOOLEAN_FLAG_TYPE', false);
+      await api.ok('POST', `/api/v1/namespaces/default/flags/${segmentKey}-probe/rollouts`, {
+        rank: 1,
+        segment: { segmentKey, value: true },
+      });
+      const id = (await createSurvey({ name: `Segment ${s}`, segmentKey })).body.data.id as string;
+      for (let v = 0; v < 12; v++) {
+        const userId = `${segmentKey}-visitor-${v}`;
+        const attributes = Object.fromEntries(
+          Object.entries(VALUES)
+            .filter(() => random() < 0.7)
+            .map(([property, values]) => [property, pick(values)]),
+        );
+        expect((await t.request('POST', `${CLIENT}/people/${userId}`, { attributes })).status).toBe(200);
+        const engine = await api.ok('POST', '/evaluate/v1/boolean', {
+          flagKey: `${segmentKey}-probe`,
+          entityId: userId,
+          context: attributes,
+        });
+        const shown = (await syncedIds(userId)).includes(id);
+        expect(shown, `${matchType} ${JSON.stringify(constraints)} for ${JSON.stringify(attributes)}`).toBe(
+          engine.enabled,
+        );
+        checked++;
+        if (shown) matched++;
+      }
+    }
+    // The generated cases go both ways.
+    expect(matched).toBeGreaterThan(5);
+    expect(checked - matched).toBeGreaterThan(5);
+  });
+
   it('refuses deleting a flag or segment that a survey links, naming the survey', async () => {
     await api.flag('default', 'kept');
     await api.variant('default', 'kept', 'on');
