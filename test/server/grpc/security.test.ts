@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -226,6 +227,63 @@ describe.each(dialects)('gRPC authentication and namespace scope (%s)', (dialect
         own,
       ),
     ).toMatchObject({ answer: { namespace: { key: 'team-a' } } });
+  });
+});
+
+describe('gRPC with JWT authentication', () => {
+  let t: TestApp;
+  let dir: string;
+  let g: Awaited<ReturnType<typeof startGrpc>>;
+  const key = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const stranger = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const jwt = (signer: KeyObject) => {
+    const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const now = Math.floor(Date.now() / 1000);
+    const input = `${encode({ alg: 'ES256', typ: 'JWT' })}.${encode({ sub: 'svc', iat: now, exp: now + 600 })}`;
+    const signature = sign('sha256', Buffer.from(input), { key: signer, dsaEncoding: 'ieee-p1363' });
+    return `${input}.${signature.toString('base64url')}`;
+  };
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ensign-grpc-jwt-'));
+    const keyFile = join(dir, 'key.pem');
+    writeFileSync(keyFile, key.publicKey.export({ format: 'pem', type: 'spki' }));
+    t = await startTestApp('sqlite', (config) => {
+      config.authentication = { required: true, methods: { jwt: { enabled: true, public_key_file: keyFile } } };
+    });
+    g = await startGrpc(t);
+  });
+  afterAll(async () => {
+    await g?.close();
+    await t?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('accepts `JWT <jwt>` metadata signed by the configured key, and refuses another signer', async () => {
+    const answer = await g.client.call(FLIPT, 'ListFlags', {}, { authorization: `JWT ${jwt(key.privateKey)}` });
+    expect(answer).toMatchObject({ totalCount: 0 });
+    for (const authorization of [`JWT ${jwt(stranger.privateKey)}`, `Bearer ${jwt(key.privateKey)}`]) {
+      await expect(g.client.call(FLIPT, 'ListFlags', {}, { authorization })).rejects.toMatchObject({
+        code: grpc.status.UNAUTHENTICATED,
+      });
+    }
+    // The front's evaluation RPCs check it too.
+    await expect(
+      g.client.call(
+        EVALUATION,
+        'Variant',
+        { flagKey: 'f', entityId: 'e' },
+        { authorization: `JWT ${jwt(stranger.privateKey)}` },
+      ),
+    ).rejects.toMatchObject({ code: grpc.status.UNAUTHENTICATED });
+    await expect(
+      g.client.call(
+        EVALUATION,
+        'Variant',
+        { flagKey: 'f', entityId: 'e' },
+        { authorization: `JWT ${jwt(key.privateKey)}` },
+      ),
+    ).rejects.toMatchObject({ code: grpc.status.NOT_FOUND });
   });
 });
 
