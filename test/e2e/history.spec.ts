@@ -150,3 +150,42 @@ test("a flag's History shows the console's and a token's changes with their diff
   await expect(page.getByRole('article', { name: 'Rule 2' })).toHaveCount(0);
   await expect(page.getByRole('article', { name: 'Rule 1' }).getByLabel('Percentage for red')).toHaveValue('50');
 });
+
+test("a segment's History and the namespace's History page, filtered by entity and actor", async ({ page }) => {
+  const namespace = unique('history');
+  const base = `/api/v1/namespaces/${namespace}`;
+  await api('POST', '/api/v1/namespaces', { key: namespace, name: namespace });
+  await api('POST', `${base}/segments`, { key: 'pro', name: 'Pro', matchType: 'ALL_MATCH_TYPE' });
+  const bot = await newToken('segment-bot');
+  await withToken(bot, 'POST', `${base}/segments/pro/constraints`, {
+    type: 'STRING_COMPARISON_TYPE',
+    property: 'plan',
+    operator: 'eq',
+    value: 'pro',
+  });
+  await api('POST', `${base}/flags`, { key: 'banner', name: 'Banner', type: 'BOOLEAN_FLAG_TYPE', enabled: false });
+  await page.setExtraHTTPHeaders({ authorization: `Bearer ${await newToken('viewer')}` });
+
+  await open(page, server, `/namespaces/${namespace}/segments/pro`);
+  await page.getByText('History', { exact: true }).click();
+  const constraint = page.getByRole('article', { name: 'constraint created by token segment-bot' });
+  await expect(constraint.getByRole('row', { name: /Constraint on plan/ })).toContainText('plan == pro');
+
+  await open(page, server, `/namespaces/${namespace}/history`);
+  await expect(page.getByRole('heading', { name: 'History' })).toBeVisible();
+  const changes = page.getByRole('list', { name: 'Changes' });
+  await expect(changes.getByRole('article')).toHaveCount(4);
+  await expect(changes.getByRole('article', { name: 'flag created by token initial_bootstrap_token' })).toContainText(
+    'flag banner',
+  );
+  const filters = page.getByRole('form', { name: 'Filter changes' });
+  await filters.getByLabel('Actor').fill('token segment-bot');
+  await filters.getByRole('button', { name: 'Apply' }).click();
+  await expect(changes.getByRole('article')).toHaveCount(1);
+  await filters.getByRole('button', { name: 'Clear' }).click();
+  await filters.getByLabel('Entity').selectOption('flag');
+  await filters.getByRole('button', { name: 'Apply' }).click();
+  await expect(changes.getByRole('article')).toHaveCount(1);
+  await expect(changes.getByRole('article', { name: 'flag created by token initial_bootstrap_token' })).toBeVisible();
+  await expectAccessible(page);
+});

@@ -3,3 +3,6 @@ import { lazy } from 'react';
 
 /** A flag's History tab, in a chunk of its own. */
 export const FlagHistoryTab = lazy(() => import('./FlagHistoryTab'));
+
+/** A segment's changes, in a chunk of its own. */
+export const SegmentHistory = lazy(() => import('./SegmentHistory'));

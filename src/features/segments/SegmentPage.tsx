@@ -1,5 +1,5 @@
 import '../../app/shared-chunk';
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import type { Constraint, Segment } from '../../../domain/flipt/types';
 import { errorMessage } from '../../api/client';
 import { useNamespaceKey } from '../../lib/namespace';
@@ -12,6 +12,7 @@ import { ValueList } from '../../components/ValueList';
 import { truncate } from '../../lib/format';
 import { toastError, toastSuccess } from '../../stores/toasts';
 import { READ_ONLY_TITLE, useReadOnly } from '../../api/meta';
+import { SegmentHistory } from '../history';
 import { useNamespaces } from '../namespaces';
 import { ConstraintForm } from './ConstraintForm';
 import { LIST_OPERATORS, NO_VALUE_OPERATORS, operatorLabel, parseList, typeLabel } from './operators';
@@ -134,6 +135,22 @@ export default function SegmentPage({ params }: { params: Record<string, string 
     >
       <SegmentForm key={data.updatedAt} namespaceKey={namespaceKey} segment={data} />
       <Constraints namespaceKey={namespaceKey} segment={data} />
+      <HistorySection namespaceKey={namespaceKey} segmentKey={data.key} />
     </EntityPage>
+  );
+}
+
+/** The segment's changes, loaded when the operator opens the section. */
+function HistorySection({ namespaceKey, segmentKey }: { namespaceKey: string; segmentKey: string }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <details className="history-section" onToggle={(event) => setOpen(event.currentTarget.open)}>
+      <summary>History</summary>
+      {open && (
+        <Suspense fallback={<p className="muted">Loading…</p>}>
+          <SegmentHistory namespaceKey={namespaceKey} segmentKey={segmentKey} />
+        </Suspense>
+      )}
+    </details>
   );
 }
