@@ -285,7 +285,8 @@ function csvField(value: unknown): string {
 
 /**
  * The filtered responses as CSV with Formbricks' columns (No., Response ID, Timestamp, Finished, Survey ID,
- * User ID, Notes, Tags, meta fields, one column per question, hidden fields, person attributes), newest
+ * User ID, Notes, Tags, meta fields, one column per question, hidden fields, person attributes; and the
+ * linked flag's value when the survey links one), newest
  * first, produced one page at a time so that memory stays flat.
  */
 export async function* exportCsv(
@@ -309,6 +310,8 @@ export async function* exportCsv(
     ...survey.questions.map((question, i) => `${i + 1}. ${question.headline}`),
     ...hidden,
     ...attributeKeys,
+    // A survey linked to a flag: what the flag gave each visitor when it was shown.
+    ...(survey.linkedFlag ? [`${survey.linkedFlag.flagKey} (flag)`] : []),
   ];
   yield `${header.map(csvField).join(',')}\r\n`;
   const annotated = await surveyHasAnnotations(database, survey.id);
@@ -344,6 +347,7 @@ export async function* exportCsv(
       let line = `${++number},${csvField(row.id)},${csvField(row.createdAt)},${row.finished ? 'Yes' : 'No'},${surveyField},${csvField(row.userId ?? '')},${csvField(notes.map((note) => `${note.user.name}: ${note.text}`).join('\n'))},${csvField(tags.map((tag) => tag.name).join(', '))},${csvField(meta.source)},${csvField(meta.url)},${csvField(meta.userAgent?.browser)},${csvField(meta.userAgent?.os)},${csvField(meta.userAgent?.device)}`;
       for (const id of answerIds) line += `,${csvField(data[id])}`;
       for (const key of attributeKeys) line += `,${csvField(attributes[key] ?? '')}`;
+      if (survey.linkedFlag) line += `,${csvField(row.flagVariant ?? '')}`;
       lines.push(line);
     }
     const chunk = `${lines.join('\r\n')}\r\n`;

@@ -368,6 +368,8 @@ export interface ExportRow {
   data: Record<string, unknown>;
   meta: { source?: unknown; url?: unknown; userAgent?: { browser?: unknown; os?: unknown; device?: unknown } };
   attributes: Record<string, string> | null;
+  /** What the survey's linked flag gave the visitor when it was shown, if it links one. */
+  flagVariant: string | null;
 }
 
 /**
@@ -389,7 +391,7 @@ export async function exportPage(
   // not parsed and written again by the database; the scalars are quoted as JSON.
   const quote = (column: string) =>
     postgres ? sql`to_json(${sql.ref(column)})::text` : sql`json_quote(${sql.ref(column)})`;
-  const item = sql`'[' || ${quote('e.id')} || ',' || ${quote('e.created_at')} || ',' || ${sql`case when e.finished then 'true' else 'false' end`} || ',' || coalesce(${quote('e.user_id')}, 'null') || ',' || e.data || ',' || e.meta || ',' || coalesce(e.person_attributes, 'null') || ']'`;
+  const item = sql`'[' || ${quote('e.id')} || ',' || ${quote('e.created_at')} || ',' || ${sql`case when e.finished then 'true' else 'false' end`} || ',' || coalesce(${quote('e.user_id')}, 'null') || ',' || e.data || ',' || e.meta || ',' || coalesce(e.person_attributes, 'null') || ',' || coalesce(${quote('e.flag_variant')}, 'null') || ']'`;
   // SQLite concatenates in the subquery's order (sorting again inside the aggregate took half of its
   // time; checked below all the same, its BINARY order being JavaScript's); PostgreSQL sorts as its
   // ORDER BY does (its collation may not be JavaScript's order).
@@ -398,7 +400,7 @@ export async function exportPage(
     : sql`'[' || coalesce(group_concat(${item}, ','), '') || ']'`;
   const result = await sql<{ page: string }>`
     select ${aggregate} as page from (
-      select r.id, r.created_at, r.finished, p.user_id, r.data, r.meta, r.person_attributes
+      select r.id, r.created_at, r.finished, p.user_id, r.data, r.meta, r.person_attributes, r.flag_variant
       from ${json.from(Object.keys(filter.data ?? {}).length > 0)} left join survey_people p on p.id = r.person_id
       where ${where} ${after}
       order by r.created_at desc, r.id desc limit ${page.limit}
@@ -411,8 +413,9 @@ export async function exportPage(
     ExportRow['data'],
     ExportRow['meta'],
     ExportRow['attributes'],
+    string | null,
   ][];
-  const exported = rows.map(([id, createdAt, finished, userId, data, meta, attributes]) => ({
+  const exported = rows.map(([id, createdAt, finished, userId, data, meta, attributes, flagVariant]) => ({
     id,
     createdAt,
     finished: toBool(finished),
@@ -420,6 +423,7 @@ export async function exportPage(
     data,
     meta,
     attributes,
+    flagVariant,
   }));
   const newestFirst = (a: ExportRow, b: ExportRow) =>
     a.createdAt === b.createdAt ? (a.id < b.id ? 1 : a.id > b.id ? -1 : 0) : a.createdAt < b.createdAt ? 1 : -1;

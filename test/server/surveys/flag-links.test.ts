@@ -189,6 +189,12 @@ describe.each(dialects)('surveys linked to flags and segments on %s', (dialect) 
       `${url.replace('/by-variant', '/responses')}?filter=${encodeURIComponent(JSON.stringify({ flagValues: ['b'] }))}`,
     );
     expect(list.body.data.length).toBe(scores.get('b')!.length);
+    const csv = (await t.request('GET', url.replace('/by-variant', '/export.csv'))).body as string;
+    const [header, ...lines] = csv.trim().split('\r\n');
+    expect(header.endsWith(',checkout (flag)')).toBe(true);
+    const exported = lines.map((line) => line.split(',').at(-1)).sort();
+    const answered = [...scores].flatMap(([variant, given]) => given.map(() => variant)).sort();
+    expect(exported).toEqual(answered);
     const unlinked = await createSurvey({ name: 'Unlinked' });
     const refused = await t.request('GET', url.replace(surveyId, unlinked.body.data.id));
     expect(refused.status).toBe(400);
