@@ -20,7 +20,7 @@ export default function FeedbackTab({ namespaceKey, flag }: { namespaceKey: stri
   const prefill = new URLSearchParams({ linkFlag: flag.key, values: linkValues(flag).join(',') });
   const newSurvey = namespacePath(namespaceKey, `${surveyPaths.list()}?${prefill}`);
   return (
-    <section className="form">
+    <section className="feedback">
       <div className="toolbar">
         <p className="muted">
           Surveys linked to this flag ask only the identified visitors it gives the chosen variants; their answers
@@ -57,7 +57,7 @@ function LinkedSurvey({
   const questions = values[0]?.scores ?? [];
   const baseline = values[0];
   return (
-    <article className="card" aria-label={survey.name}>
+    <article className="feedback-survey" aria-label={survey.name}>
       <h2>
         <Link href={namespacePath(namespaceKey, surveyPaths.edit(environmentId, survey.id))}>{survey.name}</Link>{' '}
         <span className="badge">{STATUS_LABELS[survey.status]}</span> <span className="muted">{children}</span>
