@@ -189,3 +189,33 @@ test("a segment's History and the namespace's History page, filtered by entity a
   await expect(changes.getByRole('article', { name: 'flag created by token initial_bootstrap_token' })).toBeVisible();
   await expectAccessible(page);
 });
+
+test('in read-only mode the History shows the changes and refuses Revert in place, with the reason', async ({
+  page,
+}) => {
+  const dir = mkdtempSync(join(tmpdir(), 'ensign-history-ro-'));
+  const db = `file:${join(dir, 'ensign.db')}`;
+  const config = join(dir, 'config.yml');
+  writeFileSync(config, 'storage:\n  type: database\n  read_only: true\n');
+  let readOnly: RunningServer | undefined;
+  try {
+    const writable = await startServer(['--db', db]);
+    await fetch(`${writable.url}/api/v1/namespaces/default/flags`, {
+      method: 'POST',
+      body: JSON.stringify({ key: 'frozen', name: 'Frozen', type: 'BOOLEAN_FLAG_TYPE', enabled: true }),
+    });
+    await writable.stop();
+    readOnly = await startServer(['--db', db, '--config', config]);
+    await open(page, readOnly, '/namespaces/default/flags/frozen/history');
+    const revert = page.getByRole('article', { name: 'flag created by anonymous' }).getByRole('button', {
+      name: /^Revert change/,
+    });
+    await expect(revert).toHaveAttribute('aria-disabled', 'true');
+    await expect(revert).toHaveAccessibleDescription('Not allowed in Read-Only mode');
+    await revert.click({ force: true });
+    await expect(page.getByRole('dialog', { name: 'Revert Change' })).toHaveCount(0);
+  } finally {
+    await readOnly?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
