@@ -351,6 +351,18 @@ test('a webhook made in the console gets each response event once, signed, also 
     await expect(row).toContainText('Response created, Response updated, Response finished');
     await expect(row).toContainText('Shop feedback');
     await expect(page.getByText(secret)).toHaveCount(0);
+    // The webhooks page: accessible in light and dark, no wider than a 375 px window.
+    for (const theme of THEMES) {
+      await page.emulateMedia({ colorScheme: theme });
+      for (const size of SIZES) {
+        await page.setViewportSize(size);
+        await expect(row).toBeVisible();
+        if (size.width === 1440) await expectAccessible(page);
+        else expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+        await shoot(page, 'test-results/screenshots', 'survey-webhooks', size, theme);
+      }
+    }
+    await page.setViewportSize(SIZES[0]);
 
     // A visitor answers through our loader: created, updated per answer, finished, each once and signed.
     await answer(page, site, server, BOB);
@@ -384,6 +396,9 @@ test('a webhook made in the console gets each response event once, signed, also 
         return failed.length;
       })
       .toBeGreaterThan(0);
+    // The console shows the queue of the webhook and why it is waiting.
+    await open(page, server, `${AREA}/webhooks`);
+    await expect(page.getByRole('row').filter({ hasText: 'Loopback' })).toContainText(/\d+ waiting · last error: /);
     await server.stop();
     receiver = await startReceiver(port, received);
     server = await startServer(['--surveys', SEED, ...db]);

@@ -8,7 +8,14 @@ import { ConfirmDialog } from '../../components/Dialog';
 import { Timestamp } from '../../components/Timestamp';
 import { ReasonButton } from '../../components/Tooltip';
 import { toastError, toastSuccess } from '../../stores/toasts';
-import { type ResultResponse, responsesQuery, useAddNote, useDeleteResponse, useTagResponse } from './api';
+import {
+  type ResultResponse,
+  responsesQuery,
+  useAddNote,
+  useDeleteResponse,
+  useTagResponse,
+  useUntagResponse,
+} from './api';
 import { answerText, duration } from './format';
 
 /** The filtered responses, newest first, a page at a time. */
@@ -96,6 +103,7 @@ function ResponseCard({
   const reason = readOnly ? READ_ONLY_TITLE : undefined;
   const tag = useTagResponse(namespaceKey, environmentId);
   const note = useAddNote(namespaceKey, environmentId);
+  const untag = useUntagResponse(namespaceKey, environmentId);
   const [tagName, setTagName] = useState('');
   const [noteText, setNoteText] = useState('');
   const who = response.person?.userId ?? 'Anonymous';
@@ -150,6 +158,19 @@ function ResponseCard({
           {response.tags.map((item) => (
             <li key={item.id} className="chip">
               {item.name}
+              <ReasonButton
+                className="chip-remove"
+                reason={reason}
+                aria-label={`Remove tag ${item.name}`}
+                disabled={untag.isPending}
+                onClick={() =>
+                  untag
+                    .mutateAsync({ responseId: response.id, tagId: item.id })
+                    .catch((error) => toastError(errorMessage(error)))
+                }
+              >
+                ×
+              </ReasonButton>
             </li>
           ))}
         </ul>

@@ -126,6 +126,8 @@ function Bars({ rows }: { rows: { label: string; share: Share }[] }) {
 }
 
 function QuestionBody({ entry }: { entry: ResultsQuestionSummary }) {
+  const scored = entry.type === 'nps' || entry.type === 'rating' || entry.type === 'cta';
+  if (scored && entry.total === 0) return <p className="muted">No answers yet.</p>;
   switch (entry.type) {
     case 'nps':
       return (

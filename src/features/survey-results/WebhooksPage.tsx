@@ -11,6 +11,7 @@ import { useNamespaceKey } from '../../lib/namespace';
 import { toastError, toastSuccess } from '../../stores/toasts';
 import { type SurveyEnvironment, SurveysArea, surveysQuery } from '../surveys';
 import {
+  deliveriesQuery,
   useCreateWebhook,
   useDeleteWebhook,
   WEBHOOK_TRIGGERS,
@@ -82,6 +83,7 @@ function Webhooks({ environment }: { environment: SurveyEnvironment }) {
                   <th scope="col">URL</th>
                   <th scope="col">Triggers</th>
                   <th scope="col">Surveys</th>
+                  <th scope="col">Queue</th>
                   <th scope="col">Created</th>
                   <th scope="col">
                     <span className="visually-hidden">Actions</span>
@@ -97,6 +99,9 @@ function Webhooks({ environment }: { environment: SurveyEnvironment }) {
                     </td>
                     <td>{hook.triggers.map((trigger) => TRIGGER_LABELS[trigger]).join(', ')}</td>
                     <td>{hook.surveyIds.length === 0 ? 'All surveys' : hook.surveyIds.map(surveyName).join(', ')}</td>
+                    <td>
+                      <Queue environmentId={environment.id} hook={hook} />
+                    </td>
                     <td>
                       <RelativeTime value={hook.createdAt} />
                     </td>
@@ -167,6 +172,22 @@ function Webhooks({ environment }: { environment: SurveyEnvironment }) {
         Are you sure you want to delete the webhook <strong>{deleting?.name || deleting?.url}</strong>?
       </ConfirmDialog>
     </>
+  );
+}
+
+/** The webhook's deliveries still to make (delivered ones leave the queue), with the last failure. */
+function Queue({ environmentId, hook }: { environmentId: string; hook: Webhook }) {
+  const namespaceKey = useNamespaceKey();
+  const deliveries = useQuery(deliveriesQuery(namespaceKey, environmentId, hook.id));
+  if (!deliveries.data) return <span className="muted">…</span>;
+  if (deliveries.data.length === 0) return <span className="muted">Nothing waiting</span>;
+  const failed = deliveries.data.filter((delivery) => delivery.status === 'failed').length;
+  const lastError = deliveries.data.find((delivery) => delivery.lastError)?.lastError;
+  return (
+    <span>
+      {deliveries.data.length - failed} waiting{failed > 0 && `, ${failed} given up`}
+      {lastError && <span className="muted"> · last error: {lastError}</span>}
+    </span>
   );
 }
 

@@ -9,7 +9,7 @@ const CSS = `
 .results-stats{list-style:none;padding:0;margin:0 0 1.5rem;display:grid;grid-template-columns:repeat(auto-fill,minmax(10rem,1fr));gap:.75rem}
 .results-stat{border:1px solid var(--border);border-radius:8px;padding:.75rem 1rem;display:flex;flex-direction:column;gap:.15rem}
 .results-stat strong{font-size:1.5rem}
-.results-questions{list-style:none;padding:0;margin:0;display:grid;gap:1rem}
+.results-questions{list-style:none;padding:0;margin:0;display:grid;gap:1rem;grid-template-columns:repeat(auto-fill,minmax(min(100%,26rem),1fr));align-items:start}
 .results-question{border:1px solid var(--border);border-radius:8px;padding:1rem;min-width:0}
 .results-question h3{margin:0 0 .25rem;font-size:1rem;overflow-wrap:anywhere}
 .results-bars{list-style:none;padding:0;margin:.75rem 0 0;display:grid;gap:.5rem}
