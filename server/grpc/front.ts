@@ -239,7 +239,6 @@ function peerOf(stream: ServerHttp2Stream): string {
 
 /** grpc-message's encoding: bytes outside printable ASCII, and '%', percent-encoded (UTF-8). */
 function percentEncoded(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what is encoded
   if (!/[^\x20-\x24\x26-\x7e]/.test(text)) return text;
   let encoded = '';
   for (const byte of Buffer.from(text)) {
