@@ -240,21 +240,32 @@ export async function responseGroups(
   const json = new JsonSql(database.dialect);
   const questions = options.questions ?? survey.questions;
   const timed = options.timed ? survey.questions : [];
+  // Each response's keys and times are worked out once in a subquery (kept apart on PostgreSQL by
+  // OFFSET 0), and only then grouped: grouping by the expressions themselves had PostgreSQL work them out
+  // again for its sort and for its aggregate.
   const keys = [
     sql`r.finished`.as('finished'),
     ...(options.byDay ? [sql`substr(r.created_at, 1, 10)`.as('day')] : []),
     ...questions.map((question, i) => answerKey(json, question).as(`k${i}`)),
   ];
-  const ttcColumns = ['_total', ...timed.map((q) => q.id)].flatMap((id, i) => {
-    const time = json.number(json.ttc, id);
+  const timedIds = ['_total', ...timed.map((q) => q.id)];
+  const times = timedIds.map((id, i) => json.number(json.ttc, id).as(`tm${i}`));
+  const keyNames = ['finished', ...(options.byDay ? ['day'] : []), ...questions.map((_, i) => `k${i}`)];
+  const ttcColumns = timedIds.flatMap((_, i) => {
+    const time = sql.ref(`x.tm${i}`);
     return [
       sql`sum(case when ${time} <> 0 then ${time} else 0 end)`.as(`ts${i}`),
       sql`sum(case when ${time} <> 0 then 1 else 0 end)`.as(`tc${i}`),
     ];
   });
-  const result = await sql<Record<string, unknown>>`select ${sql.join(keys)}, count(*) as n, ${sql.join(ttcColumns)}
-    from ${json.from()} where ${filterCondition(json, { surveyId: survey.id }, filter)}
-    group by ${sql.join(keys.map((_, i) => sql.lit(i + 1)))}`.execute(database.db);
+  const where = filterCondition(json, { surveyId: survey.id }, filter);
+  const result = await sql<Record<string, unknown>>`
+    select ${sql.join(keyNames.map((name) => sql.ref(`x.${name}`)))}, count(*) as n, ${sql.join(ttcColumns)}
+    from (
+      select ${sql.join([...keys, ...times])} from ${json.from()} where ${where}
+      ${database.dialect === 'postgres' ? sql`offset 0` : sql``}
+    ) x
+    group by ${sql.join(keyNames.map((_, i) => sql.lit(i + 1)))}`.execute(database.db);
   return result.rows.map((row) => {
     const data: TResponseData = {};
     const dismissed: string[] = [];
