@@ -58,6 +58,8 @@ interface Draft {
   attributes: AttributeRow[];
   tags: TagRow[];
   questions: QuestionRow[];
+  /** Values of the survey's linked flag the visitor got. */
+  flagValues: string[];
 }
 
 /** A question or hidden field the filter can name, with the operators it allows. */
@@ -106,6 +108,7 @@ function draftOf(filter: ResponseFilter): Draft {
       value: Array.isArray(value) || value === undefined ? '' : String(value),
       choices: Array.isArray(value) ? value : [],
     })),
+    flagValues: filter.flagValues ?? [],
   };
 }
 
@@ -129,6 +132,7 @@ function filterOf(draft: Draft, targets: Target[]): ResponseFilter {
   if (applied.length > 0 || notApplied.length > 0) {
     filter.tags = { ...(applied.length > 0 && { applied }), ...(notApplied.length > 0 && { notApplied }) };
   }
+  if (draft.flagValues.length > 0) filter.flagValues = draft.flagValues;
   const questions = draft.questions.filter((row) => row.id);
   if (questions.length > 0) {
     filter.data = Object.fromEntries(
@@ -373,6 +377,30 @@ export function FilterPanel({
           </button>
         </div>
       </fieldset>
+
+      {survey.linkedFlag && (
+        <fieldset>
+          <legend>Flag {survey.linkedFlag.flagKey}</legend>
+          <div className="results-filter-row">
+            {survey.linkedFlag.variants.map((value) => (
+              <label key={value} className="check">
+                <input
+                  type="checkbox"
+                  checked={draft.flagValues.includes(value)}
+                  onChange={(event) =>
+                    change({
+                      flagValues: event.target.checked
+                        ? [...draft.flagValues, value]
+                        : draft.flagValues.filter((other) => other !== value),
+                    })
+                  }
+                />
+                {value}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      )}
 
       <div className="form-actions">
         <button type="button" className="button" onClick={() => setDraft(draftOf({}))}>

@@ -60,7 +60,8 @@ export function conditionCount(filter: ResponseFilter): number {
     Object.keys(filter.personAttributes ?? {}).length +
     (filter.tags?.applied?.length ?? 0) +
     (filter.tags?.notApplied?.length ?? 0) +
-    Object.keys(filter.data ?? {}).length
+    Object.keys(filter.data ?? {}).length +
+    (filter.flagValues?.length ? 1 : 0)
   );
 }
 

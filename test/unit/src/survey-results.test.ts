@@ -13,6 +13,7 @@ describe('the results view in the address', () => {
     const search = searchOf({ filter, days: 90 });
     expect(parseState(search)).toEqual({ filter, days: 90, invalid: false });
     expect(conditionCount(filter)).toBe(4);
+    expect(conditionCount({ ...filter, flagValues: ['blue', 'green'] })).toBe(5);
   });
 
   it('leaves out an empty filter and the default range', () => {
