@@ -263,8 +263,13 @@ export async function listResponses(
   };
 }
 
-/** Rows fetched per round trip while exporting (a few MB of CSV: large writes, flat memory). */
-const EXPORT_PAGE = 5000;
+/**
+ * Responses read per round trip while exporting: a few MB of CSV per write, memory flat. PostgreSQL's
+ * pages are smaller: the server's CPU per MB (the driver's text and the parsed rows, young enough to be
+ * collected cheaply) was a third lower at 2,000 than at 5,000 in the bench, while SQLite, whose queries
+ * run in the process, did best at 5,000.
+ */
+const EXPORT_PAGE = { sqlite: 5000, postgres: 2000 } as const;
 const META_FIELDS = ['source', 'url', 'userAgent - browser', 'userAgent - os', 'userAgent - device'];
 
 const NEEDS_QUOTES = /[",\r\n]/;
@@ -294,7 +299,7 @@ export async function* exportCsv(
   survey: TSurvey,
   filter: ResponseFilter,
   attributeKeys: readonly string[],
-  pageSize = EXPORT_PAGE,
+  pageSize: number = EXPORT_PAGE[database.dialect],
 ): AsyncGenerator<string> {
   const hidden = hiddenFieldIds(survey);
   const header = [
