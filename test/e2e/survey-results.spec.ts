@@ -248,6 +248,15 @@ test('the summary, the response list and the CSV show what visitors answered thr
     await expect(page.getByRole('link', { name: 'Shop feedback' })).toBeVisible();
     expect(new URL(page.url()).search).toBe('');
 
+    // Deleting a response, after confirming, takes it out of the list, the summary and the CSV.
+    await open(page, server, `${RESULTS}/responses`);
+    await responseCards(page).filter({ hasText: 'bob' }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog', { name: 'Delete Response' }).getByRole('button', { name: 'Delete' }).click();
+    await expect(responseCards(page)).toHaveCount(1);
+    expect((await downloadCsv(page, server)).map((row) => row['User ID'])).toEqual(['alice']);
+    await page.getByRole('navigation', { name: 'Results view' }).getByRole('link', { name: 'Summary' }).click();
+    await expect(stat(page, 'Starts')).toHaveText('1');
+
     // The three views: accessible in light and dark, no wider than a 375 px window.
     const views: [string, string, () => ReturnType<Page['getByRole']>][] = [
       ['survey-results-summary', RESULTS, () => page.getByRole('heading', { name: 'Drop-offs by question' })],
