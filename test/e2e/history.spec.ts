@@ -149,6 +149,13 @@ test("a flag's History shows the console's and a token's changes with their diff
   await page.getByRole('navigation', { name: 'Flag' }).getByRole('link', { name: 'Rules' }).click();
   await expect(page.getByRole('article', { name: 'Rule 2' })).toHaveCount(0);
   await expect(page.getByRole('article', { name: 'Rule 1' }).getByLabel('Percentage for red')).toHaveValue('50');
+  // The flag's tab leads to the namespace's History, where the revert is the newest change.
+  await page.getByRole('navigation', { name: 'Flag' }).getByRole('link', { name: 'History' }).click();
+  await page.getByRole('link', { name: 'Every change in this namespace' }).click();
+  await expect(page.getByRole('heading', { name: 'History' })).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Changes' }).getByRole('article').first()).toContainText(
+    `flag ${flagKey}`,
+  );
 });
 
 test("a segment's History and the namespace's History page, filtered by entity and actor", async ({ page }) => {
