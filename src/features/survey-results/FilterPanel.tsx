@@ -1,13 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import {
-  FILTER_OPS,
-  type QuestionFilter,
-  type QuestionFilterOp,
-  type ResponseFilter,
-} from '../../../domain/surveys/response-filter';
-import type { TSurvey, TSurveyQuestion } from '../../../domain/surveys/types';
+import { FILTER_OPS, type QuestionFilterOp, type ResponseFilter } from '../../../domain/surveys/response-filter';
+import type { TSurvey } from '../../../domain/surveys/types';
 import { tagsQuery } from './api';
+import { type AttributeRow, type Draft, draftOf, filterOf, NUMBER_OPS, targetsOf } from './filter-draft';
 
 const OP_LABELS: Record<QuestionFilterOp, string> = {
   submitted: 'Submitted',
@@ -26,128 +22,6 @@ const OP_LABELS: Record<QuestionFilterOp, string> = {
   uploaded: 'Uploaded',
   notUploaded: 'Not uploaded',
 };
-const NUMBER_OPS: readonly QuestionFilterOp[] = [
-  'equals',
-  'notEquals',
-  'lessThan',
-  'lessEqual',
-  'greaterThan',
-  'greaterEqual',
-];
-
-interface AttributeRow {
-  key: string;
-  op: 'equals' | 'notEquals';
-  value: string;
-}
-interface TagRow {
-  name: string;
-  applied: boolean;
-}
-interface QuestionRow {
-  id: string;
-  op: QuestionFilterOp;
-  value: string;
-  choices: string[];
-}
-/** The filter as the form edits it: rows, and dates as `YYYY-MM-DD` (UTC days). */
-interface Draft {
-  finished: '' | 'true' | 'false';
-  from: string;
-  to: string;
-  attributes: AttributeRow[];
-  tags: TagRow[];
-  questions: QuestionRow[];
-  /** Values of the survey's linked flag the visitor got. */
-  flagValues: string[];
-}
-
-/** A question or hidden field the filter can name, with the operators it allows. */
-interface Target {
-  id: string;
-  label: string;
-  type: TSurveyQuestion['type'] | 'hiddenField';
-  choices: string[];
-}
-
-function targetsOf(survey: TSurvey): Target[] {
-  return [
-    ...survey.questions.map((question) => ({
-      id: question.id,
-      label: question.headline,
-      type: question.type,
-      choices:
-        question.type === 'multipleChoiceSingle' || question.type === 'multipleChoiceMulti'
-          ? question.choices.map((choice) => choice.label)
-          : question.type === 'pictureSelection'
-            ? question.choices.map((choice) => choice.id)
-            : [],
-    })),
-    ...(survey.hiddenFields.enabled ? (survey.hiddenFields.fieldIds ?? []) : []).map((id) => ({
-      id,
-      label: `${id} (hidden field)`,
-      type: 'hiddenField' as const,
-      choices: [],
-    })),
-  ];
-}
-
-function draftOf(filter: ResponseFilter): Draft {
-  return {
-    finished: filter.finished === undefined ? '' : filter.finished ? 'true' : 'false',
-    from: filter.createdAt?.min?.slice(0, 10) ?? '',
-    to: filter.createdAt?.max?.slice(0, 10) ?? '',
-    attributes: Object.entries(filter.personAttributes ?? {}).map(([key, { op, value }]) => ({ key, op, value })),
-    tags: [
-      ...(filter.tags?.applied ?? []).map((name) => ({ name, applied: true })),
-      ...(filter.tags?.notApplied ?? []).map((name) => ({ name, applied: false })),
-    ],
-    questions: Object.entries(filter.data ?? {}).map(([id, { op, value }]) => ({
-      id,
-      op,
-      value: Array.isArray(value) || value === undefined ? '' : String(value),
-      choices: Array.isArray(value) ? value : [],
-    })),
-    flagValues: filter.flagValues ?? [],
-  };
-}
-
-function filterOf(draft: Draft, targets: Target[]): ResponseFilter {
-  const filter: ResponseFilter = {};
-  if (draft.finished) filter.finished = draft.finished === 'true';
-  if (draft.from || draft.to) {
-    filter.createdAt = {
-      ...(draft.from && { min: `${draft.from}T00:00:00.000Z` }),
-      ...(draft.to && { max: `${draft.to}T23:59:59.999Z` }),
-    };
-  }
-  const attributes = draft.attributes.filter((row) => row.key.trim());
-  if (attributes.length > 0) {
-    filter.personAttributes = Object.fromEntries(
-      attributes.map((row) => [row.key.trim(), { op: row.op, value: row.value }]),
-    );
-  }
-  const applied = draft.tags.filter((row) => row.name && row.applied).map((row) => row.name);
-  const notApplied = draft.tags.filter((row) => row.name && !row.applied).map((row) => row.name);
-  if (applied.length > 0 || notApplied.length > 0) {
-    filter.tags = { ...(applied.length > 0 && { applied }), ...(notApplied.length > 0 && { notApplied }) };
-  }
-  if (draft.flagValues.length > 0) filter.flagValues = draft.flagValues;
-  const questions = draft.questions.filter((row) => row.id);
-  if (questions.length > 0) {
-    filter.data = Object.fromEntries(
-      questions.map((row): [string, QuestionFilter] => {
-        const type = targets.find((target) => target.id === row.id)?.type;
-        if (row.op === 'includesAll' || row.op === 'includesOne') return [row.id, { op: row.op, value: row.choices }];
-        if (NUMBER_OPS.includes(row.op))
-          return [row.id, { op: row.op, value: type === 'hiddenField' ? row.value : Number(row.value) }];
-        return [row.id, { op: row.op }];
-      }),
-    );
-  }
-  return filter;
-}
-
 /**
  * The view's one filter, edited as rows and applied to the summary, the trends, the list and the CSV link
  * at once (through the address).
