@@ -10,7 +10,7 @@ export interface AppRoute {
   namespaced?: boolean;
 }
 
-const page = (path: string, load: () => Promise<PageModule>, namespaced?: boolean): AppRoute => ({
+const page = (path: string, load: () => Promise<PageModule>, namespaced = true): AppRoute => ({
   path,
   load,
   component: lazy(load),
@@ -18,24 +18,24 @@ const page = (path: string, load: () => Promise<PageModule>, namespaced?: boolea
 });
 
 /**
- * The route table. A feature registers its page here as a lazy component; `namespaced` pages are
- * reachable under /namespaces/{namespaceKey} and without the prefix (current namespace).
+ * The route table. A feature registers its page here as a lazy component; pages are namespaced (reachable
+ * under /namespaces/{namespaceKey} and without the prefix, the current namespace) unless marked `false`.
  * Pages receive the route's params. Every lazily loaded module starts with `import '<...>/app/shared-chunk'`.
  */
 export const routes: AppRoute[] = [
-  page('/', () => import('../features/onboarding/NamespaceIndex'), true),
-  page('/flags', () => import('../features/flags/FlagsPage'), true),
-  page('/flags/new', () => import('../features/flags/NewFlagPage'), true),
-  page('/flags/:flagKey/:tab?', () => import('../features/flags/FlagPage'), true),
-  page('/segments', () => import('../features/segments/SegmentsPage'), true),
-  page('/segments/new', () => import('../features/segments/NewSegmentPage'), true),
-  page('/segments/:segmentKey', () => import('../features/segments/SegmentPage'), true),
-  page('/history', () => import('../features/history/HistoryPage'), true),
-  page('/console', () => import('../features/evaluation-console/ConsolePage'), true),
-  page('/surveys/*?', () => import('../features/surveys/SurveyRoutes'), true),
-  page('/settings/:tab?', () => import('../features/settings/SettingsPage')),
-  page('/onboarding', () => import('../features/onboarding/OnboardingPage')),
-  page('/support', () => import('../features/support/SupportPage')),
+  page('/', () => import('../features/onboarding/NamespaceIndex')),
+  page('/flags', () => import('../features/flags/FlagsPage')),
+  page('/flags/new', () => import('../features/flags/NewFlagPage')),
+  page('/flags/:flagKey/:tab?', () => import('../features/flags/FlagPage')),
+  page('/segments', () => import('../features/segments/SegmentsPage')),
+  page('/segments/new', () => import('../features/segments/NewSegmentPage')),
+  page('/segments/:segmentKey', () => import('../features/segments/SegmentPage')),
+  page('/history', () => import('../features/history/HistoryPage')),
+  page('/console', () => import('../features/evaluation-console/ConsolePage')),
+  page('/surveys/*?', () => import('../features/surveys/SurveyRoutes')),
+  page('/settings/:tab?', () => import('../features/settings/SettingsPage'), false),
+  page('/onboarding', () => import('../features/onboarding/OnboardingPage'), false),
+  page('/support', () => import('../features/support/SupportPage'), false),
 ];
 
 /** The paths a route answers on: a namespaced page with and without the namespace prefix. */

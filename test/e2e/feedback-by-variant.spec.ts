@@ -115,4 +115,13 @@ test('a survey linked to variant b reaches exactly the b visitors, and the Feedb
   const row = card.getByRole('row', { name: /^b\b/ });
   await expect(row.getByRole('cell').nth(1)).toHaveText(String(scores.length));
   await expect(row.getByRole('cell').nth(3)).toContainText(String(nps));
+
+  // A new survey started from the tab comes linked to the flag, every value ticked.
+  await page.getByRole('link', { name: 'New survey for this flag' }).click();
+  await page.getByRole('button', { name: 'New Survey' }).click();
+  await expect(page.getByRole('dialog', { name: 'New Survey' })).toContainText('Linked to flag checkout (a, b)');
+  await page.getByRole('button', { name: /Net Promoter Score/ }).click();
+  await expect(page.getByLabel('Linked flag')).toHaveValue('checkout');
+  await expect(page.getByRole('checkbox', { name: 'a', exact: true })).toBeChecked();
+  await expect(page.getByRole('checkbox', { name: 'b', exact: true })).toBeChecked();
 });

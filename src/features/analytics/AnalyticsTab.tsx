@@ -2,13 +2,15 @@ import '../../app/shared-chunk';
 import { useMemo, useState } from 'react';
 import { Field } from '../../components/Field';
 import type { FlagTabProps } from '../flags';
-import { Chart } from './Chart';
+import { LineChart } from '../../components/LineChart';
+import { usePreferencesStore } from '../../stores/preferences';
 import { ANALYTICS_RANGES, toChartData, useFlagSeries } from './queries';
 
 /** Evaluation counts of the flag over a chosen range (shown only when the server has analytics). */
 export default function AnalyticsTab({ namespaceKey, flag }: FlagTabProps) {
   const [minutes, setMinutes] = useState<number>(ANALYTICS_RANGES[1].minutes);
   const series = useFlagSeries(namespaceKey, flag.key, minutes);
+  const timezone = usePreferencesStore((state) => state.timezone);
   const data = useMemo(() => series.data && toChartData(series.data), [series.data]);
   const range = ANALYTICS_RANGES.find((candidate) => candidate.minutes === minutes)!;
   const total = data?.[1].reduce((sum, value) => sum + value, 0) ?? 0;
@@ -45,7 +47,7 @@ export default function AnalyticsTab({ namespaceKey, flag }: FlagTabProps) {
             <span className="muted">({range.label.toLowerCase()})</span>
           </figcaption>
           <div role="img" aria-label={`Chart of the evaluations of ${flag.key}, ${range.label.toLowerCase()}`}>
-            <Chart data={data} />
+            <LineChart xs={data[0]} values={data[1]} label="Evaluations" height={280} utc={timezone === 'utc'} whole />
           </div>
         </figure>
       )}

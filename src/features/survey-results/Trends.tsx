@@ -3,12 +3,15 @@ import { useMemo } from 'react';
 import type { ResponseFilter } from '../../../domain/surveys/response-filter';
 import type { TSurvey } from '../../../domain/surveys/types';
 import { Field } from '../../components/Field';
+import { LineChart } from '../../components/LineChart';
 import { trendsQuery } from './api';
 import { count } from './format';
-import { TrendChart } from './TrendChart';
 import { TREND_RANGES } from './filter';
 
 const NPS_RANGE: [number, number] = [-100, 100];
+
+/** A chart over UTC days: a point per day while they are few enough to tell apart. */
+const dayChart = (xs: number[]) => ({ xs, height: 220, utc: true, points: xs.length <= 62 });
 
 /** Responses per day, and each NPS question's score and each rating question's average per day. */
 export function Trends({
@@ -34,7 +37,7 @@ export function Trends({
   const series = useMemo(() => {
     const data = trends.data ?? [];
     return {
-      days: data.map((day) => day.day),
+      xs: data.map((day) => Date.parse(`${day.day}T00:00:00Z`) / 1000),
       responses: data.map((day) => day.responses),
       byQuestion: survey.questions
         .filter((question) => question.type === 'nps' || question.type === 'rating')
@@ -79,7 +82,7 @@ export function Trends({
               </span>
             </figcaption>
             <div role="img" aria-label={`Chart of the responses per day in ${rangeLabel}`}>
-              <TrendChart days={series.days} values={series.responses} label="Responses" whole />
+              <LineChart {...dayChart(series.xs)} values={series.responses} label="Responses" whole />
             </div>
           </figure>
           {series.byQuestion.map(({ question, values }) => (
@@ -93,8 +96,8 @@ export function Trends({
                 role="img"
                 aria-label={`Chart of the ${question.type === 'nps' ? 'NPS' : 'average rating'} per day of ${question.headline}`}
               >
-                <TrendChart
-                  days={series.days}
+                <LineChart
+                  {...dayChart(series.xs)}
                   values={values}
                   label={question.type === 'nps' ? 'NPS' : 'Average rating'}
                   range={question.type === 'nps' ? NPS_RANGE : undefined}

@@ -1,7 +1,7 @@
 import '../../app/shared-chunk';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link, useLocation, useSearch } from 'wouter';
+import { Link, useLocation } from 'wouter';
 import type { TLinkedFlag, TSurveyStatus } from '../../../domain/surveys/types';
 import { errorMessage } from '../../api/client';
 import { READ_ONLY_TITLE, useReadOnly } from '../../api/meta';
@@ -54,7 +54,8 @@ function SurveyList({ environment, all }: { environment: SurveyEnvironment; all:
   const [choosing, setChoosing] = useState(false);
   const [deleting, setDeleting] = useState<SurveySummary>();
   const [, navigate] = useLocation();
-  const linkedFlag = linkedFlagOf(useSearch());
+  // Read from the address as it is (wouter's useSearch would put its code on the console's first page).
+  const linkedFlag = linkedFlagOf(window.location.search);
   const create = useCreateSurvey(namespaceKey, environment.id);
   const save = useSaveSurvey(namespaceKey, environment.id);
   const remove = useDeleteSurvey(namespaceKey, environment.id);

@@ -2,8 +2,8 @@ import { useEffect, useRef, useSyncExternalStore } from 'react';
 import uPlot from 'uplot';
 
 /**
- * A day-by-day line chart with uPlot, in the theme's colours (as the flag analytics chart: a canvas cannot
- * read CSS variables, so they are read here and the chart is drawn again when the theme changes).
+ * The part of uPlot's stylesheet the chart needs (no legend, no title). esbuild does not load CSS
+ * imported by a lazily loaded chunk, so it is rendered here and hoisted by React.
  */
 const UPLOT_CSS =
   '.uplot,.uplot *{box-sizing:border-box}.uplot{line-height:1.5;width:min-content}' +
@@ -17,11 +17,16 @@ const UPLOT_CSS =
 
 const THEME_VARIABLES = ['--fg', '--muted', '--border', '--accent'] as const;
 
+/** The theme's colours as one string, so that it compares by value. */
 function readColors(): string {
   const style = getComputedStyle(document.documentElement);
   return THEME_VARIABLES.map((name) => style.getPropertyValue(name).trim()).join('|');
 }
 
+/**
+ * The current theme's colours (a canvas cannot use CSS variables). They change when the layout sets
+ * another `data-theme` on the root, or when the system scheme changes under the 'system' theme.
+ */
 function subscribeToTheme(onChange: () => void): () => void {
   const observer = new MutationObserver(onChange);
   observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
@@ -33,24 +38,25 @@ function subscribeToTheme(onChange: () => void): () => void {
   };
 }
 
-const HEIGHT = 220;
-
-/** One series over UTC days (`YYYY-MM-DD`); null where the day has no value. */
-export function TrendChart({
-  days,
-  values,
-  label,
-  range,
-  whole,
-}: {
-  days: string[];
+export interface LineChartProps {
+  /** Times, in epoch seconds. */
+  xs: number[];
+  /** One value per time; null where there is none. */
   values: (number | null)[];
   label: string;
+  height: number;
+  /** Times shown in UTC, else in the browser's timezone. */
+  utc: boolean;
   /** A fixed y range (NPS: -100..100); from 0 to the largest value otherwise. */
   range?: [number, number];
   /** Counts: no ticks between whole numbers. */
   whole?: boolean;
-}) {
+  /** Draw a point at each value (a few values); lines only otherwise. */
+  points?: boolean;
+}
+
+/** One series over time, drawn by uPlot in the theme's colours and redrawn when the theme changes. */
+export function LineChart({ xs, values, label, height, utc, range, whole, points = false }: LineChartProps) {
   const container = useRef<HTMLDivElement>(null);
   const colors = useSyncExternalStore(subscribeToTheme, readColors);
 
@@ -58,18 +64,17 @@ export function TrendChart({
     const element = container.current!;
     const [fg, muted, border, accent] = colors.split('|');
     const axis: uPlot.Axis = { stroke: muted, grid: { stroke: border, width: 1 }, ticks: { stroke: border, width: 1 } };
-    const xs = days.map((day) => Date.parse(`${day}T00:00:00Z`) / 1000);
     const chart = new uPlot(
       {
         width: element.clientWidth,
-        height: HEIGHT,
+        height,
         legend: { show: false },
-        tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC'),
+        tzDate: (seconds) => (utc ? uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC') : new Date(seconds * 1000)),
         scales: {
           x: { time: true },
           y: { range: range ? () => range : (_chart, _min, max) => [0, Math.max(1, max ?? 1)] },
         },
-        series: [{}, { label, stroke: accent, width: 2, spanGaps: true, points: { show: days.length <= 62 } }],
+        series: [{}, { label, stroke: accent, width: 2, spanGaps: true, points: { show: points } }],
         axes: [
           axis,
           whole
@@ -81,13 +86,13 @@ export function TrendChart({
       [xs, values],
       element,
     );
-    const resize = new ResizeObserver(() => chart.setSize({ width: element.clientWidth, height: HEIGHT }));
+    const resize = new ResizeObserver(() => chart.setSize({ width: element.clientWidth, height }));
     resize.observe(element);
     return () => {
       resize.disconnect();
       chart.destroy();
     };
-  }, [days, values, label, range, whole, colors]);
+  }, [xs, values, label, height, utc, range, whole, points, colors]);
 
   return (
     <>
