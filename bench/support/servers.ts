@@ -95,16 +95,18 @@ async function serveEnsignSync(linked = false): Promise<number> {
   config.surveys.demo = false;
   await seedSyncEnvironment(config.db.url);
   const app = await buildApp(config);
-  if (linked) await linkSyncSurveys(app);
+  await addSyncFlag(app, linked);
   await app.listen({ port: 0, host: '127.0.0.1' });
   return (app.server.address() as { port: number }).port;
 }
 
 /**
- * Links half the sync environment's surveys (every other one) to variant b of a 50/50 flag of its
- * namespace, through the console API: an identified sync then evaluates the flag for each of them.
+ * Adds a 50/50 flag to the sync environment's namespace and re-saves half its surveys (every other
+ * one) through the console API; with `linked`, those surveys link variant b of the flag, so that an
+ * identified sync evaluates it for each of them. Both servers of the comparison make the same writes:
+ * only the links differ.
  */
-async function linkSyncSurveys(app: Awaited<ReturnType<typeof buildApp>>): Promise<void> {
+async function addSyncFlag(app: Awaited<ReturnType<typeof buildApp>>, linked: boolean): Promise<void> {
   const call = async (method: 'GET' | 'POST' | 'PUT', url: string, body?: object) => {
     const answer = await app.inject({ method, url, payload: body });
     if (answer.statusCode !== 200) throw new Error(`${method} ${url}: ${answer.statusCode} ${answer.body}`);
@@ -134,7 +136,8 @@ async function linkSyncSurveys(app: Awaited<ReturnType<typeof buildApp>>): Promi
       environmentId: _e,
       ...draft
     } = await call('GET', `${surveys}/${id}`);
-    await call('PUT', `${surveys}/${id}`, { ...draft, linkedFlag: { flagKey: 'checkout', variants: ['b'] } });
+    const link = linked ? { linkedFlag: { flagKey: 'checkout', variants: ['b'] } } : {};
+    await call('PUT', `${surveys}/${id}`, { ...draft, ...link });
   }
 }
 
