@@ -8,6 +8,7 @@ import type { Database as Tables } from './schema.js';
 import type { Dialect } from './codec.js';
 import { migrationsFor } from './migrations/index.js';
 import { SQLITE_BUSY_WAIT_MS, asReadOnly, takingTurnsToWrite } from './sqlite-writes.js';
+import { keepPreparedStatements } from './statement-cache.js';
 
 export type { Dialect } from './codec.js';
 
@@ -68,6 +69,7 @@ async function openSqlite(url: string, onQuery?: OpenOptions['onQuery']): Promis
     throw new DatabaseOpenError('in-memory SQLite is not supported: every connection would see its own empty database');
   }
   let client: Client;
+  keepPreparedStatements();
   try {
     mkdirSync(dirname(resolve(path)), { recursive: true });
     const open = (concurrency: number) =>
