@@ -69,7 +69,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // The evaluation hot path answers before Fastify sees the request (evaluation/fast-path.ts).
     serverFactory: (handler) => {
       const answer: RequestListener = (request, response) =>
-        fastPath?.handle(request, response) || handler(request, response);
+        fastPath?.handle(request, response, handler) || handler(request, response);
       const listener = tracing ? tracing.listener(answer) : answer;
       return tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, listener) : createServer(listener);
     },

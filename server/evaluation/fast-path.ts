@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import { FliptError } from '../flipt/errors.js';
 import { parseJsonBody } from '../json-body.js';
@@ -23,12 +23,18 @@ interface FastRoute {
   answerError?: (error: FliptError, request: FastRequest) => FliptError;
 }
 
-/** A GET answered from memory, or undefined to hand the request to Fastify (what it needs is not in memory). */
-export type FastGetHandler = (request: FastGetRequest) => FastAnswer | undefined;
+/**
+ * A GET answered from memory, or after reads (a promise), or undefined to hand the request to Fastify
+ * (what it needs is not in memory). A promise that fails hands the request to Fastify too, whose route
+ * reads again and answers the error in its API's shape.
+ */
+export type FastGetHandler = (request: FastGetRequest) => FastAnswer | Promise<FastAnswer> | undefined;
 
 export interface FastGetRequest {
-  /** The path segment the route matched (a key). */
-  key: string;
+  /** The path parameters the route's pattern names, each a plain key. */
+  params: Record<string, string>;
+  /** The query string without its `?`; '' when there is none. */
+  query: string;
   headers: IncomingHttpHeaders;
 }
 
@@ -42,8 +48,8 @@ export interface FastAnswer {
 interface FastGetRoute {
   /** The route's pattern, as metrics and traces name it. */
   pattern: string;
-  prefix: string;
-  suffix: string;
+  /** The pattern's path segments; a parameter's starts with `:`. */
+  segments: string[];
   handler: FastGetHandler;
 }
 
@@ -82,13 +88,11 @@ export class FastPath {
   }
 
   /**
-   * A GET of `pattern`, a path with one parameter (`/api/v1/client/:environmentId/in-app/sync`) that
-   * takes a plain key, whatever the query string; answered synchronously from memory, or handed to
-   * Fastify when the handler answers undefined.
+   * A GET of `pattern`, a path with parameters (`/api/v1/client/:environmentId/in-app/sync`) that each
+   * take a plain key, whatever the query string.
    */
   addGet(pattern: string, handler: FastGetHandler): void {
-    const [, prefix, suffix] = /^([^:]*):[^/]+(.*)$/.exec(pattern)!;
-    this.getRoutes.push({ pattern, prefix, suffix, handler });
+    this.getRoutes.push({ pattern, segments: pattern.split('/'), handler });
   }
 
   /** A route for `prefix` followed by a key (`/ofrep/v1/evaluate/flags/{key}`). */
@@ -100,10 +104,10 @@ export class FastPath {
     this.open = false;
   }
 
-  /** Answers the request if it is one of ours; false hands it on. */
-  handle(request: IncomingMessage, response: ServerResponse): boolean {
+  /** Answers the request if it is one of ours; false hands it on. `fallback` (Fastify) answers a GET whose reads failed. */
+  handle(request: IncomingMessage, response: ServerResponse, fallback: RequestListener): boolean {
     if (!this.open) return false;
-    if (request.method === 'GET') return this.getRoutes.length > 0 && this.handleGet(request, response);
+    if (request.method === 'GET') return this.getRoutes.length > 0 && this.handleGet(request, response, fallback);
     if (request.method !== 'POST') return false;
     const url = request.url!;
     let route = this.routes.get(url);
@@ -169,29 +173,48 @@ export class FastPath {
     return true;
   }
 
-  private handleGet(request: IncomingMessage, response: ServerResponse): boolean {
+  private handleGet(request: IncomingMessage, response: ServerResponse, fallback: RequestListener): boolean {
     const url = request.url!;
-    const query = url.indexOf('?');
-    const path = query < 0 ? url : url.slice(0, query);
+    const question = url.indexOf('?');
+    const segments = (question < 0 ? url : url.slice(0, question)).split('/');
     for (const route of this.getRoutes) {
-      if (!path.startsWith(route.prefix) || !path.endsWith(route.suffix)) continue;
-      const key = path.slice(route.prefix.length, path.length - route.suffix.length);
-      if (!PLAIN_KEY.test(key)) continue;
+      const params = paramsOf(route.segments, segments);
+      if (!params) continue;
       const started = performance.now();
-      const answer = route.handler({ key, headers: request.headers });
+      const answer = route.handler({
+        params,
+        query: question < 0 ? '' : url.slice(question + 1),
+        headers: request.headers,
+      });
       if (!answer) return false;
       this.tracing?.routed(request, 'GET', route.pattern);
-      request.resume();
-      response.writeHead(answer.status, [...answer.headers, ...FAST_PATH_HEADERS]);
-      response.end(answer.body);
-      const seconds = (performance.now() - started) / 1000;
-      this.metrics?.answered('GET', route.pattern, answer.status, seconds);
-      if (this.logRequests)
-        this.log.debug({ method: 'GET', url, status: answer.status, ms: seconds * 1000 }, 'request');
+      const sendAnswer = ({ status, headers, body }: FastAnswer) => {
+        request.resume();
+        response.writeHead(status, [...headers, ...FAST_PATH_HEADERS]);
+        response.end(body);
+        const seconds = (performance.now() - started) / 1000;
+        this.metrics?.answered('GET', route.pattern, status, seconds);
+        if (this.logRequests) this.log.debug({ method: 'GET', url, status, ms: seconds * 1000 }, 'request');
+      };
+      if (answer instanceof Promise) answer.then(sendAnswer, () => fallback(request, response));
+      else sendAnswer(answer);
       return true;
     }
     return false;
   }
+}
+
+/** The parameters of a path that matches the pattern's segments, each a plain key; undefined when it does not match. */
+function paramsOf(pattern: string[], path: string[]): Record<string, string> | undefined {
+  if (pattern.length !== path.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < pattern.length; i++) {
+    if (pattern[i].startsWith(':')) {
+      if (!PLAIN_KEY.test(path[i])) return undefined;
+      params[pattern[i].slice(1)] = path[i];
+    } else if (pattern[i] !== path[i]) return undefined;
+  }
+  return params;
 }
 
 function send(response: ServerResponse, status: number, json: string): void {

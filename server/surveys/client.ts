@@ -1,11 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as v from 'valibot';
-import {
-  flagAssignment,
-  needsIdentity,
-  passesFlagTargeting,
-  type TargetingNamespace,
-} from '../../domain/surveys/eligibility.js';
+import { flagAssignment, type TargetingNamespace } from '../../domain/surveys/eligibility.js';
 import type { TEnvironment, TSurvey } from '../../domain/surveys/types.js';
 import { badRequest, notFound } from './errors.js';
 import {
@@ -16,8 +11,8 @@ import {
   MAX_CLIENT_ACTION_CLASSES,
   SurveyStore,
 } from './store/index.js';
-import { anonymousAnswer, type SyncStates, visitorAnswer } from './sync.js';
-import { surveysForVisitor } from './targeting.js';
+import { identifiedSync, isMobile } from './identified-sync.js';
+import { anonymousAnswer, type SyncStates } from './sync.js';
 import type { Metrics } from '../metrics.js';
 import { cuidString, parseInput, plainObject, userIdString } from './validation.js';
 import type { WebhookDispatcher } from './webhooks.js';
@@ -105,6 +100,7 @@ export function clientRoutes(
   metrics?: Metrics,
 ): void {
   const environmentOf = (request: FastifyRequest) => environmentOfRequest(store, request);
+  const identified = identifiedSync(store, targeting);
   /** The environment's kept sync state (400 when the id is not a cuid, 404 when unknown); the first sync tells the operator the widget is installed. */
   const syncStateOf = async (request: FastifyRequest) => {
     const { environmentId } = parseInput(environmentParams, pickParam(request, 'environmentId'));
@@ -139,22 +135,13 @@ export function clientRoutes(
   app.get('/:environmentId/in-app/sync/:userId', async (request, reply) => {
     const { userId } = parseInput(syncParams, request.params);
     const state = await syncStateOf(request);
-    const personId = await store.ensurePerson(state.environment.id, userId);
-    const [attributes, displays] = await Promise.all([store.attributes(personId), store.displaysOfPerson(personId)]);
-    const device = isMobile(request.headers['user-agent'] ?? '') ? 'phone' : 'desktop';
-    let surveys = surveysForVisitor(state.surveys, state.product, { userId, attributes, device, displays });
-    if (surveys.some(needsIdentity)) {
-      // Linked flags and segments are checked with the evaluation engine, uncounted (not an evaluation).
-      const namespace = await targeting(state.environment.id);
-      surveys = surveys.filter((survey) => passesFlagTargeting(survey, namespace, { userId, attributes }));
-    }
-    // Clients older than 1.6 send no version and read the person from the sync.
-    const person =
-      (request.query as Record<string, unknown>).version === undefined
-        ? { id: personId, userId, attributes }
-        : undefined;
+    const json = await identified(state, {
+      userId,
+      userAgent: request.headers['user-agent'] ?? '',
+      withPerson: (request.query as Record<string, unknown>).version === undefined,
+    });
     reply.header('cache-control', 'no-store');
-    return reply.type(JSON_TYPE).send(visitorAnswer(state, surveys, person));
+    return reply.type(JSON_TYPE).send(json);
   });
 
   app.post('/:environmentId/actions', async (request) => {
@@ -321,5 +308,3 @@ function describeUserAgent(userAgent: string): { browser?: string; os?: string; 
   ].find(([token]) => userAgent.includes(token))?.[1];
   return { browser, os, device: isMobile(userAgent) ? 'mobile' : 'desktop' };
 }
-
-const isMobile = (userAgent: string) => /mobile|android|iphone|ipod/i.test(userAgent);

@@ -8,7 +8,9 @@ import { demoEnabled } from '../config/index.js';
 import { SurveyApiError, answerSurveyError, badRequest } from './errors.js';
 import { SurveyStore } from './store/index.js';
 import { clientRoutes } from './client.js';
+import { identifiedAnswer, identifiedSync } from './identified-sync.js';
 import { anonymousAnswer, SyncStates } from './sync.js';
+import { MAX_USER_ID_LENGTH } from './validation.js';
 import { namespaceOfEnvironment } from './store/links.js';
 import { fileRoutes, storageRoutes } from './storage.js';
 import { managementRoutes } from './management.js';
@@ -62,10 +64,33 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
   const store = new SurveyStore(context.database, context.changes);
   const syncStates = new SyncStates(store, context.changes);
   app.addHook('onClose', async () => syncStates.close());
-  // A kept anonymous sync is answered ahead of Fastify (no hook guards or limits it); the route below reads the others.
-  context.fastPath.addGet('/api/v1/client/:environmentId/in-app/sync', ({ key, headers }) => {
-    const state = syncStates.kept(key);
+  // An environment stays in its namespace: its key is read once, not on every identified sync.
+  const namespaces = new Map<string, Promise<string>>();
+  const targeting = async (environmentId: string) => {
+    let namespaceKey = namespaces.get(environmentId);
+    if (!namespaceKey) {
+      namespaceKey = namespaceOfEnvironment(context.database.db, environmentId);
+      namespaces.set(environmentId, namespaceKey);
+      namespaceKey.catch(() => namespaces.delete(environmentId));
+    }
+    return context.snapshots.get(await namespaceKey);
+  };
+  // The syncs of a kept environment are answered ahead of Fastify (no hook guards or limits them); the
+  // routes below answer the others (an environment not read yet, a user id needing percent-encoding).
+  context.fastPath.addGet('/api/v1/client/:environmentId/in-app/sync', ({ params, headers }) => {
+    const state = syncStates.kept(params.environmentId);
     return state?.environment.widgetSetupCompleted ? anonymousAnswer(state, headers['if-none-match']) : undefined;
+  });
+  const identified = identifiedSync(store, targeting);
+  context.fastPath.addGet('/api/v1/client/:environmentId/in-app/sync/:userId', ({ params, query, headers }) => {
+    const state = syncStates.kept(params.environmentId);
+    if (!state?.environment.widgetSetupCompleted || params.userId.length > MAX_USER_ID_LENGTH) return undefined;
+    const visitor = {
+      userId: params.userId,
+      userAgent: headers['user-agent'] ?? '',
+      withPerson: !new URLSearchParams(query).has('version'),
+    };
+    return identified(state, visitor).then(identifiedAnswer);
   });
   const webhooks = new WebhookDispatcher(context.database, app.log);
   app.addHook('onReady', async () => webhooks.start());
@@ -132,17 +157,6 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
   await app.register(
     async (client) => {
       await withCors(client);
-      // An environment stays in its namespace: its key is read once, not on every identified sync.
-      const namespaces = new Map<string, Promise<string>>();
-      const targeting = async (environmentId: string) => {
-        let namespaceKey = namespaces.get(environmentId);
-        if (!namespaceKey) {
-          namespaceKey = namespaceOfEnvironment(context.database.db, environmentId);
-          namespaces.set(environmentId, namespaceKey);
-          namespaceKey.catch(() => namespaces.delete(environmentId));
-        }
-        return context.snapshots.get(await namespaceKey);
-      };
       clientRoutes(client, store, syncStates, targeting, webhooks, context.metrics);
       await storageRoutes(client, store, {
         uploadDir: config.surveys.uploadDir,

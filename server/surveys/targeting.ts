@@ -1,6 +1,6 @@
 import type { TProduct, TSurvey } from '../../domain/surveys/types.js';
 import { needsIdentity } from '../../domain/surveys/eligibility.js';
-import type { DisplayRecord } from './store/index.js';
+import type { VisitorDisplay } from './store/index.js';
 
 const DAY_MS = 86_400_000;
 const daysSince = (iso: string, now: number) => Math.floor(Math.abs(now - Date.parse(iso)) / DAY_MS);
@@ -24,7 +24,7 @@ export interface Visitor {
   attributes: Record<string, string>;
   device: 'phone' | 'desktop';
   /** The person's displays, newest first. */
-  displays: DisplayRecord[];
+  displays: VisitorDisplay[];
 }
 
 /**

@@ -14,10 +14,11 @@ export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown)
 }
 
 export const cuidString = v.pipe(v.string('must be a string'), v.regex(CUID, 'Invalid cuid'));
+export const MAX_USER_ID_LENGTH = 255;
 export const userIdString = v.pipe(
   v.string('must be a string'),
   v.minLength(1, 'must not be empty'),
-  v.maxLength(255, 'must be at most 255 characters'),
+  v.maxLength(MAX_USER_ID_LENGTH, `must be at most ${MAX_USER_ID_LENGTH} characters`),
 );
 
 /** `schema`, for a JSON object only: valibot's record also lets arrays through. */

@@ -14,6 +14,7 @@ import * as files from './files.js';
 import * as people from './people.js';
 import * as responses from './responses.js';
 import * as surveys from './surveys.js';
+import * as visitors from './visitors.js';
 
 export { AUTOMATIC_ACTIONS, MAX_ACTION_NAME_LENGTH, MAX_CLIENT_ACTION_CLASSES } from './action-classes.js';
 export type { DisplayRecord } from './displays.js';
@@ -24,10 +25,11 @@ export {
   type PersonRecord,
 } from './people.js';
 export type { ResponseRecord } from './responses.js';
+export type { StoredVisitor, VisitorDisplay } from './visitors.js';
 export { hashApiKey } from './shared.js';
 export { SURVEY_CONTENT } from './content-changes.js';
 
-const MODULES = [environments, surveys, actionClasses, people, displays, responses, files];
+const MODULES = [environments, surveys, actionClasses, people, displays, responses, files, visitors];
 
 /** A module's store functions (those that take the database first), with the database bound. */
 type Bound<M> = {
@@ -47,7 +49,8 @@ export interface SurveyStore
     Bound<typeof people>,
     Bound<typeof displays>,
     Bound<typeof responses>,
-    Bound<typeof files> {}
+    Bound<typeof files>,
+    Bound<typeof visitors> {}
 
 export class SurveyStore {
   /** Every committed write to what the widget's sync sends is published on the change feed (content-changes.ts). */

@@ -86,6 +86,49 @@ describe.each(dialects)('the widget sync, kept per content revision, on %s', (di
       await database.close();
     }
   });
+
+  it("reads a visitor's person, attributes and displays (newest first) in one go, and nothing for an unknown user", async () => {
+    const database = await openDatabase(t.database.url, { migrate: false });
+    try {
+      const store = new SurveyStore(database, new ChangeFeed());
+      expect(await store.visitor(ENV, 'nobody-yet')).toBeUndefined();
+
+      const bare = await store.ensurePerson(ENV, 'visitor-bare');
+      expect(await store.visitor(ENV, 'visitor-bare')).toEqual({ personId: bare, attributes: {}, displays: [] });
+
+      const personId = await store.ensurePerson(ENV, 'visitor-full');
+      await store.updateAttributes(personId, { plan: 'pro', email: 'a@example.com', seats: '12' });
+      const first = await store.createDisplay(ENV, 'clensigndemosurveywelcom', personId);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await store.createDisplay(ENV, 'clensigndemosurveyallqts', personId);
+      const responseId = await store.createResponse({
+        environmentId: ENV,
+        surveyId: 'clensigndemosurveywelcom',
+        personId,
+        finished: true,
+        data: {},
+        meta: {},
+        personAttributes: null,
+      });
+      await store.updateDisplay(first, { responseId });
+
+      const read = await store.visitor(ENV, 'visitor-full');
+      const [attributes, displays] = await Promise.all([store.attributes(personId), store.displaysOfPerson(personId)]);
+      expect(read?.personId).toBe(personId);
+      expect(read?.attributes).toEqual(attributes);
+      expect(Object.keys(read!.attributes)).toEqual(['email', 'plan', 'seats']);
+      expect(read?.displays).toEqual(
+        displays.map(({ surveyId, responseId, createdAt }) => ({ surveyId, responseId, createdAt })),
+      );
+      expect(read?.displays.map((display) => display.surveyId)).toEqual([
+        'clensigndemosurveyallqts',
+        'clensigndemosurveywelcom',
+      ]);
+      expect(read?.displays[1].responseId).toBe(responseId);
+    } finally {
+      await database.close();
+    }
+  });
 });
 
 /** Two instances on one PostgreSQL database: a change through one is in the other's next sync (LISTEN/NOTIFY). */

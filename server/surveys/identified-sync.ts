@@ -1,0 +1,64 @@
+import { needsIdentity, passesFlagTargeting, type TargetingNamespace } from '../../domain/surveys/eligibility.js';
+import type { FastAnswer } from '../evaluation/fast-path.js';
+import type { SurveyStore } from './store/index.js';
+import { type EnvironmentState, visitorAnswer } from './sync.js';
+import { surveysForVisitor } from './targeting.js';
+
+export interface SyncingVisitor {
+  userId: string;
+  userAgent: string;
+  /** Clients older than 1.6 send no version and read the person from the sync. */
+  withPerson: boolean;
+}
+
+/** The identified sync's `{data}` answer for a visitor of a kept environment; the Fastify route and the fast path both send it. */
+export type IdentifiedSync = (state: EnvironmentState, visitor: SyncingVisitor) => Promise<string>;
+
+export const isMobile = (userAgent: string) => /mobile|android|iphone|ipod/i.test(userAgent);
+
+/**
+ * The surveys the visitor may see now: display options, recontact days and attribute filters against
+ * the person's stored rows (the person is created on their first sync), then linked flags and Flipt
+ * segments checked with the evaluation engine, uncounted (an eligibility check is not an evaluation).
+ */
+export function identifiedSync(
+  store: SurveyStore,
+  targeting: (environmentId: string) => Promise<TargetingNamespace>,
+): IdentifiedSync {
+  return async (state, { userId, userAgent, withPerson }) => {
+    const environmentId = state.environment.id;
+    const { personId, attributes, displays } = (await store.visitor(environmentId, userId)) ?? {
+      personId: await store.ensurePerson(environmentId, userId),
+      attributes: {},
+      displays: [],
+    };
+    const device = isMobile(userAgent) ? 'phone' : 'desktop';
+    let surveys = surveysForVisitor(state.surveys, state.product, { userId, attributes, device, displays });
+    if (surveys.some(needsIdentity)) {
+      const namespace = await targeting(environmentId);
+      surveys = surveys.filter((survey) => passesFlagTargeting(survey, namespace, { userId, attributes }));
+    }
+    return visitorAnswer(state, surveys, withPerson ? { id: personId, userId, attributes } : undefined);
+  };
+}
+
+/** The identified sync's answer as the fast path sends it, with the headers the client API's route gives it. */
+export function identifiedAnswer(json: string): FastAnswer {
+  const body = Buffer.from(json);
+  return {
+    status: 200,
+    headers: [
+      'cache-control',
+      'no-store',
+      'access-control-allow-origin',
+      '*',
+      'cross-origin-resource-policy',
+      'cross-origin',
+      'content-type',
+      'application/json; charset=utf-8',
+      'content-length',
+      String(body.length),
+    ],
+    body,
+  };
+}
