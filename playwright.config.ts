@@ -1,10 +1,14 @@
 import { defineConfig } from '@playwright/test';
+import { shuffledTestDir } from './test/e2e-order/shuffle.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+/** With E2E_SHUFFLE_SEED, the spec files run in that seed's order (test/e2e-order/shuffle.ts). */
+const shuffleSeed = process.env.E2E_SHUFFLE_SEED;
+
 // End-to-end tests drive Debian's Chromium (never a downloaded browser) against the built server.
 export default defineConfig({
-  testDir: 'test/e2e',
+  testDir: shuffleSeed ? shuffledTestDir('test/e2e', Number(shuffleSeed)) : 'test/e2e',
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: true,

@@ -11,18 +11,22 @@ if (!existsSync(chromium)) {
   process.exit(1);
 }
 
+// The end-to-end specs run in a shuffled order (test/e2e-order/shuffle.ts), a new one each run unless
+// E2E_SHUFFLE_SEED names one: tests must not depend on each other; the seed printed replays an order.
+const seed = process.env.E2E_SHUFFLE_SEED ?? String(Math.floor(Math.random() * 2 ** 31));
+
 const steps = [
   ['lint and format (Biome)', 'npx', ['biome', 'check', '.']],
   ['typecheck', 'npx', ['tsc', '--noEmit']],
   ['unit and server tests', 'npx', ['vitest', 'run', '--project', 'domain', '--project', 'ui', '--project', 'server']],
   ['build', 'npm', ['run', 'build']],
   ['byte budgets', 'npx', ['vitest', 'run', '--project', 'budgets']],
-  ['end-to-end tests', 'npx', ['playwright', 'test']],
+  [`end-to-end tests (shuffled, E2E_SHUFFLE_SEED=${seed})`, 'npx', ['playwright', 'test'], { E2E_SHUFFLE_SEED: seed }],
 ];
 
-for (const [name, command, args] of steps) {
+for (const [name, command, args, env] of steps) {
   console.log(`\n=== ${name}: ${command} ${args.join(' ')}`);
-  const result = spawnSync(command, args, { stdio: 'inherit' });
+  const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
   if (result.status !== 0) {
     console.error(`\n${name} failed (exit ${result.status ?? result.signal}).`);
     process.exit(result.status || 1);

@@ -1,0 +1,42 @@
+// The end-to-end suite in a shuffled order: Playwright runs spec files in the order of their names and
+// has no shuffle of its own, so this writes, for a seed, one file per spec whose name sorts by the seed
+// and which imports the spec; Playwright collects each spec's tests under that file. Tests that depend
+// on what another test did first fail in some orders; the seed replays an order.
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+
+/** A small seeded generator (mulberry32), so one seed gives one order on every machine. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The spec files in the seed's order (Fisher-Yates). */
+export function shuffledSpecs(specs: readonly string[], seed: number): string[] {
+  const next = random(seed);
+  const order = [...specs].sort();
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  return order;
+}
+
+/** Writes the seed's ordered folder of specs under `.tmp/` and returns it, as Playwright's `testDir`. */
+export function shuffledTestDir(specDir: string, seed: number): string {
+  const specs = readdirSync(specDir).filter((name) => name.endsWith('.spec.ts'));
+  const dir = resolve('.tmp', `e2e-shuffled-${seed}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  shuffledSpecs(specs, seed).forEach((spec, i) => {
+    const target = relative(dir, resolve(specDir, spec)).replaceAll('\\', '/');
+    writeFileSync(join(dir, `${String(i).padStart(3, '0')}-${spec}`), `import '${target}';\n`);
+  });
+  return dir;
+}
