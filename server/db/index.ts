@@ -74,9 +74,15 @@ async function openSqlite(url: string, onQuery?: OpenOptions['onQuery']): Promis
     mkdirSync(dirname(resolve(path)), { recursive: true });
     const open = (concurrency: number) =>
       createClient({ url, timeout: SQLITE_BUSY_WAIT_MS, concurrency } as Parameters<typeof createClient>[0]);
-    client = takingTurnsToWrite(open(8), () => open(1));
+    // Each connection has its own `synchronous`: the writes' connection is the one it matters for (a
+    // commit in WAL mode then waits for no fsync; a crash of the process loses no committed write).
+    const openWriter = async () => {
+      const writer = open(1);
+      await writer.execute('PRAGMA synchronous = NORMAL');
+      return writer;
+    };
+    client = takingTurnsToWrite(open(8), openWriter);
     await client.execute('PRAGMA journal_mode = WAL');
-    await client.execute('PRAGMA synchronous = NORMAL');
   } catch (error) {
     throw new DatabaseOpenError(`cannot open database ${url}: ${oneLine(error)}`);
   }

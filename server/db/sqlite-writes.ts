@@ -107,24 +107,30 @@ class WriteTurns {
 
 /**
  * One client for a SQLite database: reads on `client` (a pool), writes taking turns on a connection
- * of their own, opened by `openWriter` and replaced after SQLITE_BUSY.
+ * of their own, opened by `openWriter` (which sets it up) and replaced after SQLITE_BUSY.
  */
-export function takingTurnsToWrite(client: Client, openWriter: () => Client): Client {
+export function takingTurnsToWrite(client: Client, openWriter: () => Promise<Client>): Client {
   const turns = new WriteTurns();
-  let writer: Client | undefined;
+  let writer: Promise<Client> | undefined;
   const writerClient = () => {
-    writer ??= openWriter();
+    if (!writer) {
+      const opening = openWriter();
+      writer = opening;
+      opening.catch(() => {
+        if (writer === opening) writer = undefined;
+      });
+    }
     return writer;
   };
   const replaceWriter = () => {
-    writer?.close();
+    writer?.then((replaced) => replaced.close(), () => undefined);
     writer = undefined;
   };
   const write = async <T>(work: (writer: Client) => Promise<T>): Promise<T> => {
     const deadline = Date.now() + WRITE_WAIT_MS;
     const release = await turns.take(deadline);
     try {
-      return await untilNotBusy(deadline, () => work(writerClient()), replaceWriter);
+      return await untilNotBusy(deadline, () => writerClient().then(work), replaceWriter);
     } finally {
       release();
     }
@@ -138,7 +144,7 @@ export function takingTurnsToWrite(client: Client, openWriter: () => Client): Cl
     const release = await turns.take(deadline);
     let tx: Transaction;
     try {
-      tx = await untilNotBusy(deadline, () => writerClient().transaction(mode), replaceWriter);
+      tx = await untilNotBusy(deadline, () => writerClient().then((writer) => writer.transaction(mode)), replaceWriter);
     } catch (error) {
       release();
       throw error;
@@ -188,7 +194,7 @@ export function takingTurnsToWrite(client: Client, openWriter: () => Client): Cl
     batch: (statements: InStatement[], mode?: TransactionMode) => write((writer) => writer.batch(statements, mode)),
     executeMultiple: (sql: string) => write((writer) => writer.executeMultiple(sql)),
     close: () => {
-      writer?.close();
+      writer?.then((open) => open.close(), () => undefined);
       client.close();
     },
     get closed() {
