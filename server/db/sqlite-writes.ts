@@ -123,7 +123,10 @@ export function takingTurnsToWrite(client: Client, openWriter: () => Promise<Cli
     return writer;
   };
   const replaceWriter = () => {
-    writer?.then((replaced) => replaced.close(), () => undefined);
+    writer?.then(
+      (replaced) => replaced.close(),
+      () => undefined,
+    );
     writer = undefined;
   };
   const write = async <T>(work: (writer: Client) => Promise<T>): Promise<T> => {
@@ -194,7 +197,10 @@ export function takingTurnsToWrite(client: Client, openWriter: () => Promise<Cli
     batch: (statements: InStatement[], mode?: TransactionMode) => write((writer) => writer.batch(statements, mode)),
     executeMultiple: (sql: string) => write((writer) => writer.executeMultiple(sql)),
     close: () => {
-      writer?.then((open) => open.close(), () => undefined);
+      writer?.then(
+        (open) => open.close(),
+        () => undefined,
+      );
       client.close();
     },
     get closed() {
