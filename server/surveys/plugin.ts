@@ -137,7 +137,7 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
       const targeting = async (environmentId: string) => {
         let namespaceKey = namespaces.get(environmentId);
         if (!namespaceKey) {
-          namespaceKey = namespaceOfEnvironment(context.database.db, environmentId);
+          namespaceKey = namespaceOfEnvironment(context.database, environmentId);
           namespaces.set(environmentId, namespaceKey);
           namespaceKey.catch(() => namespaces.delete(environmentId));
         }

@@ -45,6 +45,6 @@ export async function up(db: Kysely<any>, context: MigrationContext): Promise<vo
 
   const surveys = await db.selectFrom('surveys').select(['id', 'document']).execute();
   for (const row of surveys) {
-    await rebuildRollups(db, context.dialect, { id: row.id, ...JSON.parse(row.document) });
+    await rebuildRollups({ db, dialect: context.dialect }, { id: row.id, ...JSON.parse(row.document) });
   }
 }

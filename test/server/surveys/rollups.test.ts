@@ -127,7 +127,7 @@ describe.each(dialects)('survey result rollups on %s', (dialect) => {
         .select('document')
         .where('id', '=', surveyId)
         .executeTakeFirstOrThrow();
-      expect(await rollupsCurrent(database.db, { id: surveyId, ...JSON.parse(survey.document) })).toBe(true);
+      expect(await rollupsCurrent(database, { id: surveyId, ...JSON.parse(survey.document) })).toBe(true);
       // Displays come from the rollups whatever the filter asks of the responses: counted here.
       for (const filter of FILTERS) {
         const summary = await read('summary', scanned(filter));
@@ -174,7 +174,7 @@ describe.each(dialects)('survey result rollups on %s', (dialect) => {
         .select('document')
         .where('id', '=', surveyId)
         .executeTakeFirstOrThrow();
-      await rebuildRollups(database.db, database.dialect, { id: surveyId, ...JSON.parse(survey.document) });
+      await rebuildRollups(database, { id: surveyId, ...JSON.parse(survey.document) });
     } finally {
       await database.close();
     }
