@@ -10,6 +10,7 @@ import { SurveyStore } from './store/index.js';
 import { clientRoutes } from './client.js';
 import { anonymousAnswer, SyncStates } from './sync.js';
 import { namespaceOfEnvironment } from './store/links.js';
+import { fillMissingRollups } from './store/rollups.js';
 import { fileRoutes, storageRoutes } from './storage.js';
 import { managementRoutes } from './management.js';
 import { WebhookDispatcher } from './webhooks.js';
@@ -59,6 +60,7 @@ const DEMO_CSP = [
 export async function surveyPlugin(app: FastifyInstance, context: AppContext): Promise<void> {
   const { config } = context;
   const demo = demoEnabled(config);
+  await fillMissingRollups(context.database);
   const store = new SurveyStore(context.database, context.changes);
   const syncStates = new SyncStates(store, context.changes);
   app.addHook('onClose', async () => syncStates.close());

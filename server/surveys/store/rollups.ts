@@ -18,7 +18,7 @@ import type { TtcSum } from '../../../domain/surveys/summary.js';
 import type { TResponseData, TSurvey, TSurveyQuestion } from '../../../domain/surveys/types.js';
 import { fromBool, toBool } from '../../db/codec.js';
 import type { Dialect } from '../../db/codec.js';
-import type { Executor } from '../../db/executor.js';
+import { type Executor, inTransaction } from '../../db/executor.js';
 import { answerKey, type DayGroup, DISMISSED, JsonSql } from './results.js';
 
 /** What of a survey decides its patterns. */
@@ -167,6 +167,39 @@ export async function surveySaved(executor: Executor, survey: RollupSurvey): Pro
     .$if(executor.dialect === 'postgres', (query) => query.forUpdate())
     .executeTakeFirst();
   if (state?.fingerprint !== fingerprint(survey)) await rebuildRollups(executor, survey);
+}
+
+/**
+ * Makes the rollups of every survey that has none: those stored before the rollups existed (migration
+ * 0013 only creates their tables, as a migration runs no application code). Each survey in its own
+ * transaction, its row held FOR UPDATE on PostgreSQL, so instances starting together or a save of the
+ * same survey wait for each other; a survey whose rollups another made meanwhile is left as it is.
+ */
+export async function fillMissingRollups(executor: Executor): Promise<void> {
+  const missing = await executor.db
+    .selectFrom('surveys')
+    .select('id')
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('survey_result_rollups')
+            .select('survey_id')
+            .whereRef('survey_result_rollups.survey_id', '=', 'surveys.id'),
+        ),
+      ),
+    )
+    .execute();
+  for (const { id } of missing) {
+    await inTransaction(executor, async (trx) => {
+      const row = await trx.db
+        .selectFrom('surveys')
+        .select('document')
+        .where('id', '=', id)
+        .$if(trx.dialect === 'postgres', (query) => query.forUpdate())
+        .executeTakeFirst();
+      if (row) await surveySaved(trx, { id, ...JSON.parse(row.document) });
+    });
+  }
 }
 
 /** What one response adds to the rollups. */
