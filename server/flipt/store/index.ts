@@ -57,6 +57,7 @@ import * as history from './history.js';
 import { type Actor, type Change, type HistoryQuery, recordChange, SYSTEM_ACTOR, stateOf } from './history.js';
 import { restore, revertRefusal, revertRefused, revertTarget } from './revert.js';
 import { currentActor } from './actor.js';
+import { type LoadedNamespace, loadNamespace } from '../../evaluation/loader.js';
 
 /** Every list reads everything when no page is asked for. */
 export const ALL: ListInput = { limit: 0, offset: 0, pageToken: '' };
@@ -480,6 +481,11 @@ export class FliptStore extends FliptReader {
 
   get database(): Database {
     return this.current;
+  }
+
+  /** The namespace's evaluation data, in one consistent read (the snapshot cache's `NamespaceSource`). */
+  loadNamespace(namespaceKey: string): Promise<LoadedNamespace> {
+    return loadNamespace(this.database, namespaceKey);
   }
 
   protected get executor(): Executor {
