@@ -32,7 +32,6 @@ import { surveyResultsPlugin } from './surveys/results-routes.js';
 import { evaluationPlugin } from './evaluation/index.js';
 import { FastPath } from './evaluation/fast-path.js';
 import { SnapshotCache } from './evaluation/cache.js';
-import { loadNamespace } from './evaluation/loader.js';
 import { parseJsonBody } from './json-body.js';
 import { serveConsole } from './console-files.js';
 import { installSecurityHeaders } from './security-headers.js';
@@ -130,7 +129,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     fastPath!.close();
     done();
   });
-  const snapshots = new SnapshotCache((key) => loadNamespace(flipt.database, key), changes, metrics);
+  const snapshots = new SnapshotCache(flipt, changes, metrics);
   app.addHook('onClose', async () => snapshots.close());
   const context: AppContext = { config, database, changes, flipt, snapshots, fastPath, git, metrics, tracing };
   // The gRPC server (server/grpc/) serves from the same context, once the routes have filled it in.

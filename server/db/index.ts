@@ -5,7 +5,7 @@ import { createClient, type Client } from '@libsql/client/sqlite3';
 import { LibsqlDialect } from '@libsql/kysely-libsql';
 import type pg from 'pg';
 import type { Database as Tables } from './schema.js';
-import type { Dialect } from './codec.js';
+import type { Executor } from './executor.js';
 import { migrationsFor } from './migrations/index.js';
 import { SQLITE_BUSY_WAIT_MS, asReadOnly, takingTurnsToWrite } from './sqlite-writes.js';
 import { keepPreparedStatements } from './statement-cache.js';
@@ -16,10 +16,8 @@ export type { Dialect } from './codec.js';
 // client we pass (it pools connections and takes a busy timeout) has the same runtime interface.
 type DialectClient = Extract<ConstructorParameters<typeof LibsqlDialect>[0], { client: unknown }>['client'];
 
-/** An open database: the Kysely handle, which dialect it speaks, and how to close it. */
-export interface Database {
-  readonly db: Kysely<Tables>;
-  readonly dialect: Dialect;
+/** An open database: the Kysely handle, which dialect it speaks, and how to close it. As an executor, it opens transactions. */
+export interface Database extends Executor {
   readonly url: string;
   /** The PostgreSQL pool, for LISTEN/NOTIFY; undefined on SQLite. */
   readonly pgPool?: pg.Pool;

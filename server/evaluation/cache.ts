@@ -108,6 +108,11 @@ interface Entry {
 /** At most this many namespaces that do not exist are remembered (requests can name any key). */
 const MAX_MISSING = 1000;
 
+/** Where the snapshots are read from: the Flipt store, over whichever database it serves at the time. */
+export interface NamespaceSource {
+  loadNamespace(namespaceKey: string): Promise<LoadedNamespace>;
+}
+
 /**
  * The per-namespace snapshots. A change to a namespace drops its snapshot and reloads it right after
  * (once per burst of changes), so requests find it in memory again; requests that arrive meanwhile
@@ -119,7 +124,7 @@ export class SnapshotCache {
   private readonly unsubscribe: () => void;
 
   constructor(
-    private readonly load: (namespaceKey: string) => Promise<LoadedNamespace>,
+    private readonly source: NamespaceSource,
     changes: ChangeFeed,
     private readonly metrics?: Metrics,
   ) {
@@ -169,7 +174,7 @@ export class SnapshotCache {
 
   private reload(namespaceKey: string, entry: Entry): Promise<NamespaceSnapshot> {
     const generation = entry.generation;
-    const pending: Promise<NamespaceSnapshot> = this.load(namespaceKey).then(
+    const pending: Promise<NamespaceSnapshot> = this.source.loadNamespace(namespaceKey).then(
       (loaded) => {
         if (entry.generation !== generation || this.entries.get(namespaceKey) !== entry) return this.get(namespaceKey);
         const snapshot = new NamespaceSnapshot(loaded);

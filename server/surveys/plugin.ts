@@ -12,6 +12,7 @@ import { identifiedAnswer, identifiedSync } from './identified-sync.js';
 import { anonymousAnswer, SyncStates } from './sync.js';
 import { MAX_USER_ID_LENGTH } from './validation.js';
 import { namespaceOfEnvironment } from './store/links.js';
+import { fillMissingRollups } from './store/rollups.js';
 import { fileRoutes, storageRoutes } from './storage.js';
 import { managementRoutes } from './management.js';
 import { WebhookDispatcher } from './webhooks.js';
@@ -61,6 +62,7 @@ const DEMO_CSP = [
 export async function surveyPlugin(app: FastifyInstance, context: AppContext): Promise<void> {
   const { config } = context;
   const demo = demoEnabled(config);
+  await fillMissingRollups(context.database);
   const store = new SurveyStore(context.database, context.changes);
   const syncStates = new SyncStates(store, context.changes);
   app.addHook('onClose', async () => syncStates.close());
@@ -69,7 +71,7 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
   const targeting = async (environmentId: string) => {
     let namespaceKey = namespaces.get(environmentId);
     if (!namespaceKey) {
-      namespaceKey = namespaceOfEnvironment(context.database.db, environmentId);
+      namespaceKey = namespaceOfEnvironment(context.database, environmentId);
       namespaces.set(environmentId, namespaceKey);
       namespaceKey.catch(() => namespaces.delete(environmentId));
     }

@@ -102,7 +102,7 @@ async function groupsOf(
   options: { questions: readonly TSurveyQuestion[]; timed?: boolean; byDay?: boolean; displays?: boolean },
 ): Promise<{ groups: DayGroup[]; displays: number }> {
   // Awaited on every path that reads the rollups; a failure falls back to the scan, which reports it.
-  const current = rollupsCurrent(database.db, survey).catch(() => false);
+  const current = rollupsCurrent(database, survey).catch(() => false);
   const displays = options.displays ? displaysOf(database, survey, filter, current) : 0;
   const plan = rollupPlan(filter);
   if (!plan || !(await current)) {
@@ -111,16 +111,8 @@ async function groupsOf(
   }
   const { days } = plan;
   const [rolled, times, edges, count] = await Promise.all([
-    days
-      ? rolledUpGroups(database.db, survey, days, {
-          finished: filter.finished,
-          byDay: options.byDay,
-          dialect: database.dialect,
-        })
-      : [],
-    days && options.timed
-      ? rolledUpTimes(database.db, survey.id, days, { finished: filter.finished, dialect: database.dialect })
-      : undefined,
+    days ? rolledUpGroups(database, survey, days, { finished: filter.finished, byDay: options.byDay }) : [],
+    days && options.timed ? rolledUpTimes(database, survey.id, days, { finished: filter.finished }) : undefined,
     Promise.all(plan.edges.map((edge) => responseGroups(database, survey, edge, options))),
     displays,
   ]);
@@ -143,7 +135,7 @@ async function displaysOf(
   const plan = rollupPlan({ createdAt: filter.createdAt });
   if (filter.flagValues || !plan || !(await current)) return displayCount(database, survey.id, filter);
   const counts = await Promise.all([
-    plan.days ? rolledUpDisplays(database.db, survey.id, plan.days) : 0,
+    plan.days ? rolledUpDisplays(database, survey.id, plan.days) : 0,
     ...plan.edges.map((edge) => displayCount(database, survey.id, edge)),
   ]);
   return counts.reduce((sum, count) => sum + count, 0);

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
+import { timestampNow } from './columns.js';
 import type { MigrationContext } from './context.js';
-import { fromBool, nowTimestamp } from '../codec.js';
 
 export async function up(db: Kysely<any>, { dialect }: MigrationContext): Promise<void> {
   await db.schema
@@ -13,14 +13,14 @@ export async function up(db: Kysely<any>, { dialect }: MigrationContext): Promis
     .addColumn('updated_at', 'varchar(40)', (c) => c.notNull())
     .execute();
 
-  const now = nowTimestamp();
+  const now = timestampNow();
   await db
     .insertInto('namespaces')
     .values({
       key: 'default',
       name: 'Default',
       description: 'Default namespace',
-      protected: fromBool(dialect, true),
+      protected: dialect === 'sqlite' ? 1 : true,
       created_at: now,
       updated_at: now,
     })

@@ -1,15 +1,14 @@
 import type { Kysely } from 'kysely';
-import { rebuildRollups } from '../../surveys/store/rollups.js';
-import type { MigrationContext } from './context.js';
 
 /**
  * Survey result rollups (#31's budgets: a summary in a second at a million responses): per survey, UTC
  * day, finished and answer pattern the number of responses; per day, finished and question the sums of the times
  * to complete; per day the displays; and which survey definition the patterns were made for. The
- * response and display writes keep them in their own transaction (server/surveys/store/rollups.ts);
- * this migration fills them from the responses and displays already stored.
+ * response and display writes keep them in their own transaction (server/surveys/store/rollups.ts).
+ * The survey provider fills them from the responses and displays already stored when it starts
+ * (`fillMissingRollups`): making a pattern is application code, which no migration runs.
  */
-export async function up(db: Kysely<any>, context: MigrationContext): Promise<void> {
+export async function up(db: Kysely<any>): Promise<void> {
   const survey = (c: any) => c.notNull().references('surveys.id').onDelete('cascade');
   await db.schema
     .createTable('survey_result_rollups')
@@ -42,9 +41,4 @@ export async function up(db: Kysely<any>, context: MigrationContext): Promise<vo
     .addColumn('displays', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('survey_result_displays_pk', ['survey_id', 'day'])
     .execute();
-
-  const surveys = await db.selectFrom('surveys').select(['id', 'document']).execute();
-  for (const row of surveys) {
-    await rebuildRollups(db, context.dialect, { id: row.id, ...JSON.parse(row.document) });
-  }
 }

@@ -1,6 +1,4 @@
-import type { Dialect } from '../codec.js';
-
 /** What every migration is given besides the database handle. */
 export interface MigrationContext {
-  dialect: Dialect;
+  dialect: 'sqlite' | 'postgres';
 }

@@ -1,5 +1,4 @@
 import type { Kysely, Migration } from 'kysely';
-import type { Dialect } from '../codec.js';
 import type { MigrationContext } from './context.js';
 import * as namespaces from './0001_namespaces.js';
 import * as flipt from './0002_flipt.js';
@@ -41,7 +40,7 @@ const modules: Record<string, MigrationModule> = {
   '0013_survey_result_rollups': surveyResultRollups,
 };
 
-export function migrationsFor(dialect: Dialect): Record<string, Migration> {
+export function migrationsFor(dialect: MigrationContext['dialect']): Record<string, Migration> {
   const context = { dialect };
   return Object.fromEntries(
     Object.entries(modules).map(([name, module]) => [name, { up: (db: Kysely<any>) => module.up(db, context) }]),

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Insertable } from 'kysely';
 import type { Database as Tables } from '../../db/schema.js';
-import type { Executor } from './executor.js';
+import type { Executor } from '../../db/executor.js';
 
 /**
  * Rows per INSERT statement. Each statement binds the rows as arrays (PostgreSQL: one per column,

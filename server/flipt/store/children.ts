@@ -1,7 +1,10 @@
 import { sql } from 'kysely';
 import type { Database as Tables } from '../../db/schema.js';
-import { MAX_KEYS_IN_QUERY, type Executor } from './executor.js';
+import type { Executor } from '../../db/executor.js';
 import { ORDER } from './pagination.js';
+
+/** Parent keys per `in (...)` list when children are read by their parents. */
+const MAX_KEYS_IN_QUERY = 500;
 
 /** The key column naming each child table's parent: a flag's variants, a segment's constraints. */
 const PARENT_COLUMN = { variants: 'flag_key', constraints: 'segment_key' } as const;

@@ -11,7 +11,7 @@ import type { FlagsTable, VariantsTable } from '../../db/schema.js';
 import { type Dialect, fromBool, nowTimestamp, toBool } from '../../db/codec.js';
 import { formatTimestamp } from '../timestamps.js';
 import { invalid, notFound } from '../errors.js';
-import type { Executor } from './executor.js';
+import type { Executor } from '../../db/executor.js';
 import { refuseIfSurveysLink } from './survey-links.js';
 import { childrenByParent } from './children.js';
 import { namespacePage, pageWindow } from './pagination.js';

@@ -12,7 +12,7 @@ import type { Selectable } from 'kysely';
 import type { HistoryTable } from '../../db/schema.js';
 import { nowTimestamp } from '../../db/codec.js';
 import { invalid } from '../errors.js';
-import type { Executor } from './executor.js';
+import type { Executor } from '../../db/executor.js';
 import { findNamespace, namespaceFromRow } from './namespaces.js';
 import { flagIfAny } from './flags.js';
 import { segmentIfAny } from './segments.js';

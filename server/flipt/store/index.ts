@@ -42,7 +42,7 @@ import type {
 import type { Database } from '../../db/index.js';
 import type { ChangeFeed } from '../../changes.js';
 import { FliptError, GrpcCode, notFound, readOnly } from '../errors.js';
-import type { Executor } from './executor.js';
+import type { Executor } from '../../db/executor.js';
 import * as namespaces from './namespaces.js';
 import * as flags from './flags.js';
 import * as segments from './segments.js';
@@ -57,8 +57,7 @@ import * as history from './history.js';
 import { type Actor, type Change, type HistoryQuery, recordChange, SYSTEM_ACTOR, stateOf } from './history.js';
 import { restore, revertRefusal, revertRefused, revertTarget } from './revert.js';
 import { currentActor } from './actor.js';
-
-export type { Executor } from './executor.js';
+import { type LoadedNamespace, loadNamespace } from '../../evaluation/loader.js';
 
 /** Every list reads everything when no page is asked for. */
 export const ALL: ListInput = { limit: 0, offset: 0, pageToken: '' };
@@ -482,6 +481,11 @@ export class FliptStore extends FliptReader {
 
   get database(): Database {
     return this.current;
+  }
+
+  /** The namespace's evaluation data, in one consistent read (the snapshot cache's `NamespaceSource`). */
+  loadNamespace(namespaceKey: string): Promise<LoadedNamespace> {
+    return loadNamespace(this.database, namespaceKey);
   }
 
   protected get executor(): Executor {

@@ -4,7 +4,7 @@ import type { NamespacesTable } from '../../db/schema.js';
 import { fromBool, nowTimestamp, toBool } from '../../db/codec.js';
 import { formatTimestamp } from '../timestamps.js';
 import { invalid, notFound } from '../errors.js';
-import type { Executor } from './executor.js';
+import type { Executor } from '../../db/executor.js';
 import { namespacesPage, pageWindow } from './pagination.js';
 
 export function namespaceFromRow(row: NamespacesTable): Namespace {

@@ -2,7 +2,7 @@ import { type RawBuilder, sql } from 'kysely';
 import type { ListInput } from '../../../domain/flipt/schemas.js';
 import type { Database as Tables } from '../../db/schema.js';
 import { invalid } from '../errors.js';
-import type { Executor } from './executor.js';
+import type { Executor } from '../../db/executor.js';
 
 /** Where a list page starts and how many rows to ask the database for (one more than the page, to see if more follow). */
 export interface PageWindow {

@@ -1,5 +1,5 @@
 import { nowTimestamp } from '../../db/codec.js';
-import type { Executor } from './executor.js';
+import type { Executor } from '../../db/executor.js';
 
 /** Rules and rollouts share their ranking: 1..n per flag. */
 type RankedTable = 'rules' | 'rollouts';

@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { Database as Tables } from '../../db/schema.js';
-import type { Executor } from './executor.js';
+import type { Executor } from '../../db/executor.js';
 
 /** Where rules and rollouts keep the keys of the segments they match, and the column naming the owner. */
 const REFERENCES = {

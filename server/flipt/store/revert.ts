@@ -4,7 +4,7 @@ import { fromBool } from '../../db/codec.js';
 import { FliptError, GrpcCode } from '../errors.js';
 import { storedTimestamp } from '../timestamps.js';
 import { type ImportRows, emptyImportRows, insertImportRows } from './bulk.js';
-import type { Executor } from './executor.js';
+import type { Executor } from '../../db/executor.js';
 import { findNamespace } from './namespaces.js';
 import { segmentKeyRows } from './references.js';
 import { firstMissingSegment } from './segments.js';

@@ -10,7 +10,7 @@ import type { RolloutSegmentsTable, RolloutThresholdsTable, RolloutsTable } from
 import { type Dialect, fromBool, nowTimestamp, toBool } from '../../db/codec.js';
 import { formatTimestamp } from '../timestamps.js';
 import { invalid, notFound } from '../errors.js';
-import type { Executor } from './executor.js';
+import type { Executor } from '../../db/executor.js';
 import { flagPage, pageWindow } from './pagination.js';
 import { requireFlag } from './flags.js';
 import { firstMissingSegment } from './segments.js';

@@ -13,7 +13,7 @@ import type { DistributionsTable, RulesTable } from '../../db/schema.js';
 import { nowTimestamp } from '../../db/codec.js';
 import { formatTimestamp } from '../timestamps.js';
 import { notFound } from '../errors.js';
-import type { Executor } from './executor.js';
+import type { Executor } from '../../db/executor.js';
 import { flagPage, pageWindow } from './pagination.js';
 import { findFlag } from './flags.js';
 import { firstMissingSegment } from './segments.js';

@@ -11,7 +11,7 @@ import type { ConstraintsTable, SegmentsTable } from '../../db/schema.js';
 import { nowTimestamp } from '../../db/codec.js';
 import { formatTimestamp } from '../timestamps.js';
 import { invalid, notFound } from '../errors.js';
-import type { Executor } from './executor.js';
+import type { Executor } from '../../db/executor.js';
 import { childrenByParent } from './children.js';
 import { refuseIfSurveysLink } from './survey-links.js';
 import { namespacePage, pageWindow } from './pagination.js';

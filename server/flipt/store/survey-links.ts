@@ -1,5 +1,5 @@
 import { invalid } from '../errors.js';
-import type { Executor } from './executor.js';
+import type { Executor } from '../../db/executor.js';
 
 /**
  * Refuses deleting a flag or a segment that surveys of the namespace link (feedback by variant), naming

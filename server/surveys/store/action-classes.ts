@@ -1,10 +1,10 @@
 /** Action classes (what the widget tracks) and the actions people performed. */
 import type { TActionClass } from '../../../domain/surveys/types.js';
-import type { Database } from '../../db/index.js';
+import type { Executor } from '../../db/executor.js';
 import type { SurveyActionClassesTable } from '../../db/schema.js';
 import type { ActionClassInput } from '../documents.js';
 import { cuid } from '../ids.js';
-import { type Executor, now, type Page, paged } from './shared.js';
+import { now, type Page, paged } from './shared.js';
 
 /** The three action classes every environment is created with. */
 export const AUTOMATIC_ACTIONS = ['New Session', 'Exit Intent (Desktop)', '50% Scroll'] as const;
@@ -16,9 +16,9 @@ export const AUTOMATIC_ACTIONS = ['New Session', 'Exit Intent (Desktop)', '50% S
 export const MAX_ACTION_NAME_LENGTH = 128;
 export const MAX_CLIENT_ACTION_CLASSES = 500;
 
-export async function actionClasses(database: Database, environmentId: string, page?: Page): Promise<TActionClass[]> {
+export async function actionClasses(executor: Executor, environmentId: string, page?: Page): Promise<TActionClass[]> {
   const rows = await paged(
-    database.db
+    executor.db
       .selectFrom('survey_action_classes')
       .selectAll()
       .where('environment_id', '=', environmentId)
@@ -30,8 +30,8 @@ export async function actionClasses(database: Database, environmentId: string, p
 }
 
 /** The no-code action classes, the only ones the widget's sync sends (read by SQL: visitors create the others). */
-export async function noCodeActionClasses(database: Database, environmentId: string): Promise<TActionClass[]> {
-  const rows = await database.db
+export async function noCodeActionClasses(executor: Executor, environmentId: string): Promise<TActionClass[]> {
+  const rows = await executor.db
     .selectFrom('survey_action_classes')
     .selectAll()
     .where('environment_id', '=', environmentId)
@@ -47,21 +47,21 @@ export async function noCodeActionClasses(database: Database, environmentId: str
  * unless the environment already holds `MAX_CLIENT_ACTION_CLASSES` that clients created (undefined).
  */
 export async function clientActionClass(
-  database: Database,
+  executor: Executor,
   environmentId: string,
   name: string,
   type: 'code' | 'automatic',
 ): Promise<string | undefined> {
-  const existing = await actionClassByName(database, environmentId, name);
+  const existing = await actionClassByName(executor, environmentId, name);
   if (existing) return existing.id;
-  const { count } = await database.db
+  const { count } = await executor.db
     .selectFrom('survey_action_classes')
     .select((eb) => eb.fn.countAll<string | number>().as('count'))
     .where('environment_id', '=', environmentId)
     .where('type', 'in', ['code', 'automatic'])
     .executeTakeFirstOrThrow();
   if (Number(count) >= MAX_CLIENT_ACTION_CLASSES) return undefined;
-  return ensureActionClass(database, environmentId, name, type);
+  return ensureActionClass(executor, environmentId, name, type);
 }
 
 /** An action class in the console: the surveys it triggers and when it last fired. */
@@ -70,16 +70,16 @@ export interface ActionClassUsage extends TActionClass {
   lastFiredAt: string | null;
 }
 
-export async function actionClassesWithUsage(database: Database, environmentId: string): Promise<ActionClassUsage[]> {
+export async function actionClassesWithUsage(executor: Executor, environmentId: string): Promise<ActionClassUsage[]> {
   const [list, fired, surveyRows] = await Promise.all([
-    actionClasses(database, environmentId),
-    database.db
+    actionClasses(executor, environmentId),
+    executor.db
       .selectFrom('survey_actions')
       .select(['action_class_id', (eb) => eb.fn.max('created_at').as('last')])
       .where('environment_id', '=', environmentId)
       .groupBy('action_class_id')
       .execute(),
-    database.db
+    executor.db
       .selectFrom('surveys')
       .select(['id', 'name', 'document'])
       .where('environment_id', '=', environmentId)
@@ -99,17 +99,17 @@ export async function actionClassesWithUsage(database: Database, environmentId: 
   }));
 }
 
-export async function actionClass(database: Database, id: string): Promise<TActionClass | undefined> {
-  const row = await database.db.selectFrom('survey_action_classes').selectAll().where('id', '=', id).executeTakeFirst();
+export async function actionClass(executor: Executor, id: string): Promise<TActionClass | undefined> {
+  const row = await executor.db.selectFrom('survey_action_classes').selectAll().where('id', '=', id).executeTakeFirst();
   return row && actionClassFromRow(row);
 }
 
 export async function actionClassByName(
-  database: Database,
+  executor: Executor,
   environmentId: string,
   name: string,
 ): Promise<TActionClass | undefined> {
-  const row = await database.db
+  const row = await executor.db
     .selectFrom('survey_action_classes')
     .selectAll()
     .where('environment_id', '=', environmentId)
@@ -120,7 +120,7 @@ export async function actionClassByName(
 
 /** Creates the action class, or updates the one with the same name (seeding is idempotent). */
 export async function saveActionClass(
-  database: Database,
+  executor: Executor,
   environmentId: string,
   input: ActionClassInput,
 ): Promise<TActionClass> {
@@ -131,21 +131,21 @@ export async function saveActionClass(
     no_code_config: input.noCodeConfig ? JSON.stringify(input.noCodeConfig) : null,
     updated_at: at,
   };
-  await database.db
+  await executor.db
     .insertInto('survey_action_classes')
     .values({ id: cuid(), environment_id: environmentId, name: input.name, created_at: at, ...values })
     .onConflict((oc) => oc.columns(['environment_id', 'name']).doUpdateSet(values))
     .execute();
-  return (await actionClassByName(database, environmentId, input.name))!;
+  return (await actionClassByName(executor, environmentId, input.name))!;
 }
 
 /** Changes an action class's name, description, type and no-code rule; its id and usage stay. */
 export async function updateActionClass(
-  database: Database,
+  executor: Executor,
   id: string,
   input: ActionClassInput,
 ): Promise<TActionClass | undefined> {
-  await database.db
+  await executor.db
     .updateTable('survey_action_classes')
     .set({
       name: input.name,
@@ -156,22 +156,21 @@ export async function updateActionClass(
     })
     .where('id', '=', id)
     .execute();
-  return actionClass(database, id);
+  return actionClass(executor, id);
 }
 
-export async function deleteActionClass(database: Database, id: string): Promise<void> {
-  await database.db.deleteFrom('survey_action_classes').where('id', '=', id).execute();
+export async function deleteActionClass(executor: Executor, id: string): Promise<void> {
+  await executor.db.deleteFrom('survey_action_classes').where('id', '=', id).execute();
 }
 
 /** The id of the named action class, created with `type` when missing. */
 export async function ensureActionClass(
-  database: Database,
+  executor: Executor,
   environmentId: string,
   name: string,
   type: TActionClass['type'],
-  executor: Executor = database.db,
 ): Promise<string> {
-  const existing = await executor
+  const existing = await executor.db
     .selectFrom('survey_action_classes')
     .select('id')
     .where('environment_id', '=', environmentId)
@@ -180,7 +179,7 @@ export async function ensureActionClass(
   if (existing) return existing.id;
   const id = cuid();
   const at = now();
-  await executor
+  await executor.db
     .insertInto('survey_action_classes')
     .values({
       id,
@@ -195,7 +194,7 @@ export async function ensureActionClass(
     .onConflict((oc) => oc.columns(['environment_id', 'name']).doNothing())
     .execute();
   return (
-    await executor
+    await executor.db
       .selectFrom('survey_action_classes')
       .select('id')
       .where('environment_id', '=', environmentId)
@@ -205,13 +204,13 @@ export async function ensureActionClass(
 }
 
 export async function recordAction(
-  database: Database,
+  executor: Executor,
   environmentId: string,
   personId: string,
   actionClassId: string,
 ): Promise<void> {
   const at = now();
-  await database.db
+  await executor.db
     .insertInto('survey_actions')
     .values({
       id: cuid(),

@@ -1,7 +1,7 @@
 /** Response tags (an environment's, by name) and notes, as Formbricks 1.6 had them. */
 import { sql } from 'kysely';
 import { fromBool, toBool } from '../../db/codec.js';
-import type { Database } from '../../db/index.js';
+import { type Executor, inTransaction } from '../../db/executor.js';
 import { cuid } from '../ids.js';
 import { now } from './shared.js';
 
@@ -24,8 +24,8 @@ export interface NoteRecord {
   isEdited: boolean;
 }
 
-export async function tags(database: Database, environmentId: string): Promise<TagRecord[]> {
-  const rows = await database.db
+export async function tags(executor: Executor, environmentId: string): Promise<TagRecord[]> {
+  const rows = await executor.db
     .selectFrom('survey_tags')
     .selectAll()
     .where('environment_id', '=', environmentId)
@@ -36,25 +36,25 @@ export async function tags(database: Database, environmentId: string): Promise<T
 
 /** Tags the response with the environment's tag of that name, made if need be. */
 export async function tagResponse(
-  database: Database,
+  executor: Executor,
   environmentId: string,
   responseId: string,
   name: string,
 ): Promise<TagRecord> {
-  return database.transaction(async (trx) => {
+  return inTransaction(executor, async (trx) => {
     const at = now();
-    await trx
+    await trx.db
       .insertInto('survey_tags')
       .values({ id: cuid(), environment_id: environmentId, name, created_at: at, updated_at: at })
       .onConflict((oc) => oc.columns(['environment_id', 'name']).doNothing())
       .execute();
-    const tag = await trx
+    const tag = await trx.db
       .selectFrom('survey_tags')
       .selectAll()
       .where('environment_id', '=', environmentId)
       .where('name', '=', name)
       .executeTakeFirstOrThrow();
-    await trx
+    await trx.db
       .insertInto('survey_response_tags')
       .values({ response_id: responseId, tag_id: tag.id })
       .onConflict((oc) => oc.columns(['response_id', 'tag_id']).doNothing())
@@ -63,8 +63,8 @@ export async function tagResponse(
   });
 }
 
-export async function untagResponse(database: Database, responseId: string, tagId: string): Promise<void> {
-  await database.db
+export async function untagResponse(executor: Executor, responseId: string, tagId: string): Promise<void> {
+  await executor.db
     .deleteFrom('survey_response_tags')
     .where('response_id', '=', responseId)
     .where('tag_id', '=', tagId)
@@ -73,13 +73,13 @@ export async function untagResponse(database: Database, responseId: string, tagI
 
 /** The tags and notes of each of these responses, oldest note first. */
 export async function annotations(
-  database: Database,
+  executor: Executor,
   responseIds: readonly string[],
 ): Promise<Map<string, { tags: TagRecord[]; notes: NoteRecord[] }>> {
   const byResponse = new Map(responseIds.map((id) => [id, { tags: [] as TagRecord[], notes: [] as NoteRecord[] }]));
   if (responseIds.length === 0) return byResponse;
   const [tagRows, noteRows] = await Promise.all([
-    database.db
+    executor.db
       .selectFrom('survey_response_tags')
       .innerJoin('survey_tags', 'survey_tags.id', 'survey_response_tags.tag_id')
       .selectAll('survey_tags')
@@ -87,7 +87,7 @@ export async function annotations(
       .where('survey_response_tags.response_id', 'in', responseIds)
       .orderBy('survey_tags.name')
       .execute(),
-    database.db
+    executor.db
       .selectFrom('survey_response_notes')
       .selectAll()
       .where('response_id', 'in', responseIds)
@@ -101,65 +101,65 @@ export async function annotations(
 }
 
 /** Whether any response of the survey has a tag or a note (an export of one that has none skips looking). */
-export async function surveyHasAnnotations(database: Database, surveyId: string): Promise<boolean> {
+export async function surveyHasAnnotations(executor: Executor, surveyId: string): Promise<boolean> {
   // From the tags' and notes' side (CROSS JOIN keeps SQLite to that order): tags and notes are few, and
   // walking the survey's responses to look each up took a second at a million of them.
   const [tag, note] = await Promise.all([
     sql`select 1 as found from survey_response_tags rt cross join survey_responses r
-      where r.id = rt.response_id and r.survey_id = ${surveyId} limit 1`.execute(database.db),
+      where r.id = rt.response_id and r.survey_id = ${surveyId} limit 1`.execute(executor.db),
     sql`select 1 as found from survey_response_notes n cross join survey_responses r
-      where r.id = n.response_id and r.survey_id = ${surveyId} limit 1`.execute(database.db),
+      where r.id = n.response_id and r.survey_id = ${surveyId} limit 1`.execute(executor.db),
   ]);
   return tag.rows.length > 0 || note.rows.length > 0;
 }
 
 export async function addNote(
-  database: Database,
+  executor: Executor,
   responseId: string,
   author: string,
   text: string,
 ): Promise<NoteRecord> {
   const at = now();
   const id = cuid();
-  await database.db
+  await executor.db
     .insertInto('survey_response_notes')
     .values({
       id,
       response_id: responseId,
       author,
       text,
-      is_resolved: fromBool(database.dialect, false),
-      is_edited: fromBool(database.dialect, false),
+      is_resolved: fromBool(executor.dialect, false),
+      is_edited: fromBool(executor.dialect, false),
       created_at: at,
       updated_at: at,
     })
     .execute();
-  return (await note(database, id))!;
+  return (await note(executor, id))!;
 }
 
-export async function note(database: Database, id: string): Promise<NoteRecord | undefined> {
-  const row = await database.db.selectFrom('survey_response_notes').selectAll().where('id', '=', id).executeTakeFirst();
+export async function note(executor: Executor, id: string): Promise<NoteRecord | undefined> {
+  const row = await executor.db.selectFrom('survey_response_notes').selectAll().where('id', '=', id).executeTakeFirst();
   return row && noteFromRow(row);
 }
 
 /** Edits the text (the note is then marked edited) or resolves the note. */
 export async function updateNote(
-  database: Database,
+  executor: Executor,
   responseId: string,
   id: string,
   change: { text?: string; isResolved?: boolean },
 ): Promise<NoteRecord | undefined> {
-  const { numUpdatedRows } = await database.db
+  const { numUpdatedRows } = await executor.db
     .updateTable('survey_response_notes')
     .set({
       updated_at: now(),
-      ...(change.text !== undefined ? { text: change.text, is_edited: fromBool(database.dialect, true) } : {}),
-      ...(change.isResolved !== undefined ? { is_resolved: fromBool(database.dialect, change.isResolved) } : {}),
+      ...(change.text !== undefined ? { text: change.text, is_edited: fromBool(executor.dialect, true) } : {}),
+      ...(change.isResolved !== undefined ? { is_resolved: fromBool(executor.dialect, change.isResolved) } : {}),
     })
     .where('id', '=', id)
     .where('response_id', '=', responseId)
     .executeTakeFirst();
-  return numUpdatedRows > 0n ? note(database, id) : undefined;
+  return numUpdatedRows > 0n ? note(executor, id) : undefined;
 }
 
 const tagFromRow = (row: {

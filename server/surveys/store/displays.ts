@@ -1,5 +1,5 @@
 /** Displays: a survey shown to a visitor, later tied to the person and the response. */
-import type { Database } from '../../db/index.js';
+import { type Executor, inTransaction } from '../../db/executor.js';
 import { cuid } from '../ids.js';
 import type { FlagAssignment } from '../../../domain/surveys/eligibility.js';
 import { assignmentColumns, assignmentOf } from './links.js';
@@ -19,7 +19,7 @@ export interface DisplayRecord {
 }
 
 export async function createDisplay(
-  database: Database,
+  executor: Executor,
   environmentId: string,
   surveyId: string,
   personId: string | null,
@@ -27,8 +27,8 @@ export async function createDisplay(
 ): Promise<string> {
   const id = cuid();
   const at = now();
-  await database.transaction(async (trx) => {
-    await trx
+  await inTransaction(executor, async (trx) => {
+    await trx.db
       .insertInto('survey_displays')
       .values({
         id,
@@ -46,17 +46,18 @@ export async function createDisplay(
   return id;
 }
 
-export async function display(database: Database, id: string): Promise<DisplayRecord | undefined> {
-  const row = await database.db.selectFrom('survey_displays').selectAll().where('id', '=', id).executeTakeFirst();
+export async function display(executor: Executor, id: string): Promise<DisplayRecord | undefined> {
+  const row = await executor.db.selectFrom('survey_displays').selectAll().where('id', '=', id).executeTakeFirst();
   return row && displayFromRow(row);
 }
 
-export async function updateDisplay(
-  database: Database,
-  id: string,
-  changes: { responseId?: string; personId?: string },
-): Promise<void> {
-  await database.db
+export interface DisplayChanges {
+  responseId?: string;
+  personId?: string;
+}
+
+export async function updateDisplay(executor: Executor, id: string, changes: DisplayChanges): Promise<void> {
+  await executor.db
     .updateTable('survey_displays')
     .set({
       ...(changes.responseId !== undefined ? { response_id: changes.responseId } : {}),
@@ -68,8 +69,8 @@ export async function updateDisplay(
 }
 
 /** The person's displays, newest first. */
-export async function displaysOfPerson(database: Database, personId: string): Promise<DisplayRecord[]> {
-  const rows = await database.db
+export async function displaysOfPerson(executor: Executor, personId: string): Promise<DisplayRecord[]> {
+  const rows = await executor.db
     .selectFrom('survey_displays')
     .selectAll()
     .where('person_id', '=', personId)
@@ -80,12 +81,12 @@ export async function displaysOfPerson(database: Database, personId: string): Pr
 }
 
 export async function displays(
-  database: Database,
+  executor: Executor,
   environmentId: string,
   surveyId?: string,
   page?: Page,
 ): Promise<DisplayRecord[]> {
-  let query = database.db.selectFrom('survey_displays').selectAll().where('environment_id', '=', environmentId);
+  let query = executor.db.selectFrom('survey_displays').selectAll().where('environment_id', '=', environmentId);
   if (surveyId) query = query.where('survey_id', '=', surveyId);
   const rows = await paged(query.orderBy('created_at').orderBy('id'), page).execute();
   return rows.map(displayFromRow);

@@ -2,24 +2,24 @@
 import type { TEnvironment, TProduct } from '../../../domain/surveys/types.js';
 import { fromBool, toBool } from '../../db/codec.js';
 import { randomBytes } from 'node:crypto';
-import type { Database } from '../../db/index.js';
+import { type Executor, inTransaction } from '../../db/executor.js';
 import type { ProductSettings } from '../documents.js';
 import { cuid } from '../ids.js';
 import { AUTOMATIC_ACTIONS, ensureActionClass } from './action-classes.js';
 import { hashApiKey, now } from './shared.js';
 
-export async function environment(database: Database, id: string): Promise<TEnvironment | undefined> {
-  const row = await database.db.selectFrom('survey_environments').selectAll().where('id', '=', id).executeTakeFirst();
+export async function environment(executor: Executor, id: string): Promise<TEnvironment | undefined> {
+  const row = await executor.db.selectFrom('survey_environments').selectAll().where('id', '=', id).executeTakeFirst();
   return row && environmentFromRow(row);
 }
 
-export async function product(database: Database, environment: TEnvironment): Promise<TProduct> {
-  const row = await database.db
+export async function product(executor: Executor, environment: TEnvironment): Promise<TProduct> {
+  const row = await executor.db
     .selectFrom('survey_products')
     .selectAll()
     .where('id', '=', environment.productId)
     .executeTakeFirstOrThrow();
-  const environments = await database.db
+  const environments = await executor.db
     .selectFrom('survey_environments')
     .selectAll()
     .where('product_id', '=', row.id)
@@ -36,23 +36,22 @@ export async function product(database: Database, environment: TEnvironment): Pr
   };
 }
 
+export interface EnvironmentInput {
+  productId: string;
+  productName: string;
+  settings: ProductSettings;
+  environmentId: string;
+  type: TEnvironment['type'];
+  namespaceKey: string;
+}
+
 /** Creates or updates a product and its environment, keeping their ids; the automatic action classes are ensured. */
-export async function upsertEnvironment(
-  database: Database,
-  input: {
-    productId: string;
-    productName: string;
-    settings: ProductSettings;
-    environmentId: string;
-    type: TEnvironment['type'];
-    namespaceKey: string;
-  },
-): Promise<void> {
-  await database.transaction(async (trx) => {
+export async function upsertEnvironment(executor: Executor, input: EnvironmentInput): Promise<void> {
+  await inTransaction(executor, async (trx) => {
     const at = now();
     const settings = JSON.stringify(input.settings);
     // Upserts, so that several instances seeding one PostgreSQL database at once do not collide.
-    await trx
+    await trx.db
       .insertInto('survey_products')
       .values({
         id: input.productId,
@@ -68,13 +67,13 @@ export async function upsertEnvironment(
           .doUpdateSet({ name: input.productName, settings, namespace_key: input.namespaceKey, updated_at: at }),
       )
       .execute();
-    await trx
+    await trx.db
       .insertInto('survey_environments')
       .values({
         id: input.environmentId,
         product_id: input.productId,
         type: input.type,
-        widget_setup_completed: fromBool(database.dialect, false),
+        widget_setup_completed: fromBool(executor.dialect, false),
         created_at: at,
         updated_at: at,
       })
@@ -82,21 +81,20 @@ export async function upsertEnvironment(
         oc.column('id').doUpdateSet({ product_id: input.productId, type: input.type, updated_at: at }),
       )
       .execute();
-    for (const name of AUTOMATIC_ACTIONS)
-      await ensureActionClass(database, input.environmentId, name, 'automatic', trx);
+    for (const name of AUTOMATIC_ACTIONS) await ensureActionClass(trx, input.environmentId, name, 'automatic');
   });
 }
 
-export async function markWidgetSetupCompleted(database: Database, environmentId: string): Promise<void> {
-  await database.db
+export async function markWidgetSetupCompleted(executor: Executor, environmentId: string): Promise<void> {
+  await executor.db
     .updateTable('survey_environments')
-    .set({ widget_setup_completed: fromBool(database.dialect, true) })
+    .set({ widget_setup_completed: fromBool(executor.dialect, true) })
     .where('id', '=', environmentId)
     .execute();
 }
 
-export async function addApiKey(database: Database, environmentId: string, key: string, label: string): Promise<void> {
-  await database.db
+export async function addApiKey(executor: Executor, environmentId: string, key: string, label: string): Promise<void> {
+  await executor.db
     .insertInto('survey_api_keys')
     .values({
       id: cuid(),
@@ -120,8 +118,8 @@ export interface ApiKeyRecord {
   createdAt: string;
 }
 
-export async function apiKeys(database: Database, environmentId: string): Promise<ApiKeyRecord[]> {
-  const rows = await database.db
+export async function apiKeys(executor: Executor, environmentId: string): Promise<ApiKeyRecord[]> {
+  const rows = await executor.db
     .selectFrom('survey_api_keys')
     .select(['id', 'label', 'key_prefix', 'created_at'])
     .where('environment_id', '=', environmentId)
@@ -133,13 +131,13 @@ export async function apiKeys(database: Database, environmentId: string): Promis
 
 /** Creates a management API key; the key itself is returned here once and only its hash is stored. */
 export async function createApiKey(
-  database: Database,
+  executor: Executor,
   environmentId: string,
   label: string,
 ): Promise<ApiKeyRecord & { apiKey: string }> {
   const apiKey = randomBytes(24).toString('hex');
-  await addApiKey(database, environmentId, apiKey, label);
-  const row = await database.db
+  await addApiKey(executor, environmentId, apiKey, label);
+  const row = await executor.db
     .selectFrom('survey_api_keys')
     .select(['id', 'label', 'key_prefix', 'created_at'])
     .where('hashed_key', '=', hashApiKey(apiKey))
@@ -148,8 +146,8 @@ export async function createApiKey(
 }
 
 /** Revokes a key of the environment; false when it has no such key. */
-export async function deleteApiKey(database: Database, environmentId: string, id: string): Promise<boolean> {
-  const result = await database.db
+export async function deleteApiKey(executor: Executor, environmentId: string, id: string): Promise<boolean> {
+  const result = await executor.db
     .deleteFrom('survey_api_keys')
     .where('environment_id', '=', environmentId)
     .where('id', '=', id)
@@ -164,8 +162,8 @@ export interface NamespaceEnvironment extends TEnvironment {
 }
 
 /** The survey environments of a namespace, production first. */
-export async function namespaceEnvironments(database: Database, namespaceKey: string): Promise<NamespaceEnvironment[]> {
-  const rows = await database.db
+export async function namespaceEnvironments(executor: Executor, namespaceKey: string): Promise<NamespaceEnvironment[]> {
+  const rows = await executor.db
     .selectFrom('survey_environments')
     .innerJoin('survey_products', 'survey_products.id', 'survey_environments.product_id')
     .selectAll('survey_environments')
@@ -184,23 +182,23 @@ export async function namespaceEnvironments(database: Database, namespaceKey: st
 
 /** The environment, when it belongs to the namespace. */
 export async function namespaceEnvironment(
-  database: Database,
+  executor: Executor,
   namespaceKey: string,
   environmentId: string,
 ): Promise<NamespaceEnvironment | undefined> {
-  return (await namespaceEnvironments(database, namespaceKey)).find((environment) => environment.id === environmentId);
+  return (await namespaceEnvironments(executor, namespaceKey)).find((environment) => environment.id === environmentId);
 }
 
 /** A product for the namespace with a production and a development environment, as Formbricks pairs them. */
 export async function createNamespaceEnvironments(
-  database: Database,
+  executor: Executor,
   namespaceKey: string,
   productName: string,
   settings: ProductSettings,
 ): Promise<NamespaceEnvironment[]> {
   const productId = cuid();
   for (const type of ['production', 'development'] as const) {
-    await upsertEnvironment(database, {
+    await upsertEnvironment(executor, {
       productId,
       productName,
       settings,
@@ -209,25 +207,25 @@ export async function createNamespaceEnvironments(
       namespaceKey,
     });
   }
-  return namespaceEnvironments(database, namespaceKey);
+  return namespaceEnvironments(executor, namespaceKey);
 }
 
 /** Renames a product and replaces its settings (what the sync sends with every environment of the product). */
 export async function updateProduct(
-  database: Database,
+  executor: Executor,
   productId: string,
   name: string,
   settings: ProductSettings,
 ): Promise<void> {
-  await database.db
+  await executor.db
     .updateTable('survey_products')
     .set({ name, settings: JSON.stringify(settings), updated_at: now() })
     .where('id', '=', productId)
     .execute();
 }
 
-export async function environmentForApiKey(database: Database, key: string): Promise<TEnvironment | undefined> {
-  const row = await database.db
+export async function environmentForApiKey(executor: Executor, key: string): Promise<TEnvironment | undefined> {
+  const row = await executor.db
     .selectFrom('survey_api_keys')
     .innerJoin('survey_environments', 'survey_environments.id', 'survey_api_keys.environment_id')
     .selectAll('survey_environments')

@@ -1,19 +1,18 @@
 /** The files uploaded to an environment's surveys (their bytes live in surveys.upload_dir). */
-import type { Database } from '../../db/index.js';
+import type { Executor } from '../../db/executor.js';
 import { cuid } from '../ids.js';
 import { now } from './shared.js';
 
-export async function recordFile(
-  database: Database,
-  file: {
-    environmentId: string;
-    surveyId: string;
-    fileName: string;
-    fileType: string;
-    size: number;
-  },
-): Promise<void> {
-  await database.db
+export interface FileInput {
+  environmentId: string;
+  surveyId: string;
+  fileName: string;
+  fileType: string;
+  size: number;
+}
+
+export async function recordFile(executor: Executor, file: FileInput): Promise<void> {
+  await executor.db
     .insertInto('survey_files')
     .values({
       id: cuid(),
@@ -28,8 +27,8 @@ export async function recordFile(
     .execute();
 }
 
-export async function file(database: Database, environmentId: string, fileName: string) {
-  return database.db
+export async function file(executor: Executor, environmentId: string, fileName: string) {
+  return executor.db
     .selectFrom('survey_files')
     .select(['file_name', 'file_type', 'size'])
     .where('environment_id', '=', environmentId)
@@ -38,8 +37,8 @@ export async function file(database: Database, environmentId: string, fileName: 
 }
 
 /** What the environment's recorded uploads take in all, in bytes. */
-export async function uploadedBytes(database: Database, environmentId: string): Promise<number> {
-  const row = await database.db
+export async function uploadedBytes(executor: Executor, environmentId: string): Promise<number> {
+  const row = await executor.db
     .selectFrom('survey_files')
     .select((eb) => eb.fn.sum<number | string | null>('size').as('total'))
     .where('environment_id', '=', environmentId)

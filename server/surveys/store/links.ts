@@ -1,14 +1,11 @@
 /** Feedback by variant: a survey's links to its namespace's flags and segments, checked on every save. */
-import type { Kysely, Transaction } from 'kysely';
 import { BOOLEAN_LINK_VALUES, type FlagAssignment } from '../../../domain/surveys/eligibility.js';
-import type { Database as Tables } from '../../db/schema.js';
+import type { Executor } from '../../db/executor.js';
 import type { SurveyDocument } from '../documents.js';
 import { badRequest } from '../errors.js';
 
-type Reader = Kysely<Tables> | Transaction<Tables>;
-
 /** The namespace a survey environment belongs to (through its product). */
-export async function namespaceOfEnvironment(db: Reader, environmentId: string): Promise<string> {
+export async function namespaceOfEnvironment({ db }: Executor, environmentId: string): Promise<string> {
   const row = await db
     .selectFrom('survey_environments')
     .innerJoin('survey_products', 'survey_products.id', 'survey_environments.product_id')
@@ -22,12 +19,12 @@ export async function namespaceOfEnvironment(db: Reader, environmentId: string):
  * Refuses a link to a flag, variant or segment its namespace does not have, with a 400 naming it: a
  * survey linked to nothing would silently never show.
  */
-export async function checkLinks(db: Reader, environmentId: string, document: SurveyDocument): Promise<void> {
+export async function checkLinks(executor: Executor, environmentId: string, document: SurveyDocument): Promise<void> {
   const { linkedFlag, segmentKey } = document;
   if (!linkedFlag && !segmentKey) return;
-  const namespaceKey = await namespaceOfEnvironment(db, environmentId);
+  const namespaceKey = await namespaceOfEnvironment(executor, environmentId);
   if (linkedFlag) {
-    const flag = await db
+    const flag = await executor.db
       .selectFrom('flags')
       .select('type')
       .where('namespace_key', '=', namespaceKey)
@@ -41,7 +38,7 @@ export async function checkLinks(db: Reader, environmentId: string, document: Su
       flag.type === 'BOOLEAN_FLAG_TYPE'
         ? BOOLEAN_LINK_VALUES
         : (
-            await db
+            await executor.db
               .selectFrom('variants')
               .select('key')
               .where('namespace_key', '=', namespaceKey)
@@ -58,7 +55,7 @@ export async function checkLinks(db: Reader, environmentId: string, document: Su
       );
   }
   if (segmentKey) {
-    const segment = await db
+    const segment = await executor.db
       .selectFrom('segments')
       .select('key')
       .where('namespace_key', '=', namespaceKey)

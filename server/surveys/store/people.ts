@@ -1,5 +1,5 @@
 /** People (a userId within an environment) and their attributes. */
-import type { Database } from '../../db/index.js';
+import { type Executor, inTransaction } from '../../db/executor.js';
 import { badRequest } from '../errors.js';
 import { cuid } from '../ids.js';
 import { now, type Page, paged } from './shared.js';
@@ -22,9 +22,9 @@ export interface PersonRecord {
 }
 
 /** The person's id, created when the environment has no person with that userId yet. */
-export async function ensurePerson(database: Database, environmentId: string, userId: string): Promise<string> {
+export async function ensurePerson(executor: Executor, environmentId: string, userId: string): Promise<string> {
   const find = () =>
-    database.db
+    executor.db
       .selectFrom('survey_people')
       .select('id')
       .where('environment_id', '=', environmentId)
@@ -33,7 +33,7 @@ export async function ensurePerson(database: Database, environmentId: string, us
   const existing = await find();
   if (existing) return existing.id;
   const at = now();
-  await database.db
+  await executor.db
     .insertInto('survey_people')
     .values({ id: cuid(), environment_id: environmentId, user_id: userId, created_at: at, updated_at: at })
     .onConflict((oc) => oc.columns(['environment_id', 'user_id']).doNothing())
@@ -41,9 +41,9 @@ export async function ensurePerson(database: Database, environmentId: string, us
   return (await find())!.id;
 }
 
-export async function people(database: Database, environmentId: string, page?: Page): Promise<PersonRecord[]> {
+export async function people(executor: Executor, environmentId: string, page?: Page): Promise<PersonRecord[]> {
   const rows = await paged(
-    database.db
+    executor.db
       .selectFrom('survey_people')
       .selectAll()
       .where('environment_id', '=', environmentId)
@@ -52,30 +52,30 @@ export async function people(database: Database, environmentId: string, page?: P
     page,
   ).execute();
   const attributesById = await attributesOf(
-    database,
+    executor,
     rows.map((row) => row.id),
   );
   return rows.map((row) => personFromRow(row, attributesById.get(row.id) ?? {}));
 }
 
-export async function person(database: Database, id: string): Promise<PersonRecord | undefined> {
-  const row = await database.db.selectFrom('survey_people').selectAll().where('id', '=', id).executeTakeFirst();
+export async function person(executor: Executor, id: string): Promise<PersonRecord | undefined> {
+  const row = await executor.db.selectFrom('survey_people').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) return undefined;
-  return personFromRow(row, (await attributesOf(database, [id])).get(id) ?? {});
+  return personFromRow(row, (await attributesOf(executor, [id])).get(id) ?? {});
 }
 
-export async function deletePerson(database: Database, id: string): Promise<void> {
-  await database.db.deleteFrom('survey_people').where('id', '=', id).execute();
+export async function deletePerson(executor: Executor, id: string): Promise<void> {
+  await executor.db.deleteFrom('survey_people').where('id', '=', id).execute();
 }
 
-export async function attributes(database: Database, personId: string): Promise<Record<string, string>> {
-  return (await attributesOf(database, [personId])).get(personId) ?? {};
+export async function attributes(executor: Executor, personId: string): Promise<Record<string, string>> {
+  return (await attributesOf(executor, [personId])).get(personId) ?? {};
 }
 
-async function attributesOf(database: Database, personIds: string[]): Promise<Map<string, Record<string, string>>> {
+async function attributesOf(executor: Executor, personIds: string[]): Promise<Map<string, Record<string, string>>> {
   const result = new Map<string, Record<string, string>>();
   if (personIds.length === 0) return result;
-  const rows = await database.db
+  const rows = await executor.db
     .selectFrom('survey_attributes')
     .selectAll()
     .where('person_id', 'in', personIds)
@@ -94,26 +94,26 @@ async function attributesOf(database: Database, personIds: string[]): Promise<Ma
  * more than MAX_ATTRIBUTES_PER_PERSON.
  */
 export async function updateAttributes(
-  database: Database,
+  executor: Executor,
   personId: string,
   given: Record<string, string>,
 ): Promise<boolean> {
-  const current = await attributes(database, personId);
+  const current = await attributes(executor, personId);
   const changed = Object.entries(given).filter(([key, value]) => current[key] !== value);
   if (changed.length === 0) return false;
   if (new Set([...Object.keys(current), ...Object.keys(given)]).size > MAX_ATTRIBUTES_PER_PERSON) {
     throw badRequest(`a person may have at most ${MAX_ATTRIBUTES_PER_PERSON} attributes`);
   }
-  await database.transaction(async (trx) => {
+  await inTransaction(executor, async (trx) => {
     const at = now();
     for (const [key, value] of changed) {
-      await trx
+      await trx.db
         .insertInto('survey_attributes')
         .values({ person_id: personId, key, value, created_at: at, updated_at: at })
         .onConflict((oc) => oc.columns(['person_id', 'key']).doUpdateSet({ value, updated_at: at }))
         .execute();
     }
-    await trx.updateTable('survey_people').set({ updated_at: at }).where('id', '=', personId).execute();
+    await trx.db.updateTable('survey_people').set({ updated_at: at }).where('id', '=', personId).execute();
   });
   return true;
 }

@@ -1,7 +1,7 @@
 /** Responses, created by the widget and completed answer by answer. */
 import type { TResponseData, TResponseTtc } from '../../../domain/surveys/types.js';
 import { fromBool, toBool } from '../../db/codec.js';
-import type { Database } from '../../db/index.js';
+import { type Executor, inTransaction } from '../../db/executor.js';
 import { cuid } from '../ids.js';
 import type { FlagAssignment } from '../../../domain/surveys/eligibility.js';
 import { assignmentColumns, assignmentOf } from './links.js';
@@ -24,30 +24,29 @@ export interface ResponseRecord {
   flag: FlagAssignment | null;
 }
 
-export async function createResponse(
-  database: Database,
-  input: {
-    environmentId: string;
-    surveyId: string;
-    personId: string | null;
-    finished: boolean;
-    data: TResponseData;
-    meta: Record<string, unknown>;
-    personAttributes: Record<string, string> | null;
-    flag?: FlagAssignment | null;
-  },
-): Promise<string> {
+export interface ResponseInput {
+  environmentId: string;
+  surveyId: string;
+  personId: string | null;
+  finished: boolean;
+  data: TResponseData;
+  meta: Record<string, unknown>;
+  personAttributes: Record<string, string> | null;
+  flag?: FlagAssignment | null;
+}
+
+export async function createResponse(executor: Executor, input: ResponseInput): Promise<string> {
   const id = cuid();
   const at = now();
-  await database.transaction(async (trx) => {
-    await trx
+  await inTransaction(executor, async (trx) => {
+    await trx.db
       .insertInto('survey_responses')
       .values({
         id,
         environment_id: input.environmentId,
         survey_id: input.surveyId,
         person_id: input.personId,
-        finished: fromBool(database.dialect, input.finished),
+        finished: fromBool(executor.dialect, input.finished),
         data: JSON.stringify(input.data),
         ttc: '{}',
         meta: JSON.stringify(input.meta),
@@ -57,14 +56,14 @@ export async function createResponse(
         updated_at: at,
       })
       .execute();
-    const rollups = await responseRollups(trx, database.dialect, input.surveyId);
+    const rollups = await responseRollups(trx, input.surveyId);
     if (rollups) await rollups.apply(undefined, await rollups.contribution(id));
   });
   return id;
 }
 
-export async function response(database: Database, id: string): Promise<ResponseRecord | undefined> {
-  const row = await database.db
+export async function response(executor: Executor, id: string): Promise<ResponseRecord | undefined> {
+  const row = await executor.db
     .selectFrom('survey_responses')
     .leftJoin('survey_people', 'survey_people.id', 'survey_responses.person_id')
     .selectAll('survey_responses')
@@ -107,27 +106,33 @@ export function responseFromRow(row: ResponseRow): Omit<ResponseRecord, 'flag'> 
   };
 }
 
+export interface ResponseUpdate {
+  finished: boolean;
+  data: TResponseData;
+  ttc?: TResponseTtc;
+}
+
 /**
  * Shallow-merges `data` into the stored data and replaces the stored ttc; a finished response's ttc
  * gains `_total`, the sum of the others. Runs in one transaction so concurrent updates do not lose keys.
  * Returns the response's survey id, or undefined when the environment has no such response.
  */
 export async function updateResponse(
-  database: Database,
+  executor: Executor,
   environmentId: string,
   id: string,
-  update: { finished: boolean; data: TResponseData; ttc?: TResponseTtc },
+  update: ResponseUpdate,
 ): Promise<string | undefined> {
-  return database.transaction(async (trx) => {
-    const row = await trx
+  return inTransaction(executor, async (trx) => {
+    const row = await trx.db
       .selectFrom('survey_responses')
       .select(['data', 'ttc', 'survey_id'])
       .where('id', '=', id)
       .where('environment_id', '=', environmentId)
-      .$if(database.dialect === 'postgres', (query) => query.forUpdate())
+      .$if(executor.dialect === 'postgres', (query) => query.forUpdate())
       .executeTakeFirst();
     if (!row) return undefined;
-    const rollups = await responseRollups(trx, database.dialect, row.survey_id);
+    const rollups = await responseRollups(trx, row.survey_id);
     const before = await rollups?.contribution(id);
     const data = { ...JSON.parse(row.data), ...update.data };
     let ttc: TResponseTtc = update.ttc ?? JSON.parse(row.ttc);
@@ -135,12 +140,12 @@ export async function updateResponse(
       const { _total: _, ...steps } = ttc;
       ttc = { ...steps, _total: Object.values(steps).reduce((sum, value) => sum + value, 0) };
     }
-    await trx
+    await trx.db
       .updateTable('survey_responses')
       .set({
         data: JSON.stringify(data),
         ttc: JSON.stringify(ttc),
-        finished: fromBool(database.dialect, update.finished),
+        finished: fromBool(executor.dialect, update.finished),
         updated_at: now(),
       })
       .where('id', '=', id)
@@ -150,18 +155,18 @@ export async function updateResponse(
   });
 }
 
-export async function deleteResponse(database: Database, id: string): Promise<void> {
-  await database.transaction(async (trx) => {
-    const row = await trx
+export async function deleteResponse(executor: Executor, id: string): Promise<void> {
+  await inTransaction(executor, async (trx) => {
+    const row = await trx.db
       .selectFrom('survey_responses')
       .select('survey_id')
       .where('id', '=', id)
-      .$if(database.dialect === 'postgres', (query) => query.forUpdate())
+      .$if(executor.dialect === 'postgres', (query) => query.forUpdate())
       .executeTakeFirst();
     if (!row) return;
-    const rollups = await responseRollups(trx, database.dialect, row.survey_id);
+    const rollups = await responseRollups(trx, row.survey_id);
     const before = await rollups?.contribution(id);
-    await trx.deleteFrom('survey_responses').where('id', '=', id).execute();
+    await trx.db.deleteFrom('survey_responses').where('id', '=', id).execute();
     if (rollups) await rollups.apply(before, undefined);
   });
 }

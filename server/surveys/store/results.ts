@@ -8,7 +8,8 @@ import type { ResponseFilter } from '../../../domain/surveys/response-filter.js'
 import type { ResponseGroup, TtcSum } from '../../../domain/surveys/summary.js';
 import type { TResponseData, TSurvey, TSurveyQuestion } from '../../../domain/surveys/types.js';
 import { toBool } from '../../db/codec.js';
-import type { Database, Dialect } from '../../db/index.js';
+import type { Dialect } from '../../db/codec.js';
+import type { Executor } from '../../db/executor.js';
 import type { ResponseRow } from './responses.js';
 
 export type { ResponseRow } from './responses.js';
@@ -232,12 +233,12 @@ export type DayGroup = ResponseGroup & { day?: string };
 
 /** The survey's filtered responses grouped by finished, answer pattern (and day): one scan, small results. */
 export async function responseGroups(
-  database: Database,
+  executor: Executor,
   survey: TSurvey,
   filter: ResponseFilter,
   options: GroupOptions = {},
 ): Promise<DayGroup[]> {
-  const json = new JsonSql(database.dialect);
+  const json = new JsonSql(executor.dialect);
   const questions = options.questions ?? survey.questions;
   const timed = options.timed ? survey.questions : [];
   // Each response's keys and times are worked out once in a subquery (kept apart on PostgreSQL by
@@ -263,9 +264,9 @@ export async function responseGroups(
     select ${sql.join(keyNames.map((name) => sql.ref(`x.${name}`)))}, count(*) as n, ${sql.join(ttcColumns)}
     from (
       select ${sql.join([...keys, ...times])} from ${json.from()} where ${where}
-      ${database.dialect === 'postgres' ? sql`offset 0` : sql``}
+      ${executor.dialect === 'postgres' ? sql`offset 0` : sql``}
     ) x
-    group by ${sql.join(keyNames.map((_, i) => sql.lit(i + 1)))}`.execute(database.db);
+    group by ${sql.join(keyNames.map((_, i) => sql.lit(i + 1)))}`.execute(executor.db);
   return result.rows.map((row) => {
     const data: TResponseData = {};
     const dismissed: string[] = [];
@@ -290,8 +291,8 @@ export async function responseGroups(
 }
 
 /** Displays of the survey in the filter's date range and flag values (the other conditions are the responses'). */
-export async function displayCount(database: Database, surveyId: string, filter: ResponseFilter): Promise<number> {
-  const row = await database.db
+export async function displayCount(executor: Executor, surveyId: string, filter: ResponseFilter): Promise<number> {
+  const row = await executor.db
     .selectFrom('survey_displays')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
     .where('survey_id', '=', surveyId)
@@ -314,14 +315,14 @@ export interface AnswerSample {
  * choices (the "other" texts of a choice question).
  */
 export async function answerSamples(
-  database: Database,
+  executor: Executor,
   surveyId: string,
   filter: ResponseFilter,
   questionId: string,
   limit: number,
   otherThan?: readonly string[],
 ): Promise<AnswerSample[]> {
-  const json = new JsonSql(database.dialect);
+  const json = new JsonSql(executor.dialect);
   const answered = otherThan ? json.hasOther(questionId, otherThan) : json.submitted(questionId);
   const result = await sql<{
     id: string;
@@ -333,7 +334,7 @@ export async function answerSamples(
     select r.id, ${json.json(json.data, questionId)} as value, r.updated_at, r.person_id, p.user_id
     from ${json.from()} left join survey_people p on p.id = r.person_id
     where ${filterCondition(json, { surveyId }, filter)} and ${answered}
-    order by r.created_at desc, r.id desc limit ${limit}`.execute(database.db);
+    order by r.created_at desc, r.id desc limit ${limit}`.execute(executor.db);
   return result.rows.map((row) => ({
     responseId: row.id,
     value: JSON.parse(row.value),
@@ -353,12 +354,12 @@ export interface Cursor {
  * `skip` rows (the management API's offset paging).
  */
 export async function responsePage(
-  database: Database,
+  executor: Executor,
   scope: ResponseScope,
   filter: ResponseFilter,
   page: { limit: number; after?: Cursor; skip?: number },
 ): Promise<ResponseRow[]> {
-  const json = new JsonSql(database.dialect);
+  const json = new JsonSql(executor.dialect);
   const where = filterCondition(json, scope, filter);
   const after = page.after ? sql`and (r.created_at, r.id) < (${page.after.createdAt}, ${page.after.id})` : sql``;
   const result = await sql<ResponseRow>`
@@ -366,7 +367,7 @@ export async function responsePage(
       r.data, r.ttc, r.meta, r.person_attributes
     from ${json.from(Object.keys(filter.data ?? {}).length > 0)} left join survey_people p on p.id = r.person_id
     where ${where} ${after}
-    order by r.created_at desc, r.id desc limit ${page.limit} offset ${page.skip ?? 0}`.execute(database.db);
+    order by r.created_at desc, r.id desc limit ${page.limit} offset ${page.skip ?? 0}`.execute(executor.db);
   return result.rows;
 }
 
@@ -389,13 +390,13 @@ export interface ExportRow {
  * driver hands over one value instead of thousands of rows of a dozen columns, and one JSON.parse reads it.
  */
 export async function exportPage(
-  database: Database,
+  executor: Executor,
   surveyId: string,
   filter: ResponseFilter,
   page: { limit: number; after?: Cursor },
 ): Promise<ExportRow[]> {
-  const json = new JsonSql(database.dialect);
-  const postgres = database.dialect === 'postgres';
+  const json = new JsonSql(executor.dialect);
+  const postgres = executor.dialect === 'postgres';
   const where = filterCondition(json, { surveyId }, filter);
   const after = page.after ? sql`and (r.created_at, r.id) < (${page.after.createdAt}, ${page.after.id})` : sql``;
   // The JSON columns hold JSON text (the store writes them with JSON.stringify): spliced in as they are,
@@ -415,7 +416,7 @@ export async function exportPage(
       from ${json.from(Object.keys(filter.data ?? {}).length > 0)} left join survey_people p on p.id = r.person_id
       where ${where} ${after}
       order by r.created_at desc, r.id desc limit ${page.limit}
-    ) e`.execute(database.db);
+    ) e`.execute(executor.db);
   const rows = JSON.parse(result.rows[0]?.page ?? '[]') as [
     string,
     string,
@@ -445,8 +446,8 @@ export async function exportPage(
 }
 
 /** The attribute keys of the environment's people: the export's attribute columns. */
-export async function attributeKeys(database: Database, environmentId: string): Promise<string[]> {
-  const rows = await database.db
+export async function attributeKeys(executor: Executor, environmentId: string): Promise<string[]> {
+  const rows = await executor.db
     .selectFrom('survey_attributes')
     .innerJoin('survey_people', 'survey_people.id', 'survey_attributes.person_id')
     .select('survey_attributes.key')

@@ -13,15 +13,13 @@
  * delta and the rebuild holds it FOR UPDATE, so no delta lands in a half-rebuilt rollup; SQLite writes
  * one transaction at a time.
  */
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { TtcSum } from '../../../domain/surveys/summary.js';
 import type { TResponseData, TSurvey, TSurveyQuestion } from '../../../domain/surveys/types.js';
 import { fromBool, toBool } from '../../db/codec.js';
 import type { Dialect } from '../../db/codec.js';
+import { type Executor, inTransaction } from '../../db/executor.js';
 import { answerKey, type DayGroup, DISMISSED, JsonSql } from './results.js';
-
-// biome-ignore lint/suspicious/noExplicitAny: migrations and the store pass their own Kysely (or transaction) types
-type Executor = Kysely<any>;
 
 /** What of a survey decides its patterns. */
 export type RollupSurvey = Pick<TSurvey, 'id' | 'questions' | 'hiddenFields'>;
@@ -82,7 +80,7 @@ export function decodePattern(
 const DAY = sql`substr(r.created_at, 1, 10)`;
 
 /** Rebuilds the survey's rollups from its stored responses and displays, and records its fingerprint. */
-export async function rebuildRollups(db: Executor, dialect: Dialect, survey: RollupSurvey): Promise<void> {
+export async function rebuildRollups({ db, dialect }: Executor, survey: RollupSurvey): Promise<void> {
   const json = new JsonSql(dialect);
   const questions = patternQuestions(survey);
   const timed = ['_total', ...survey.questions.map((question) => question.id)];
@@ -161,14 +159,47 @@ export async function rebuildRollups(db: Executor, dialect: Dialect, survey: Rol
  * In a survey save's transaction, after the survey row is written: rebuilds the rollups when the
  * definition's fingerprint changed (or there are none yet), holding the writers off on PostgreSQL.
  */
-export async function surveySaved(db: Executor, dialect: Dialect, survey: RollupSurvey): Promise<void> {
-  const state = await db
+export async function surveySaved(executor: Executor, survey: RollupSurvey): Promise<void> {
+  const state = await executor.db
     .selectFrom('survey_result_rollups')
     .select('fingerprint')
     .where('survey_id', '=', survey.id)
-    .$if(dialect === 'postgres', (query) => query.forUpdate())
+    .$if(executor.dialect === 'postgres', (query) => query.forUpdate())
     .executeTakeFirst();
-  if (state?.fingerprint !== fingerprint(survey)) await rebuildRollups(db, dialect, survey);
+  if (state?.fingerprint !== fingerprint(survey)) await rebuildRollups(executor, survey);
+}
+
+/**
+ * Makes the rollups of every survey that has none: those stored before the rollups existed (migration
+ * 0013 only creates their tables, as a migration runs no application code). Each survey in its own
+ * transaction, its row held FOR UPDATE on PostgreSQL, so instances starting together or a save of the
+ * same survey wait for each other; a survey whose rollups another made meanwhile is left as it is.
+ */
+export async function fillMissingRollups(executor: Executor): Promise<void> {
+  const missing = await executor.db
+    .selectFrom('surveys')
+    .select('id')
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('survey_result_rollups')
+            .select('survey_id')
+            .whereRef('survey_result_rollups.survey_id', '=', 'surveys.id'),
+        ),
+      ),
+    )
+    .execute();
+  for (const { id } of missing) {
+    await inTransaction(executor, async (trx) => {
+      const row = await trx.db
+        .selectFrom('surveys')
+        .select('document')
+        .where('id', '=', id)
+        .$if(trx.dialect === 'postgres', (query) => query.forUpdate())
+        .executeTakeFirst();
+      if (row) await surveySaved(trx, { id, ...JSON.parse(row.document) });
+    });
+  }
 }
 
 /** What one response adds to the rollups. */
@@ -188,7 +219,7 @@ export interface Contribution {
  * on PostgreSQL wait for each other instead of deadlocking, and a write that changes nothing the
  * rollups count (most updates' times aside) touches no row of them.
  */
-export async function responseRollups(db: Executor, dialect: Dialect, surveyId: string) {
+export async function responseRollups({ db, dialect }: Executor, surveyId: string) {
   const state = await db
     .selectFrom('survey_result_rollups')
     .select('fingerprint')
@@ -293,7 +324,7 @@ export async function responseRollups(db: Executor, dialect: Dialect, surveyId: 
 }
 
 /** A display's day counted, in the display write's transaction. */
-export async function displayAdded(db: Executor, surveyId: string, createdAt: string): Promise<void> {
+export async function displayAdded({ db }: Executor, surveyId: string, createdAt: string): Promise<void> {
   await db
     .insertInto('survey_result_displays')
     .values({ survey_id: surveyId, day: createdAt.slice(0, 10), displays: 1 })
@@ -312,7 +343,7 @@ export interface DayRange {
 }
 
 /** Whether the survey's rollups were made for its current definition. */
-export async function rollupsCurrent(db: Executor, survey: RollupSurvey): Promise<boolean> {
+export async function rollupsCurrent({ db }: Executor, survey: RollupSurvey): Promise<boolean> {
   const state = await db
     .selectFrom('survey_result_rollups')
     .select('fingerprint')
@@ -326,15 +357,15 @@ export async function rollupsCurrent(db: Executor, survey: RollupSurvey): Promis
  * `byDay`), finished ones only or unfinished ones only when told.
  */
 export async function rolledUpGroups(
-  db: Executor,
+  { db, dialect }: Executor,
   survey: RollupSurvey,
   days: DayRange,
-  options: { finished?: boolean; byDay?: boolean; dialect: Dialect },
+  options: { finished?: boolean; byDay?: boolean },
 ): Promise<DayGroup[]> {
   const questions = patternQuestions(survey);
   const { rows } = await sql<{ day?: string; finished: number | boolean; pattern: string; n: number | string }>`
     select ${options.byDay ? sql`day,` : sql``} finished, pattern, sum(responses) as n from survey_result_groups
-    where survey_id = ${survey.id} ${dayRange(days)} ${finishedIs(options)}
+    where survey_id = ${survey.id} ${dayRange(days)} ${finishedIs(dialect, options.finished)}
     group by ${options.byDay ? sql`day,` : sql``} finished, pattern having sum(responses) <> 0`.execute(db);
   return rows.map((row) => ({
     count: Number(row.n),
@@ -347,27 +378,29 @@ export async function rolledUpGroups(
 
 /** The sums of the times to complete over the days (of finished or unfinished responses only when told), per question id and `_total`. */
 export async function rolledUpTimes(
-  db: Executor,
+  { db, dialect }: Executor,
   surveyId: string,
   days: DayRange,
-  options: { finished?: boolean; dialect: Dialect },
+  options: { finished?: boolean },
 ): Promise<Record<string, TtcSum>> {
   const { rows } = await sql<{ question_id: string; total: number | string; answers: number | string }>`
     select question_id, sum(total) as total, sum(answers) as answers from survey_result_times
-    where survey_id = ${surveyId} ${dayRange(days)} ${finishedIs(options)} group by question_id`.execute(db);
+    where survey_id = ${surveyId} ${dayRange(days)} ${finishedIs(dialect, options.finished)} group by question_id`.execute(
+    db,
+  );
   return Object.fromEntries(
     rows.map((row) => [row.question_id, { sum: Number(row.total), count: Number(row.answers) }]),
   );
 }
 
-export async function rolledUpDisplays(db: Executor, surveyId: string, days: DayRange): Promise<number> {
+export async function rolledUpDisplays({ db }: Executor, surveyId: string, days: DayRange): Promise<number> {
   const { rows } = await sql<{ n: number | string | null }>`
     select sum(displays) as n from survey_result_displays where survey_id = ${surveyId} ${dayRange(days)}`.execute(db);
   return Number(rows[0]?.n ?? 0);
 }
 
-function finishedIs(options: { finished?: boolean; dialect: Dialect }): RawBuilder<unknown> {
-  return options.finished === undefined ? sql`` : sql`and finished = ${fromBool(options.dialect, options.finished)}`;
+function finishedIs(dialect: Dialect, finished: boolean | undefined): RawBuilder<unknown> {
+  return finished === undefined ? sql`` : sql`and finished = ${fromBool(dialect, finished)}`;
 }
 
 function dayRange(days: DayRange): RawBuilder<unknown> {

@@ -1,6 +1,6 @@
 /** Survey documents, stored whole as JSON, with their trigger names' action classes. */
 import type { TSurvey } from '../../../domain/surveys/types.js';
-import type { Database } from '../../db/index.js';
+import { type Executor, inTransaction } from '../../db/executor.js';
 import type { SurveyDocument } from '../documents.js';
 import { checkLinks } from './links.js';
 import { cuid } from '../ids.js';
@@ -8,8 +8,8 @@ import { ensureActionClass } from './action-classes.js';
 import { surveySaved } from './rollups.js';
 import { now } from './shared.js';
 
-export async function surveys(database: Database, environmentId: string): Promise<TSurvey[]> {
-  const rows = await database.db
+export async function surveys(executor: Executor, environmentId: string): Promise<TSurvey[]> {
+  const rows = await executor.db
     .selectFrom('surveys')
     .selectAll()
     .where('environment_id', '=', environmentId)
@@ -25,9 +25,9 @@ export interface SurveySummary extends TSurvey {
   responseCount: number;
 }
 
-export async function surveysWithCounts(database: Database, environmentId: string): Promise<SurveySummary[]> {
+export async function surveysWithCounts(executor: Executor, environmentId: string): Promise<SurveySummary[]> {
   const count = (table: 'survey_displays' | 'survey_responses') =>
-    database.db
+    executor.db
       .selectFrom(table)
       .select(['survey_id', (eb) => eb.fn.countAll<number | string | bigint>().as('count')])
       .where('environment_id', '=', environmentId)
@@ -35,7 +35,7 @@ export async function surveysWithCounts(database: Database, environmentId: strin
       .execute()
       .then((rows) => new Map(rows.map((row) => [row.survey_id, Number(row.count)])));
   const [list, displayCounts, responseCounts] = await Promise.all([
-    surveys(database, environmentId),
+    surveys(executor, environmentId),
     count('survey_displays'),
     count('survey_responses'),
   ]);
@@ -46,58 +46,58 @@ export async function surveysWithCounts(database: Database, environmentId: strin
   }));
 }
 
-export async function survey(database: Database, id: string): Promise<TSurvey | undefined> {
-  const row = await database.db.selectFrom('surveys').selectAll().where('id', '=', id).executeTakeFirst();
+export async function survey(executor: Executor, id: string): Promise<TSurvey | undefined> {
+  const row = await executor.db.selectFrom('surveys').selectAll().where('id', '=', id).executeTakeFirst();
   return row && surveyFromRow(row);
 }
 
 /** Creates the survey, or replaces the document of the survey with that id; trigger names get code action classes. */
 export async function saveSurvey(
-  database: Database,
+  executor: Executor,
   environmentId: string,
   name: string,
   document: SurveyDocument,
   id = cuid(),
 ): Promise<TSurvey> {
-  await database.transaction(async (trx) => {
+  await inTransaction(executor, async (trx) => {
     await checkLinks(trx, environmentId, document);
     const at = now();
     const json = JSON.stringify(document);
     const links = { linked_flag_key: document.linkedFlag?.flagKey ?? null, segment_key: document.segmentKey ?? null };
-    await trx
+    await trx.db
       .insertInto('surveys')
       .values({ id, environment_id: environmentId, name, document: json, ...links, created_at: at, updated_at: at })
       .onConflict((oc) => oc.column('id').doUpdateSet({ name, document: json, ...links, updated_at: at }))
       .execute();
-    await surveySaved(trx, database.dialect, { id, ...document });
-    for (const trigger of document.triggers) await ensureActionClass(database, environmentId, trigger, 'code', trx);
+    await surveySaved(trx, { id, ...document });
+    for (const trigger of document.triggers) await ensureActionClass(trx, environmentId, trigger, 'code');
   });
-  return (await survey(database, id))!;
+  return (await survey(executor, id))!;
 }
 
 /**
  * Marks the survey completed once it has `autoComplete` responses, as Formbricks does when a response
  * finishes.
  */
-export async function completeIfDue(database: Database, surveyId: string): Promise<void> {
-  const found = await survey(database, surveyId);
+export async function completeIfDue(executor: Executor, surveyId: string): Promise<void> {
+  const found = await survey(executor, surveyId);
   if (!found || found.autoComplete === null || found.status === 'completed') return;
-  const { count } = await database.db
+  const { count } = await executor.db
     .selectFrom('survey_responses')
     .select((eb) => eb.fn.countAll<number | string | bigint>().as('count'))
     .where('survey_id', '=', surveyId)
     .executeTakeFirstOrThrow();
   if (Number(count) < found.autoComplete) return;
   const { id, createdAt: _c, updatedAt: _u, environmentId: _e, name: _n, ...document } = found;
-  await database.db
+  await executor.db
     .updateTable('surveys')
     .set({ document: JSON.stringify({ ...document, status: 'completed' }), updated_at: now() })
     .where('id', '=', id)
     .execute();
 }
 
-export async function deleteSurvey(database: Database, id: string): Promise<void> {
-  await database.db.deleteFrom('surveys').where('id', '=', id).execute();
+export async function deleteSurvey(executor: Executor, id: string): Promise<void> {
+  await executor.db.deleteFrom('surveys').where('id', '=', id).execute();
 }
 
 function surveyFromRow(row: {

@@ -1,6 +1,6 @@
 /** What an identified sync reads of a visitor, in one statement (the route is the widget's busiest read). */
 import { sql } from 'kysely';
-import type { Database } from '../../db/index.js';
+import type { Executor } from '../../db/executor.js';
 import type { DisplayRecord } from './displays.js';
 
 /** Of a display, what deciding a visitor's surveys reads. */
@@ -22,11 +22,11 @@ const DISPLAY = 1;
  * statement costs more than the reads themselves (docs/decisions.md, "The identified sync").
  */
 export async function visitor(
-  database: Database,
+  executor: Executor,
   environmentId: string,
   userId: string,
 ): Promise<StoredVisitor | undefined> {
-  const rows = await database.db
+  const rows = await executor.db
     .selectFrom('survey_people as p')
     .leftJoin('survey_attributes as a', 'a.person_id', 'p.id')
     .where('p.environment_id', '=', environmentId)
@@ -40,7 +40,7 @@ export async function visitor(
       sql<string | null>`null`.as('display_id'),
     ])
     .unionAll(
-      database.db
+      executor.db
         .selectFrom('survey_displays as d')
         .innerJoin('survey_people as p', 'p.id', 'd.person_id')
         .where('p.environment_id', '=', environmentId)

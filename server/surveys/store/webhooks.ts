@@ -1,6 +1,6 @@
 /** Webhooks (Formbricks 1.6's, with a signing secret) and their durable delivery queue. */
 import { randomBytes } from 'node:crypto';
-import type { Database } from '../../db/index.js';
+import type { Executor } from '../../db/executor.js';
 import { cuid } from '../ids.js';
 import { now } from './shared.js';
 
@@ -30,8 +30,8 @@ export interface WebhookInput {
   surveyIds?: string[];
 }
 
-export async function webhooks(database: Database, environmentId: string): Promise<WebhookRecord[]> {
-  const rows = await database.db
+export async function webhooks(executor: Executor, environmentId: string): Promise<WebhookRecord[]> {
+  const rows = await executor.db
     .selectFrom('survey_webhooks')
     .selectAll()
     .where('environment_id', '=', environmentId)
@@ -41,14 +41,14 @@ export async function webhooks(database: Database, environmentId: string): Promi
   return rows.map(webhookFromRow);
 }
 
-export async function webhook(database: Database, id: string): Promise<WebhookRecord | undefined> {
-  const row = await database.db.selectFrom('survey_webhooks').selectAll().where('id', '=', id).executeTakeFirst();
+export async function webhook(executor: Executor, id: string): Promise<WebhookRecord | undefined> {
+  const row = await executor.db.selectFrom('survey_webhooks').selectAll().where('id', '=', id).executeTakeFirst();
   return row && webhookFromRow(row);
 }
 
 /** Creates a webhook (with a new secret), or changes the one with that id (its secret stays). */
 export async function saveWebhook(
-  database: Database,
+  executor: Executor,
   environmentId: string,
   input: WebhookInput,
   id?: string,
@@ -62,11 +62,11 @@ export async function saveWebhook(
     updated_at: at,
   };
   if (id) {
-    await database.db.updateTable('survey_webhooks').set(fields).where('id', '=', id).execute();
-    return (await webhook(database, id))!;
+    await executor.db.updateTable('survey_webhooks').set(fields).where('id', '=', id).execute();
+    return (await webhook(executor, id))!;
   }
   const created = cuid();
-  await database.db
+  await executor.db
     .insertInto('survey_webhooks')
     .values({
       id: created,
@@ -77,11 +77,11 @@ export async function saveWebhook(
       ...fields,
     })
     .execute();
-  return (await webhook(database, created))!;
+  return (await webhook(executor, created))!;
 }
 
-export async function deleteWebhook(database: Database, id: string): Promise<void> {
-  await database.db.deleteFrom('survey_webhooks').where('id', '=', id).execute();
+export async function deleteWebhook(executor: Executor, id: string): Promise<void> {
+  await executor.db.deleteFrom('survey_webhooks').where('id', '=', id).execute();
 }
 
 /**
@@ -90,13 +90,13 @@ export async function deleteWebhook(database: Database, id: string): Promise<voi
  * Returns how many deliveries were queued.
  */
 export async function enqueueWebhookEvents(
-  database: Database,
+  executor: Executor,
   environmentId: string,
   surveyId: string,
   events: readonly WebhookTrigger[],
   data: () => Promise<unknown>,
 ): Promise<number> {
-  const hooks = (await webhooks(database, environmentId)).filter(
+  const hooks = (await webhooks(executor, environmentId)).filter(
     (hook) => hook.surveyIds.length === 0 || hook.surveyIds.includes(surveyId),
   );
   const deliveries = events.flatMap((event) =>
@@ -105,7 +105,7 @@ export async function enqueueWebhookEvents(
   if (deliveries.length === 0) return 0;
   const body = await data();
   const at = now();
-  await database.db
+  await executor.db
     .insertInto('survey_webhook_deliveries')
     .values(
       deliveries.map(({ hook, event }) => ({
@@ -136,9 +136,9 @@ export interface DueDelivery {
  * Claims up to `limit` deliveries that are due: each is pushed `leaseMs` into the future by a conditional
  * update, so that another process (a worker of `--workers`) does not send it too while it is in flight.
  */
-export async function claimDueDeliveries(database: Database, limit: number, leaseMs: number): Promise<DueDelivery[]> {
+export async function claimDueDeliveries(executor: Executor, limit: number, leaseMs: number): Promise<DueDelivery[]> {
   const at = now();
-  const due = await database.db
+  const due = await executor.db
     .selectFrom('survey_webhook_deliveries')
     .innerJoin('survey_webhooks', 'survey_webhooks.id', 'survey_webhook_deliveries.webhook_id')
     .select([
@@ -158,7 +158,7 @@ export async function claimDueDeliveries(database: Database, limit: number, leas
   const lease = new Date(Date.now() + leaseMs).toISOString();
   const claimed: DueDelivery[] = [];
   for (const row of due) {
-    const { numUpdatedRows } = await database.db
+    const { numUpdatedRows } = await executor.db
       .updateTable('survey_webhook_deliveries')
       .set({ next_attempt_at: lease })
       .where('id', '=', row.id)
@@ -171,19 +171,19 @@ export async function claimDueDeliveries(database: Database, limit: number, leas
   return claimed;
 }
 
-export async function deliveryDone(database: Database, id: string): Promise<void> {
-  await database.db.deleteFrom('survey_webhook_deliveries').where('id', '=', id).execute();
+export async function deliveryDone(executor: Executor, id: string): Promise<void> {
+  await executor.db.deleteFrom('survey_webhook_deliveries').where('id', '=', id).execute();
 }
 
 /** Records a failed attempt: tried again at `retryAt`, or given up on (status failed) when there is none. */
 export async function deliveryFailed(
-  database: Database,
+  executor: Executor,
   id: string,
   attempts: number,
   error: string,
   retryAt: string | undefined,
 ): Promise<void> {
-  await database.db
+  await executor.db
     .updateTable('survey_webhook_deliveries')
     .set({
       attempts,
@@ -195,8 +195,8 @@ export async function deliveryFailed(
 }
 
 /** The deliveries of a webhook still queued or given up on, newest first: what the console shows. */
-export async function webhookDeliveries(database: Database, webhookId: string) {
-  const rows = await database.db
+export async function webhookDeliveries(executor: Executor, webhookId: string) {
+  const rows = await executor.db
     .selectFrom('survey_webhook_deliveries')
     .select(['id', 'event', 'status', 'attempts', 'next_attempt_at', 'last_error', 'created_at'])
     .where('webhook_id', '=', webhookId)

@@ -39,7 +39,7 @@ const settle = () => new Promise((resolve) => setImmediate(resolve));
 describe('SnapshotCache', () => {
   it('loads once, then answers synchronously from memory', async () => {
     const loader = controlledLoader();
-    const cache = new SnapshotCache(loader.load, new ChangeFeed());
+    const cache = new SnapshotCache({ loadNamespace: loader.load }, new ChangeFeed());
     const first = cache.get('ns');
     const second = cache.get('ns');
     expect(first).toBe(second);
@@ -52,7 +52,7 @@ describe('SnapshotCache', () => {
   it('a change during a load: the stale result is not kept, and waiting requests get the new one', async () => {
     const loader = controlledLoader();
     const changes = new ChangeFeed();
-    const cache = new SnapshotCache(loader.load, changes);
+    const cache = new SnapshotCache({ loadNamespace: loader.load }, changes);
     const waiting = cache.get('ns');
     loader.write('ns');
     changes.publish('ns');
@@ -66,7 +66,7 @@ describe('SnapshotCache', () => {
   it('reloads changed namespaces eagerly, once per burst of changes, and all of them on ALL_NAMESPACES', async () => {
     const loader = controlledLoader();
     const changes = new ChangeFeed();
-    const cache = new SnapshotCache(loader.load, changes);
+    const cache = new SnapshotCache({ loadNamespace: loader.load }, changes);
     cache.get('a');
     cache.get('b');
     loader.finishAll();
@@ -92,10 +92,11 @@ describe('SnapshotCache', () => {
 
   it('a failed load is retried by the next request', async () => {
     let fail = true;
-    const cache = new SnapshotCache(async (key) => {
+    const loadNamespace = async (key: string) => {
       if (fail) throw new Error('database unavailable');
       return { exists: true, document: { namespace: { key }, flags: [] }, segments: new Map() };
-    }, new ChangeFeed());
+    };
+    const cache = new SnapshotCache({ loadNamespace }, new ChangeFeed());
     await expect(cache.get('ns')).rejects.toThrow('database unavailable');
     fail = false;
     expect((await cache.get('ns')).exists).toBe(true);

@@ -274,13 +274,13 @@ describe.each(dialects)('survey results on %s', (dialect) => {
         .set({ created_at: '2024-03-02T10:00:00.000Z' })
         .where('id', '=', ids.r1)
         .execute();
-      // Written behind the store's back: the rollups are made again, as the migration makes them.
+      // Written behind the store's back: the rollups are made again.
       const survey = await database.db
         .selectFrom('surveys')
         .select('document')
         .where('id', '=', surveyId)
         .executeTakeFirstOrThrow();
-      await rebuildRollups(database.db, database.dialect, { id: surveyId, ...JSON.parse(survey.document) });
+      await rebuildRollups(database, { id: surveyId, ...JSON.parse(survey.document) });
     } finally {
       await database.close();
     }
