@@ -97,9 +97,3 @@ export function useConfigQuery() {
 export function useConfig(): Config {
   return useConfigQuery().data ?? DEFAULT_CONFIG;
 }
-
-export function useReadOnly(): boolean {
-  return useConfig().storage.readOnly;
-}
-
-export const READ_ONLY_TITLE = 'Not allowed in Read-Only mode';

@@ -1,4 +1,5 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { FLAG_ROUTES } from '../features/flags/routes';
 
 type PageModule = { default: ComponentType<{ params: Record<string, string | undefined> }> };
 
@@ -24,9 +25,9 @@ const page = (path: string, load: () => Promise<PageModule>, namespaced = true):
  */
 export const routes: AppRoute[] = [
   page('/', () => import('../features/onboarding/NamespaceIndex')),
-  page('/flags', () => import('../features/flags/FlagsPage')),
-  page('/flags/new', () => import('../features/flags/NewFlagPage')),
-  page('/flags/:flagKey/:tab?', () => import('../features/flags/FlagPage')),
+  page(FLAG_ROUTES.list, () => import('../features/flags/FlagsPage')),
+  page(FLAG_ROUTES.new, () => import('../features/flags/NewFlagPage')),
+  page(FLAG_ROUTES.flag, () => import('../features/flags/FlagPage')),
   page('/segments', () => import('../features/segments/SegmentsPage')),
   page('/segments/new', () => import('../features/segments/NewSegmentPage')),
   page('/segments/:segmentKey', () => import('../features/segments/SegmentPage')),

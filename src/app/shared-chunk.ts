@@ -7,6 +7,7 @@ export * from '@tanstack/react-query';
 export * from 'wouter';
 export * from 'zustand';
 export * from '../api/client';
+export * from '../features/flags/routes';
 export * from '../stores/namespace';
 export * from '../stores/preferences';
 export * from '../stores/session';

@@ -1,5 +1,6 @@
 import { useLocation } from 'wouter';
 import { errorMessage } from '../api/client';
+import { useWritable } from '../api/writable';
 import { nameKeySetters, type NameKeyForm } from '../lib/form';
 import { toastError, toastSuccess } from '../stores/toasts';
 import { Field } from './Field';
@@ -8,7 +9,8 @@ import { Field } from './Field';
  * The Name and Key fields of a flag or segment form, side by side. The key is chosen only at
  * creation, and then follows the name (see `nameKeySetters`).
  */
-export function NameKeyFields({ form, editing, readOnly }: { form: NameKeyForm; editing: boolean; readOnly: boolean }) {
+export function NameKeyFields({ form, editing }: { form: NameKeyForm; editing: boolean }) {
+  const { disabled } = useWritable();
   const { values } = form;
   const { setName, setKey } = nameKeySetters(form, !editing);
   return (
@@ -19,7 +21,7 @@ export function NameKeyFields({ form, editing, readOnly }: { form: NameKeyForm; 
             {...props}
             name="name"
             value={values.name}
-            disabled={readOnly}
+            disabled={disabled}
             onChange={(event) => setName(event.target.value)}
           />
         )}
@@ -30,7 +32,7 @@ export function NameKeyFields({ form, editing, readOnly }: { form: NameKeyForm; 
             {...props}
             name="key"
             value={values.key}
-            disabled={editing || readOnly}
+            disabled={editing || disabled}
             onChange={(event) => setKey(event.target.value)}
           />
         )}

@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react';
 import type { Namespace } from '../../domain/flipt/types';
 import { useLocation } from 'wouter';
 import { errorMessage } from '../api/client';
+import { useWritable } from '../api/writable';
 import { toastError, toastSuccess } from '../stores/toasts';
 import { ActionsMenu } from './ActionsMenu';
 import { CopyDialog } from './CopyDialog';
@@ -20,9 +21,6 @@ interface EntityPageProps {
   namespaceKey: string;
   /** Every namespace: the copy dialog offers the others. */
   namespaces: Namespace[];
-  readOnly: boolean;
-  /** The tooltip of the disabled actions in read-only mode. */
-  readOnlyTitle: string;
   /** Where to go once the entity is deleted. */
   listHref: string;
   onCopy(to: { namespaceKey: string; key?: string }): Promise<unknown>;
@@ -37,8 +35,6 @@ export function EntityPage({
   keyAddon,
   namespaceKey,
   namespaces,
-  readOnly,
-  readOnlyTitle,
   listHref,
   onCopy,
   onDelete,
@@ -46,7 +42,7 @@ export function EntityPage({
 }: EntityPageProps) {
   const [, navigate] = useLocation();
   const [dialog, setDialog] = useState<'copy' | 'delete' | null>(null);
-  const disabledTitle = readOnly ? readOnlyTitle : undefined;
+  const writable = useWritable();
   return (
     <section>
       <header className="page-header">
@@ -62,14 +58,13 @@ export function EntityPage({
             {
               label: 'Copy to Namespace',
               onSelect: () => setDialog('copy'),
-              disabled: readOnly || namespaces.length < 2,
-              reason: disabledTitle ?? (namespaces.length < 2 ? ONE_NAMESPACE_REASON : undefined),
+              disabled: writable.disabled || namespaces.length < 2,
+              reason: writable.reason ?? (namespaces.length < 2 ? ONE_NAMESPACE_REASON : undefined),
             },
             {
               label: 'Delete',
               onSelect: () => setDialog('delete'),
-              disabled: readOnly,
-              reason: disabledTitle,
+              ...writable,
               danger: true,
             },
           ]}

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { ReasonButton } from './Tooltip';
 import { Link, useLocation } from 'wouter';
+import { useWritable } from '../api/writable';
 import type { PagedList } from '../api/pagedList';
 import { truncate } from '../lib/format';
 import { useTable } from '../lib/table';
@@ -23,9 +24,6 @@ interface ListPageProps<T extends ListItem, C extends keyof T & string> {
   /** The label of the create button, e.g. "New Flag". */
   newLabel: string;
   newHref: string;
-  readOnly: boolean;
-  /** The tooltip of the disabled create button in read-only mode. */
-  readOnlyTitle: string;
   /** The list, fetched page by page; searched and sorted as its pages arrive. */
   list: PagedList<T>;
   /** The plural noun of the rows, e.g. "flags". */
@@ -50,16 +48,13 @@ export function ListPage<T extends ListItem, C extends keyof T & string>(props: 
   const { list, columns } = props;
   const table = useTable<T, C>(list.items ?? EMPTY, SEARCH_FIELDS, columns[0][0]);
   const [, navigate] = useLocation();
+  const { reason } = useWritable();
   return (
     <section>
       <header className="page-header">
         <h1>{props.title}</h1>
         {/* A button, as in Flipt's console, so that operators' automation finds it by role. */}
-        <ReasonButton
-          className="button button-primary"
-          reason={props.readOnly ? props.readOnlyTitle : undefined}
-          onClick={() => navigate(props.newHref)}
-        >
+        <ReasonButton className="button button-primary" reason={reason} onClick={() => navigate(props.newHref)}>
           {props.newLabel}
         </ReasonButton>
       </header>

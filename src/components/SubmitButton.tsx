@@ -1,4 +1,3 @@
-import { READ_ONLY_TITLE } from '../api/meta';
 import { ReasonButton } from './Tooltip';
 
 interface SubmitButtonProps {
@@ -6,18 +5,14 @@ interface SubmitButtonProps {
   submitting: boolean;
   /** Changed and valid. */
   ready: boolean;
-  readOnly?: boolean;
+  /** Why the form cannot be saved at all, e.g. `useWritable().reason`. */
+  reason?: string;
 }
 
-/** Enabled only when the form is changed, valid, not submitting and not read-only. */
-export function SubmitButton({ label, submitting, ready, readOnly }: SubmitButtonProps) {
+/** Enabled only when the form is changed, valid, not submitting and has no reason to refuse. */
+export function SubmitButton({ label, submitting, ready, reason }: SubmitButtonProps) {
   return (
-    <ReasonButton
-      type="submit"
-      className="button button-primary"
-      disabled={!ready || submitting}
-      reason={readOnly ? READ_ONLY_TITLE : undefined}
-    >
+    <ReasonButton type="submit" className="button button-primary" disabled={!ready || submitting} reason={reason}>
       {submitting && <span className="spinner" aria-hidden="true" />}
       {label}
     </ReasonButton>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { type ChangeEvent, useState } from 'react';
 import * as v from 'valibot';
 import { stringAsKey } from './format';
 
@@ -16,15 +16,24 @@ export function validate<T extends object>(schema: v.GenericSchema<unknown, unkn
   return errors;
 }
 
+/** The fields of T that hold plain text: those an input or textarea edits as is. */
+type TextField<T> = { [K in keyof T]: string extends T[K] ? (T[K] extends string ? K : never) : never }[keyof T] &
+  string;
+
 /**
  * A small form hook: values, per-field errors from a valibot schema (shown once a field is
  * touched), whether anything changed since the initial values, and whether the form is valid.
+ * Give it the form's object schema and values of the type inferred from it (`v.InferInput`).
  */
 export function useForm<T extends object>(initial: T, schema: v.GenericSchema<unknown, unknown>) {
   const [values, setValues] = useState(initial);
   const [touched, setTouched] = useState<Partial<Record<keyof T, boolean>>>({});
   const errors = validate(schema, values);
   const dirty = (Object.keys(initial) as (keyof T)[]).some((key) => !Object.is(initial[key], values[key]));
+  const set = <K extends keyof T>(field: K, value: T[K]) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    setTouched((current) => ({ ...current, [field]: true }));
+  };
   return {
     values,
     errors,
@@ -32,10 +41,18 @@ export function useForm<T extends object>(initial: T, schema: v.GenericSchema<un
     valid: Object.keys(errors).length === 0,
     /** The error to show for a field: only once it was touched. */
     error: (field: keyof T) => (touched[field] ? errors[field] : undefined),
-    set<K extends keyof T>(field: K, value: T[K]) {
-      setValues((current) => ({ ...current, [field]: value }));
-      setTouched((current) => ({ ...current, [field]: true }));
-    },
+    set,
+    /**
+     * Binds an input or textarea to a text field, so that a field is one line:
+     * `<input {...props} {...form.field('description')} />`. `fromText` turns what is typed into the
+     * value (e.g. `stringAsKey`).
+     */
+    field: <K extends TextField<T>>(name: K, fromText: (text: string) => string = String) => ({
+      name,
+      value: values[name] as string,
+      onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+        set(name, fromText(event.target.value) as T[K]),
+    }),
     update(change: Partial<T>) {
       setValues((current) => ({ ...current, ...change }));
     },

@@ -16,8 +16,8 @@ import { Icon } from '../../components/Icon';
 import { Field } from '../../components/Field';
 import { useForm } from '../../lib/form';
 import { MESSAGES } from '../../lib/validation';
-import { analyticsKeys } from '../analytics';
-import { useFlags } from '../flags';
+import { useCurrentRef } from '../../api/currentRef';
+import { flagKeys, useFlags } from '../flags';
 import { Explanation } from './Explanation';
 import {
   compareWithServer,
@@ -86,11 +86,12 @@ export default function ConsolePage() {
   const flags = useFlags(namespaceKey);
   const form = useForm({ flagKey: '', entityId: '', context: '' }, schema);
   const client = useQueryClient();
+  const ref = useCurrentRef();
   const evaluation = useMutation({
     mutationFn: ({ flag, body }: { flag: Flag; body: EvaluationBody }) => evaluate(flag, body),
     // The server counted this evaluation: drop the flag's cached series, which would not refetch on mount.
     onSuccess: (_outcome, { body }) =>
-      client.removeQueries({ queryKey: analyticsKeys.flag(body.namespaceKey, body.flagKey) }),
+      client.removeQueries({ queryKey: flagKeys.analytics(ref, body.namespaceKey, body.flagKey) }),
   });
   const suggestions = useId();
 

@@ -1,21 +1,18 @@
 import type { FormEvent } from 'react';
-import type { Flag, FlagType } from '../../../domain/flipt/types';
+import { FLAG_TYPES, type Flag } from '../../../domain/flipt/types';
+import { useWritable } from '../../api/writable';
 import { NameKeyFields, useSaveEntity } from '../../components/EntityForm';
 import { Field } from '../../components/Field';
 import { Picker } from '../../components/Picker';
-import { NO_VARIANT, variantOptions } from '../../lib/options';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useForm } from '../../lib/form';
-import { namespacePath } from '../../lib/paths';
-import { useReadOnly } from '../../api/meta';
-import { useFlagMutations, type FlagValues } from './queries';
-import { flagSchema } from './schemas';
+import { NO_VARIANT, variantOptions } from '../../lib/options';
+import { useCreateFlag, useUpdateFlag } from './api';
+import { flagTypeLabel } from './labels';
+import { flagHrefs } from './hrefs';
+import { type FlagFormValues, flagSchema } from './schemas';
 
-interface FormValues extends FlagValues {
-  defaultVariantId: string;
-}
-
-function initialValues(flag?: Flag): FormValues {
+function initialValues(flag?: Flag): FlagFormValues {
   return {
     key: flag?.key ?? '',
     name: flag?.name ?? '',
@@ -29,13 +26,12 @@ function initialValues(flag?: Flag): FormValues {
 /** Creates a flag (no `flag`) or edits one; the key and type are chosen only at creation. */
 export function FlagForm({ namespaceKey, flag }: { namespaceKey: string; flag?: Flag }) {
   const save = useSaveEntity('flag');
-  const readOnly = useReadOnly();
-  const mutations = useFlagMutations(namespaceKey);
-  const initial = initialValues(flag);
-  const form = useForm(initial, flagSchema);
+  const { disabled, reason } = useWritable();
+  const create = useCreateFlag(namespaceKey);
+  const update = useUpdateFlag(namespaceKey);
+  const form = useForm(initialValues(flag), flagSchema);
   const { values } = form;
   const editing = Boolean(flag);
-  const submitting = mutations.create.isPending || mutations.update.isPending;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -44,33 +40,29 @@ export function FlagForm({ namespaceKey, flag }: { namespaceKey: string; flag?: 
       update:
         flag &&
         (() =>
-          mutations.update.mutateAsync({
-            flagKey: flag.key,
-            values: flagValues,
-            defaultVariantId: defaultVariantId || null,
-          })),
-      create: () => mutations.create.mutateAsync(flagValues),
-      createdHref: (key) => namespacePath(namespaceKey, `/flags/${encodeURIComponent(key)}`),
+          update.mutateAsync({ flagKey: flag.key, values: flagValues, defaultVariantId: defaultVariantId || null })),
+      create: () => create.mutateAsync(flagValues),
+      createdHref: (key) => flagHrefs.flag(namespaceKey, key),
     });
   };
 
   return (
     <form className="form" onSubmit={submit}>
-      <NameKeyFields form={form} editing={editing} readOnly={readOnly} />
+      <NameKeyFields form={form} editing={editing} />
       {!editing && (
         <fieldset className="radio-group">
           <legend>Type</legend>
-          {(['VARIANT_FLAG_TYPE', 'BOOLEAN_FLAG_TYPE'] as FlagType[]).map((type) => (
+          {FLAG_TYPES.map((type) => (
             <label key={type}>
               <input
                 type="radio"
                 name="type"
                 value={type}
                 checked={values.type === type}
-                disabled={readOnly}
+                disabled={disabled}
                 onChange={() => form.update({ type, enabled: false })}
               />
-              {type === 'VARIANT_FLAG_TYPE' ? 'Variant' : 'Boolean'}
+              {flagTypeLabel(type)}
             </label>
           ))}
         </fieldset>
@@ -83,22 +75,14 @@ export function FlagForm({ namespaceKey, flag }: { namespaceKey: string; flag?: 
             aria-checked={values.enabled}
             name="enabled"
             checked={values.enabled}
-            disabled={readOnly}
+            disabled={disabled}
             onChange={(event) => form.set('enabled', event.target.checked)}
           />
           Enabled
         </label>
       )}
       <Field label="Description">
-        {(props) => (
-          <input
-            {...props}
-            name="description"
-            value={values.description}
-            disabled={readOnly}
-            onChange={(event) => form.set('description', event.target.value)}
-          />
-        )}
+        {(props) => <input {...props} {...form.field('description')} disabled={disabled} />}
       </Field>
       {flag && flag.type === 'VARIANT_FLAG_TYPE' && flag.variants.length > 0 && (
         <Picker
@@ -106,16 +90,16 @@ export function FlagForm({ namespaceKey, flag }: { namespaceKey: string; flag?: 
           placeholder="None"
           options={[NO_VARIANT, ...variantOptions(flag.variants)]}
           value={values.defaultVariantId}
-          disabled={readOnly}
+          disabled={disabled}
           onChange={(variantId) => form.set('defaultVariantId', variantId)}
         />
       )}
       <div className="form-actions">
         <SubmitButton
           label={editing ? 'Update' : 'Create'}
-          submitting={submitting}
+          submitting={create.isPending || update.isPending}
           ready={form.dirty && form.valid}
-          readOnly={readOnly}
+          reason={reason}
         />
       </div>
     </form>

@@ -1,22 +1,22 @@
 import '../../app/shared-chunk';
 import { useNamespaceKey } from '../../lib/namespace';
-import { namespacePath } from '../../lib/paths';
 import { CopyButton } from '../../components/CopyButton';
 import { EntityPage } from '../../components/EntityPage';
 import { Tabs } from '../../components/Tabs';
 import { useNamespaces } from '../namespaces';
-import { READ_ONLY_TITLE, useConfigQuery, useReadOnly } from '../../api/meta';
+import { useConfigQuery } from '../../api/meta';
 import { NotFound } from '../../components/NotFound';
 import { FlagForm } from './FlagForm';
-import { useFlag, useFlagMutations } from './queries';
+import { useCopyFlag, useDeleteFlag, useFlag } from './api';
+import { flagHrefs } from './hrefs';
 import { FLAG_TABS } from './tabs';
 
 export default function FlagPage({ params }: { params: Record<string, string | undefined> }) {
   const namespaceKey = useNamespaceKey();
   const flagKey = params.flagKey!;
   const flag = useFlag(namespaceKey, flagKey);
-  const mutations = useFlagMutations(namespaceKey);
-  const readOnly = useReadOnly();
+  const copy = useCopyFlag(namespaceKey);
+  const remove = useDeleteFlag(namespaceKey);
   const config = useConfigQuery();
   const namespaces = useNamespaces().data?.namespaces ?? [];
 
@@ -30,7 +30,6 @@ export default function FlagPage({ params }: { params: Record<string, string | u
   const tab = tabs.find((candidate) => candidate.path === (params.tab ?? ''));
   if (!tab) return <NotFound />;
   const Tab = tab.component;
-  const base = namespacePath(namespaceKey, `/flags/${encodeURIComponent(data.key)}`);
 
   return (
     <EntityPage
@@ -39,20 +38,16 @@ export default function FlagPage({ params }: { params: Record<string, string | u
       keyAddon={<CopyButton text={data.key} label="Copy key" />}
       namespaceKey={namespaceKey}
       namespaces={namespaces}
-      readOnly={readOnly}
-      readOnlyTitle={READ_ONLY_TITLE}
-      listHref={namespacePath(namespaceKey, '/flags')}
-      onCopy={(to) =>
-        mutations.copy.mutateAsync({ flagKey: data.key, to: { namespaceKey: to.namespaceKey, flagKey: to.key } })
-      }
-      onDelete={() => mutations.remove.mutateAsync(data.key)}
+      listHref={flagHrefs.list(namespaceKey)}
+      onCopy={(to) => copy.mutateAsync({ flagKey: data.key, to: { namespaceKey: to.namespaceKey, flagKey: to.key } })}
+      onDelete={() => remove.mutateAsync(data.key)}
     >
       <FlagForm
         key={`${data.updatedAt}/${data.defaultVariant?.id}/${data.variants.length}`}
         namespaceKey={namespaceKey}
         flag={data}
       />
-      <Tabs label="Flag" base={base} tabs={tabs} current={tab}>
+      <Tabs label="Flag" base={flagHrefs.flag(namespaceKey, data.key)} tabs={tabs} current={tab}>
         <Tab namespaceKey={namespaceKey} flag={data} />
       </Tabs>
     </EntityPage>

@@ -1,14 +1,14 @@
 import '../../app/shared-chunk';
 import { useNamespaceKey } from '../../lib/namespace';
-import { namespacePath } from '../../lib/paths';
 import { ListPage } from '../../components/ListPage';
 import type { Flag } from '../../../domain/flipt/types';
 import { errorMessage } from '../../api/client';
-import { READ_ONLY_TITLE, useReadOnly } from '../../api/meta';
+import { useWritable } from '../../api/writable';
 import { ReasonButton } from '../../components/Tooltip';
 import { toastError, toastSuccess } from '../../stores/toasts';
-import { flagValues, useFlagMutations, useFlags } from './queries';
+import { flagValues, useFlags, useUpdateFlag } from './api';
 import { flagTypeLabel } from './labels';
+import { flagHrefs } from './hrefs';
 
 const COLUMNS = [
   ['key', 'Key'],
@@ -19,17 +19,17 @@ const COLUMNS = [
 ] as const;
 
 /** The list's Enabled column: a switch that turns the flag on or off, refused with its reason in read-only mode. */
-function EnabledSwitch({ flag, namespaceKey, readOnly }: { flag: Flag; namespaceKey: string; readOnly: boolean }) {
-  const { update } = useFlagMutations(namespaceKey);
-  const pending = update.isPending && update.variables?.flagKey === flag.key;
+function EnabledSwitch({ flag, namespaceKey }: { flag: Flag; namespaceKey: string }) {
+  const update = useUpdateFlag(namespaceKey);
+  const { reason } = useWritable();
   return (
     <ReasonButton
       role="switch"
       aria-checked={flag.enabled}
       aria-label={`Enabled ${flag.key}`}
       className={flag.enabled ? 'status status-switch status-on' : 'status status-switch'}
-      reason={readOnly ? READ_ONLY_TITLE : undefined}
-      disabled={pending}
+      reason={reason}
+      disabled={update.isPending}
       onClick={() =>
         update
           .mutateAsync({
@@ -48,27 +48,24 @@ function EnabledSwitch({ flag, namespaceKey, readOnly }: { flag: Flag; namespace
 
 export default function FlagsPage() {
   const namespaceKey = useNamespaceKey();
-  const readOnly = useReadOnly();
   const flags = useFlags(namespaceKey);
   return (
     <ListPage
       title="Flags"
       newLabel="New Flag"
-      newHref={namespacePath(namespaceKey, '/flags/new')}
-      readOnly={readOnly}
-      readOnlyTitle={READ_ONLY_TITLE}
+      newHref={flagHrefs.new(namespaceKey)}
       list={flags}
       noun="flags"
       searchLabel="Search flags"
       columns={COLUMNS}
-      rowHref={(flag) => namespacePath(namespaceKey, `/flags/${encodeURIComponent(flag.key)}`)}
+      rowHref={(flag) => flagHrefs.flag(namespaceKey, flag.key)}
       cells={(flag) => (
         <>
           <td>
             <span className="badge badge-type">{flagTypeLabel(flag.type)}</span>
           </td>
           <td>
-            <EnabledSwitch flag={flag} namespaceKey={namespaceKey} readOnly={readOnly} />
+            <EnabledSwitch flag={flag} namespaceKey={namespaceKey} />
           </td>
         </>
       )}

@@ -3,6 +3,7 @@ import { ReasonButton } from '../../components/Tooltip';
 import { useState, type FormEvent } from 'react';
 import type { Variant } from '../../../domain/flipt/types';
 import { errorMessage } from '../../api/client';
+import { useWritable } from '../../api/writable';
 import { ItemDialogs } from '../../components/ItemDialogs';
 import { Field } from '../../components/Field';
 import { EditDeleteButtons, TableHead } from '../../components/RowActions';
@@ -10,9 +11,8 @@ import { SubmitButton } from '../../components/SubmitButton';
 import { useForm, useSubmitting } from '../../lib/form';
 import { stringAsKey, truncate } from '../../lib/format';
 import { toastError, toastSuccess } from '../../stores/toasts';
-import { READ_ONLY_TITLE, useReadOnly } from '../../api/meta';
-import { useFlagMutations, variantValues, type VariantValues } from './queries';
-import { variantSchema } from './schemas';
+import { useDeleteVariant, useSaveVariant, variantValues } from './api';
+import { variantSchema, type VariantValues } from './schemas';
 import type { FlagTabProps } from './tabs';
 
 const EMPTY_VARIANT: VariantValues = { key: '', name: '', description: '', attachment: '' };
@@ -27,45 +27,12 @@ function VariantForm({ variant, onSave }: { variant?: Variant; onSave(values: Va
   return (
     <form className="form" onSubmit={submit}>
       <Field label="Key" error={form.error('key')}>
-        {(props) => (
-          <input
-            {...props}
-            name="key"
-            value={form.values.key}
-            onChange={(event) => form.set('key', stringAsKey(event.target.value))}
-          />
-        )}
+        {(props) => <input {...props} {...form.field('key', stringAsKey)} />}
       </Field>
-      <Field label="Name">
-        {(props) => (
-          <input
-            {...props}
-            name="name"
-            value={form.values.name}
-            onChange={(event) => form.set('name', event.target.value)}
-          />
-        )}
-      </Field>
-      <Field label="Description">
-        {(props) => (
-          <input
-            {...props}
-            name="description"
-            value={form.values.description}
-            onChange={(event) => form.set('description', event.target.value)}
-          />
-        )}
-      </Field>
+      <Field label="Name">{(props) => <input {...props} {...form.field('name')} />}</Field>
+      <Field label="Description">{(props) => <input {...props} {...form.field('description')} />}</Field>
       <Field label="Attachment" error={form.error('attachment')}>
-        {(props) => (
-          <textarea
-            {...props}
-            name="attachment"
-            rows={5}
-            value={form.values.attachment}
-            onChange={(event) => form.set('attachment', event.target.value)}
-          />
-        )}
+        {(props) => <textarea {...props} {...form.field('attachment')} rows={5} />}
       </Field>
       <div className="form-actions">
         <SubmitButton label={variant ? 'Update' : 'Create'} submitting={submitting} ready={form.dirty && form.valid} />
@@ -75,14 +42,14 @@ function VariantForm({ variant, onSave }: { variant?: Variant; onSave(values: Va
 }
 
 export default function VariantsTab({ namespaceKey, flag }: FlagTabProps) {
-  const readOnly = useReadOnly();
-  const mutations = useFlagMutations(namespaceKey);
+  const writable = useWritable();
+  const saveVariant = useSaveVariant(namespaceKey);
+  const deleteVariant = useDeleteVariant(namespaceKey);
   const [editing, setEditing] = useState<Variant | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Variant | null>(null);
-  const disabledTitle = readOnly ? READ_ONLY_TITLE : undefined;
 
   const save = (values: VariantValues) =>
-    mutations.saveVariant
+    saveVariant
       .mutateAsync({ flagKey: flag.key, id: editing === 'new' ? undefined : editing?.id, values })
       .then(() => {
         // Flipt's words, its full stop included
@@ -95,7 +62,7 @@ export default function VariantsTab({ namespaceKey, flag }: FlagTabProps) {
     <section aria-label="Variants">
       <header className="section-header">
         <h2>Variants</h2>
-        <ReasonButton className="button button-primary" reason={disabledTitle} onClick={() => setEditing('new')}>
+        <ReasonButton className="button button-primary" reason={writable.reason} onClick={() => setEditing('new')}>
           New Variant
         </ReasonButton>
       </header>
@@ -113,8 +80,7 @@ export default function VariantsTab({ namespaceKey, flag }: FlagTabProps) {
                 <td className="row-actions">
                   <EditDeleteButtons
                     name={variant.key}
-                    disabled={readOnly}
-                    reason={disabledTitle}
+                    {...writable}
                     onEdit={() => setEditing(variant)}
                     onDelete={() => setDeleting(variant)}
                   />
@@ -133,7 +99,7 @@ export default function VariantsTab({ namespaceKey, flag }: FlagTabProps) {
         onCloseDelete={() => setDeleting(null)}
         deleteNoun="variant"
         deleteName={deleting?.key}
-        onDelete={(variant) => mutations.removeVariant.mutateAsync({ flagKey: flag.key, id: variant.id })}
+        onDelete={(variant) => deleteVariant.mutateAsync({ flagKey: flag.key, id: variant.id })}
       />
     </section>
   );

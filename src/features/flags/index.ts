@@ -1,4 +1,4 @@
-// What other features may use of flags; everything else in this folder is internal.
-export { flagKeys } from './keys';
-export { flagPath, flagValues, useFlagMutations, useFlags } from './queries';
-export type { FlagTabProps } from './tabs';
+// What other features may use of flags; everything else in this folder is internal (the shell's route
+// table imports ./routes, the route patterns, alone).
+export { flagKeys, useFlags } from './api';
+export { flagHrefs } from './hrefs';

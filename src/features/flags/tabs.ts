@@ -17,9 +17,9 @@ export interface FlagTab {
 }
 
 const Variants = lazy(() => import('./VariantsTab'));
-const Rules = lazy(() => import('../rules/RulesTab'));
-const Rollouts = lazy(() => import('../rollouts/RolloutsTab'));
-const Analytics = lazy(() => import('../analytics/AnalyticsTab'));
+const Rules = lazy(() => import('./rules/RulesTab'));
+const Rollouts = lazy(() => import('./rollouts/RolloutsTab'));
+const Analytics = lazy(() => import('./analytics/AnalyticsTab'));
 
 /** The flag-detail sub-tabs by flag type. */
 export const FLAG_TABS: Record<FlagType, FlagTab[]> = {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
 import type { HistoryEntry } from '../../../domain/flipt/history';
-import { READ_ONLY_TITLE, useReadOnly } from '../../api/meta';
+import { READ_ONLY_TITLE, useReadOnly } from '../../api/writable';
 import { DiffTable } from '../../components/DiffTable';
 import { RelativeTime } from '../../components/Timestamp';
 import { ReasonButton } from '../../components/Tooltip';

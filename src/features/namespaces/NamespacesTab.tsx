@@ -14,7 +14,7 @@ import { keyRule, requiredString } from '../../lib/validation';
 import { toastError, toastSuccess } from '../../stores/toasts';
 import { useNamespaceMutations, type NamespaceValues } from './mutations';
 import { useNamespaces } from './queries';
-import { READ_ONLY_TITLE, useReadOnly } from '../../api/meta';
+import { READ_ONLY_TITLE, useReadOnly } from '../../api/writable';
 
 const namespaceSchema = v.object({ key: keyRule, name: requiredString });
 const EMPTY: NamespaceValues = { key: '', name: '', description: '' };

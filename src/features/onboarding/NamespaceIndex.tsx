@@ -1,7 +1,7 @@
 import '../../app/shared-chunk';
 import { Redirect } from 'wouter';
 import { useNamespaceKey } from '../../lib/namespace';
-import { namespacePath } from '../../lib/paths';
+import { flagHrefs } from '../flags';
 import { useOnboardingStore } from '../../stores/ui';
 import OnboardingPage from './OnboardingPage';
 
@@ -9,5 +9,5 @@ import OnboardingPage from './OnboardingPage';
 export default function NamespaceIndex() {
   const namespaceKey = useNamespaceKey();
   const completed = useOnboardingStore((state) => state.completed);
-  return completed ? <Redirect to={namespacePath(namespaceKey, '/flags')} replace /> : <OnboardingPage />;
+  return completed ? <Redirect to={flagHrefs.list(namespaceKey)} replace /> : <OnboardingPage />;
 }

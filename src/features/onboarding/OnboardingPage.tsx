@@ -3,6 +3,7 @@ import { Link } from 'wouter';
 import { useNamespaceStore } from '../../stores/namespace';
 import { useOnboardingStore } from '../../stores/ui';
 import { namespacePath } from '../../lib/paths';
+import { flagHrefs } from '../flags';
 import { LINKS } from '../../lib/links';
 import { SdkSnippets } from './SdkSnippets';
 
@@ -18,8 +19,7 @@ export default function OnboardingPage() {
           <h2>Create a flag</h2>
           <p>
             A <strong>variant</strong> flag chooses among values such as <code>blue</code> or <code>green</code>; a{' '}
-            <strong>boolean</strong> flag is on or off.{' '}
-            <Link href={namespacePath(current, '/flags/new')}>Create a flag</Link>.
+            <strong>boolean</strong> flag is on or off. <Link href={flagHrefs.new(current)}>Create a flag</Link>.
           </p>
         </li>
         <li>
@@ -47,7 +47,7 @@ export default function OnboardingPage() {
         Surveys: the <a href="/demo/">survey demo page</a> shows the in-app survey widget against this server.{' '}
         <a href={LINKS.documentation}>Read the documentation</a> for every concept.
       </p>
-      <Link href={namespacePath(current, '/flags')} className="button button-primary" onClick={complete}>
+      <Link href={flagHrefs.list(current)} className="button button-primary" onClick={complete}>
         Continue to Flags
       </Link>
     </section>

@@ -5,7 +5,7 @@ import { NameKeyFields, useSaveEntity } from '../../components/EntityForm';
 import { Field } from '../../components/Field';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useForm } from '../../lib/form';
-import { useReadOnly } from '../../api/meta';
+import { useWritable } from '../../api/writable';
 import { useSegmentMutations, type SegmentValues } from './queries';
 import { MATCH_TYPES } from './operators';
 import { segmentSchema } from './schemas';
@@ -13,7 +13,7 @@ import { segmentSchema } from './schemas';
 /** Creates a segment (no `segment`) or edits one; the key is chosen only at creation. */
 export function SegmentForm({ namespaceKey, segment }: { namespaceKey: string; segment?: Segment }) {
   const save = useSaveEntity('segment');
-  const readOnly = useReadOnly();
+  const { disabled, reason } = useWritable();
   const mutations = useSegmentMutations(namespaceKey);
   const form = useForm<SegmentValues>(
     {
@@ -39,14 +39,14 @@ export function SegmentForm({ namespaceKey, segment }: { namespaceKey: string; s
 
   return (
     <form className="form" onSubmit={submit}>
-      <NameKeyFields form={form} editing={editing} readOnly={readOnly} />
+      <NameKeyFields form={form} editing={editing} />
       <Field label="Description">
         {(props) => (
           <input
             {...props}
             name="description"
             value={values.description}
-            disabled={readOnly}
+            disabled={disabled}
             onChange={(event) => form.set('description', event.target.value)}
           />
         )}
@@ -60,7 +60,7 @@ export function SegmentForm({ namespaceKey, segment }: { namespaceKey: string; s
               name="matchType"
               value={matchType}
               checked={values.matchType === matchType}
-              disabled={readOnly}
+              disabled={disabled}
               onChange={() => form.set('matchType', matchType as MatchType)}
             />
             {label}
@@ -73,7 +73,7 @@ export function SegmentForm({ namespaceKey, segment }: { namespaceKey: string; s
           label={editing ? 'Update' : 'Create'}
           submitting={submitting}
           ready={form.dirty && form.valid}
-          readOnly={readOnly}
+          reason={reason}
         />
       </div>
     </form>

@@ -11,7 +11,7 @@ import { ReasonButton } from '../../components/Tooltip';
 import { ValueList } from '../../components/ValueList';
 import { truncate } from '../../lib/format';
 import { toastError, toastSuccess } from '../../stores/toasts';
-import { READ_ONLY_TITLE, useReadOnly } from '../../api/meta';
+import { useWritable } from '../../api/writable';
 import { SegmentHistory } from '../history';
 import { useNamespaces } from '../namespaces';
 import { ConstraintForm } from './ConstraintForm';
@@ -36,11 +36,10 @@ function ConstraintValue({ constraint }: { constraint: Constraint }) {
 }
 
 function Constraints({ namespaceKey, segment }: { namespaceKey: string; segment: Segment }) {
-  const readOnly = useReadOnly();
+  const writable = useWritable();
   const mutations = useSegmentMutations(namespaceKey);
   const [editing, setEditing] = useState<Constraint | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Constraint | null>(null);
-  const disabledTitle = readOnly ? READ_ONLY_TITLE : undefined;
 
   const save = (values: ConstraintValues) => {
     const id = editing === 'new' ? undefined : editing?.id;
@@ -57,7 +56,7 @@ function Constraints({ namespaceKey, segment }: { namespaceKey: string; segment:
     <section aria-label="Constraints">
       <header className="section-header">
         <h2>Constraints</h2>
-        <ReasonButton className="button button-primary" reason={disabledTitle} onClick={() => setEditing('new')}>
+        <ReasonButton className="button button-primary" reason={writable.reason} onClick={() => setEditing('new')}>
           New Constraint
         </ReasonButton>
       </header>
@@ -79,8 +78,7 @@ function Constraints({ namespaceKey, segment }: { namespaceKey: string; segment:
                 <td className="row-actions">
                   <EditDeleteButtons
                     name={constraint.property}
-                    disabled={readOnly}
-                    reason={disabledTitle}
+                    {...writable}
                     onEdit={() => setEditing(constraint)}
                     onDelete={() => setDeleting(constraint)}
                   />
@@ -112,7 +110,6 @@ export default function SegmentPage({ params }: { params: Record<string, string 
   const namespaceKey = useNamespaceKey();
   const segment = useSegment(namespaceKey, params.segmentKey!);
   const mutations = useSegmentMutations(namespaceKey);
-  const readOnly = useReadOnly();
   const namespaces = useNamespaces().data?.namespaces ?? [];
 
   if (segment.isPending) return <p className="muted">Loading…</p>;
@@ -125,8 +122,6 @@ export default function SegmentPage({ params }: { params: Record<string, string 
       data={data}
       namespaceKey={namespaceKey}
       namespaces={namespaces}
-      readOnly={readOnly}
-      readOnlyTitle={READ_ONLY_TITLE}
       listHref={namespacePath(namespaceKey, '/segments')}
       onCopy={(to) =>
         mutations.copy.mutateAsync({ segmentKey: data.key, to: { namespaceKey: to.namespaceKey, segmentKey: to.key } })

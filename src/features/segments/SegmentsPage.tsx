@@ -2,7 +2,6 @@ import '../../app/shared-chunk';
 import { useNamespaceKey } from '../../lib/namespace';
 import { namespacePath } from '../../lib/paths';
 import { ListPage } from '../../components/ListPage';
-import { READ_ONLY_TITLE, useReadOnly } from '../../api/meta';
 import { useSegments } from './queries';
 import { MATCH_TYPES } from './operators';
 
@@ -15,15 +14,12 @@ const COLUMNS = [
 
 export default function SegmentsPage() {
   const namespaceKey = useNamespaceKey();
-  const readOnly = useReadOnly();
   const segments = useSegments(namespaceKey);
   return (
     <ListPage
       title="Segments"
       newLabel="New Segment"
       newHref={namespacePath(namespaceKey, '/segments/new')}
-      readOnly={readOnly}
-      readOnlyTitle={READ_ONLY_TITLE}
       list={segments}
       noun="segments"
       searchLabel="Search segments"

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import type { ResponseFilter } from '../../../domain/surveys/response-filter';
 import type { TSurvey } from '../../../domain/surveys/types';
 import { errorMessage } from '../../api/client';
-import { READ_ONLY_TITLE, useReadOnly } from '../../api/meta';
+import { READ_ONLY_TITLE, useReadOnly } from '../../api/writable';
 import { ConfirmDialog } from '../../components/Dialog';
 import { Timestamp } from '../../components/Timestamp';
 import { ReasonButton } from '../../components/Tooltip';

@@ -2,7 +2,7 @@ import '../../app/shared-chunk';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../api/client';
-import { READ_ONLY_TITLE, useReadOnly } from '../../api/meta';
+import { READ_ONLY_TITLE, useReadOnly } from '../../api/writable';
 import { CopyButton } from '../../components/CopyButton';
 import { ConfirmDialog, Dialog } from '../../components/Dialog';
 import { RelativeTime } from '../../components/Timestamp';

@@ -4,7 +4,7 @@ import { type FormEvent, useState } from 'react';
 import { Link } from 'wouter';
 import { URL_RULES, type TActionClassPageUrlRule } from '../../../domain/surveys/types';
 import { errorMessage } from '../../api/client';
-import { READ_ONLY_TITLE, useReadOnly } from '../../api/meta';
+import { READ_ONLY_TITLE, useReadOnly } from '../../api/writable';
 import { ConfirmDialog, Dialog } from '../../components/Dialog';
 import { Field } from '../../components/Field';
 import { RelativeTime } from '../../components/Timestamp';

@@ -25,7 +25,7 @@ import type {
   TSurveyStatus,
 } from '../../../domain/surveys/types';
 import { errorMessage } from '../../api/client';
-import { READ_ONLY_TITLE, useReadOnly } from '../../api/meta';
+import { READ_ONLY_TITLE, useReadOnly } from '../../api/writable';
 import { Dialog } from '../../components/Dialog';
 import { ReasonButton } from '../../components/Tooltip';
 import { useNamespaceKey } from '../../lib/namespace';

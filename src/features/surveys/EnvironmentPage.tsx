@@ -4,7 +4,7 @@ import { type FormEvent, useState } from 'react';
 import * as v from 'valibot';
 import { PLACEMENTS, type ProductSettings, productSettingsSchema } from '../../../domain/surveys/schema';
 import { errorMessage } from '../../api/client';
-import { READ_ONLY_TITLE, useReadOnly } from '../../api/meta';
+import { READ_ONLY_TITLE, useReadOnly } from '../../api/writable';
 import { CopyButton } from '../../components/CopyButton';
 import { ConfirmDialog } from '../../components/Dialog';
 import { Field } from '../../components/Field';
@@ -202,7 +202,7 @@ function ProductForm({ environment }: { environment: SurveyEnvironment }) {
             label="Update"
             submitting={save.isPending}
             ready={form.dirty && form.valid && !readOnly}
-            readOnly={readOnly}
+            reason={readOnly ? READ_ONLY_TITLE : undefined}
           />
         </div>
       </form>

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link, Redirect } from 'wouter';
 import { errorMessage } from '../../api/client';
-import { READ_ONLY_TITLE, useReadOnly } from '../../api/meta';
+import { READ_ONLY_TITLE, useReadOnly } from '../../api/writable';
 import { ReasonButton } from '../../components/Tooltip';
 import { useNamespaceKey } from '../../lib/namespace';
 import { namespacePath } from '../../lib/paths';

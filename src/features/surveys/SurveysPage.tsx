@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import type { TLinkedFlag, TSurveyStatus } from '../../../domain/surveys/types';
 import { errorMessage } from '../../api/client';
-import { READ_ONLY_TITLE, useReadOnly } from '../../api/meta';
+import { READ_ONLY_TITLE, useReadOnly } from '../../api/writable';
 import { ActionsMenu, type Action } from '../../components/ActionsMenu';
 import { ConfirmDialog, Dialog } from '../../components/Dialog';
 import { RelativeTime } from '../../components/Timestamp';

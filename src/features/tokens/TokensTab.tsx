@@ -19,7 +19,7 @@ import { usePreferencesStore } from '../../stores/preferences';
 import { toastError, toastSuccess } from '../../stores/toasts';
 import { methodEnabled, useAuthMethods } from '../../api/authMethods';
 import { useNamespaces } from '../namespaces';
-import { READ_ONLY_TITLE, useReadOnly } from '../../api/meta';
+import { READ_ONLY_TITLE, useReadOnly } from '../../api/writable';
 import { useTokenMutations, useTokens } from './queries';
 
 const ALL_NAMESPACES = { value: '', name: 'All namespaces', key: '' };

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 
 // The import rules of docs/architecture.md: the runtimes (server, src, widget) import domain and never
 // each other; inside the console, shared code (api, components, lib, stores) -> features -> app, and
-// outside a feature, it is used through its index.ts or loaded lazily through one of its page modules.
+// outside a feature, it is used through its index.ts, linked to through its routes.ts, or loaded lazily
+// through one of its page modules.
 
 const ROOT = join(__dirname, '../../..');
 const SHARED = ['src/api', 'src/components', 'src/lib', 'src/stores'];
@@ -41,6 +42,8 @@ function importsOf(file: string): Import[] {
 
 const featureOf = (path: string) => /^src\/features\/([^/]+)/.exec(path)?.[1];
 const isIndex = (target: string) => /^src\/features\/[^/]+(\/index)?$/.test(target);
+/** A feature's route patterns and the links to its pages: the shell's route table imports them on the first page. */
+const isRoutes = (path: string) => /^src\/features\/[^/]+\/routes(\.ts)?$/.test(path);
 const inFolder = (path: string, folder: string) => path === folder || path.startsWith(`${folder}/`);
 const files = sourceFiles('src');
 const imports = files.flatMap(importsOf);
@@ -86,11 +89,22 @@ describe('console import boundaries', () => {
     expect(offending.map(describeImport)).toEqual([]);
   });
 
-  it('outside a feature, only its index is imported statically (its pages load lazily)', () => {
+  it('outside a feature, only its index and its routes are imported statically (its pages load lazily)', () => {
     const offending = imports.filter((entry) => {
       const target = featureOf(entry.target);
-      return target && target !== featureOf(entry.file) && !entry.dynamic && !isIndex(entry.target);
+      return (
+        target &&
+        target !== featureOf(entry.file) &&
+        !entry.dynamic &&
+        !isIndex(entry.target) &&
+        !isRoutes(entry.target)
+      );
     });
+    expect(offending.map(describeImport)).toEqual([]);
+  });
+
+  it("a feature's routes module imports shared lib code only, so that the first page stays small", () => {
+    const offending = imports.filter((entry) => isRoutes(entry.file) && !inFolder(entry.target, 'src/lib'));
     expect(offending.map(describeImport)).toEqual([]);
   });
 

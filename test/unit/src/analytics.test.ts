@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { analyticsKeys } from '../../../src/features/analytics/keys';
-import { ANALYTICS_RANGES, analyticsPath, analyticsWindow, toChartData } from '../../../src/features/analytics/queries';
+import { ANALYTICS_RANGES, toChartData } from '../../../src/features/flags/analytics/chart';
+import { analyticsPath, analyticsWindow } from '../../../src/features/flags/analytics/api';
+import { flagKeys } from '../../../src/features/flags/api';
 
 describe('analytics', () => {
   it('offers the ranges from 30 minutes to 7 days', () => {
@@ -29,6 +30,7 @@ describe('analytics', () => {
   });
 
   it('keys series under their flag', () => {
-    expect(analyticsKeys.series('default', 'f', 60).slice(0, 3)).toEqual([...analyticsKeys.flag('default', 'f')]);
+    const analytics = flagKeys.analytics('', 'default', 'f');
+    expect(flagKeys.series('', 'default', 'f', 60).slice(0, analytics.length)).toEqual([...analytics]);
   });
 });

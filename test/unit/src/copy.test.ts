@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { copyFlag } from '../../../src/features/flags/queries';
+import { copyFlag } from '../../../src/features/flags/api';
 import { copySegment } from '../../../src/features/segments/queries';
 
 const fetchMock = vi.fn<typeof fetch>();

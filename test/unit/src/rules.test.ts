@@ -4,11 +4,11 @@ import {
   DISTRIBUTIONS_TOTAL_MESSAGE,
   evenSplit,
   totalPercentage,
-} from '../../../src/features/rules/distributions';
+} from '../../../src/features/flags/rules/distributions';
 import { move } from '../../../src/components/SortableList';
 import { segmentFields, segmentsOf } from '../../../src/lib/segments';
-import { rolloutBody } from '../../../src/features/rollouts/queries';
-import { PERCENTAGE_MESSAGE, rolloutError, rolloutValues } from '../../../src/features/rollouts/RolloutForm';
+import { rolloutBody } from '../../../src/features/flags/rollouts/api';
+import { PERCENTAGE_MESSAGE, rolloutError, rolloutValues } from '../../../src/features/flags/rollouts/RolloutForm';
 
 describe('distributions', () => {
   it('splits 100% evenly to the hundredth, the remainder going to the first variants', () => {

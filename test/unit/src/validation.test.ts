@@ -9,7 +9,12 @@ import {
 import { OPERATORS } from '../../../domain/flipt/keys';
 import type { ComparisonType } from '../../../domain/flipt/types';
 import { MESSAGES, attachmentRule, contextRule, keyRule } from '../../../src/lib/validation';
-import { flagSchema, variantSchema } from '../../../src/features/flags/schemas';
+import {
+  type FlagFormValues,
+  type VariantValues,
+  flagSchema,
+  variantSchema,
+} from '../../../src/features/flags/schemas';
 import { constraintSchema, segmentSchema } from '../../../src/features/segments/schemas';
 import * as v from 'valibot';
 
@@ -17,6 +22,24 @@ const message = (schema: v.GenericSchema, value: string) => {
   const result = v.safeParse(schema, value);
   return result.success ? undefined : result.issues[0].message;
 };
+
+// The flag and variant forms' whole values, with the fields under test changed.
+const flagForm = (change: Partial<FlagFormValues>): FlagFormValues => ({
+  key: '',
+  name: '',
+  description: '',
+  type: 'VARIANT_FLAG_TYPE',
+  enabled: false,
+  defaultVariantId: '',
+  ...change,
+});
+const variantForm = (change: Partial<VariantValues>): VariantValues => ({
+  key: '',
+  name: '',
+  description: '',
+  attachment: '',
+  ...change,
+});
 
 const constraint = (change: Record<string, string>) => ({
   property: 'p',
@@ -29,13 +52,13 @@ const constraint = (change: Record<string, string>) => ({
 
 describe('flag form', () => {
   it('requires key and name', () => {
-    expect(validate(flagSchema, { key: '', name: '' })).toEqual({ key: 'Required', name: 'Required' });
+    expect(validate(flagSchema, flagForm({ key: '', name: '' }))).toEqual({ key: 'Required', name: 'Required' });
   });
 
   it('allows letters, numbers, hyphens, underscores and commas in the key', () => {
-    expect(validate(flagSchema, { key: 'a-B_9,x', name: 'n' })).toEqual({});
+    expect(validate(flagSchema, flagForm({ key: 'a-B_9,x', name: 'n' }))).toEqual({});
     for (const key of ['a.b', 'a b', 'a/b', 'ä']) {
-      expect(validate(flagSchema, { key, name: 'n' })).toEqual({
+      expect(validate(flagSchema, flagForm({ key, name: 'n' }))).toEqual({
         key: 'Only letters, numbers, hypens and underscores allowed',
       });
     }
@@ -51,16 +74,18 @@ describe('segment form', () => {
 
 describe('variant form', () => {
   it('allows dots in the key', () => {
-    expect(validate(variantSchema, { key: 'v1.2', attachment: '' })).toEqual({});
-    expect(validate(variantSchema, { key: 'v 1', attachment: '' })).toEqual({
+    expect(validate(variantSchema, variantForm({ key: 'v1.2', attachment: '' }))).toEqual({});
+    expect(validate(variantSchema, variantForm({ key: 'v 1', attachment: '' }))).toEqual({
       key: 'Only letters, numbers, hypens, dots and underscores allowed',
     });
-    expect(validate(variantSchema, { key: '', attachment: '' })).toEqual({ key: 'Required' });
+    expect(validate(variantSchema, variantForm({ key: '', attachment: '' }))).toEqual({ key: 'Required' });
   });
 
   it('accepts an empty or JSON attachment', () => {
-    expect(validate(variantSchema, { key: 'v', attachment: '{"a": [1, 2]}' })).toEqual({});
-    expect(validate(variantSchema, { key: 'v', attachment: '{"a":' })).toEqual({ attachment: 'Must be valid JSON' });
+    expect(validate(variantSchema, variantForm({ key: 'v', attachment: '{"a": [1, 2]}' }))).toEqual({});
+    expect(validate(variantSchema, variantForm({ key: 'v', attachment: '{"a":' }))).toEqual({
+      attachment: 'Must be valid JSON',
+    });
   });
 });
 
@@ -131,14 +156,14 @@ describe('the console accepts what the server accepts', () => {
 
   it('flag keys and variant attachments', () => {
     for (const key of ['a', 'a-b_c,d', 'a.b', 'a b', 'k'.repeat(255), 'k'.repeat(256)])
-      expect([key, Object.keys(validate(flagSchema, { key, name: 'n' })).length === 0]).toEqual([
+      expect([key, Object.keys(validate(flagSchema, flagForm({ key, name: 'n' }))).length === 0]).toEqual([
         key,
         accepted(parseRequest(CreateFlagRequest, { key, name: 'n', type: 'VARIANT_FLAG_TYPE' })),
       ]);
     for (const attachment of ['', '{}', '{', '[1]', JSON.stringify('x'.repeat(1_024_000))])
       expect([
         attachment.slice(0, 9),
-        Object.keys(validate(variantSchema, { key: 'v', attachment })).length === 0,
+        Object.keys(validate(variantSchema, variantForm({ key: 'v', attachment }))).length === 0,
       ]).toEqual([
         attachment.slice(0, 9),
         accepted(parseRequest(CreateVariantRequest, { flagKey: 'f', key: 'v', attachment })),

@@ -1,22 +1,23 @@
-import '../../app/shared-chunk';
-import { ReasonButton } from '../../components/Tooltip';
+import '../../../app/shared-chunk';
+import { ReasonButton } from '../../../components/Tooltip';
 import { useState } from 'react';
-import type { Distribution, Rule, Variant } from '../../../domain/flipt/types';
-import { errorMessage } from '../../api/client';
-import { ConfirmDialog, Dialog } from '../../components/Dialog';
-import { SortableList } from '../../components/SortableList';
-import { toastError, toastSuccess } from '../../stores/toasts';
-import { flagValues, useFlagMutations, type FlagTabProps } from '../flags';
-import { READ_ONLY_TITLE, useReadOnly } from '../../api/meta';
-import { useSegments } from '../segments';
+import type { Distribution, Rule, Variant } from '../../../../domain/flipt/types';
+import { errorMessage } from '../../../api/client';
+import { useWritable } from '../../../api/writable';
+import { ConfirmDialog, Dialog } from '../../../components/Dialog';
+import { Picker } from '../../../components/Picker';
+import { SEGMENT_OPERATOR_LABELS } from '../../../components/SegmentsPicker';
+import { SortableList } from '../../../components/SortableList';
+import { useSubmitting } from '../../../lib/form';
+import { NO_VARIANT, variantOptions } from '../../../lib/options';
+import { segmentsOf } from '../../../lib/segments';
+import { toastError, toastSuccess } from '../../../stores/toasts';
+import { useSegments } from '../../segments';
+import { flagValues, useUpdateFlag } from '../api';
+import type { FlagTabProps } from '../tabs';
+import { useCreateRule, useDeleteRule, useOrderRules, useRules, useUpdateDistributions } from './api';
 import { distributionsError } from './distributions';
-import { SEGMENT_OPERATOR_LABELS } from '../../components/SegmentsPicker';
-import { segmentsOf } from '../../lib/segments';
-import { useRuleMutations, useRules } from './queries';
 import { PercentageInputs, RuleForm } from './RuleForm';
-import { NO_VARIANT, variantOptions } from '../../lib/options';
-import { Picker } from '../../components/Picker';
-import { useSubmitting } from '../../lib/form';
 
 function SegmentList({ segmentKeys, operator }: { segmentKeys: string[]; operator: Rule['segmentOperator'] }) {
   return (
@@ -35,17 +36,16 @@ function SegmentList({ segmentKeys, operator }: { segmentKeys: string[]; operato
 function Distributions({
   rule,
   variants,
-  readOnly,
   onUpdate,
 }: {
   rule: Rule;
   variants: Variant[];
-  readOnly: boolean;
   onUpdate(distributions: Distribution[]): Promise<unknown>;
 }) {
   const initial = rule.distributions.map((distribution) => distribution.rollout);
   const [percentages, setPercentages] = useState(initial);
   const [submitting, track] = useSubmitting();
+  const { disabled, reason } = useWritable();
   if (rule.distributions.length === 0) return <p className="muted">No variant: matching entities get no variant.</p>;
   const shown = rule.distributions.map((distribution) => ({
     id: distribution.id,
@@ -63,14 +63,9 @@ function Distributions({
         );
       }}
     >
-      <PercentageInputs variants={shown} percentages={percentages} onChange={setPercentages} disabled={readOnly} />
+      <PercentageInputs variants={shown} percentages={percentages} onChange={setPercentages} disabled={disabled} />
       {changed && error && <span className="field-error">{error}</span>}
-      <ReasonButton
-        type="submit"
-        className="button"
-        disabled={!changed || !!error || submitting}
-        reason={readOnly ? READ_ONLY_TITLE : undefined}
-      >
+      <ReasonButton type="submit" className="button" disabled={!changed || !!error || submitting} reason={reason}>
         Update
       </ReasonButton>
     </form>
@@ -78,8 +73,9 @@ function Distributions({
 }
 
 /** The variant returned when no rule matches: the flag's default variant. */
-function DefaultRule({ namespaceKey, flag, readOnly }: FlagTabProps & { readOnly: boolean }) {
-  const mutations = useFlagMutations(namespaceKey);
+function DefaultRule({ namespaceKey, flag }: FlagTabProps) {
+  const update = useUpdateFlag(namespaceKey);
+  const { disabled, reason } = useWritable();
   const current = flag.defaultVariant?.id ?? '';
   const [variantId, setVariantId] = useState(current);
   const [submitting, track] = useSubmitting();
@@ -90,7 +86,7 @@ function DefaultRule({ namespaceKey, flag, readOnly }: FlagTabProps & { readOnly
       onSubmit={(event) => {
         event.preventDefault();
         track(() =>
-          mutations.update
+          update
             .mutateAsync({ flagKey: flag.key, values: flagValues(flag), defaultVariantId: variantId || null })
             .then(() =>
               toastSuccess(variantId ? 'Successfully updated default variant' : 'Successfully removed default variant'),
@@ -108,15 +104,10 @@ function DefaultRule({ namespaceKey, flag, readOnly }: FlagTabProps & { readOnly
         placeholder="None"
         options={[NO_VARIANT, ...variantOptions(flag.variants)]}
         value={variantId}
-        disabled={readOnly}
+        disabled={disabled}
         onChange={setVariantId}
       />
-      <ReasonButton
-        type="submit"
-        className="button"
-        disabled={variantId === current || submitting}
-        reason={readOnly ? READ_ONLY_TITLE : undefined}
-      >
+      <ReasonButton type="submit" className="button" disabled={variantId === current || submitting} reason={reason}>
         Update
       </ReasonButton>
     </form>
@@ -124,13 +115,15 @@ function DefaultRule({ namespaceKey, flag, readOnly }: FlagTabProps & { readOnly
 }
 
 export default function RulesTab({ namespaceKey, flag }: FlagTabProps) {
-  const readOnly = useReadOnly();
+  const writable = useWritable();
   const rules = useRules(namespaceKey, flag.key);
   const segments = useSegments(namespaceKey);
-  const mutations = useRuleMutations(namespaceKey, flag.key);
+  const createRule = useCreateRule(namespaceKey, flag.key);
+  const updateDistributions = useUpdateDistributions(namespaceKey, flag.key);
+  const deleteRule = useDeleteRule(namespaceKey, flag.key);
+  const orderRules = useOrderRules(namespaceKey, flag.key);
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<Rule | null>(null);
-  const disabledTitle = readOnly ? READ_ONLY_TITLE : undefined;
 
   if (rules.isPending) return <p className="muted">Loading…</p>;
   if (rules.isError) return <p role="alert">{rules.error.message}</p>;
@@ -145,7 +138,7 @@ export default function RulesTab({ namespaceKey, flag }: FlagTabProps) {
             Evaluated in order, top to bottom: the first rule whose segments match decides the variant.
           </p>
         </div>
-        <ReasonButton className="button button-primary" reason={disabledTitle} onClick={() => setCreating(true)}>
+        <ReasonButton className="button button-primary" reason={writable.reason} onClick={() => setCreating(true)}>
           New Rule
         </ReasonButton>
       </header>
@@ -156,10 +149,10 @@ export default function RulesTab({ namespaceKey, flag }: FlagTabProps) {
           items={list}
           itemKey={(rule) => rule.id}
           itemLabel={(_rule, index) => `rule ${index + 1}`}
-          disabled={readOnly}
-          disabledReason={disabledTitle}
+          disabled={writable.disabled}
+          disabledReason={writable.reason}
           onReorder={(next) =>
-            mutations.order
+            orderRules
               .mutateAsync(next)
               .then(() => toastSuccess('Successfully reordered rules'))
               .catch((error) => toastError(errorMessage(error)))
@@ -170,7 +163,7 @@ export default function RulesTab({ namespaceKey, flag }: FlagTabProps) {
               <header className="rule-header">
                 <strong>Rule {index + 1}</strong>
                 <SegmentList segmentKeys={segmentsOf(rule)} operator={rule.segmentOperator} />
-                <ReasonButton className="link-button danger" reason={disabledTitle} onClick={() => setDeleting(rule)}>
+                <ReasonButton className="link-button danger" reason={writable.reason} onClick={() => setDeleting(rule)}>
                   Delete<span className="visually-hidden"> rule {index + 1}</span>
                 </ReasonButton>
               </header>
@@ -178,9 +171,8 @@ export default function RulesTab({ namespaceKey, flag }: FlagTabProps) {
                 key={rule.distributions.map((distribution) => `${distribution.id}:${distribution.rollout}`).join()}
                 rule={rule}
                 variants={flag.variants}
-                readOnly={readOnly}
                 onUpdate={(distributions) =>
-                  mutations.updateDistributions
+                  updateDistributions
                     .mutateAsync({ ruleId: rule.id, distributions })
                     .then(() => toastSuccess('Successfully updated rule'))
                     .catch((error) => toastError(errorMessage(error)))
@@ -190,14 +182,14 @@ export default function RulesTab({ namespaceKey, flag }: FlagTabProps) {
           )}
         </SortableList>
       )}
-      <DefaultRule key={flag.defaultVariant?.id ?? ''} namespaceKey={namespaceKey} flag={flag} readOnly={readOnly} />
+      <DefaultRule key={flag.defaultVariant?.id ?? ''} namespaceKey={namespaceKey} flag={flag} />
       <Dialog open={creating} onClose={() => setCreating(false)} title="New Rule" side>
         {creating && (
           <RuleForm
             variants={flag.variants}
             segments={segments.data?.segments ?? []}
             onCreate={(rule) =>
-              mutations.create
+              createRule
                 .mutateAsync({ rule, rank: list.length + 1 })
                 .then(() => {
                   setCreating(false);
@@ -213,7 +205,7 @@ export default function RulesTab({ namespaceKey, flag }: FlagTabProps) {
         onClose={() => setDeleting(null)}
         title="Delete Rule"
         onConfirm={() =>
-          mutations.remove
+          deleteRule
             .mutateAsync(deleting!.id)
             .then(() => toastSuccess('Successfully deleted rule'))
             .catch((error) => toastError(errorMessage(error)))

@@ -1,10 +1,11 @@
-import '../../app/shared-chunk';
+import '../../../app/shared-chunk';
 import { useMemo, useState } from 'react';
-import { Field } from '../../components/Field';
-import type { FlagTabProps } from '../flags';
-import { LineChart } from '../../components/LineChart';
-import { usePreferencesStore } from '../../stores/preferences';
-import { ANALYTICS_RANGES, toChartData, useFlagSeries } from './queries';
+import { Field } from '../../../components/Field';
+import { useFlagSeries } from './api';
+import type { FlagTabProps } from '../tabs';
+import { LineChart } from '../../../components/LineChart';
+import { usePreferencesStore } from '../../../stores/preferences';
+import { ANALYTICS_RANGES, toChartData } from './chart';
 
 /** Evaluation counts of the flag over a chosen range (shown only when the server has analytics). */
 export default function AnalyticsTab({ namespaceKey, flag }: FlagTabProps) {

@@ -1,18 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
+/** A flag's evaluation counts (the Analytics tab), in the shape of flags/api.ts. */
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
-import { INTERNAL, request } from '../../api/client';
-import { TIMESTAMP_FORMAT } from '../../lib/time';
-import { analyticsKeys } from './keys';
-
-/** The ranges the analytics tab offers, in minutes. */
-export const ANALYTICS_RANGES = [
-  { label: 'Last 30 minutes', minutes: 30 },
-  { label: 'Last hour', minutes: 60 },
-  { label: 'Last 4 hours', minutes: 4 * 60 },
-  { label: 'Last 12 hours', minutes: 12 * 60 },
-  { label: 'Last 24 hours', minutes: 24 * 60 },
-  { label: 'Last 7 days', minutes: 7 * 24 * 60 },
-] as const;
+import { INTERNAL, request } from '../../../api/client';
+import { TIMESTAMP_FORMAT } from '../../../lib/time';
+import { useCurrentRef } from '../../../api/currentRef';
+import { flagKeys } from '../api';
 
 /** `GET internal/v1/analytics/...`: parallel arrays, one count per bucket. */
 export interface FlagSeries {
@@ -36,14 +28,11 @@ export function analyticsPath(namespaceKey: string, flagKey: string, minutes: nu
   return `${INTERNAL}/analytics/namespaces/${encodeURIComponent(namespaceKey)}/flags/${encodeURIComponent(flagKey)}?${query}`;
 }
 
-/** The series as uPlot data: Unix seconds and counts. Timestamps without a zone are UTC. */
-export function toChartData(series: FlagSeries): [number[], number[]] {
-  return [series.timestamps.map((timestamp) => dayjs.utc(timestamp).unix()), series.values.map(Number)];
-}
-
-export function useFlagSeries(namespaceKey: string, flagKey: string, minutes: number) {
-  return useQuery({
-    queryKey: analyticsKeys.series(namespaceKey, flagKey, minutes),
+export const seriesQuery = (ref: string, namespaceKey: string, flagKey: string, minutes: number) =>
+  queryOptions({
+    queryKey: flagKeys.series(ref, namespaceKey, flagKey, minutes),
     queryFn: () => request<FlagSeries>('GET', analyticsPath(namespaceKey, flagKey, minutes, Date.now())),
   });
-}
+
+export const useFlagSeries = (namespaceKey: string, flagKey: string, minutes: number) =>
+  useQuery(seriesQuery(useCurrentRef(), namespaceKey, flagKey, minutes));

@@ -1,12 +1,12 @@
 import { useId, useState, type FormEvent } from 'react';
-import type { Segment, SegmentOperator, Variant } from '../../../domain/flipt/types';
-import { Picker } from '../../components/Picker';
-import { variantOptions } from '../../lib/options';
-import { SegmentsPicker } from '../../components/SegmentsPicker';
-import { SubmitButton } from '../../components/SubmitButton';
+import type { Segment, SegmentOperator, Variant } from '../../../../domain/flipt/types';
+import { Picker } from '../../../components/Picker';
+import { variantOptions } from '../../../lib/options';
+import { SegmentsPicker } from '../../../components/SegmentsPicker';
+import { SubmitButton } from '../../../components/SubmitButton';
 import { distributionsError, evenSplit } from './distributions';
-import type { NewRule } from './queries';
-import { useSubmitting } from '../../lib/form';
+import type { NewRule } from './api';
+import { useSubmitting } from '../../../lib/form';
 
 export type RuleKind = 'single' | 'multi';
 

@@ -1,11 +1,11 @@
 import { useId, useState, type FormEvent } from 'react';
-import type { Rollout, Segment } from '../../../domain/flipt/types';
-import { Field } from '../../components/Field';
-import { SegmentsPicker } from '../../components/SegmentsPicker';
-import { SubmitButton } from '../../components/SubmitButton';
-import { segmentsOf } from '../../lib/segments';
-import type { RolloutValues } from './queries';
-import { useSubmitting } from '../../lib/form';
+import type { Rollout, Segment } from '../../../../domain/flipt/types';
+import { Field } from '../../../components/Field';
+import { SegmentsPicker } from '../../../components/SegmentsPicker';
+import { SubmitButton } from '../../../components/SubmitButton';
+import { segmentsOf } from '../../../lib/segments';
+import type { RolloutValues } from './api';
+import { useSubmitting } from '../../../lib/form';
 
 export const PERCENTAGE_MESSAGE = 'Percentage must be between 0 and 100';
 

@@ -1,19 +1,19 @@
-import '../../app/shared-chunk';
-import { ReasonButton } from '../../components/Tooltip';
+import '../../../app/shared-chunk';
 import { useState } from 'react';
-import type { Rollout } from '../../../domain/flipt/types';
-import { errorMessage } from '../../api/client';
-import { ItemDialogs } from '../../components/ItemDialogs';
-import { EditDeleteButtons } from '../../components/RowActions';
-import { SEGMENT_OPERATOR_LABELS } from '../../components/SegmentsPicker';
-import { SortableList } from '../../components/SortableList';
-import { segmentsOf } from '../../lib/segments';
-import { toastError, toastSuccess } from '../../stores/toasts';
-import { flagValues, useFlagMutations } from '../flags';
-import type { FlagTabProps } from '../flags';
-import { READ_ONLY_TITLE, useReadOnly } from '../../api/meta';
-import { useSegments } from '../segments';
-import { useRolloutMutations, useRollouts } from './queries';
+import type { Rollout } from '../../../../domain/flipt/types';
+import { errorMessage } from '../../../api/client';
+import { useWritable } from '../../../api/writable';
+import { ItemDialogs } from '../../../components/ItemDialogs';
+import { EditDeleteButtons } from '../../../components/RowActions';
+import { SEGMENT_OPERATOR_LABELS } from '../../../components/SegmentsPicker';
+import { SortableList } from '../../../components/SortableList';
+import { ReasonButton } from '../../../components/Tooltip';
+import { segmentsOf } from '../../../lib/segments';
+import { toastError, toastSuccess } from '../../../stores/toasts';
+import { useSegments } from '../../segments';
+import { flagValues, useUpdateFlag } from '../api';
+import type { FlagTabProps } from '../tabs';
+import { useCreateRollout, useDeleteRollout, useOrderRollouts, useRollouts, useUpdateRollout } from './api';
 import { RolloutForm } from './RolloutForm';
 
 function describeRollout(rollout: Rollout): string {
@@ -25,15 +25,17 @@ function describeRollout(rollout: Rollout): string {
 const rolloutValue = (rollout: Rollout) => (rollout.threshold ?? rollout.segment)!.value;
 
 export default function RolloutsTab({ namespaceKey, flag }: FlagTabProps) {
-  const readOnly = useReadOnly();
+  const writable = useWritable();
   const rollouts = useRollouts(namespaceKey, flag.key);
   const segments = useSegments(namespaceKey);
-  const mutations = useRolloutMutations(namespaceKey, flag.key);
-  const flagMutations = useFlagMutations(namespaceKey);
+  const createRollout = useCreateRollout(namespaceKey, flag.key);
+  const updateRollout = useUpdateRollout(namespaceKey, flag.key);
+  const deleteRollout = useDeleteRollout(namespaceKey, flag.key);
+  const orderRollouts = useOrderRollouts(namespaceKey, flag.key);
+  const updateFlag = useUpdateFlag(namespaceKey);
   const [editing, setEditing] = useState<Rollout | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Rollout | null>(null);
   const [defaultValue, setDefaultValue] = useState(flag.enabled);
-  const disabledTitle = readOnly ? READ_ONLY_TITLE : undefined;
 
   if (rollouts.isPending) return <p className="muted">Loading…</p>;
   if (rollouts.isError) return <p role="alert">{rollouts.error.message}</p>;
@@ -48,7 +50,7 @@ export default function RolloutsTab({ namespaceKey, flag }: FlagTabProps) {
           <h2>Rollouts</h2>
           <p className="muted">Evaluated in order, top to bottom: the first rollout that matches decides the value.</p>
         </div>
-        <ReasonButton className="button button-primary" reason={disabledTitle} onClick={() => setEditing('new')}>
+        <ReasonButton className="button button-primary" reason={writable.reason} onClick={() => setEditing('new')}>
           New Rollout
         </ReasonButton>
       </header>
@@ -57,9 +59,9 @@ export default function RolloutsTab({ namespaceKey, flag }: FlagTabProps) {
           items={list}
           itemKey={(rollout) => rollout.id}
           itemLabel={(_rollout, index) => `rollout ${index + 1}`}
-          disabled={readOnly}
-          disabledReason={disabledTitle}
-          onReorder={(next) => report('Successfully reordered rollouts')(mutations.order.mutateAsync(next))}
+          disabled={writable.disabled}
+          disabledReason={writable.reason}
+          onReorder={(next) => report('Successfully reordered rollouts')(orderRollouts.mutateAsync(next))}
         >
           {(rollout, index) => (
             <article className="rule" aria-label={`Rollout ${index + 1}`}>
@@ -70,8 +72,7 @@ export default function RolloutsTab({ namespaceKey, flag }: FlagTabProps) {
                 <span className="row-actions">
                   <EditDeleteButtons
                     name={`rollout ${index + 1}`}
-                    disabled={readOnly}
-                    reason={disabledTitle}
+                    {...writable}
                     onEdit={() => setEditing(rollout)}
                     onDelete={() => setDeleting(rollout)}
                   />
@@ -88,7 +89,7 @@ export default function RolloutsTab({ namespaceKey, flag }: FlagTabProps) {
         onSubmit={(event) => {
           event.preventDefault();
           report('Successfully updated default rollout')(
-            flagMutations.update.mutateAsync({
+            updateFlag.mutateAsync({
               flagKey: flag.key,
               values: { ...flagValues(flag), enabled: defaultValue },
               defaultVariantId: null,
@@ -104,14 +105,19 @@ export default function RolloutsTab({ namespaceKey, flag }: FlagTabProps) {
           Value
           <select
             value={String(defaultValue)}
-            disabled={readOnly}
+            disabled={writable.disabled}
             onChange={(event) => setDefaultValue(event.target.value === 'true')}
           >
             <option value="true">true</option>
             <option value="false">false</option>
           </select>
         </label>
-        <ReasonButton type="submit" className="button" disabled={defaultValue === flag.enabled} reason={disabledTitle}>
+        <ReasonButton
+          type="submit"
+          className="button"
+          disabled={defaultValue === flag.enabled}
+          reason={writable.reason}
+        >
           Update
         </ReasonButton>
       </form>
@@ -127,8 +133,8 @@ export default function RolloutsTab({ namespaceKey, flag }: FlagTabProps) {
             onSave={(values) =>
               report(rollout ? 'Successfully updated rollout' : 'Successfully created rollout')(
                 (rollout
-                  ? mutations.update.mutateAsync({ id: rollout.id, values })
-                  : mutations.create.mutateAsync({ values, rank: list.length + 1 })
+                  ? updateRollout.mutateAsync({ id: rollout.id, values })
+                  : createRollout.mutateAsync({ values, rank: list.length + 1 })
                 ).then(() => setEditing(null)),
               )
             }
@@ -138,7 +144,7 @@ export default function RolloutsTab({ namespaceKey, flag }: FlagTabProps) {
         onCloseDelete={() => setDeleting(null)}
         deleteNoun="rollout for"
         deleteName={deleting ? describeRollout(deleting) : ''}
-        onDelete={(rollout) => mutations.remove.mutateAsync(rollout.id)}
+        onDelete={(rollout) => deleteRollout.mutateAsync(rollout.id)}
       />
     </section>
   );

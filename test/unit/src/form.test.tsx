@@ -1,0 +1,75 @@
+import { act, type ChangeEvent } from 'react';
+import { createRoot } from 'react-dom/client';
+import type { GenericSchema } from 'valibot';
+import { describe, expect, it } from 'vitest';
+import {
+  flagSchema,
+  type FlagFormValues,
+  variantSchema,
+  type VariantValues,
+} from '../../../src/features/flags/schemas';
+import { useForm } from '../../../src/lib/form';
+import { stringAsKey } from '../../../src/lib/format';
+
+// React's act() warns unless the environment says it is a test.
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+type Form = ReturnType<typeof useForm<object>>;
+
+function FormHost({
+  initial,
+  schema,
+  onRender,
+}: {
+  initial: object;
+  schema: GenericSchema;
+  onRender(form: Form): void;
+}) {
+  onRender(useForm(initial, schema));
+  return null;
+}
+
+/** Renders useForm in a component and hands back a getter of its latest result. */
+function renderForm<T extends object>(initial: T, schema: GenericSchema) {
+  let latest: Form | undefined;
+  act(() =>
+    createRoot(document.createElement('div')).render(
+      <FormHost initial={initial} schema={schema} onRender={(form) => (latest = form)} />,
+    ),
+  );
+  return () => latest as unknown as ReturnType<typeof useForm<T>>;
+}
+
+const typed = (text: string) => ({ target: { value: text } }) as ChangeEvent<HTMLInputElement>;
+
+describe('useForm', () => {
+  it('binds a text field in one spread: its name, value and change, what is typed turned by `fromText`', () => {
+    const variant: VariantValues = { key: '', name: '', description: '', attachment: '' };
+    const form = renderForm(variant, variantSchema);
+    expect(form().field('name')).toMatchObject({ name: 'name', value: '' });
+
+    act(() => form().field('key', stringAsKey).onChange(typed('my key')));
+    act(() => form().field('description').onChange(typed('Shown first')));
+    expect(form().values).toEqual({ ...variant, key: 'my-key', description: 'Shown first' });
+    expect(form().field('key').value).toBe('my-key');
+    expect(form().dirty).toBe(true);
+  });
+
+  it("shows a field's error once the field was changed", () => {
+    const flag: FlagFormValues = {
+      key: 'k',
+      name: 'N',
+      description: '',
+      type: 'VARIANT_FLAG_TYPE',
+      enabled: false,
+      defaultVariantId: '',
+    };
+    const form = renderForm(flag, flagSchema);
+    expect(form().valid).toBe(true);
+
+    act(() => form().field('name').onChange(typed('')));
+    expect(form().valid).toBe(false);
+    expect(form().error('name')).toBe('Required');
+    expect(form().error('key')).toBeUndefined();
+  });
+});
