@@ -31,6 +31,14 @@ export interface RouteDefinition<P, Q, B, L> {
   handler: (input: RouteInput<P, Q, B> & { loaded: L }, request: FastifyRequest, reply: FastifyReply) => unknown;
 }
 
+/** A handler written apart from its route's definition: its input's params, query and body are those schemas'. */
+export type RouteHandler<P = undefined, Q = undefined, B = undefined, L = undefined> = RouteDefinition<
+  P,
+  Q,
+  B,
+  L
+>['handler'];
+
 /**
  * An area's routes, declared with the schemas of their inputs: the path parameters, the query, `load`
  * and the body are checked in that order before the handler runs, each failure in the area's shape.

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { RouteTable } from '../route-definitions.js';
+import type { RouteHandler, RouteTable } from '../route-definitions.js';
 import * as v from 'valibot';
 import {
   flagAssignment,
@@ -152,29 +152,30 @@ export function clientRoutes(
     },
   });
 
+  const identifiedSync: RouteHandler<typeof syncParams> = async ({ params: { userId } }, request, reply) => {
+    const state = await syncStateOf(request);
+    const personId = await store.ensurePerson(state.environment.id, userId);
+    const [attributes, displays] = await Promise.all([store.attributes(personId), store.displaysOfPerson(personId)]);
+    const device = isMobile(request.headers['user-agent'] ?? '') ? 'phone' : 'desktop';
+    let surveys = surveysForVisitor(state.surveys, state.product, { userId, attributes, device, displays });
+    if (surveys.some(needsIdentity)) {
+      // Linked flags and segments are checked with the evaluation engine, uncounted (not an evaluation).
+      const namespace = await targeting(state.environment.id);
+      surveys = surveys.filter((survey) => passesFlagTargeting(survey, namespace, { userId, attributes }));
+    }
+    // Clients older than 1.6 send no version and read the person from the sync.
+    const person =
+      (request.query as Record<string, unknown>).version === undefined
+        ? { id: personId, userId, attributes }
+        : undefined;
+    reply.header('cache-control', 'no-store');
+    return reply.type(JSON_TYPE).send(visitorAnswer(state, surveys, person));
+  };
   routes.add({
     method: 'GET',
     url: '/:environmentId/in-app/sync/:userId',
     params: syncParams,
-    handler: async ({ params: { userId } }, request, reply) => {
-      const state = await syncStateOf(request);
-      const personId = await store.ensurePerson(state.environment.id, userId);
-      const [attributes, displays] = await Promise.all([store.attributes(personId), store.displaysOfPerson(personId)]);
-      const device = isMobile(request.headers['user-agent'] ?? '') ? 'phone' : 'desktop';
-      let surveys = surveysForVisitor(state.surveys, state.product, { userId, attributes, device, displays });
-      if (surveys.some(needsIdentity)) {
-        // Linked flags and segments are checked with the evaluation engine, uncounted (not an evaluation).
-        const namespace = await targeting(state.environment.id);
-        surveys = surveys.filter((survey) => passesFlagTargeting(survey, namespace, { userId, attributes }));
-      }
-      // Clients older than 1.6 send no version and read the person from the sync.
-      const person =
-        (request.query as Record<string, unknown>).version === undefined
-          ? { id: personId, userId, attributes }
-          : undefined;
-      reply.header('cache-control', 'no-store');
-      return reply.type(JSON_TYPE).send(visitorAnswer(state, surveys, person));
-    },
+    handler: identifiedSync,
   });
 
   routes.add({
