@@ -15,6 +15,9 @@ import type { AuthRuntime } from './runtime.js';
 import { clearSessionCookies } from './cookies.js';
 import { storedTimestamp } from './store.js';
 import { protectedAs } from './enforce.js';
+import * as v from 'valibot';
+import { parse } from '../flipt/routes/http.js';
+import { RouteTable } from '../route-definitions.js';
 
 const DEFAULT_PAGE_SIZE = 25;
 const MAX_PAGE_SIZE = 100;
@@ -174,9 +177,20 @@ export async function authRoutes(app: FastifyInstance, runtime: AuthRuntime): Pr
     ops.listTokens(request.query as { method?: string; limit?: string; pageToken?: string }),
   );
 
-  app.get('/auth/v1/tokens/:id', async (request) => ops.getToken((request.params as { id: string }).id));
-
-  app.delete('/auth/v1/tokens/:id', async (request) => ops.deleteToken((request.params as { id: string }).id));
+  const routes = new RouteTable(app, parse);
+  const token = v.object({ id: v.string() });
+  routes.add({
+    method: 'GET',
+    url: '/auth/v1/tokens/:id',
+    params: token,
+    handler: ({ params }) => ops.getToken(params.id),
+  });
+  routes.add({
+    method: 'DELETE',
+    url: '/auth/v1/tokens/:id',
+    params: token,
+    handler: ({ params }) => ops.deleteToken(params.id),
+  });
 
   if (runtime.settings.token.enabled) {
     app.post('/auth/v1/method/token', async (request) => ops.createToken(request.body));

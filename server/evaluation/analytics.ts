@@ -1,4 +1,6 @@
-import { invalid } from '../flipt/errors.js';
+import * as v from 'valibot';
+import { FliptError, GrpcCode, invalid } from '../flipt/errors.js';
+import type { RouteTable } from '../route-definitions.js';
 import type { Database } from '../db/index.js';
 import type { Metrics } from '../metrics.js';
 
@@ -166,4 +168,42 @@ export async function flagSeries(
   for (const [minute, count] of recorder.unflushedCounts(namespaceKey, flagKey)) add(minute, count);
   const timestamps = values.map((_, i) => new Date((first + i * step) * MINUTE_MS).toISOString().replace('.000Z', 'Z'));
   return { timestamps, values };
+}
+
+/** `/internal/v1/analytics`: a flag's evaluations per minute between `from` and `to` (Go's `time.DateTime` layout, UTC). */
+export function analyticsRoutes(routes: RouteTable, database: Database, analytics: AnalyticsRecorder | undefined) {
+  routes.add({
+    method: 'GET',
+    url: '/internal/v1/analytics/namespaces/:namespaceKey/flags/:flagKey',
+    protection: 'management',
+    params: v.object({ namespaceKey: v.string(), flagKey: v.string() }),
+    query: v.object({
+      from: v.optional(v.string('must be given once')),
+      to: v.optional(v.string('must be given once')),
+    }),
+    handler: async ({ params, query }) => {
+      if (!analytics) throw new FliptError(GrpcCode.Unimplemented, 'analytics are not enabled');
+      const from = parseDateTime(query.from ?? '');
+      const to = parseDateTime(query.to ?? '');
+      return flagSeries(database, analytics, params.namespaceKey, params.flagKey, from, to);
+    },
+  });
+}
+
+/** Go's `time.DateTime` layout (`2006-01-02 15:04:05`), in UTC; a parse failure is a 500 as in Flipt. */
+function parseDateTime(value: string): number {
+  const match = /^(\d{4})-(\d{2})-(\d{2}) (\d{1,2}):(\d{2}):(\d{2})$/.exec(value);
+  const date = match && new Date(0);
+  if (match && date) {
+    date.setUTCFullYear(+match[1], +match[2] - 1, +match[3]);
+    date.setUTCHours(+match[4], +match[5], +match[6]);
+    const valid =
+      date.getUTCMonth() === +match[2] - 1 &&
+      date.getUTCDate() === +match[3] &&
+      +match[4] < 24 &&
+      +match[5] < 60 &&
+      +match[6] < 60;
+    if (valid) return date.getTime();
+  }
+  throw new FliptError(GrpcCode.Internal, `parsing time "${value}" as "2006-01-02 15:04:05": cannot parse`);
 }

@@ -8,7 +8,10 @@ import {
   type EvaluationReason,
 } from '../../domain/evaluation/index.js';
 import type { AppContext } from '../context.js';
+import * as v from 'valibot';
 import { FliptError, GrpcCode } from '../flipt/errors.js';
+import { parse } from '../flipt/routes/http.js';
+import { RouteTable } from '../route-definitions.js';
 import type { NamespaceSnapshot } from './cache.js';
 import { browserCors } from './cors.js';
 import type { FastHandler } from './fast-path.js';
@@ -58,9 +61,12 @@ export async function ofrepRoutes(app: FastifyInstance, deps: OfrepDependencies)
 
   app.get('/configuration', async (_request, reply) => send(reply, PROVIDER_CONFIGURATION));
 
-  app.post('/evaluate/flags/:key', async (request, reply) => {
-    const { key } = request.params as { key: string };
-    return send(reply, evaluateOne(request.body, { key, headers: request.headers }));
+  new RouteTable(app, parse).add({
+    method: 'POST',
+    url: '/evaluate/flags/:key',
+    params: v.object({ key: v.string() }),
+    handler: async ({ params: { key }, body }, request, reply) =>
+      send(reply, evaluateOne(body, { key, headers: request.headers })),
   });
   if (deps.hotPath) {
     deps.context.fastPath.addPrefix('/ofrep/v1/evaluate/flags/', evaluateOne, (error, request) =>

@@ -4,7 +4,8 @@ import { DEFAULT_NAMESPACE } from '../../domain/flipt/types.js';
 import type { Protection } from '../auth/enforce.js';
 import { authOperations } from '../auth/routes.js';
 import type { AppContext } from '../context.js';
-import { gateFor, type EvaluationApi } from '../evaluation/index.js';
+import type { EvaluationApi } from '../evaluation/index.js';
+import { gateFor } from '../evaluation/snapshot.js';
 import { PROVIDER_CONFIGURATION } from '../evaluation/ofrep.js';
 import {
   evaluationNamespace,

@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
+import type { RouteTable } from '../route-definitions.js';
 import * as v from 'valibot';
 import { notFound } from './errors.js';
-import { cuidString, parseInput } from './validation.js';
+import { cuidString } from './validation.js';
 
 /** The built widget files, by the names they are served under. */
 const LOADER = 'formbricks.js';
@@ -41,24 +42,37 @@ async function sendScript(reply: FastifyReply, widgetDir: string, file: string, 
  * read at request time so a rebuild shows up without a restart. The chunk is also at `/api/formbricks-survey.mjs`,
  * next to `/api/js?module=js`.
  */
-export function assetRoutes(app: FastifyInstance, widgetDir: string): void {
-  app.get('/api/js', { exposeHeadRoute: true }, async (request, reply) => {
-    const { module = 'js', environmentId } = parseInput(assetQuery, request.query);
-    if (module !== 'js' && module !== 'surveys') throw notFound('Module', module);
-    if (module === 'surveys') return sendScript(reply, widgetDir, RENDERER);
-    // As on a Formbricks server, naming an environment makes the loader initialise itself against this host.
-    const init = environmentId
-      ? `\n;window.formbricks.init(${JSON.stringify({ environmentId, apiHost: `${request.protocol}://${request.host}` })});\n`
-      : '';
-    return sendScript(reply, widgetDir, LOADER, init);
+export function assetRoutes(routes: RouteTable, widgetDir: string): void {
+  routes.add({
+    method: 'GET',
+    url: '/api/js',
+    exposeHeadRoute: true,
+    query: assetQuery,
+    handler: async ({ query: { module = 'js', environmentId } }, request, reply) => {
+      if (module !== 'js' && module !== 'surveys') throw notFound('Module', module);
+      if (module === 'surveys') return sendScript(reply, widgetDir, RENDERER);
+      // As on a Formbricks server, naming an environment makes the loader initialise itself against this host.
+      const init = environmentId
+        ? `\n;window.formbricks.init(${JSON.stringify({ environmentId, apiHost: `${request.protocol}://${request.host}` })});\n`
+        : '';
+      return sendScript(reply, widgetDir, LOADER, init);
+    },
   });
-  app.get(`/api/${SURVEY_CHUNK}`, { exposeHeadRoute: true }, async (_request, reply) =>
-    sendScript(reply, widgetDir, SURVEY_CHUNK),
-  );
-  app.get('/js/:file', { exposeHeadRoute: true }, async (request, reply) => {
-    const { file } = request.params as { file: string };
-    const target = JS_FILES[file];
-    if (!target) throw notFound('Script', file);
-    return sendScript(reply, widgetDir, target);
+  routes.add({
+    method: 'GET',
+    url: `/api/${SURVEY_CHUNK}`,
+    exposeHeadRoute: true,
+    handler: async (_input, _request, reply) => sendScript(reply, widgetDir, SURVEY_CHUNK),
+  });
+  routes.add({
+    method: 'GET',
+    url: '/js/:file',
+    exposeHeadRoute: true,
+    params: v.object({ file: v.string() }),
+    handler: async ({ params: { file } }, _request, reply) => {
+      const target = JS_FILES[file];
+      if (!target) throw notFound('Script', file);
+      return sendScript(reply, widgetDir, target);
+    },
   });
 }

@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { RouteHandler, RouteTable } from '../route-definitions.js';
 import * as v from 'valibot';
 import { flagAssignment, type TargetingNamespace } from '../../domain/surveys/eligibility.js';
 import type { TEnvironment, TSurvey } from '../../domain/surveys/types.js';
@@ -19,6 +20,10 @@ import type { WebhookDispatcher } from './webhooks.js';
 
 const environmentParams = v.object({ environmentId: cuidString });
 const syncParams = v.object({ environmentId: cuidString, userId: userIdString });
+/** Any value, or none: 1.6 clients send their version, older ones nothing. */
+const syncQuery = v.object({ version: v.optional(v.unknown()) });
+const displayParams = v.object({ environmentId: cuidString, displayId: cuidString });
+const responseParams = v.object({ environmentId: cuidString, responseId: cuidString });
 
 const responseValue = v.union(
   [v.string(), v.number(), v.array(v.string()), v.record(v.string(), v.string())],
@@ -30,7 +35,7 @@ const ttc = plainObject(
   'must be an object of numbers',
 );
 
-const responseCreateBody = v.object({
+const responseCreateFields = v.object({
   surveyId: cuidString,
   userId: v.optional(v.nullable(userIdString), null),
   singleUseId: v.optional(v.nullable(v.string()), null),
@@ -39,6 +44,12 @@ const responseCreateBody = v.object({
   ttc: v.optional(ttc),
   meta: v.optional(v.object({ source: v.optional(v.string()), url: v.optional(v.string()) })),
 });
+/** Clients before 1.4 sent the user as `personId`. */
+function userIdFromPersonId(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || !('personId' in body) || 'userId' in body) return body;
+  return { ...body, userId: body.personId, personId: undefined };
+}
+const responseCreateBody = v.pipe(v.unknown(), v.transform(userIdFromPersonId), responseCreateFields);
 const responseUpdateBody = v.object({
   finished: v.boolean('must be a boolean'),
   data: responseData,
@@ -92,18 +103,20 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** Formbricks 1.6 client API: everything the in-app widget calls, answered as `{data}`. */
 export function clientRoutes(
-  app: FastifyInstance,
+  routes: RouteTable,
   store: SurveyStore,
   syncStates: SyncStates,
   targeting: (environmentId: string) => Promise<TargetingNamespace>,
   webhooks: WebhookDispatcher,
   metrics?: Metrics,
 ): void {
-  const environmentOf = (request: FastifyRequest) => environmentOfRequest(store, request);
+  /** Loads the route's environment before its body is checked: an unknown one is a 404 whatever the body. */
+  const environment = ({ params }: { params: { environmentId: string } }) =>
+    environmentById(store, params.environmentId);
   const identified = identifiedSync(store, targeting);
   /** The environment's kept sync state (400 when the id is not a cuid, 404 when unknown); the first sync tells the operator the widget is installed. */
   const syncStateOf = async (request: FastifyRequest) => {
-    const { environmentId } = parseInput(environmentParams, pickParam(request, 'environmentId'));
+    const { environmentId } = parseInput(environmentParams, request.params);
     const state = async () => SurveyStore.required(await syncStates.get(environmentId), 'Environment', environmentId);
     const kept = await state();
     if (kept.environment.widgetSetupCompleted) return kept;
@@ -126,155 +139,202 @@ export function clientRoutes(
   };
 
   // The same for every anonymous visitor: kept as bytes, revalidated by browsers with its ETag.
-  app.get('/:environmentId/in-app/sync', async (request, reply) => {
-    const answer = anonymousAnswer(await syncStateOf(request), request.headers['if-none-match']);
-    for (let i = 0; i < answer.headers.length; i += 2) reply.header(answer.headers[i], answer.headers[i + 1]);
-    return reply.code(answer.status).send(answer.body);
+  routes.add({
+    method: 'GET',
+    url: '/:environmentId/in-app/sync',
+    params: environmentParams,
+    handler: async (_input, request, reply) => {
+      const answer = anonymousAnswer(await syncStateOf(request), request.headers['if-none-match']);
+      for (let i = 0; i < answer.headers.length; i += 2) reply.header(answer.headers[i], answer.headers[i + 1]);
+      return reply.code(answer.status).send(answer.body);
+    },
   });
 
-  app.get('/:environmentId/in-app/sync/:userId', async (request, reply) => {
-    const { userId } = parseInput(syncParams, request.params);
+  const identifiedSyncRoute: RouteHandler<typeof syncParams, typeof syncQuery> = async (
+    { params: { userId }, query },
+    request,
+    reply,
+  ) => {
     const state = await syncStateOf(request);
     const json = await identified(state, {
       userId,
       userAgent: request.headers['user-agent'] ?? '',
-      withPerson: (request.query as Record<string, unknown>).version === undefined,
+      // Clients older than 1.6 send no version and read the person from the sync.
+      withPerson: query.version === undefined,
     });
     reply.header('cache-control', 'no-store');
     return reply.type(JSON_TYPE).send(json);
+  };
+  routes.add({
+    method: 'GET',
+    url: '/:environmentId/in-app/sync/:userId',
+    params: syncParams,
+    query: syncQuery,
+    handler: identifiedSyncRoute,
   });
 
-  app.post('/:environmentId/actions', async (request) => {
-    const environment = await environmentOf(request);
-    const body = parseInput(actionBody, request.body);
-    const personId = await store.ensurePerson(environment.id, body.userId);
-    const automatic = body.name === 'Exit Intent (Desktop)' || body.name === '50% Scroll';
-    const actionClassId = await store.clientActionClass(environment.id, body.name, automatic ? 'automatic' : 'code');
-    if (actionClassId === undefined)
-      throw badRequest(`this environment holds ${MAX_CLIENT_ACTION_CLASSES} action classes created by clients already`);
-    await store.recordAction(environment.id, personId, actionClassId);
-    return { data: {} };
+  routes.add({
+    method: 'POST',
+    url: '/:environmentId/actions',
+    params: environmentParams,
+    load: environment,
+    body: actionBody,
+    handler: async ({ loaded: environment, body }) => {
+      const personId = await store.ensurePerson(environment.id, body.userId);
+      const automatic = body.name === 'Exit Intent (Desktop)' || body.name === '50% Scroll';
+      const actionClassId = await store.clientActionClass(environment.id, body.name, automatic ? 'automatic' : 'code');
+      if (actionClassId === undefined)
+        throw badRequest(
+          `this environment holds ${MAX_CLIENT_ACTION_CLASSES} action classes created by clients already`,
+        );
+      await store.recordAction(environment.id, personId, actionClassId);
+      return { data: {} };
+    },
   });
 
-  app.post('/:environmentId/displays', async (request) => {
-    const environment = await environmentOf(request);
-    const body = parseInput(displayCreateBody, request.body);
-    const survey = await surveyOf(store, environment, body.surveyId);
-    const personId = body.userId ? await store.ensurePerson(environment.id, body.userId) : null;
-    const flag =
-      personId && survey.linkedFlag
-        ? await assignmentNow(environment.id, survey.linkedFlag.flagKey, body.userId!, personId)
-        : null;
-    const id = await store.createDisplay(environment.id, body.surveyId, personId, flag);
-    metrics?.surveyDisplays.inc();
-    if (body.responseId)
-      await store.updateDisplay(id, { responseId: await responseIdOf(store, environment, body.responseId) });
-    return { data: { id } };
+  routes.add({
+    method: 'POST',
+    url: '/:environmentId/displays',
+    params: environmentParams,
+    load: environment,
+    body: displayCreateBody,
+    handler: async ({ loaded: environment, body }) => {
+      const survey = await surveyOf(store, environment, body.surveyId);
+      const personId = body.userId ? await store.ensurePerson(environment.id, body.userId) : null;
+      const flag =
+        personId && survey.linkedFlag
+          ? await assignmentNow(environment.id, survey.linkedFlag.flagKey, body.userId!, personId)
+          : null;
+      const id = await store.createDisplay(environment.id, body.surveyId, personId, flag);
+      metrics?.surveyDisplays.inc();
+      if (body.responseId)
+        await store.updateDisplay(id, { responseId: await responseIdOf(store, environment, body.responseId) });
+      return { data: { id } };
+    },
   });
 
-  app.put('/:environmentId/displays/:displayId', async (request) => {
-    const environment = await environmentOf(request);
-    const { displayId } = parseInput(v.object({ displayId: cuidString }), pickParam(request, 'displayId'));
-    const display = await store.display(displayId);
-    if (!display || display.environmentId !== environment.id) throw notFound('Display', displayId);
-    const body = parseInput(displayUpdateBody, request.body);
-    await store.updateDisplay(displayId, {
-      responseId: body.responseId && (await responseIdOf(store, environment, body.responseId)),
-      personId: body.userId && (await store.ensurePerson(environment.id, body.userId)),
-    });
-    return { data: {} };
-  });
-
-  app.post('/:environmentId/responses', async (request) => {
-    const environment = await environmentOf(request);
-    const raw = request.body as Record<string, unknown> | null;
-    // Clients before 1.4 sent the user as `personId`.
-    const input =
-      raw && typeof raw === 'object' && 'personId' in raw && !('userId' in raw)
-        ? { ...raw, userId: raw.personId, personId: undefined }
-        : raw;
-    const body = parseInput(responseCreateBody, input);
-    const survey = SurveyStore.required(await store.survey(body.surveyId), 'Survey', body.surveyId);
-    if (survey.environmentId !== environment.id) {
-      throw badRequest('Survey is part of another environment', {
-        'survey.environmentId': survey.environmentId,
-        environmentId: environment.id,
+  routes.add({
+    method: 'PUT',
+    url: '/:environmentId/displays/:displayId',
+    params: displayParams,
+    load: async ({ params }) => {
+      const environment = await environmentById(store, params.environmentId);
+      const display = await store.display(params.displayId);
+      if (!display || display.environmentId !== environment.id) throw notFound('Display', params.displayId);
+      return environment;
+    },
+    body: displayUpdateBody,
+    handler: async ({ params: { displayId }, loaded: environment, body }) => {
+      await store.updateDisplay(displayId, {
+        responseId: body.responseId && (await responseIdOf(store, environment, body.responseId)),
+        personId: body.userId && (await store.ensurePerson(environment.id, body.userId)),
       });
-    }
-    const personId = body.userId ? await store.ensurePerson(environment.id, body.userId) : null;
-    const flag = personId && survey.linkedFlag ? await assignmentShown(survey, body.userId!, personId) : null;
-    const id = await store.createResponse({
-      environmentId: environment.id,
-      surveyId: survey.id,
-      personId,
-      finished: body.finished,
-      data: body.data,
-      meta: {
-        source: body.meta?.source,
-        url: body.meta?.url,
-        userAgent: describeUserAgent(request.headers['user-agent'] ?? ''),
-      },
-      personAttributes: personId ? await store.attributes(personId) : null,
-      flag,
-    });
-    metrics?.surveyResponses.inc();
-    if (body.finished) await store.completeIfDue(survey.id);
-    await webhooks.responseEvents(
-      environment.id,
-      survey.id,
-      id,
-      body.finished ? ['responseCreated', 'responseFinished'] : ['responseCreated'],
-    );
-    return { data: { id } };
+      return { data: {} };
+    },
   });
 
-  app.put('/:environmentId/responses/:responseId', async (request) => {
-    const environment = await environmentOf(request);
-    const { responseId } = parseInput(v.object({ responseId: cuidString }), pickParam(request, 'responseId'));
-    const body = parseInput(responseUpdateBody, request.body);
-    const surveyId = await store.updateResponse(environment.id, responseId, body);
-    if (!surveyId) throw notFound('Response', responseId);
-    if (body.finished) await store.completeIfDue(surveyId);
-    await webhooks.responseEvents(
-      environment.id,
-      surveyId,
-      responseId,
-      body.finished ? ['responseUpdated', 'responseFinished'] : ['responseUpdated'],
-    );
-    return { data: {} };
+  routes.add({
+    method: 'POST',
+    url: '/:environmentId/responses',
+    params: environmentParams,
+    load: environment,
+    body: responseCreateBody,
+    handler: async ({ loaded: environment, body }, request) => {
+      const survey = SurveyStore.required(await store.survey(body.surveyId), 'Survey', body.surveyId);
+      if (survey.environmentId !== environment.id) {
+        throw badRequest('Survey is part of another environment', {
+          'survey.environmentId': survey.environmentId,
+          environmentId: environment.id,
+        });
+      }
+      const personId = body.userId ? await store.ensurePerson(environment.id, body.userId) : null;
+      const flag = personId && survey.linkedFlag ? await assignmentShown(survey, body.userId!, personId) : null;
+      const id = await store.createResponse({
+        environmentId: environment.id,
+        surveyId: survey.id,
+        personId,
+        finished: body.finished,
+        data: body.data,
+        meta: {
+          source: body.meta?.source,
+          url: body.meta?.url,
+          userAgent: describeUserAgent(request.headers['user-agent'] ?? ''),
+        },
+        personAttributes: personId ? await store.attributes(personId) : null,
+        flag,
+      });
+      metrics?.surveyResponses.inc();
+      if (body.finished) await store.completeIfDue(survey.id);
+      await webhooks.responseEvents(
+        environment.id,
+        survey.id,
+        id,
+        body.finished ? ['responseCreated', 'responseFinished'] : ['responseCreated'],
+      );
+      return { data: { id } };
+    },
   });
 
-  app.post('/:environmentId/people', async (request) => {
-    const environment = await environmentOf(request);
-    const body = parseInput(personCreateBody, request.body);
-    await store.ensurePerson(environment.id, body.userId);
-    return { data: { userId: body.userId } };
+  routes.add({
+    method: 'PUT',
+    url: '/:environmentId/responses/:responseId',
+    params: responseParams,
+    load: environment,
+    body: responseUpdateBody,
+    handler: async ({ params: { responseId }, loaded: environment, body }) => {
+      const surveyId = await store.updateResponse(environment.id, responseId, body);
+      if (!surveyId) throw notFound('Response', responseId);
+      if (body.finished) await store.completeIfDue(surveyId);
+      await webhooks.responseEvents(
+        environment.id,
+        surveyId,
+        responseId,
+        body.finished ? ['responseUpdated', 'responseFinished'] : ['responseUpdated'],
+      );
+      return { data: {} };
+    },
   });
 
-  app.post('/:environmentId/people/:userId', async (request) => {
-    const { userId } = parseInput(syncParams, request.params);
-    const environment = await environmentOf(request);
-    const body = parseInput(attributesBody, request.body);
-    const personId = await store.ensurePerson(environment.id, userId);
-    const attributes = Object.fromEntries(Object.entries(body.attributes).map(([key, value]) => [key, String(value)]));
-    const changed = await store.updateAttributes(personId, attributes);
-    return {
-      data: changed
-        ? { changed: true, message: 'The person was successfully updated.' }
-        : { changed: false, message: 'No updates were necessary; the person is already up to date.' },
-    };
+  routes.add({
+    method: 'POST',
+    url: '/:environmentId/people',
+    params: environmentParams,
+    load: environment,
+    body: personCreateBody,
+    handler: async ({ loaded: environment, body }) => {
+      await store.ensurePerson(environment.id, body.userId);
+      return { data: { userId: body.userId } };
+    },
+  });
+
+  routes.add({
+    method: 'POST',
+    url: '/:environmentId/people/:userId',
+    params: syncParams,
+    load: environment,
+    body: attributesBody,
+    handler: async ({ params: { userId }, loaded: environment, body }) => {
+      const personId = await store.ensurePerson(environment.id, userId);
+      const attributes = Object.fromEntries(
+        Object.entries(body.attributes).map(([key, value]) => [key, String(value)]),
+      );
+      const changed = await store.updateAttributes(personId, attributes);
+      return {
+        data: changed
+          ? { changed: true, message: 'The person was successfully updated.' }
+          : { changed: false, message: 'No updates were necessary; the person is already up to date.' },
+      };
+    },
   });
 }
 
 /** The environment named by the route's `environmentId`: 400 when it is not a cuid, 404 when unknown. */
 export async function environmentOfRequest(store: SurveyStore, request: FastifyRequest): Promise<TEnvironment> {
-  const { environmentId } = parseInput(environmentParams, pickParam(request, 'environmentId'));
-  return SurveyStore.required(await store.environment(environmentId), 'Environment', environmentId);
+  return environmentById(store, parseInput(environmentParams, request.params).environmentId);
 }
 
-function pickParam<K extends string>(request: FastifyRequest, ...keys: K[]): Record<K, unknown> {
-  const params = request.params as Record<string, unknown>;
-  return Object.fromEntries(keys.map((key) => [key, params[key]])) as Record<K, unknown>;
+async function environmentById(store: SurveyStore, environmentId: string): Promise<TEnvironment> {
+  return SurveyStore.required(await store.environment(environmentId), 'Environment', environmentId);
 }
 
 /** The survey, if it exists in this environment; otherwise the 404 (a survey of another environment is not disclosed). */

@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { RouteTable } from '../route-definitions.js';
 import * as v from 'valibot';
 import { productSettingsSchema } from '../../domain/surveys/schema.js';
 import type { AppContext } from '../context.js';
@@ -8,14 +9,6 @@ import { actionClassInputSchema, parseSurveyInput } from './documents.js';
 import { SurveyApiError } from './errors.js';
 import type { SurveyStore } from './store/index.js';
 import type { ActionClassUsage } from './store/action-classes.js';
-
-interface Params {
-  namespaceKey: string;
-  environmentId: string;
-  surveyId: string;
-  keyId: string;
-  actionClassId: string;
-}
 
 const NAMESPACE = '/api/v1/namespaces/:namespaceKey/surveys/environments';
 /** A namespace's survey environment: the console's survey routes (results' too) sit under it. */
@@ -33,182 +26,262 @@ const apiKeySchema = v.strictObject({
 });
 const copySchema = v.strictObject({ environmentId: v.pipe(v.string('must be a string'), v.minLength(1)) });
 
+const namespacePath = v.object({ namespaceKey: v.string() });
+const environmentPath = v.object({ ...namespacePath.entries, environmentId: v.string() });
+const surveyPath = v.object({ ...environmentPath.entries, surveyId: v.string() });
+const apiKeyPath = v.object({ ...environmentPath.entries, keyId: v.string() });
+const actionClassPath = v.object({ ...environmentPath.entries, actionClassId: v.string() });
+
 /**
  * The console's survey API (docs/architecture.md, "Surveys in the console"): a namespace's survey
  * environments, their product settings and management keys, surveys and action classes. The routes sit
  * under `/api/v1/namespaces/:namespaceKey`, so they are guarded as Flipt's management API is (session or
- * token, CSRF, namespace-scoped tokens see their own namespace only); read-only storage refuses writes.
+ * token, CSRF, namespace-scoped tokens see their own namespace only), and answer in its shape; read-only
+ * storage refuses writes.
  */
 export function consoleSurveyRoutes(app: FastifyInstance, store: SurveyStore, context: AppContext): void {
-  const params = (request: FastifyRequest) => request.params as Params;
+  const routes = new RouteTable(app, parse);
+  type Located<P extends v.GenericSchema> = { params: v.InferOutput<P> };
+
+  // What the routes act on, loaded before their bodies are checked (a write on read-only storage is refused first).
   const writable = () => {
     if (context.flipt.readOnly) throw readOnly();
   };
-  const environmentOf = async (request: FastifyRequest) => {
-    const { namespaceKey, environmentId } = params(request);
-    const environment = await store.namespaceEnvironment(namespaceKey, environmentId);
-    if (!environment) throw notFound(`survey environment "${environmentId}" in namespace "${namespaceKey}"`);
-    return environment;
+  const environment = async ({ params }: Located<typeof environmentPath>) => {
+    const { namespaceKey, environmentId } = params;
+    const found = await store.namespaceEnvironment(namespaceKey, environmentId);
+    if (!found) throw notFound(`survey environment "${environmentId}" in namespace "${namespaceKey}"`);
+    return found;
   };
-  const surveyOf = async (request: FastifyRequest) => {
-    const environment = await environmentOf(request);
-    const survey = await store.survey(params(request).surveyId);
-    if (!survey || survey.environmentId !== environment.id) throw notFound(`survey "${params(request).surveyId}"`);
-    return survey;
+  const survey = async ({ params }: Located<typeof surveyPath>) => {
+    const { id } = await environment({ params });
+    const found = await store.survey(params.surveyId);
+    if (!found || found.environmentId !== id) throw notFound(`survey "${params.surveyId}"`);
+    return found;
   };
   /** A client-defined action class of the environment, with the surveys it triggers (automatic ones are fixed). */
-  const usageOf = async (environmentId: string, actionClassId: string) => {
-    const actionClass = (await store.actionClassesWithUsage(environmentId)).find((item) => item.id === actionClassId);
-    if (!actionClass) throw notFound(`action class "${actionClassId}"`);
-    if (actionClass.type === 'automatic') throw invalid('the automatic action classes cannot be changed or deleted');
-    return actionClass;
+  const actionClass = async ({ params }: Located<typeof actionClassPath>) => {
+    const { id } = await environment({ params });
+    const found = (await store.actionClassesWithUsage(id)).find((item) => item.id === params.actionClassId);
+    if (!found) throw notFound(`action class "${params.actionClassId}"`);
+    if (found.type === 'automatic') throw invalid('the automatic action classes cannot be changed or deleted');
+    return found;
   };
-  const surveyNames = (actionClass: ActionClassUsage) => actionClass.surveys.map((s) => `"${s.name}"`).join(', ');
-
-  app.get(NAMESPACE, async (request) => ({
-    environments: await store.namespaceEnvironments(params(request).namespaceKey),
-  }));
-  app.post(NAMESPACE, async (request) => {
-    writable();
-    const { namespaceKey } = params(request);
-    const input = parse(createEnvironmentsSchema, request.body ?? {});
-    const namespace = await context.flipt.getNamespace(namespaceKey);
-    if ((await store.namespaceEnvironments(namespaceKey)).length > 0)
-      throw new FliptError(GrpcCode.AlreadyExists, `namespace "${namespaceKey}" already has survey environments`);
-    const settings = v.parse(productSettingsSchema, {});
-    return {
-      environments: await store.createNamespaceEnvironments(
-        namespaceKey,
-        input.productName ?? namespace.name,
-        settings,
-      ),
+  const writing =
+    <I, T>(load: (input: I) => Promise<T>) =>
+    (input: I) => {
+      writable();
+      return load(input);
     };
+  const environmentToChange = writing(environment);
+  const surveyToChange = writing(survey);
+  const actionClassToChange = writing(actionClass);
+  const surveyNames = (usage: ActionClassUsage) => usage.surveys.map((s) => `"${s.name}"`).join(', ');
+
+  routes.add({
+    method: 'GET',
+    url: NAMESPACE,
+    params: namespacePath,
+    handler: async ({ params }) => ({ environments: await store.namespaceEnvironments(params.namespaceKey) }),
   });
-  app.put(`${ENVIRONMENT}/product`, async (request) => {
-    writable();
-    const environment = await environmentOf(request);
-    const { name, ...settings } = parse(productSchema, request.body);
-    await store.updateProduct(environment.productId, name, settings);
-    return (await environmentOf(request)).product;
+  routes.add({
+    method: 'POST',
+    url: NAMESPACE,
+    params: namespacePath,
+    load: writable,
+    handler: async ({ params: { namespaceKey }, body }) => {
+      // No body is an empty one, which Flipt's parsing of a declared body would refuse.
+      const input = parse(createEnvironmentsSchema, body ?? {});
+      const namespace = await context.flipt.getNamespace(namespaceKey);
+      if ((await store.namespaceEnvironments(namespaceKey)).length > 0)
+        throw new FliptError(GrpcCode.AlreadyExists, `namespace "${namespaceKey}" already has survey environments`);
+      const settings = v.parse(productSettingsSchema, {});
+      return {
+        environments: await store.createNamespaceEnvironments(
+          namespaceKey,
+          input.productName ?? namespace.name,
+          settings,
+        ),
+      };
+    },
+  });
+  routes.add({
+    method: 'PUT',
+    url: `${ENVIRONMENT}/product`,
+    params: environmentPath,
+    load: environmentToChange,
+    body: productSchema,
+    handler: async ({ params, loaded, body: { name, ...settings } }) => {
+      await store.updateProduct(loaded.productId, name, settings);
+      return (await environment({ params })).product;
+    },
   });
 
-  app.get(`${ENVIRONMENT}/api-keys`, async (request) => ({
-    apiKeys: await store.apiKeys((await environmentOf(request)).id),
-  }));
-  app.post(`${ENVIRONMENT}/api-keys`, async (request) => {
-    writable();
-    const environment = await environmentOf(request);
-    const { label } = parse(apiKeySchema, request.body);
-    return store.createApiKey(environment.id, label);
+  routes.add({
+    method: 'GET',
+    url: `${ENVIRONMENT}/api-keys`,
+    params: environmentPath,
+    load: environment,
+    handler: async ({ loaded }) => ({ apiKeys: await store.apiKeys(loaded.id) }),
   });
-  app.delete(`${ENVIRONMENT}/api-keys/:keyId`, async (request) => {
-    writable();
-    const environment = await environmentOf(request);
-    if (!(await store.deleteApiKey(environment.id, params(request).keyId)))
-      throw notFound(`API key "${params(request).keyId}"`);
-    return {};
+  routes.add({
+    method: 'POST',
+    url: `${ENVIRONMENT}/api-keys`,
+    params: environmentPath,
+    load: environmentToChange,
+    body: apiKeySchema,
+    handler: async ({ loaded, body }) => store.createApiKey(loaded.id, body.label),
+  });
+  routes.add({
+    method: 'DELETE',
+    url: `${ENVIRONMENT}/api-keys/:keyId`,
+    params: apiKeyPath,
+    load: environmentToChange,
+    handler: async ({ loaded, params }) => {
+      if (!(await store.deleteApiKey(loaded.id, params.keyId))) throw notFound(`API key "${params.keyId}"`);
+      return {};
+    },
   });
 
   // The flag page's Feedback tab: the namespace's surveys that link this flag, in every environment.
-  app.get('/api/v1/namespaces/:namespaceKey/surveys/linked/:flagKey', async (request) => {
-    const { namespaceKey, flagKey } = request.params as { namespaceKey: string; flagKey: string };
-    const environments = await store.namespaceEnvironments(namespaceKey);
-    const linked = await Promise.all(
-      environments.map(async (environment) =>
-        (await store.surveysWithCounts(environment.id))
-          .filter((survey) => survey.linkedFlag?.flagKey === flagKey)
-          .map((survey) => ({ environment: { id: environment.id, type: environment.type }, survey })),
-      ),
-    );
-    return { surveys: linked.flat() };
+  routes.add({
+    method: 'GET',
+    url: '/api/v1/namespaces/:namespaceKey/surveys/linked/:flagKey',
+    params: v.object({ ...namespacePath.entries, flagKey: v.string() }),
+    handler: async ({ params: { namespaceKey, flagKey } }) => {
+      const environments = await store.namespaceEnvironments(namespaceKey);
+      const linked = await Promise.all(
+        environments.map(async (environment) =>
+          (await store.surveysWithCounts(environment.id))
+            .filter((survey) => survey.linkedFlag?.flagKey === flagKey)
+            .map((survey) => ({ environment: { id: environment.id, type: environment.type }, survey })),
+        ),
+      );
+      return { surveys: linked.flat() };
+    },
   });
 
-  app.get(`${ENVIRONMENT}/surveys`, async (request) => ({
-    surveys: await store.surveysWithCounts((await environmentOf(request)).id),
-  }));
-  app.post(`${ENVIRONMENT}/surveys`, async (request) => {
-    writable();
-    const environment = await environmentOf(request);
-    const { name, document } = surveyInput(request.body);
-    return store.saveSurvey(environment.id, name, document);
+  routes.add({
+    method: 'GET',
+    url: `${ENVIRONMENT}/surveys`,
+    params: environmentPath,
+    load: environment,
+    handler: async ({ loaded }) => ({ surveys: await store.surveysWithCounts(loaded.id) }),
   });
-  app.get(`${ENVIRONMENT}/surveys/:surveyId`, surveyOf);
-  app.put(`${ENVIRONMENT}/surveys/:surveyId`, async (request) => {
-    writable();
-    const current = await surveyOf(request);
-    const { name, document } = surveyInput(request.body);
-    return store.saveSurvey(current.environmentId, name, document, current.id);
+  routes.add({
+    method: 'POST',
+    url: `${ENVIRONMENT}/surveys`,
+    params: environmentPath,
+    load: environmentToChange,
+    handler: async ({ loaded, body }) => {
+      const { name, document } = surveyInput(body);
+      return store.saveSurvey(loaded.id, name, document);
+    },
   });
-  app.delete(`${ENVIRONMENT}/surveys/:surveyId`, async (request) => {
-    writable();
-    await store.deleteSurvey((await surveyOf(request)).id);
-    return {};
+  routes.add({
+    method: 'GET',
+    url: `${ENVIRONMENT}/surveys/:surveyId`,
+    params: surveyPath,
+    load: survey,
+    handler: async ({ loaded }) => loaded,
   });
-  app.post(`${ENVIRONMENT}/surveys/:surveyId/copy`, async (request) => {
-    writable();
-    const survey = await surveyOf(request);
-    const { environmentId } = parse(copySchema, request.body);
-    const target = await store.namespaceEnvironment(params(request).namespaceKey, environmentId);
-    if (!target)
-      throw invalidField(
-        'environmentId',
-        `must be a survey environment of namespace "${params(request).namespaceKey}"`,
-      );
-    // The triggers keep their meaning: a missing action class is copied with its type and page rules.
-    for (const trigger of survey.triggers) {
-      if (await store.actionClassByName(target.id, trigger)) continue;
-      const source = await store.actionClassByName(survey.environmentId, trigger);
-      if (source) {
-        const { name, description, type, noCodeConfig } = source;
-        await store.saveActionClass(
-          target.id,
-          parse(actionClassInputSchema, { name, description, type, noCodeConfig }),
-        );
+  routes.add({
+    method: 'PUT',
+    url: `${ENVIRONMENT}/surveys/:surveyId`,
+    params: surveyPath,
+    load: surveyToChange,
+    handler: async ({ loaded: current, body }) => {
+      const { name, document } = surveyInput(body);
+      return store.saveSurvey(current.environmentId, name, document, current.id);
+    },
+  });
+  routes.add({
+    method: 'DELETE',
+    url: `${ENVIRONMENT}/surveys/:surveyId`,
+    params: surveyPath,
+    load: surveyToChange,
+    handler: async ({ loaded }) => {
+      await store.deleteSurvey(loaded.id);
+      return {};
+    },
+  });
+  routes.add({
+    method: 'POST',
+    url: `${ENVIRONMENT}/surveys/:surveyId/copy`,
+    params: surveyPath,
+    load: surveyToChange,
+    body: copySchema,
+    handler: async ({ params: { namespaceKey }, loaded: survey, body }) => {
+      const target = await store.namespaceEnvironment(namespaceKey, body.environmentId);
+      if (!target) throw invalidField('environmentId', `must be a survey environment of namespace "${namespaceKey}"`);
+      // The triggers keep their meaning: a missing action class is copied with its type and page rules.
+      for (const trigger of survey.triggers) {
+        if (await store.actionClassByName(target.id, trigger)) continue;
+        const source = await store.actionClassByName(survey.environmentId, trigger);
+        if (source) {
+          const { name, description, type, noCodeConfig } = source;
+          await store.saveActionClass(
+            target.id,
+            parse(actionClassInputSchema, { name, description, type, noCodeConfig }),
+          );
+        }
       }
-    }
-    const { id: _id, createdAt: _c, updatedAt: _u, environmentId: _e, ...rest } = survey;
-    const { name, document } = surveyInput({ ...rest, status: 'draft' });
-    return store.saveSurvey(target.id, name, document);
+      const { id: _id, createdAt: _c, updatedAt: _u, environmentId: _e, ...rest } = survey;
+      const { name, document } = surveyInput({ ...rest, status: 'draft' });
+      return store.saveSurvey(target.id, name, document);
+    },
   });
 
-  app.get(`${ENVIRONMENT}/action-classes`, async (request) => ({
-    actionClasses: await store.actionClassesWithUsage((await environmentOf(request)).id),
-  }));
-  app.post(`${ENVIRONMENT}/action-classes`, async (request) => {
-    writable();
-    const environment = await environmentOf(request);
-    const input = parse(actionClassInputSchema, request.body);
-    if (input.type === 'automatic')
-      throw invalidField('type', 'must be code or noCode (the automatic actions exist already)');
-    if (await store.actionClassByName(environment.id, input.name))
-      throw new FliptError(GrpcCode.AlreadyExists, `an action class named "${input.name}" already exists`);
-    return store.saveActionClass(environment.id, input);
+  routes.add({
+    method: 'GET',
+    url: `${ENVIRONMENT}/action-classes`,
+    params: environmentPath,
+    load: environment,
+    handler: async ({ loaded }) => ({ actionClasses: await store.actionClassesWithUsage(loaded.id) }),
   });
-  app.put(`${ENVIRONMENT}/action-classes/:actionClassId`, async (request) => {
-    writable();
-    const environment = await environmentOf(request);
-    const actionClass = await usageOf(environment.id, params(request).actionClassId);
-    const input = parse(actionClassInputSchema, request.body);
-    if (input.type === 'automatic') throw invalidField('type', 'must be code or noCode');
-    // Surveys name their triggers: a class they use keeps its name.
-    if (input.name !== actionClass.name) {
-      if (actionClass.surveys.length > 0)
-        throw invalidField('name', `cannot change while ${surveyNames(actionClass)} use it as a trigger`);
-      if (await store.actionClassByName(environment.id, input.name))
+  routes.add({
+    method: 'POST',
+    url: `${ENVIRONMENT}/action-classes`,
+    params: environmentPath,
+    load: environmentToChange,
+    body: actionClassInputSchema,
+    handler: async ({ loaded, body: input }) => {
+      if (input.type === 'automatic')
+        throw invalidField('type', 'must be code or noCode (the automatic actions exist already)');
+      if (await store.actionClassByName(loaded.id, input.name))
         throw new FliptError(GrpcCode.AlreadyExists, `an action class named "${input.name}" already exists`);
-    }
-    return store.updateActionClass(actionClass.id, input);
+      return store.saveActionClass(loaded.id, input);
+    },
   });
-  app.delete(`${ENVIRONMENT}/action-classes/:actionClassId`, async (request) => {
-    writable();
-    const environment = await environmentOf(request);
-    const actionClass = await usageOf(environment.id, params(request).actionClassId);
-    if (actionClass.surveys.length > 0)
-      throw invalid(
-        `action class "${actionClass.name}" triggers ${surveyNames(actionClass)}; remove it from them first`,
-      );
-    await store.deleteActionClass(actionClass.id);
-    return {};
+  routes.add({
+    method: 'PUT',
+    url: `${ENVIRONMENT}/action-classes/:actionClassId`,
+    params: actionClassPath,
+    load: actionClassToChange,
+    body: actionClassInputSchema,
+    handler: async ({ loaded: current, body: input }) => {
+      if (input.type === 'automatic') throw invalidField('type', 'must be code or noCode');
+      // Surveys name their triggers: a class they use keeps its name.
+      if (input.name !== current.name) {
+        if (current.surveys.length > 0)
+          throw invalidField('name', `cannot change while ${surveyNames(current)} use it as a trigger`);
+        if (await store.actionClassByName(current.environmentId, input.name))
+          throw new FliptError(GrpcCode.AlreadyExists, `an action class named "${input.name}" already exists`);
+      }
+      return store.updateActionClass(current.id, input);
+    },
+  });
+  routes.add({
+    method: 'DELETE',
+    url: `${ENVIRONMENT}/action-classes/:actionClassId`,
+    params: actionClassPath,
+    load: actionClassToChange,
+    handler: async ({ loaded: current }) => {
+      if (current.surveys.length > 0)
+        throw invalid(`action class "${current.name}" triggers ${surveyNames(current)}; remove it from them first`);
+      await store.deleteActionClass(current.id);
+      return {};
+    },
   });
 }
 

@@ -21,6 +21,8 @@ import { applySeed, applySeedFile } from './seed.js';
 import { DEMO_SEED } from './demo.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../json-body.js';
 import { allowCrossOriginUse } from '../security-headers.js';
+import { RouteTable } from '../route-definitions.js';
+import { parseInput } from './validation.js';
 
 /** What any origin may send: the client API's headers, the signed upload's and the management API key. */
 const ALLOWED_HEADERS = [
@@ -159,7 +161,7 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
   await app.register(
     async (client) => {
       await withCors(client);
-      clientRoutes(client, store, syncStates, targeting, webhooks, context.metrics);
+      clientRoutes(new RouteTable(client, parseInput), store, syncStates, targeting, webhooks, context.metrics);
       await storageRoutes(client, store, {
         uploadDir: config.surveys.uploadDir,
         signingSecret: config.surveys.signingSecret,
@@ -171,7 +173,12 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
   await app.register(
     async (management) => {
       await withCors(management);
-      managementRoutes(management, store, context.database, config.authentication.required === true);
+      managementRoutes(
+        new RouteTable(management, parseInput),
+        store,
+        context.database,
+        config.authentication.required === true,
+      );
     },
     { prefix: '/api/v1/management' },
   );
@@ -184,7 +191,7 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
   );
   await app.register(async (assets) => {
     allowCrossOriginUse(assets);
-    assetRoutes(assets, config.paths.widget);
+    assetRoutes(new RouteTable(assets, parseInput), config.paths.widget);
   });
   if (!demo) return;
   await app.register(fastifyStatic, {

@@ -19,6 +19,7 @@ import { ENVIRONMENT } from './console.js';
 import { SurveyStore } from './store/index.js';
 import { attributeKeys, type Cursor } from './store/results.js';
 import { parseInput } from './validation.js';
+import { RouteTable } from '../route-definitions.js';
 
 /** Page sizes of the response lists: the console's and the management API's (`limit`). */
 export const PAGE_SIZE = { default: 25, max: 500 } as const;
@@ -64,20 +65,21 @@ const count = (name: string, max: number) =>
   );
 
 /** `limit` (1 to the maximum, the default otherwise) and `skip` (offset) of a management listing. */
-export function pageOf(query: unknown): { limit: number; skip: number } {
-  const { limit, skip } = parseInput(
-    v.object({
-      limit: v.optional(
-        v.pipe(
-          count('limit', PAGE_SIZE.max),
-          v.check((n) => n === undefined || n >= 1, 'limit must be at least 1'),
-        ),
+export const pageQuery = v.pipe(
+  v.object({
+    limit: v.optional(
+      v.pipe(
+        count('limit', PAGE_SIZE.max),
+        v.check((n) => n === undefined || n >= 1, 'limit must be at least 1'),
       ),
-      skip: count('skip', Number.MAX_SAFE_INTEGER),
-    }),
-    pick(query, ['limit', 'skip']),
-  );
-  return { limit: limit ?? PAGE_SIZE.default, skip: skip ?? 0 };
+    ),
+    skip: count('skip', Number.MAX_SAFE_INTEGER),
+  }),
+  v.transform(({ limit, skip }) => ({ limit: limit ?? PAGE_SIZE.default, skip: skip ?? 0 })),
+);
+
+export function pageOf(query: unknown): { limit: number; skip: number } {
+  return parseInput(pageQuery, query);
 }
 
 function pick(query: unknown, keys: string[]): Record<string, unknown> {
@@ -122,6 +124,13 @@ const noteText = v.pipe(
 );
 const noteChange = v.object({ text: v.optional(noteText), isResolved: v.optional(v.boolean('must be true or false')) });
 
+const environmentPath = v.object({ namespaceKey: v.string(), environmentId: v.string() });
+const surveyPath = v.object({ ...environmentPath.entries, surveyId: v.string() });
+const responsePath = v.object({ ...environmentPath.entries, responseId: v.string() });
+const tagPath = v.object({ ...responsePath.entries, tagId: v.string() });
+const notePath = v.object({ ...responsePath.entries, noteId: v.string() });
+const webhookPath = v.object({ ...environmentPath.entries, webhookId: v.string() });
+
 /**
  * The console's survey results API, beside the console's survey routes (under a namespace's survey
  * environment, so guarded as Flipt's management API, namespace-scoped tokens included): summary, trends,
@@ -134,157 +143,219 @@ export async function surveyResultsPlugin(app: FastifyInstance, context: AppCont
     if (error instanceof SurveyApiError) return answerSurveyError(error, request, reply);
     throw error;
   });
+  const routes = new RouteTable(app, parseInput);
   const { database } = context;
   const store = new SurveyStore(database, context.changes);
-  const params = (request: FastifyRequest) =>
-    request.params as {
-      namespaceKey: string;
-      environmentId: string;
-      surveyId: string;
-      responseId: string;
-      tagId: string;
-      noteId: string;
-      webhookId: string;
+  type Located<P> = { params: P };
+
+  // What the routes act on, loaded before their bodies are checked (a write on read-only storage is refused first).
+  const environment = async ({ params }: Located<v.InferOutput<typeof environmentPath>>) => {
+    const found = await store.namespaceEnvironment(params.namespaceKey, params.environmentId);
+    if (!found) throw notFound('Environment', params.environmentId);
+    return found;
+  };
+  const survey = async ({ params }: Located<v.InferOutput<typeof surveyPath>>) => {
+    const { id } = await environment({ params });
+    const found = await store.survey(params.surveyId);
+    if (found?.environmentId !== id) throw notFound('Survey', params.surveyId);
+    return found;
+  };
+  const response = async ({ params }: Located<v.InferOutput<typeof responsePath>>) => {
+    const { id } = await environment({ params });
+    const found = await store.response(params.responseId);
+    if (found?.environmentId !== id) throw notFound('Response', params.responseId);
+    return found;
+  };
+  const webhook = async ({ params }: Located<v.InferOutput<typeof webhookPath>>) => {
+    const { id } = await environment({ params });
+    const found = await webhooksStore.webhook(database, params.webhookId);
+    if (found?.environmentId !== id) throw notFound('Webhook', params.webhookId);
+    return found;
+  };
+  /** `load`, for a write: read-only storage refuses it before anything is looked up. */
+  const writing =
+    <I, T>(load: (input: I) => Promise<T>) =>
+    (input: I) => {
+      if (context.flipt.readOnly) throw new SurveyApiError(403, 'unauthorized', 'The storage is read-only');
+      return load(input);
     };
-  const writable = () => {
-    if (context.flipt.readOnly) throw new SurveyApiError(403, 'unauthorized', 'The storage is read-only');
-  };
-  const environmentOf = async (request: FastifyRequest) => {
-    const { namespaceKey, environmentId } = params(request);
-    const environment = await store.namespaceEnvironment(namespaceKey, environmentId);
-    if (!environment) throw notFound('Environment', environmentId);
-    return environment;
-  };
-  const surveyOf = async (request: FastifyRequest) => {
-    const environment = await environmentOf(request);
-    const { surveyId } = params(request);
-    const survey = await store.survey(surveyId);
-    if (survey?.environmentId !== environment.id) throw notFound('Survey', surveyId);
-    return survey;
-  };
-  const responseOf = async (request: FastifyRequest) => {
-    const environment = await environmentOf(request);
-    const { responseId } = params(request);
-    const response = await store.response(responseId);
-    if (response?.environmentId !== environment.id) throw notFound('Response', responseId);
-    return response;
-  };
+  const responseToChange = writing(response);
+  const environmentToChange = writing(environment);
+  const webhookToChange = writing(webhook);
   const SURVEY = `${ENVIRONMENT}/surveys/:surveyId/results`;
   const RESPONSE = `${ENVIRONMENT}/responses/:responseId`;
 
-  app.get(`${SURVEY}/summary`, async (request) => {
-    const survey = await surveyOf(request);
-    return { data: await summarize(database, survey, filterOf(request.query, survey)) };
+  routes.add({
+    method: 'GET',
+    url: `${SURVEY}/summary`,
+    params: surveyPath,
+    load: survey,
+    handler: async ({ loaded, query }) => ({ data: await summarize(database, loaded, filterOf(query, loaded)) }),
   });
 
-  app.get(`${SURVEY}/by-variant`, async (request) => {
-    const survey = await surveyOf(request);
-    return { data: await resultsByVariant(database, survey, filterOf(request.query, survey)) };
+  routes.add({
+    method: 'GET',
+    url: `${SURVEY}/by-variant`,
+    params: surveyPath,
+    load: survey,
+    handler: async ({ loaded, query }) => ({
+      data: await resultsByVariant(database, loaded, filterOf(query, loaded)),
+    }),
   });
 
-  app.get(`${SURVEY}/trends`, async (request) => {
-    const survey = await surveyOf(request);
-    return { data: await trends(database, survey, filterOf(request.query, survey)) };
+  routes.add({
+    method: 'GET',
+    url: `${SURVEY}/trends`,
+    params: surveyPath,
+    load: survey,
+    handler: async ({ loaded, query }) => ({ data: await trends(database, loaded, filterOf(query, loaded)) }),
   });
 
-  app.get(`${SURVEY}/responses`, async (request) => {
-    const survey = await surveyOf(request);
-    const { limit } = pageOf(pick(request.query, ['limit']));
-    return listResponses(database, { surveyId: survey.id }, filterOf(request.query, survey), {
-      limit,
-      after: cursorOf(request.query),
-    });
+  // The query's filter names the survey's questions, so it is checked once the survey is loaded.
+  routes.add({
+    method: 'GET',
+    url: `${SURVEY}/responses`,
+    params: surveyPath,
+    load: survey,
+    handler: async ({ loaded, query }) => {
+      const { limit } = pageOf(pick(query, ['limit']));
+      return listResponses(database, { surveyId: loaded.id }, filterOf(query, loaded), {
+        limit,
+        after: cursorOf(query),
+      });
+    },
   });
 
-  app.get(`${SURVEY}/export.csv`, async (request, reply) => {
-    const survey = await surveyOf(request);
-    const filter = filterOf(request.query, survey);
-    const keys = await attributeKeys(database, survey.environmentId);
-    const name = survey.name.replace(/[^\w-]+/g, '-').toLowerCase() || 'survey';
-    return reply
-      .type('text/csv; charset=utf-8')
-      .header(
-        'content-disposition',
-        `attachment; filename="export-${name}-${new Date().toISOString().slice(0, 10)}.csv"`,
-      )
-      .send(Readable.from(exportCsv(database, survey, filter, keys)));
+  routes.add({
+    method: 'GET',
+    url: `${SURVEY}/export.csv`,
+    params: surveyPath,
+    load: survey,
+    handler: async ({ loaded, query }, _request, reply) => {
+      const filter = filterOf(query, loaded);
+      const keys = await attributeKeys(database, loaded.environmentId);
+      const name = loaded.name.replace(/[^\w-]+/g, '-').toLowerCase() || 'survey';
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header(
+          'content-disposition',
+          `attachment; filename="export-${name}-${new Date().toISOString().slice(0, 10)}.csv"`,
+        )
+        .send(Readable.from(exportCsv(database, loaded, filter, keys)));
+    },
   });
 
-  app.delete(RESPONSE, async (request) => {
-    writable();
-    const response = await responseOf(request);
-    await store.deleteResponse(response.id);
-    return { data: response };
+  routes.add({
+    method: 'DELETE',
+    url: RESPONSE,
+    params: responsePath,
+    load: responseToChange,
+    handler: async ({ loaded }) => {
+      await store.deleteResponse(loaded.id);
+      return { data: loaded };
+    },
   });
 
-  app.get(`${ENVIRONMENT}/tags`, async (request) => ({
-    data: await annotations.tags(database, (await environmentOf(request)).id),
-  }));
-
-  app.post(`${RESPONSE}/tags`, async (request) => {
-    writable();
-    const response = await responseOf(request);
-    const { name } = parseInput(tagBody, request.body);
-    return { data: await annotations.tagResponse(database, response.environmentId, response.id, name) };
+  routes.add({
+    method: 'GET',
+    url: `${ENVIRONMENT}/tags`,
+    params: environmentPath,
+    load: environment,
+    handler: async ({ loaded }) => ({ data: await annotations.tags(database, loaded.id) }),
   });
 
-  app.delete(`${RESPONSE}/tags/:tagId`, async (request) => {
-    writable();
-    const response = await responseOf(request);
-    await annotations.untagResponse(database, response.id, params(request).tagId);
-    return { data: {} };
+  routes.add({
+    method: 'POST',
+    url: `${RESPONSE}/tags`,
+    params: responsePath,
+    load: responseToChange,
+    body: tagBody,
+    handler: async ({ loaded, body }) => ({
+      data: await annotations.tagResponse(database, loaded.environmentId, loaded.id, body.name),
+    }),
   });
 
-  app.post(`${RESPONSE}/notes`, async (request) => {
-    writable();
-    const response = await responseOf(request);
-    const { text } = parseInput(v.object({ text: noteText }), request.body);
-    return { data: await annotations.addNote(database, response.id, authorOf(request), text) };
+  routes.add({
+    method: 'DELETE',
+    url: `${RESPONSE}/tags/:tagId`,
+    params: tagPath,
+    load: responseToChange,
+    handler: async ({ loaded, params }) => {
+      await annotations.untagResponse(database, loaded.id, params.tagId);
+      return { data: {} };
+    },
   });
 
-  const webhookOf = async (request: FastifyRequest) => {
-    const environment = await environmentOf(request);
-    const { webhookId } = params(request);
-    const hook = await webhooksStore.webhook(database, webhookId);
-    if (hook?.environmentId !== environment.id) throw notFound('Webhook', webhookId);
-    return hook;
-  };
-
-  app.get(`${ENVIRONMENT}/webhooks`, async (request) => ({
-    data: await webhooksStore.webhooks(database, (await environmentOf(request)).id),
-  }));
-
-  app.post(`${ENVIRONMENT}/webhooks`, async (request) => {
-    writable();
-    const environment = await environmentOf(request);
-    const input = parseInput(webhookInputSchema, request.body);
-    return { data: await webhooksStore.saveWebhook(database, environment.id, { ...input, source: 'user' }) };
+  routes.add({
+    method: 'POST',
+    url: `${RESPONSE}/notes`,
+    params: responsePath,
+    load: responseToChange,
+    body: v.object({ text: noteText }),
+    handler: async ({ loaded, body }, request) => ({
+      data: await annotations.addNote(database, loaded.id, authorOf(request), body.text),
+    }),
   });
 
-  app.put(`${ENVIRONMENT}/webhooks/:webhookId`, async (request) => {
-    writable();
-    const hook = await webhookOf(request);
-    const input = parseInput(webhookInputSchema, request.body);
-    return { data: await webhooksStore.saveWebhook(database, hook.environmentId, input, hook.id) };
+  routes.add({
+    method: 'GET',
+    url: `${ENVIRONMENT}/webhooks`,
+    params: environmentPath,
+    load: environment,
+    handler: async ({ loaded }) => ({ data: await webhooksStore.webhooks(database, loaded.id) }),
   });
 
-  app.delete(`${ENVIRONMENT}/webhooks/:webhookId`, async (request) => {
-    writable();
-    const hook = await webhookOf(request);
-    await webhooksStore.deleteWebhook(database, hook.id);
-    return { data: hook };
+  routes.add({
+    method: 'POST',
+    url: `${ENVIRONMENT}/webhooks`,
+    params: environmentPath,
+    load: environmentToChange,
+    body: webhookInputSchema,
+    handler: async ({ loaded, body }) => ({
+      data: await webhooksStore.saveWebhook(database, loaded.id, { ...body, source: 'user' }),
+    }),
   });
 
-  app.get(`${ENVIRONMENT}/webhooks/:webhookId/deliveries`, async (request) => ({
-    data: await webhooksStore.webhookDeliveries(database, (await webhookOf(request)).id),
-  }));
+  routes.add({
+    method: 'PUT',
+    url: `${ENVIRONMENT}/webhooks/:webhookId`,
+    params: webhookPath,
+    load: webhookToChange,
+    body: webhookInputSchema,
+    handler: async ({ loaded, body }) => ({
+      data: await webhooksStore.saveWebhook(database, loaded.environmentId, body, loaded.id),
+    }),
+  });
 
-  app.patch(`${RESPONSE}/notes/:noteId`, async (request) => {
-    writable();
-    const response = await responseOf(request);
-    const change = parseInput(noteChange, request.body);
-    const note = await annotations.updateNote(database, response.id, params(request).noteId, change);
-    if (!note) throw notFound('Note', params(request).noteId);
-    return { data: note };
+  routes.add({
+    method: 'DELETE',
+    url: `${ENVIRONMENT}/webhooks/:webhookId`,
+    params: webhookPath,
+    load: webhookToChange,
+    handler: async ({ loaded }) => {
+      await webhooksStore.deleteWebhook(database, loaded.id);
+      return { data: loaded };
+    },
+  });
+
+  routes.add({
+    method: 'GET',
+    url: `${ENVIRONMENT}/webhooks/:webhookId/deliveries`,
+    params: webhookPath,
+    load: webhook,
+    handler: async ({ loaded }) => ({ data: await webhooksStore.webhookDeliveries(database, loaded.id) }),
+  });
+
+  routes.add({
+    method: 'PATCH',
+    url: `${RESPONSE}/notes/:noteId`,
+    params: notePath,
+    load: responseToChange,
+    body: noteChange,
+    handler: async ({ loaded, params, body }) => {
+      const note = await annotations.updateNote(database, loaded.id, params.noteId, body);
+      if (!note) throw notFound('Note', params.noteId);
+      return { data: note };
+    },
   });
 }

@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
-import type * as v from 'valibot';
+import * as v from 'valibot';
 import { parseRequest } from '../../../domain/flipt/schemas.js';
 import { DEFAULT_NAMESPACE } from '../../../domain/flipt/types.js';
 import { FliptError, GrpcCode, invalid } from '../errors.js';
 import type { FliptMessage } from '../operations.js';
+import { RouteTable } from '../../route-definitions.js';
 
 /** Parses a request against a schema, or throws Flipt's 400 naming the problem. */
 export function parse<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
@@ -12,74 +13,108 @@ export function parse<S extends v.GenericSchema>(schema: S, input: unknown): v.I
   return result.output;
 }
 
-/**
- * Builds a request message the way Flipt's gateway does: the JSON body (or, for GET and DELETE, the
- * query parameters), then the path parameters written over it.
- */
-export function message(request: FastifyRequest, extra: Record<string, string> = {}): unknown {
-  const base = (request.method === 'GET' || request.method === 'DELETE' ? request.query : request.body) ?? {};
-  if (typeof base !== 'object' || Array.isArray(base)) return base;
-  const fields: Record<string, unknown> = { ...(base as Record<string, unknown>) };
-  for (const [name, value] of Object.entries({ ...(request.params as Record<string, string>), ...extra })) {
-    if (value !== undefined) fields[name] = value;
-  }
-  return fields;
+/** The names of a route's path parameters: `/flags/:flagKey/variants/:id` has `flagKey` and `id`. */
+type ParamNames<Url extends string> = Url extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | ParamNames<`/${Rest}`>
+  : Url extends `${string}:${infer Name}`
+    ? Name
+    : never;
+
+export type PathParams<Url extends string> = { [Name in ParamNames<Url>]: string };
+
+/** What a Flipt handler receives, checked and built before it runs. */
+export interface FliptInput<Params> {
+  params: Params;
+  /** The namespace in the path; the legacy routes have none and mean "default". */
+  namespaceKey: string;
+  query: Record<string, unknown>;
+  /**
+   * The message of a read or a delete: the query and path parameters (and `key`, when the route names
+   * the parameter it is), in the namespace of the path, never one named in the query.
+   */
+  read: FliptMessage;
+  /**
+   * The message as Flipt's gateway builds it: the JSON body (for GET and DELETE, the query), then the
+   * path parameters (and `key`) written over it. A body that is not an object is passed on as it is,
+   * for the operation's own 400.
+   */
+  message: unknown;
 }
 
-/** Path parameters reach queries as they are; PostgreSQL rejects NUL characters in text. */
-function checkedParams(request: FastifyRequest): FastifyRequest {
-  for (const [name, value] of Object.entries(request.params as Record<string, string>)) {
-    if (value.includes('\u0000')) throw invalid(`invalid field ${name}: must not contain NUL characters`);
-  }
-  return request;
+type Handler<Params> = (input: FliptInput<Params>, request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+
+interface FliptRouteOptions<Url extends string> {
+  /** The path parameter that is the message's `key` (`flagKey` on `/flags/:flagKey`). */
+  key?: ParamNames<Url>;
 }
-
-/** The path parameters of Flipt's routes. */
-export interface PathParams {
-  namespaceKey?: string;
-  flagKey: string;
-  segmentKey: string;
-  id: string;
-}
-
-export const pathParams = (request: FastifyRequest) => request.params as PathParams;
-
-/** The namespace in the path; the legacy routes have none and mean "default". */
-export const namespaceOf = (request: FastifyRequest) => pathParams(request).namespaceKey || DEFAULT_NAMESPACE;
-
-/**
- * The message of a read or a delete: the query and path parameters (`extra` names the path's key as
- * the message's field), in the namespace of the path, never one named in the query.
- */
-export function readMessage(request: FastifyRequest, extra: Record<string, string> = {}): FliptMessage {
-  return { ...(request.query as object), ...pathParams(request), ...extra, namespaceKey: namespaceOf(request) };
-}
-
-type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
 const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'];
+const NAMESPACED = '/api/v1/namespaces/:namespaceKey';
+
+/** Path parameters reach queries as they are; PostgreSQL rejects NUL characters in text. */
+const pathParameter = v.pipe(
+  v.string(),
+  v.check((value) => !value.includes('\u0000'), 'must not contain NUL characters'),
+);
+
+/** The query string's fields as sent (Fastify always parses one, empty when there is none). */
+const fieldsOf = (query: unknown): Record<string, unknown> =>
+  typeof query === 'object' && query !== null ? { ...query } : {};
 
 /**
- * Registers Flipt routes. `namespaced` routes exist under `/api/v1/namespaces/:namespaceKey` and, as
- * Flipt's legacy aliases on namespace "default", directly under `/api/v1`. `finish()` answers the
- * other methods of every registered path as grpc-gateway v2's routing error handler does: status 405
- * kept over the code's own 501, body `{"code":12,"message":"Method Not Allowed"}`.
+ * Registers Flipt routes, their inputs checked with Flipt's 400 (`{code, message}`). `namespaced`
+ * routes exist under `/api/v1/namespaces/:namespaceKey` and, as Flipt's legacy aliases on namespace
+ * "default", directly under `/api/v1`. `finish()` answers the other methods of every registered path as
+ * grpc-gateway v2's routing error handler does: status 405 kept over the code's own 501, body
+ * `{"code":12,"message":"Method Not Allowed"}`.
  */
 export class FliptRoutes {
   private readonly methodsByPath = new Map<string, Set<HTTPMethods>>();
+  private readonly table: RouteTable;
 
-  constructor(private readonly app: FastifyInstance) {}
+  constructor(private readonly app: FastifyInstance) {
+    this.table = new RouteTable(app, parse);
+  }
 
-  route(method: HTTPMethods, url: string, handler: Handler): void {
+  route<Url extends string>(
+    method: HTTPMethods,
+    url: Url,
+    handler: Handler<PathParams<Url>>,
+    { key }: FliptRouteOptions<Url> = {},
+  ): void {
+    this.register(method, url, handler, key);
+  }
+
+  namespaced<Path extends string>(
+    method: HTTPMethods,
+    path: Path,
+    handler: Handler<PathParams<Path> & { namespaceKey?: string }>,
+    { legacy = true, key }: FliptRouteOptions<Path> & { legacy?: boolean } = {},
+  ): void {
+    this.register(method, `${NAMESPACED}${path}`, handler, key);
+    if (legacy) this.register(method, `/api/v1${path}`, handler, key);
+  }
+
+  private register<Params>(method: HTTPMethods, url: string, handler: Handler<Params>, key?: string): void {
     const methods = this.methodsByPath.get(url) ?? new Set();
     methods.add(method);
     this.methodsByPath.set(url, methods);
-    this.app.route({ method, url, handler: async (request, reply) => handler(checkedParams(request), reply) });
-  }
-
-  namespaced(method: HTTPMethods, path: string, handler: Handler, { legacy = true } = {}): void {
-    this.route(method, `/api/v1/namespaces/:namespaceKey${path}`, handler);
-    if (legacy) this.route(method, `/api/v1${path}`, handler);
+    const names = [...url.matchAll(/:(\w+)/g)].map((match) => match[1]);
+    this.table.add({
+      method,
+      url,
+      params: v.object(Object.fromEntries(names.map((name) => [name, pathParameter]))),
+      handler: ({ params, query: sent, body }, request, reply) => {
+        const query = fieldsOf(sent);
+        const path: Record<string, string> = { ...params, ...(key && { key: params[key] }) };
+        const namespaceKey = path.namespaceKey || DEFAULT_NAMESPACE;
+        const base = (method === 'GET' || method === 'DELETE' ? query : body) ?? {};
+        const message = typeof base !== 'object' || Array.isArray(base) ? base : { ...base, ...path };
+        const read = { ...query, ...path, namespaceKey };
+        // The parameters are the URL's, as `PathParams` reads them from its type.
+        return handler({ params: params as Params, namespaceKey, query, read, message }, request, reply);
+      },
+    });
   }
 
   finish(): void {
@@ -102,9 +137,10 @@ export class FliptRoutes {
  */
 export function prettyPrinting(app: FastifyInstance): void {
   app.addHook('onSend', async (request, reply, payload) => {
-    const query = request.query as Record<string, unknown> | undefined;
+    const { query } = request;
     const wanted =
-      (query && Object.hasOwn(query, 'pretty')) || request.headers.accept?.includes('application/json+pretty');
+      (typeof query === 'object' && query !== null && Object.hasOwn(query, 'pretty')) ||
+      request.headers.accept?.includes('application/json+pretty');
     if (!wanted || typeof payload !== 'string' || !String(reply.getHeader('content-type') ?? '').includes('json'))
       return payload;
     try {

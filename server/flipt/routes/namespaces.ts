@@ -1,18 +1,12 @@
-import type { FastifyRequest } from 'fastify';
 import type { FliptOperations } from '../operations.js';
-import { message, type FliptRoutes } from './http.js';
-
-type Params = { namespaceKey: string };
-const keyOf = (request: FastifyRequest) => (request.params as Params).namespaceKey;
+import type { FliptRoutes } from './http.js';
 
 export function namespaceRoutes(routes: FliptRoutes, ops: FliptOperations): void {
-  routes.route('GET', '/api/v1/namespaces', async (request) => ops.listNamespaces(message(request)));
-  routes.route('GET', '/api/v1/namespaces/:namespaceKey', async (request) => ops.getNamespace({ key: keyOf(request) }));
-  routes.route('POST', '/api/v1/namespaces', async (request) => ops.createNamespace(message(request)));
-  routes.route('PUT', '/api/v1/namespaces/:namespaceKey', async (request) =>
-    ops.updateNamespace(message(request, { key: keyOf(request) })),
-  );
-  routes.route('DELETE', '/api/v1/namespaces/:namespaceKey', async (request) =>
-    ops.deleteNamespace(message(request, { key: keyOf(request) })),
-  );
+  const namespace = { key: 'namespaceKey' } as const;
+  const one = '/api/v1/namespaces/:namespaceKey';
+  routes.route('GET', '/api/v1/namespaces', async ({ message }) => ops.listNamespaces(message));
+  routes.route('GET', one, async ({ params }) => ops.getNamespace({ key: params.namespaceKey }));
+  routes.route('POST', '/api/v1/namespaces', async ({ message }) => ops.createNamespace(message));
+  routes.route('PUT', one, async ({ message }) => ops.updateNamespace(message), namespace);
+  routes.route('DELETE', one, async ({ message }) => ops.deleteNamespace(message), namespace);
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_BATCH_ITEMS, MAX_BATCH_NAMESPACES } from '../../../server/evaluation/index.js';
+import { MAX_BATCH_ITEMS, MAX_BATCH_NAMESPACES } from '../../../server/evaluation/wire.js';
 import { MAX_BULK_FLAGS } from '../../../server/evaluation/ofrep.js';
 import { dialects, startTestApp, type TestApp } from '../support.js';
 import { Api } from '../evaluation/api.js';
