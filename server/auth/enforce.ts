@@ -196,7 +196,7 @@ function requestNamespaces(request: FastifyRequest): (string | undefined)[] | un
   };
   const namespaced = /^\/api\/v1\/namespaces\/:(\w+)\/./.exec(route);
   if (namespaced && !/\/(batch-)?evaluate$/.test(route)) return [params[namespaced[1]]];
-  if (/^\/api\/v1\/(flags|segments)(\/|$)/.test(route)) return [DEFAULT_NAMESPACE];
+  if (/^\/api\/v1\/(flags|segments)(\/|$)/.test(route)) return legacyManagementNamespaces(body, request.query);
   if (/^\/api\/v1\/(namespaces\/:namespaceKey\/)?(batch-)?evaluate$/.test(route)) {
     // The namespace the handler evaluates in, and every one a batch's items name (an item naming none uses the batch's).
     const evaluated = legacyEvaluationNamespace(params.namespaceKey, body);
@@ -220,4 +220,21 @@ function requestNamespaces(request: FastifyRequest): (string | undefined)[] | un
   const snapshot = /^\/internal\/v1\/evaluation\/snapshot\/namespace\/:(\w+)$/.exec(route);
   if (snapshot) return [params[snapshot[1]]];
   return undefined;
+}
+
+/**
+ * The namespaces a legacy management route (no namespace in its path) may act on: "default", unless its
+ * body or query names one, as Flipt's gateway lets a write's body and a delete's query do. Every spelling
+ * of every one named counts, so that no reading of the request by its handler escapes the token's scope;
+ * a name that is not a string names none the token holds.
+ */
+function legacyManagementNamespaces(body: unknown, query: unknown): (string | undefined)[] {
+  const named = [body, query].flatMap((fields) => {
+    if (typeof fields !== 'object' || fields === null) return [];
+    const { namespaceKey, namespace_key } = fields as { namespaceKey?: unknown; namespace_key?: unknown };
+    return [namespaceKey, namespace_key].filter((value) => value !== undefined && value !== null && value !== '');
+  });
+  return named.length === 0
+    ? [DEFAULT_NAMESPACE]
+    : named.map((value) => (typeof value === 'string' ? value : undefined));
 }

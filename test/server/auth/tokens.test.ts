@@ -379,6 +379,59 @@ describe.each(dialects)('API tokens with authentication required on %s', (dialec
     const own = await batch({ namespace_key: 'team-b', exclude_not_found: true, requests: [item] });
     expect(own.statusCode).toBe(200);
   });
+
+  it('keeps a token of namespace "default" out of the namespace a legacy write names in its body or query', async () => {
+    const { clientToken } = await createToken({ name: 'default-writer', namespaceKey: 'default' });
+    const admin = (url: string, payload: Record<string, unknown>) =>
+      asToken(t.app, BOOTSTRAP, { method: 'POST', url, payload });
+    expect((await admin('/api/v1/namespaces', { key: 'walled', name: 'Walled' })).statusCode).toBe(200);
+    expect((await admin('/api/v1/namespaces/walled/flags', { key: 'w', name: 'W', enabled: true })).statusCode).toBe(
+      200,
+    );
+    const variant = await admin('/api/v1/namespaces/walled/flags/w/variants', { key: 'v' });
+    const segment = await admin('/api/v1/namespaces/walled/segments', {
+      key: 's',
+      name: 'S',
+      matchType: 'ALL_MATCH_TYPE',
+    });
+    const rule = await admin('/api/v1/namespaces/walled/flags/w/rules', { segmentKey: 's', rank: 1 });
+    const distribution = await admin(`/api/v1/namespaces/walled/flags/w/rules/${rule.json().id}/distributions`, {
+      variantId: variant.json().id,
+      rollout: 100,
+    });
+    expect(segment.statusCode).toBe(200);
+    const asScoped = (method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: Record<string, unknown>) =>
+      asToken(t.app, clientToken, { method, url, payload });
+    const named = { namespaceKey: 'walled' };
+    const attempts = [
+      await asScoped('POST', '/api/v1/flags', { ...named, key: 'sneak', name: 'Sneak' }),
+      await asScoped('PUT', '/api/v1/flags/w', { ...named, name: 'Renamed', enabled: false }),
+      await asScoped('POST', '/api/v1/flags/w/variants', { ...named, key: 'sneaky' }),
+      await asScoped('POST', '/api/v1/segments', {
+        ...named,
+        key: 'sneak',
+        name: 'Sneak',
+        matchType: 'ALL_MATCH_TYPE',
+      }),
+      await asScoped(
+        'DELETE',
+        `/api/v1/flags/w/rules/${rule.json().id}/distributions/${distribution.json().id}?namespaceKey=walled&variantId=${variant.json().id}`,
+      ),
+      await asScoped('DELETE', '/api/v1/flags/w?namespaceKey=walled'),
+    ];
+    expect(attempts.map((attempt) => attempt.statusCode)).toEqual([401, 401, 401, 401, 401, 401]);
+    const flag = await asToken(t.app, BOOTSTRAP, { method: 'GET', url: '/api/v1/namespaces/walled/flags/w' });
+    expect(flag.json()).toMatchObject({ name: 'W', enabled: true, variants: [{ key: 'v' }] });
+    expect(flag.json().rules ?? []).toEqual(expect.anything());
+    const flags = await asToken(t.app, BOOTSTRAP, { method: 'GET', url: '/api/v1/namespaces/walled/flags' });
+    expect(flags.json().flags.map((f: { key: string }) => f.key)).toEqual(['w']);
+    // Its own namespace, named or not, is still its to write.
+    expect((await asScoped('POST', '/api/v1/flags', { key: 'mine', name: 'Mine' })).statusCode).toBe(200);
+    expect(
+      (await asScoped('POST', '/api/v1/flags', { namespaceKey: 'default', key: 'mine-too', name: 'Mine too' }))
+        .statusCode,
+    ).toBe(200);
+  });
 });
 
 describe.each(dialects)('exclusions on %s', (dialect) => {
