@@ -122,11 +122,13 @@ export function takingTurnsToWrite(client: Client, openWriter: () => Promise<Cli
     }
     return writer;
   };
-  const replaceWriter = () => {
+  const closeWriter = () =>
     writer?.then(
-      (replaced) => replaced.close(),
+      (open) => open.close(),
       () => undefined,
     );
+  const replaceWriter = () => {
+    closeWriter();
     writer = undefined;
   };
   const write = async <T>(work: (writer: Client) => Promise<T>): Promise<T> => {
@@ -197,10 +199,7 @@ export function takingTurnsToWrite(client: Client, openWriter: () => Promise<Cli
     batch: (statements: InStatement[], mode?: TransactionMode) => write((writer) => writer.batch(statements, mode)),
     executeMultiple: (sql: string) => write((writer) => writer.executeMultiple(sql)),
     close: () => {
-      writer?.then(
-        (open) => open.close(),
-        () => undefined,
-      );
+      closeWriter();
       client.close();
     },
     get closed() {

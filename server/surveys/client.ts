@@ -12,7 +12,7 @@ import {
   MAX_CLIENT_ACTION_CLASSES,
   SurveyStore,
 } from './store/index.js';
-import { identifiedSync, isMobile } from './identified-sync.js';
+import { type IdentifiedSync, isMobile } from './identified-sync.js';
 import { anonymousAnswer, type SyncStates } from './sync.js';
 import type { Metrics } from '../metrics.js';
 import { cuidString, parseInput, plainObject, userIdString } from './validation.js';
@@ -107,13 +107,13 @@ export function clientRoutes(
   store: SurveyStore,
   syncStates: SyncStates,
   targeting: (environmentId: string) => Promise<TargetingNamespace>,
+  identified: IdentifiedSync,
   webhooks: WebhookDispatcher,
   metrics?: Metrics,
 ): void {
   /** Loads the route's environment before its body is checked: an unknown one is a 404 whatever the body. */
   const environment = ({ params }: { params: { environmentId: string } }) =>
     environmentById(store, params.environmentId);
-  const identified = identifiedSync(store, targeting);
   /** The environment's kept sync state (400 when the id is not a cuid, 404 when unknown); the first sync tells the operator the widget is installed. */
   const syncStateOf = async (request: FastifyRequest) => {
     const { environmentId } = parseInput(environmentParams, request.params);

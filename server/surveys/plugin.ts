@@ -161,7 +161,15 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
   await app.register(
     async (client) => {
       await withCors(client);
-      clientRoutes(new RouteTable(client, parseInput), store, syncStates, targeting, webhooks, context.metrics);
+      clientRoutes(
+        new RouteTable(client, parseInput),
+        store,
+        syncStates,
+        targeting,
+        identified,
+        webhooks,
+        context.metrics,
+      );
       await storageRoutes(client, store, {
         uploadDir: config.surveys.uploadDir,
         signingSecret: config.surveys.signingSecret,
