@@ -21,6 +21,7 @@ import {
   type Cursor,
   type DayGroup,
   displayCount,
+  type ExportRow,
   exportPage,
   type ResponseScope,
   responseGroups,
@@ -315,6 +316,23 @@ export async function* exportCsv(
   const surveyField = csvField(survey.id);
   const answerIds = [...survey.questions.map((question) => question.id), ...hidden];
   const none = { tags: [], notes: [] };
+  // A page's rows share their meta and attribute objects when the texts repeat (exportPage): their
+  // columns are written once per object.
+  const metaColumns = new WeakMap<ExportRow['meta'], string>();
+  const attributeColumns = new WeakMap<object, string>();
+  const columnsOf = <T extends object>(kept: WeakMap<T, string>, value: T, write: (value: T) => string) => {
+    let columns = kept.get(value);
+    if (columns === undefined) kept.set(value, (columns = write(value)));
+    return columns;
+  };
+  const writeMeta = (meta: ExportRow['meta']) =>
+    `${csvField(meta.source)},${csvField(meta.url)},${csvField(meta.userAgent?.browser)},${csvField(meta.userAgent?.os)},${csvField(meta.userAgent?.device)}`;
+  const writeAttributes = (attributes: Record<string, unknown>) => {
+    let columns = '';
+    for (const key of attributeKeys) columns += `,${csvField(attributes[key] ?? '')}`;
+    return columns;
+  };
+  const noAttributes = {};
   let number = 0;
   const readPage = (after?: Cursor) => {
     const page = exportPage(database, survey.id, filter, { limit: pageSize, after });
@@ -340,10 +358,9 @@ export async function* exportCsv(
     for (const row of rows) {
       const { tags, notes } = extras?.get(row.id) ?? none;
       const { data, meta } = row;
-      const attributes = row.attributes ?? {};
-      let line = `${++number},${csvField(row.id)},${csvField(row.createdAt)},${row.finished ? 'Yes' : 'No'},${surveyField},${csvField(row.userId ?? '')},${csvField(notes.map((note) => `${note.user.name}: ${note.text}`).join('\n'))},${csvField(tags.map((tag) => tag.name).join(', '))},${csvField(meta.source)},${csvField(meta.url)},${csvField(meta.userAgent?.browser)},${csvField(meta.userAgent?.os)},${csvField(meta.userAgent?.device)}`;
+      let line = `${++number},${csvField(row.id)},${csvField(row.createdAt)},${row.finished ? 'Yes' : 'No'},${surveyField},${csvField(row.userId ?? '')},${csvField(notes.map((note) => `${note.user.name}: ${note.text}`).join('\n'))},${csvField(tags.map((tag) => tag.name).join(', '))},${columnsOf(metaColumns, meta, writeMeta)}`;
       for (const id of answerIds) line += `,${csvField(data[id])}`;
-      for (const key of attributeKeys) line += `,${csvField(attributes[key] ?? '')}`;
+      line += columnsOf(attributeColumns, row.attributes ?? noAttributes, writeAttributes);
       if (survey.linkedFlag) line += `,${csvField(row.flagVariant ?? '')}`;
       lines.push(line);
     }

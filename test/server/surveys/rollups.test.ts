@@ -2,6 +2,7 @@
 // the summary and the trends read from the rollups (unfiltered, finished, date ranges with parts of
 // days) equal those scanned, after creates, updates (also concurrent ones), deletes and a survey edit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ResponseFilter } from '../../../domain/surveys/response-filter.js';
 import { openDatabase } from '../../../server/db/index.js';
 import { ChangeFeed } from '../../../server/changes.js';
 import { displayCount } from '../../../server/surveys/store/results.js';
@@ -209,15 +210,29 @@ describe.each(dialects)('survey result rollups on %s', (dialect) => {
         .where('id', 'in', [first, second])
         .execute();
       const survey = (await new SurveyStore(database, new ChangeFeed()).survey(surveyId))!;
-      const csv = async (pageSize: number) => {
+      const csv = async (pageSize: number, filter: ResponseFilter = {}) => {
         let text = '';
-        for await (const chunk of exportCsv(database, survey, {}, ['tier'], pageSize)) text += chunk;
+        for await (const chunk of exportCsv(database, survey, filter, ['tier'], pageSize)) text += chunk;
         return text;
       };
       const whole = await csv(5000);
       expect(whole.trim().split('\r\n')).toHaveLength(responses.length + 1);
       expect(await csv(7)).toBe(whole);
       expect(await csv(1)).toBe(whole);
+      // A date range: each page after the first is bounded by its cursor as well as by the range.
+      const days = { createdAt: { min: '2026-03-02T00:00:00.000Z', max: '2026-03-03T23:59:59.999Z' } };
+      const inRange = await csv(5000, days);
+      const withoutNumber = (text: string) =>
+        text
+          .trim()
+          .split('\r\n')
+          .slice(1)
+          .map((row) => row.slice(row.indexOf(',')));
+      const expected = withoutNumber(whole).filter((row) => /^,[^,]+,2026-03-0[23]T/.test(row));
+      expect(expected.length).toBeGreaterThan(10);
+      expect(withoutNumber(inRange)).toEqual(expected);
+      expect(await csv(7, days)).toBe(inRange);
+      expect(await csv(1, days)).toBe(inRange);
     } finally {
       await database.close();
     }
