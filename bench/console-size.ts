@@ -24,9 +24,9 @@ console.log(
 );
 console.log(`CSS: ${kb(firstPage.css)} gzipped (budget ${kb(BUDGETS.consoleFirstPageCss.budget)})`);
 console.log(`all JavaScript: ${kb(sumOf(allJs))} gzipped in ${allJs.length} files`);
-// The shell's lazy parts that some consoles render beside the page (signed in, git storage, a survey
-// environment): the rows do not wait for them, so they are not counted above.
-for (const part of ['UserMenu', 'RefSelector', 'survey-loader']) {
+// The shell's lazy parts that some consoles render beside the page (git storage, a survey environment):
+// the rows do not wait for them, so they are not counted above.
+for (const part of ['RefSelector', 'survey-loader']) {
   const added = [...staticGraph(lazyChunk(firstPage.entryFiles, part))].filter((file) => !firstPage.files.has(file));
   console.log(`  ${part} when shown: +${kb(sumOf(added))} in ${added.length} files`);
 }
