@@ -77,10 +77,12 @@ export const FIRST_PAGE = 'FlagsPage';
  * What the console loads, opened cold on the flag list, until the list shows its rows, and its gzipped
  * bytes: the entry script and the chunks it imports statically (index.html preloads them), then the
  * route's lazy chunk (the shell imports it while the session is checked, see app/Layout.tsx) and the
- * chunks that one imports statically. The flag list runs no import() before its rows are shown. Not
- * counted: the shell's lazy parts that render in a Suspense boundary or an effect of their own, which the
- * rows do not wait for (the user menu when signed in, the git ref selector with git storage, the survey
- * loader when configured; bench/console-size prints them).
+ * chunks that one imports statically. Neither the flag list nor the shell runs another import() before
+ * the rows are shown (tooltips load floating-ui when one first opens, the user menu loads ariakit when
+ * first clicked), except for the shell's parts that some consoles render beside the page, in a Suspense
+ * boundary or an effect of their own, which the rows do not wait for: the git ref selector with git
+ * storage, the survey loader when a survey environment is configured (bench/console-size prints them).
+ * test/e2e/console-flags.spec.ts checks that the browser loads exactly these files.
  */
 export function consoleFirstPage(): { entryFiles: Set<string>; files: Set<string>; js: number; css: number } {
   const { entry, css } = consoleEntry();
