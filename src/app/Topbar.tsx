@@ -1,7 +1,8 @@
-import { Suspense, lazy } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import { useConfig, useInfo } from '../api/meta';
 import { useNotificationStore } from '../stores/ui';
-import { useSessionStore } from '../stores/session';
+import { type SessionUser, useSessionStore } from '../stores/session';
+import type { InitialFocus } from './UserMenu';
 import { useRefStore } from '../stores/ref';
 import { useNamespaceStore } from '../stores/namespace';
 import { useNamespaces } from '../features/namespaces';
@@ -23,6 +24,47 @@ function CurrentNamespace() {
 
 const UserMenu = lazy(() => import('./UserMenu'));
 const RefSelector = lazy(() => import('./RefSelector'));
+
+/**
+ * The user menu's button. Closed, it is a plain button with the user's avatar; its first press loads
+ * the menu (ariakit's), which opens as that press would have opened it and then stays, so the first
+ * page does not carry ariakit.
+ */
+function UserMenuButton({ user }: { user: SessionUser }) {
+  const [openedWith, setOpenedWith] = useState<InitialFocus>();
+  const avatar = user.imgURL ? (
+    <img className="avatar" src={user.imgURL} alt="" />
+  ) : (
+    <span className="avatar">{user.name[0]}</span>
+  );
+  const closed = (
+    <button
+      type="button"
+      className="user-button"
+      aria-label={`User menu: ${user.name}`}
+      aria-haspopup="menu"
+      aria-expanded="false"
+      // A click without a pointer (detail 0) is Enter or Space.
+      onClick={(event) => setOpenedWith(event.detail ? 'container' : 'first')}
+      // The arrow keys open it too, as they open the menu button it becomes.
+      onKeyDown={(event) => {
+        if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
+        event.preventDefault();
+        setOpenedWith(event.key === 'ArrowDown' ? 'first' : 'last');
+      }}
+    >
+      {avatar}
+    </button>
+  );
+  if (!openedWith) return closed;
+  return (
+    <Suspense fallback={closed}>
+      <UserMenu user={user} initialFocus={openedWith}>
+        {avatar}
+      </UserMenu>
+    </Suspense>
+  );
+}
 
 export function Topbar() {
   const config = useConfig();
@@ -56,11 +98,7 @@ export function Topbar() {
             Update available: {info.latestVersion}
           </a>
         )}
-        {user && (
-          <Suspense>
-            <UserMenu user={user} />
-          </Suspense>
-        )}
+        {user && <UserMenuButton user={user} />}
       </div>
     </header>
   );

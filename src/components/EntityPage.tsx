@@ -7,7 +7,7 @@ import { toastError, toastSuccess } from '../stores/toasts';
 import { ActionsMenu } from './ActionsMenu';
 import { CopyDialog } from './CopyDialog';
 import { ConfirmDialog } from './Dialog';
-import { RelativeTime } from './Timestamp';
+import { RelativeTime } from './RelativeTime';
 
 /** Why Copy to Namespace is disabled when there is nowhere to copy to. */
 export const ONE_NAMESPACE_REASON = 'Create another namespace to copy to';

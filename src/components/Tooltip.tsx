@@ -1,67 +1,102 @@
 import {
-  FloatingPortal,
-  autoUpdate,
-  flip,
-  offset,
-  shift,
-  useDismiss,
-  useFloating,
-  useFocus,
-  useHover,
-  useInteractions,
-  useRole,
-} from '@floating-ui/react';
-import { useId, useState, type ButtonHTMLAttributes, type HTMLProps, type MouseEvent } from 'react';
+  Suspense,
+  lazy,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type ButtonHTMLAttributes,
+  type FocusEvent,
+  type HTMLProps,
+  type KeyboardEvent,
+  type MouseEvent,
+} from 'react';
+
+// floating-ui, which positions the tooltip and closes it on Escape or a press outside, loads when a
+// tooltip first opens: the list pages show these buttons on the first page.
+const FloatingTooltip = lazy(() => import('./FloatingTooltip'));
 
 /**
- * A tooltip positioned by floating-ui, shown on hover and on any focus (keyboard or pointer).
+ * A tooltip positioned by floating-ui, shown on hover and on any focus (keyboard or pointer), as
+ * floating-ui's useHover, useFocus, useDismiss and useRole had it.
  * A `reason` (why a control cannot be used) is also announced with its control through
  * `aria-describedby`, not only while the tooltip is open; a `tip` only names an icon button.
  */
 export function useTooltip({ reason, tip }: { reason?: string; tip?: string }) {
   const [open, setOpen] = useState(false);
+  const [reference, setReference] = useState<Element | null>(null);
+  // Focus coming back (to the window, after Escape) does not reopen a tooltip closed while focused.
+  const focusBlocked = useRef(false);
   const tooltipId = useId();
-  const { refs, floatingStyles, context } = useFloating({
-    open,
-    onOpenChange: setOpen,
-    placement: 'top',
-    middleware: [offset(6), flip(), shift({ padding: 8 })],
-    whileElementsMounted: autoUpdate,
-  });
-  const { getReferenceProps, getFloatingProps } = useInteractions([
-    useHover(context, { move: false }),
-    useFocus(context, { visibleOnly: false }),
-    useDismiss(context),
-    useRole(context, { role: 'tooltip' }),
-  ]);
+
+  // Native listeners: React's delegated mouseenter misses a pointer coming from a disabled element.
+  useEffect(() => {
+    if (!reference) return;
+    const show = () => setOpen(true);
+    const hide = () => {
+      focusBlocked.current = false;
+      setOpen(false);
+    };
+    const onWindowBlur = () => {
+      if (!open && reference === document.activeElement) focusBlocked.current = true;
+    };
+    reference.addEventListener('mouseenter', show);
+    reference.addEventListener('mouseleave', hide);
+    window.addEventListener('blur', onWindowBlur);
+    return () => {
+      reference.removeEventListener('mouseenter', show);
+      reference.removeEventListener('mouseleave', hide);
+      window.removeEventListener('blur', onWindowBlur);
+    };
+  }, [reference, open]);
+
+  const dismiss = (byEscape: boolean) => {
+    if (byEscape) focusBlocked.current = true;
+    setOpen(false);
+  };
   const text = reason ?? tip;
+  const described = reason && (
+    <span id={tooltipId} className="visually-hidden">
+      {reason}
+    </span>
+  );
   return {
     text,
-    /** Props for the control: its ref, the hover and focus handlers, and the reason's description. */
-    referenceProps: (props: HTMLProps<Element> = {}) =>
-      getReferenceProps({
-        ...props,
-        ref: refs.setReference,
-        ...(reason && { 'aria-describedby': tooltipId }),
-      }),
+    /** Props for the control: its ref, the focus and Escape handlers, and the tooltip's description. */
+    referenceProps: (props: HTMLProps<Element> = {}): Record<string, unknown> => ({
+      ...props,
+      ref: setReference,
+      'aria-describedby': reason || open ? tooltipId : undefined,
+      onFocus: (event: FocusEvent<Element>) => {
+        props.onFocus?.(event);
+        if (!focusBlocked.current) setOpen(true);
+      },
+      onBlur: (event: FocusEvent<Element>) => {
+        props.onBlur?.(event);
+        focusBlocked.current = false;
+        const leftThePage = !event.relatedTarget;
+        // After the window's blur event, and focus may have moved into the tooltip.
+        window.setTimeout(() => {
+          const active = document.activeElement;
+          if (leftThePage && active === reference) return;
+          if (reference?.contains(active) || document.getElementById(tooltipId)?.contains(active)) return;
+          setOpen(false);
+        });
+      },
+      onKeyDown: (event: KeyboardEvent<Element>) => {
+        if (open && event.key === 'Escape') {
+          event.stopPropagation();
+          dismiss(true);
+        }
+        props.onKeyDown?.(event);
+      },
+    }),
     tooltip: !text ? null : open ? (
-      <FloatingPortal>
-        <div
-          ref={refs.setFloating}
-          className="tooltip"
-          style={floatingStyles}
-          {...getFloatingProps()}
-          {...(reason && { id: tooltipId })}
-        >
-          {text}
-        </div>
-      </FloatingPortal>
+      <Suspense fallback={described}>
+        <FloatingTooltip reference={reference} id={tooltipId} text={text} onDismiss={dismiss} />
+      </Suspense>
     ) : (
-      reason && (
-        <span id={tooltipId} className="visually-hidden">
-          {reason}
-        </span>
-      )
+      described
     ),
   };
 }
@@ -76,7 +111,7 @@ interface ReasonButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   tip?: string;
 }
 
-/** A button with a tooltip positioned by floating-ui: its disabled reason, or a tip. */
+/** A button with a tooltip: its disabled reason, or a tip. */
 export function ReasonButton({ reason, tip, disabled, onClick, children, ...props }: ReasonButtonProps) {
   const tooltip = useTooltip({ reason, tip });
   if (!tooltip.text)

@@ -8,12 +8,6 @@ dayjs.extend(relativeTime);
 
 export const TIMESTAMP_FORMAT = 'YYYY-MM-DD HH:mm:ss';
 
-/** `yyyy-MM-dd HH:mm:ss` in the chosen timezone, with ' UTC' appended when UTC is chosen. */
-export function formatTimestamp(value: string, timezone: Timezone): string {
-  const time = dayjs(value);
-  return timezone === 'utc' ? `${time.utc().format(TIMESTAMP_FORMAT)} UTC` : time.local().format(TIMESTAMP_FORMAT);
-}
-
 export function fromNow(value: string): string {
   return dayjs(value).fromNow();
 }

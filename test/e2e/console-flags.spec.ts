@@ -1,4 +1,5 @@
 import type { Flag } from '../../domain/flipt/types.js';
+import { consoleFirstPage } from '../../bench/support/sizes.js';
 import { expect, test } from './fixtures.js';
 import { api, expectAccessible, onlyDefaultNamespace, open, pick, toast, unique } from './console-support.js';
 
@@ -301,4 +302,20 @@ test("the list's Enabled switch turns a flag on and off, by mouse and keyboard, 
   // The flag's page, opened next, shows the state set from the list.
   await page.getByRole('link', { name: key, exact: true }).click();
   await expect(page.getByRole('switch', { name: 'Enabled', exact: true })).not.toBeChecked();
+});
+
+test('the flag list, opened cold, loads exactly the JavaScript its byte budget counts before its rows show', async ({
+  page,
+  server,
+  namespace,
+}) => {
+  const key = unique('counted');
+  await api(server, 'POST', `/api/v1/namespaces/${namespace}/flags`, { key, name: key, type: 'BOOLEAN_FLAG_TYPE' });
+  const loaded = new Set<string>();
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') loaded.add(new URL(request.url()).pathname.slice(1));
+  });
+  await open(page, server, `/namespaces/${namespace}/flags`);
+  await expect(page.getByRole('link', { name: key, exact: true })).toBeVisible();
+  expect([...loaded].sort()).toEqual([...consoleFirstPage().files].sort());
 });

@@ -3,7 +3,7 @@ import { Link } from 'wouter';
 import type { HistoryEntry } from '../../../domain/flipt/history';
 import { READ_ONLY_TITLE, useReadOnly } from '../../api/writable';
 import { DiffTable } from '../../components/DiffTable';
-import { RelativeTime } from '../../components/Timestamp';
+import { RelativeTime } from '../../components/RelativeTime';
 import { ReasonButton } from '../../components/Tooltip';
 import { namespacePath } from '../../lib/paths';
 import { entityDiff } from './diff';

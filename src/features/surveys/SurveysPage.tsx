@@ -7,7 +7,7 @@ import { errorMessage } from '../../api/client';
 import { READ_ONLY_TITLE, useReadOnly } from '../../api/writable';
 import { ActionsMenu, type Action } from '../../components/ActionsMenu';
 import { ConfirmDialog, Dialog } from '../../components/Dialog';
-import { RelativeTime } from '../../components/Timestamp';
+import { RelativeTime } from '../../components/RelativeTime';
 import { ReasonButton } from '../../components/Tooltip';
 import { useNamespaceKey } from '../../lib/namespace';
 import { namespacePath } from '../../lib/paths';

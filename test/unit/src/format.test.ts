@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { shortCommit, stringAsKey, truncate } from '../../../src/lib/format';
-import { formatTimestamp, fromDatetimeValue, toDatetimeValue } from '../../../src/lib/time';
+import dayjs from 'dayjs';
+import utc from 'dayjs/plugin/utc';
+import { fromDatetimeValue, toDatetimeValue } from '../../../src/lib/time';
+import { formatTimestamp } from '../../../src/lib/timestamp';
 import { namespacedSection } from '../../../src/lib/paths';
 import { operatorLabel, OPERATORS, typeLabel } from '../../../src/features/segments/operators';
 import { flagTypeLabel } from '../../../src/features/flags/labels';
@@ -23,6 +26,27 @@ describe('timestamps', () => {
   it("formats yyyy-MM-dd HH:mm:ss with ' UTC' when UTC is chosen", () => {
     expect(formatTimestamp('2024-07-01T10:00:00.123456Z', 'utc')).toBe('2024-07-01 10:00:00 UTC');
     expect(formatTimestamp('2024-07-01T10:00:00Z', 'local')).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+  });
+
+  it('reads and formats every timestamp as dayjs did', () => {
+    dayjs.extend(utc);
+    const values = [
+      '2024-07-01T10:00:00.123456Z',
+      '2024-12-31T23:59:59z',
+      '2024-07-01T10:00:00+02:00',
+      '2024-07-01T10:00:00.5',
+      '2024-07-01 10:00',
+      '2024-07-01',
+      '2024/7/1',
+      '0050-01-01T00:00:00Z',
+      'not a date',
+      '',
+    ];
+    for (const value of values) {
+      const time = dayjs(value);
+      expect(formatTimestamp(value, 'utc'), value).toBe(`${time.utc().format('YYYY-MM-DD HH:mm:ss')} UTC`);
+      expect(formatTimestamp(value, 'local'), value).toBe(time.local().format('YYYY-MM-DD HH:mm:ss'));
+    }
   });
 
   it('builds a datetime value from a date and an optional time', () => {
