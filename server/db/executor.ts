@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { CompiledQuery, Kysely, Transaction } from 'kysely';
 import type { Dialect } from './codec.js';
 import type { Database as Tables } from './schema.js';
 
@@ -11,6 +11,17 @@ export interface Executor {
   readonly dialect: Dialect;
   /** Present on the open database (see `Database`), absent on a transaction. */
   transaction?<T>(work: (trx: Transaction<Tables>) => Promise<T>): Promise<T>;
+  /**
+   * Present on the open database: runs a long read without holding the event loop for its duration
+   * (SQLite: on a thread of its own, see ReadsAside; PostgreSQL: as any query, which it is already).
+   */
+  readAside?<R>(query: CompiledQuery<R>): Promise<R[]>;
+}
+
+/** Runs a long read aside when the executor can (the open database), else as any query (a transaction). */
+export async function readAside<R>(executor: Executor, query: CompiledQuery<R>): Promise<R[]> {
+  if (executor.readAside) return executor.readAside(query);
+  return (await executor.db.executeQuery(query)).rows;
 }
 
 /**

@@ -1,6 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { Kysely, Migrator, PostgresDialect, SqliteAdapter, type LogEvent, type Transaction } from 'kysely';
+import {
+  type CompiledQuery,
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteAdapter,
+  type LogEvent,
+  type Transaction,
+} from 'kysely';
 import { createClient, type Client } from '@libsql/client/sqlite3';
 import { LibsqlDialect } from '@libsql/kysely-libsql';
 import type pg from 'pg';
@@ -8,6 +16,7 @@ import type { Database as Tables } from './schema.js';
 import type { Executor } from './executor.js';
 import { migrationsFor } from './migrations/index.js';
 import { SQLITE_BUSY_WAIT_MS, asReadOnly, takingTurnsToWrite } from './sqlite-writes.js';
+import { ReadsAside } from './reads-aside.js';
 import { keepPreparedStatements } from './statement-cache.js';
 
 export type { Dialect } from './codec.js';
@@ -24,6 +33,7 @@ export interface Database extends Executor {
   transaction<T>(work: (trx: Transaction<Tables>) => Promise<T>): Promise<T>;
   /** A transaction that only reads, with a consistent view of the data (repeatable read). */
   readTransaction<T>(work: (trx: Transaction<Tables>) => Promise<T>): Promise<T>;
+  readAside<R>(query: CompiledQuery<R>): Promise<R[]>;
   close(): Promise<void>;
 }
 
@@ -88,6 +98,7 @@ async function openSqlite(url: string, onQuery?: OpenOptions['onQuery']): Promis
     dialect: new TransactionalDdlLibsqlDialect({ client: client as unknown as DialectClient }),
     log: onQuery,
   });
+  const readsAside = new ReadsAside(path, SQLITE_BUSY_WAIT_MS);
   return {
     db,
     dialect: 'sqlite',
@@ -95,7 +106,20 @@ async function openSqlite(url: string, onQuery?: OpenOptions['onQuery']): Promis
     // libSQL opens every pooled connection with foreign keys enforced.
     transaction: (work) => db.transaction().execute(work),
     readTransaction: (work) => asReadOnly(() => db.transaction().execute(work)),
+    readAside: async (query) => {
+      // Logged as Kysely logs its own queries, for tracing.
+      const started = performance.now();
+      try {
+        const rows = await readsAside.read(query);
+        onQuery?.({ level: 'query', query, queryDurationMillis: performance.now() - started });
+        return rows;
+      } catch (error) {
+        onQuery?.({ level: 'error', error, query, queryDurationMillis: performance.now() - started });
+        throw error;
+      }
+    },
     close: async () => {
+      await readsAside.close();
       await db.destroy();
       client.close();
     },
@@ -139,6 +163,7 @@ async function openPostgres(url: string, onQuery?: OpenOptions['onQuery']): Prom
     pgPool: pool,
     transaction: (work) => db.transaction().execute(work),
     readTransaction: (work) => db.transaction().setIsolationLevel('repeatable read').execute(work),
+    readAside: async (query) => (await db.executeQuery(query)).rows,
     close: () => db.destroy(),
   };
 }

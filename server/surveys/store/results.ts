@@ -9,7 +9,7 @@ import type { ResponseGroup, TtcSum } from '../../../domain/surveys/summary.js';
 import type { TResponseData, TSurvey, TSurveyQuestion } from '../../../domain/surveys/types.js';
 import { toBool } from '../../db/codec.js';
 import type { Dialect } from '../../db/codec.js';
-import type { Executor } from '../../db/executor.js';
+import { type Executor, readAside } from '../../db/executor.js';
 import type { ResponseRow } from './responses.js';
 
 export type { ResponseRow } from './responses.js';
@@ -260,14 +260,14 @@ export async function responseGroups(
     ];
   });
   const where = filterCondition(json, { surveyId: survey.id }, filter);
-  const result = await sql<Record<string, unknown>>`
+  const result = sql<Record<string, unknown>>`
     select ${sql.join(keyNames.map((name) => sql.ref(`x.${name}`)))}, count(*) as n, ${sql.join(ttcColumns)}
     from (
       select ${sql.join([...keys, ...times])} from ${json.from()} where ${where}
       ${executor.dialect === 'postgres' ? sql`offset 0` : sql``}
     ) x
-    group by ${sql.join(keyNames.map((_, i) => sql.lit(i + 1)))}`.execute(executor.db);
-  return result.rows.map((row) => {
+    group by ${sql.join(keyNames.map((_, i) => sql.lit(i + 1)))}`.compile(executor.db);
+  return (await readAside(executor, result)).map((row) => {
     const data: TResponseData = {};
     const dismissed: string[] = [];
     questions.forEach((question, i) => {
@@ -292,14 +292,15 @@ export async function responseGroups(
 
 /** Displays of the survey in the filter's date range and flag values (the other conditions are the responses'). */
 export async function displayCount(executor: Executor, surveyId: string, filter: ResponseFilter): Promise<number> {
-  const row = await executor.db
+  const query = executor.db
     .selectFrom('survey_displays')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
     .where('survey_id', '=', surveyId)
     .$if(filter.createdAt?.min !== undefined, (q) => q.where('created_at', '>=', lowerBound(filter.createdAt!.min!)))
     .$if(filter.createdAt?.max !== undefined, (q) => q.where('created_at', '<=', filter.createdAt!.max!))
     .$if(filter.flagValues !== undefined, (q) => q.where('flag_variant', 'in', filter.flagValues!))
-    .executeTakeFirstOrThrow();
+    .compile();
+  const [row] = await readAside(executor, query);
   return Number(row.n);
 }
 
@@ -324,7 +325,7 @@ export async function answerSamples(
 ): Promise<AnswerSample[]> {
   const json = new JsonSql(executor.dialect);
   const answered = otherThan ? json.hasOther(questionId, otherThan) : json.submitted(questionId);
-  const result = await sql<{
+  const query = sql<{
     id: string;
     value: string;
     updated_at: string;
@@ -334,8 +335,8 @@ export async function answerSamples(
     select r.id, ${json.json(json.data, questionId)} as value, r.updated_at, r.person_id, p.user_id
     from ${json.from()} left join survey_people p on p.id = r.person_id
     where ${filterCondition(json, { surveyId }, filter)} and ${answered}
-    order by r.created_at desc, r.id desc limit ${limit}`.execute(executor.db);
-  return result.rows.map((row) => ({
+    order by r.created_at desc, r.id desc limit ${limit}`.compile(executor.db);
+  return (await readAside(executor, query)).map((row) => ({
     responseId: row.id,
     value: JSON.parse(row.value),
     updatedAt: row.updated_at,
@@ -457,14 +458,14 @@ export async function exportPage(
   const aggregate = postgres
     ? sql`string_agg(${item}, ${ROW} order by e.created_at desc, e.id desc)`
     : sql`group_concat(${item}, ${ROW})`;
-  const result = await sql<{ page: string | null }>`
+  const query = sql<{ page: string | null }>`
     select ${aggregate} as page from (
       select r.id, r.created_at, r.finished, p.user_id, r.data, r.meta, r.person_attributes, r.flag_variant
       from ${json.from(Object.keys(filter.data ?? {}).length > 0)} left join survey_people p on p.id = r.person_id
       where ${where} ${after}
       order by r.created_at desc, r.id desc limit ${page.limit}
-    ) e`.execute(executor.db);
-  const text = result.rows[0]?.page;
+    ) e`.compile(executor.db);
+  const text = (await readAside(executor, query))[0]?.page;
   if (!text) return [];
   const repeated = repeatedJson();
   const exported = text.split(ROW).map((line): ExportRow => {
