@@ -359,14 +359,18 @@ export async function* exportCsv(
     for (const row of rows) {
       const { tags, notes } = extras?.get(row.id) ?? none;
       const { data, meta } = row;
-      let line = `${++number},${csvField(row.id)},${csvField(row.createdAt)},${row.finished ? 'Yes' : 'No'},${surveyField},${csvField(row.userId ?? '')},${csvField(notes.map((note) => `${note.user.name}: ${note.text}`).join('\n'))},${csvField(tags.map((tag) => tag.name).join(', '))},${columnsOf(metaColumns, meta, writeMeta)}`;
+      const notesField = notes.length
+        ? csvField(notes.map((note) => `${note.user.name}: ${note.text}`).join('\n'))
+        : '';
+      const tagsField = tags.length ? csvField(tags.map((tag) => tag.name).join(', ')) : '';
+      let line = `${++number},${csvField(row.id)},${csvField(row.createdAt)},${row.finished ? 'Yes' : 'No'},${surveyField},${csvField(row.userId ?? '')},${notesField},${tagsField},${columnsOf(metaColumns, meta, writeMeta)}`;
       for (const id of answerIds) line += `,${csvField(data[id])}`;
       line += columnsOf(attributeColumns, row.attributes ?? noAttributes, writeAttributes);
       if (survey.linkedFlag) line += `,${csvField(row.flagVariant ?? '')}`;
       lines.push(line);
     }
-    const chunk = `${lines.join('\r\n')}\r\n`;
-    yield chunk;
+    lines.push('');
+    yield lines.join('\r\n');
     if (!more) return;
   }
 }
