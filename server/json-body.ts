@@ -7,8 +7,21 @@ import { FliptError, GrpcCode } from './flipt/errors.js';
  */
 export const MAX_JSON_DEPTH = 64;
 
+/** Whether the text holds more than `max` opening brackets: only then can it nest deeper than `max`. */
+function opensMoreThan(text: string, max: number): boolean {
+  let count = 0;
+  for (const bracket of ['{', '[']) {
+    for (let i = text.indexOf(bracket); i >= 0; i = text.indexOf(bracket, i + 1)) {
+      if (++count > max) return true;
+    }
+  }
+  return false;
+}
+
 /** Whether the JSON text nests objects or arrays deeper than `max` (brackets inside strings do not count). */
 export function nestsDeeperThan(text: string, max: number): boolean {
+  // Most bodies open a few brackets: counting them (natively) spares walking every character.
+  if (!opensMoreThan(text, max)) return false;
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
