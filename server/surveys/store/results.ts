@@ -451,7 +451,9 @@ export async function exportPage(
   const { where, after } = keyset(json, { surveyId }, filter, page.after);
   const quote = (column: string) =>
     postgres ? sql`to_json(${sql.ref(column)})::text` : sql`json_quote(${sql.ref(column)})`;
-  const item = sql`e.id || ${FIELD} || e.created_at || ${FIELD} || ${sql`case when e.finished then 'y' else 'n' end`} || ${FIELD} || coalesce(${quote('e.user_id')}, '') || ${FIELD} || e.data || ${FIELD} || e.meta || ${FIELD} || coalesce(e.person_attributes, '') || ${FIELD} || coalesce(${quote('e.flag_variant')}, '')`;
+  // One concat_ws, not a chain of ||, each of which copies the row's text so far (half of PostgreSQL's
+  // time on a page). It leaves out NULLs, so none may be NULL.
+  const item = sql`concat_ws(cast(${FIELD} as text), e.id, e.created_at, case when e.finished then 'y' else 'n' end, coalesce(${quote('e.user_id')}, ''), e.data, e.meta, coalesce(e.person_attributes, ''), coalesce(${quote('e.flag_variant')}, ''))`;
   // SQLite concatenates in the subquery's order (sorting again inside the aggregate took half of its
   // time; checked below all the same, its BINARY order being JavaScript's); PostgreSQL sorts as its
   // ORDER BY does (its collation may not be JavaScript's order).
