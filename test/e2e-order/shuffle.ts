@@ -2,7 +2,7 @@
 // has no shuffle of its own, so this writes, for a seed, one file per spec whose name sorts by the seed
 // and which imports the spec; Playwright collects each spec's tests under that file. Tests that depend
 // on what another test did first fail in some orders; the seed replays an order.
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 
 /** A small seeded generator (mulberry32), so one seed gives one order on every machine. */
@@ -28,15 +28,31 @@ export function shuffledSpecs(specs: readonly string[], seed: number): string[] 
   return order;
 }
 
-/** Writes the seed's ordered folder of specs under `.tmp/` and returns it, as Playwright's `testDir`. */
+/**
+ * Writes the seed's ordered folder of specs under `.tmp/` and returns it, as Playwright's `testDir`.
+ * Playwright evaluates its config in every worker process too, while others already read the folder:
+ * so the folder is never emptied, each file is replaced whole (written aside, then renamed), and only
+ * files the seed does not name (specs since removed) are deleted.
+ */
 export function shuffledTestDir(specDir: string, seed: number): string {
   const specs = readdirSync(specDir).filter((name) => name.endsWith('.spec.ts'));
   const dir = resolve('.tmp', `e2e-shuffled-${seed}`);
-  rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  shuffledSpecs(specs, seed).forEach((spec, i) => {
-    const target = relative(dir, resolve(specDir, spec)).replaceAll('\\', '/');
-    writeFileSync(join(dir, `${String(i).padStart(3, '0')}-${spec}`), `import '${target}';\n`);
-  });
+  const files = new Map<string, string>(
+    shuffledSpecs(specs, seed).map((spec, i) => {
+      const target = relative(dir, resolve(specDir, spec)).replaceAll('\\', '/');
+      return [`${String(i).padStart(3, '0')}-${spec}`, `import '${target}';\n`] as const;
+    }),
+  );
+  for (const [name, content] of files) {
+    const path = join(dir, name);
+    if (existsSync(path) && readFileSync(path, 'utf8') === content) continue;
+    const aside = `${path}.${process.pid}.tmp`;
+    writeFileSync(aside, content);
+    renameSync(aside, path);
+  }
+  for (const name of readdirSync(dir)) {
+    if (name.endsWith('.spec.ts') && !files.has(name)) rmSync(join(dir, name), { force: true });
+  }
   return dir;
 }

@@ -1,5 +1,8 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { shuffledSpecs } from '../e2e-order/shuffle.js';
+import { shuffledSpecs, shuffledTestDir } from '../e2e-order/shuffle.js';
 
 // The end-to-end suite's shuffled order (test/e2e-order/shuffle.ts): `npm test` runs a new one each time.
 describe('the shuffled order of the end-to-end specs', () => {
@@ -15,5 +18,33 @@ describe('the shuffled order of the end-to-end specs', () => {
     const orders = new Set([1, 2, 3, 4, 5].map((seed) => shuffledSpecs(specs, seed).join()));
     expect(orders.size).toBe(5);
     expect(orders.has(specs.join())).toBe(false);
+  });
+
+  it('writes the folder again for the same seed without removing a file another process reads', () => {
+    const specDir = mkdtempSync(join(tmpdir(), 'ensign-specs-'));
+    const seed = 987_654_321;
+    try {
+      for (const spec of specs.slice(0, 5)) writeFileSync(join(specDir, spec), '');
+      const dir = shuffledTestDir(specDir, seed);
+      const written = readdirSync(dir).sort();
+      expect(written).toHaveLength(5);
+      const inodes = written.map((name) => statSync(join(dir, name)).ino);
+      // Again, as each worker does with the same config: the very same files, never removed meanwhile.
+      expect(shuffledTestDir(specDir, seed)).toBe(dir);
+      expect(readdirSync(dir).sort()).toEqual(written);
+      expect(written.map((name) => statSync(join(dir, name)).ino)).toEqual(inodes);
+      // A spec removed since: no file imports it any more.
+      rmSync(join(specDir, specs[4]));
+      shuffledTestDir(specDir, seed);
+      const kept = readdirSync(dir);
+      expect(kept).toHaveLength(4);
+      for (const name of kept) {
+        expect(readFileSync(join(dir, name), 'utf8')).toMatch(/^import '.*\.spec\.ts';\n$/);
+        expect(readFileSync(join(dir, name), 'utf8')).not.toContain(specs[4]);
+      }
+      rmSync(dir, { recursive: true, force: true });
+    } finally {
+      rmSync(specDir, { recursive: true, force: true });
+    }
   });
 });
