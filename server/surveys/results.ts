@@ -348,7 +348,12 @@ export async function* exportCsv(
     // The next page is read while this one is written out (PostgreSQL in its own process, SQLite on the
     // thread of reads aside).
     const last = rows.at(-1)!;
-    if (more) next = readPage({ createdAt: last.createdAt, id: last.id });
+    if (more) {
+      next = readPage({ createdAt: last.createdAt, id: last.id });
+      // The PostgreSQL driver sends a query a few ticks after it is asked for it: without a turn of the
+      // event loop here, it went out only once this page was written, and nothing overlapped.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     const extras = annotated
       ? await annotations(
           database,
