@@ -1,4 +1,4 @@
-import type { CompiledQuery, Kysely, Transaction } from 'kysely';
+import type { Compilable, CompiledQuery, Kysely, Transaction } from 'kysely';
 import type { Dialect } from './codec.js';
 import type { Database as Tables } from './schema.js';
 
@@ -31,4 +31,33 @@ export async function readAside<R>(executor: Executor, query: CompiledQuery<R>):
 export function inTransaction<T>(executor: Executor, work: (trx: Executor) => Promise<T>): Promise<T> {
   if (!executor.transaction) return work(executor);
   return executor.transaction((db) => work({ db, dialect: executor.dialect }));
+}
+
+/** Stands for argument `i` while a query is compiled once (see compiledOnce). */
+const placeholder = (i: number) => `\u0000ensign-argument-${i}`;
+
+/**
+ * A read built and compiled once per dialect, then run with new string arguments: for the busiest
+ * reads, where Kysely's building and compiling cost more than SQLite's running (the identified sync).
+ * `build` is given placeholders for the arguments and must pass each through to the query as a value.
+ */
+export function compiledOnce<A extends string[], R>(
+  build: (db: Kysely<Tables>, ...args: A) => Compilable<R>,
+): (executor: Executor, ...args: A) => Promise<R[]> {
+  const compiled = new Map<Dialect, { query: CompiledQuery<R>; slots: number[] }>();
+  return async (executor, ...args) => {
+    let once = compiled.get(executor.dialect);
+    if (!once) {
+      const placeholders = args.map((_, i) => placeholder(i)) as A;
+      const query = build(executor.db, ...placeholders).compile();
+      const slots = query.parameters.map((value) => placeholders.indexOf(value as string));
+      if (placeholders.some((_, i) => !slots.includes(i)))
+        throw new Error('compiledOnce: an argument is not a value of the query');
+      once = { query, slots };
+      compiled.set(executor.dialect, once);
+    }
+    const { query, slots } = once;
+    const parameters = query.parameters.map((value, i) => (slots[i] < 0 ? value : args[slots[i]]));
+    return (await executor.db.executeQuery<R>({ ...query, parameters })).rows;
+  };
 }

@@ -1,6 +1,6 @@
 /** What an identified sync reads of a visitor, in one statement (the route is the widget's busiest read). */
 import { sql } from 'kysely';
-import type { Executor } from '../../db/executor.js';
+import { compiledOnce, type Executor } from '../../db/executor.js';
 import type { DisplayRecord } from './displays.js';
 
 /** Of a display, what deciding a visitor's surveys reads. */
@@ -16,17 +16,8 @@ export interface StoredVisitor {
 const ATTRIBUTE = 0;
 const DISPLAY = 1;
 
-/**
- * The person with this user id in the environment, their attributes and their displays, or undefined
- * when there is no such person. One statement instead of three: on SQLite, preparing and stepping each
- * statement costs more than the reads themselves (docs/decisions.md, "The identified sync").
- */
-export async function visitor(
-  executor: Executor,
-  environmentId: string,
-  userId: string,
-): Promise<StoredVisitor | undefined> {
-  const rows = await executor.db
+const visitorRows = compiledOnce((db, environmentId: string, userId: string) =>
+  db
     .selectFrom('survey_people as p')
     .leftJoin('survey_attributes as a', 'a.person_id', 'p.id')
     .where('p.environment_id', '=', environmentId)
@@ -40,7 +31,7 @@ export async function visitor(
       sql<string | null>`null`.as('display_id'),
     ])
     .unionAll(
-      executor.db
+      db
         .selectFrom('survey_displays as d')
         .innerJoin('survey_people as p', 'p.id', 'd.person_id')
         .where('p.environment_id', '=', environmentId)
@@ -53,8 +44,20 @@ export async function visitor(
           'd.created_at as created_at',
           'd.id as display_id',
         ]),
-    )
-    .execute();
+    ),
+);
+
+/**
+ * The person with this user id in the environment, their attributes and their displays, or undefined
+ * when there is no such person. One statement instead of three: on SQLite, preparing and stepping each
+ * statement costs more than the reads themselves (docs/decisions.md, "The identified sync").
+ */
+export async function visitor(
+  executor: Executor,
+  environmentId: string,
+  userId: string,
+): Promise<StoredVisitor | undefined> {
+  const rows = await visitorRows(executor, environmentId, userId);
   if (rows.length === 0) return undefined;
   const attributes: [string, string][] = [];
   const displays: (VisitorDisplay & { id: string })[] = [];
