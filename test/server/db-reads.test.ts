@@ -1,0 +1,117 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compiledOnce } from '../../server/db/executor.js';
+import { type Database, openDatabase } from '../../server/db/index.js';
+import { createTestDatabase, dialects, type TestDatabase } from './support.js';
+
+// The storage layer's two ways of running a read other than a query built each time: aside (on
+// SQLite, a worker thread) and compiled once.
+
+const namespace = (key: string, name = key) => ({
+  key,
+  name,
+  description: '',
+  protected: false,
+  created_at: '2026-01-01T00:00:00.000Z',
+  updated_at: '2026-01-01T00:00:00.000Z',
+});
+
+describe.each(dialects)('reads on %s', (dialect) => {
+  let created: TestDatabase;
+  let database: Database;
+  beforeAll(async () => {
+    created = await createTestDatabase(dialect);
+    database = await openDatabase(created.url);
+    await database.db
+      .insertInto('namespaces')
+      .values([namespace('once-a', 'Alpha'), namespace('once-b', 'Beta'), namespace('once-c', 'Alpha')])
+      .execute();
+  });
+  afterAll(async () => {
+    await database.close();
+    await created.drop();
+  });
+
+  describe('aside', () => {
+    const keys = sql<{
+      key: string;
+      n: number;
+    }>`select key, 7 as n from namespaces where key like ${'aside-%'} order by key`;
+
+    it('answers as the same query does on the event loop, and sees what was committed before it', async () => {
+      await database.db.insertInto('namespaces').values(namespace('aside-a')).execute();
+      const query = keys.compile(database.db);
+      expect(await database.readAside(query)).toEqual([{ key: 'aside-a', n: 7 }]);
+      await database.transaction((trx) => trx.insertInto('namespaces').values(namespace('aside-b')).execute());
+      const aside = await database.readAside(query);
+      expect(aside).toEqual((await keys.execute(database.db)).rows);
+      expect(aside.map((row) => row.key)).toEqual(['aside-a', 'aside-b']);
+    });
+
+    it('answers many reads at once, each with its own rows', async () => {
+      const reads = Array.from({ length: 20 }, (_, i) =>
+        database.readAside(sql<{ i: number }>`select ${i} + 0 as i`.compile(database.db)),
+      );
+      expect((await Promise.all(reads)).map((rows) => rows[0].i)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    });
+
+    it('fails a bad query with the database error, and goes on reading', async () => {
+      await expect(database.readAside(sql`select * from no_such_table`.compile(database.db))).rejects.toThrow(
+        /no_such_table/,
+      );
+      expect(await database.readAside(keys.compile(database.db))).toHaveLength(2);
+    });
+
+    it.runIf(dialect === 'sqlite')('leaves the event loop free while the query runs', async () => {
+      let ticks = 0;
+      const timer = setInterval(() => ticks++, 5);
+      try {
+        const count = sql<{
+          n: number;
+        }>`with recursive s(i) as (select 1 union all select i + 1 from s where i < 3000000) select count(*) as n from s`;
+        const [{ n }] = await database.readAside(count.compile(database.db));
+        expect(n).toBe(3_000_000);
+        // On the event loop, the timer could not have run until the query had ended.
+        expect(ticks).toBeGreaterThanOrEqual(3);
+      } finally {
+        clearInterval(timer);
+      }
+    });
+
+    it.runIf(dialect === 'sqlite')('refuses to write', async () => {
+      await expect(
+        database.readAside(sql`delete from namespaces where key = ${'aside-a'}`.compile(database.db)),
+      ).rejects.toThrow(/readonly|read-only|query_only/i);
+      expect(await database.readAside(keys.compile(database.db))).toHaveLength(2);
+    });
+  });
+
+  describe('compiled once', () => {
+    it('is built once and answers each call with its own arguments, one used twice included', async () => {
+      let builds = 0;
+      const named = compiledOnce((db, name: string, except: string) => {
+        builds++;
+        return db
+          .selectFrom('namespaces')
+          .select('key')
+          .where('name', '=', name)
+          .where('key', '!=', except)
+          .where((eb) => eb.or([eb('key', 'like', 'once-%'), eb('name', '=', name)]))
+          .orderBy('key');
+      });
+      expect(await named(database, 'Alpha', 'none')).toEqual([{ key: 'once-a' }, { key: 'once-c' }]);
+      expect(await named(database, 'Alpha', 'once-a')).toEqual([{ key: 'once-c' }]);
+      expect(await named(database, 'Beta', 'none')).toEqual([{ key: 'once-b' }]);
+      // Inside a transaction too, with the same compiled query.
+      await database.transaction(async (trx) => {
+        expect(await named({ db: trx, dialect: database.dialect }, 'Beta', 'once-b')).toEqual([]);
+      });
+      expect(builds).toBe(1);
+    });
+
+    it('refuses a query that does not take an argument as a value', async () => {
+      const careless = compiledOnce((db, _unused: string) => db.selectFrom('namespaces').select('key'));
+      await expect(careless(database, 'x')).rejects.toThrow(/not a value of the query/);
+    });
+  });
+});
