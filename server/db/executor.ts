@@ -12,13 +12,13 @@ export interface Executor {
   /** Present on the open database (see `Database`), absent on a transaction. */
   transaction?<T>(work: (trx: Transaction<Tables>) => Promise<T>): Promise<T>;
   /**
-   * Present on the open database: runs a long read without holding the event loop for its duration
-   * (SQLite: on a thread of its own, see ReadsAside; PostgreSQL: as any query, which it is already).
+   * Present on an open SQLite database: runs a long read on a thread of its own (ReadsAside) instead of
+   * holding the event loop for its duration. Called through `readAside`.
    */
   readAside?<R>(query: CompiledQuery<R>): Promise<R[]>;
 }
 
-/** Runs a long read aside when the executor can (the open database), else as any query (a transaction). */
+/** Runs a long read aside when the executor can (an open SQLite database), else as any query. */
 export async function readAside<R>(executor: Executor, query: CompiledQuery<R>): Promise<R[]> {
   if (executor.readAside) return executor.readAside(query);
   return (await executor.db.executeQuery(query)).rows;

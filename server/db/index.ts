@@ -1,14 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import {
-  type CompiledQuery,
-  Kysely,
-  Migrator,
-  PostgresDialect,
-  SqliteAdapter,
-  type LogEvent,
-  type Transaction,
-} from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteAdapter, type LogEvent, type Transaction } from 'kysely';
 import { createClient, type Client } from '@libsql/client/sqlite3';
 import { LibsqlDialect } from '@libsql/kysely-libsql';
 import type pg from 'pg';
@@ -33,7 +25,6 @@ export interface Database extends Executor {
   transaction<T>(work: (trx: Transaction<Tables>) => Promise<T>): Promise<T>;
   /** A transaction that only reads, with a consistent view of the data (repeatable read). */
   readTransaction<T>(work: (trx: Transaction<Tables>) => Promise<T>): Promise<T>;
-  readAside<R>(query: CompiledQuery<R>): Promise<R[]>;
   close(): Promise<void>;
 }
 
@@ -163,7 +154,7 @@ async function openPostgres(url: string, onQuery?: OpenOptions['onQuery']): Prom
     pgPool: pool,
     transaction: (work) => db.transaction().execute(work),
     readTransaction: (work) => db.transaction().setIsolationLevel('repeatable read').execute(work),
-    readAside: async (query) => (await db.executeQuery(query)).rows,
+    // No readAside: PostgreSQL runs every query in its own process; `readAside` runs it as any query.
     close: () => db.destroy(),
   };
 }

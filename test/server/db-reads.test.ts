@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compiledOnce } from '../../server/db/executor.js';
+import { compiledOnce, readAside } from '../../server/db/executor.js';
 import { type Database, openDatabase } from '../../server/db/index.js';
 import { createTestDatabase, dialects, type TestDatabase } from './support.js';
 
@@ -41,25 +41,25 @@ describe.each(dialects)('reads on %s', (dialect) => {
     it('answers as the same query does on the event loop, and sees what was committed before it', async () => {
       await database.db.insertInto('namespaces').values(namespace('aside-a')).execute();
       const query = keys.compile(database.db);
-      expect(await database.readAside(query)).toEqual([{ key: 'aside-a', n: 7 }]);
+      expect(await readAside(database, query)).toEqual([{ key: 'aside-a', n: 7 }]);
       await database.transaction((trx) => trx.insertInto('namespaces').values(namespace('aside-b')).execute());
-      const aside = await database.readAside(query);
+      const aside = await readAside(database, query);
       expect(aside).toEqual((await keys.execute(database.db)).rows);
       expect(aside.map((row) => row.key)).toEqual(['aside-a', 'aside-b']);
     });
 
     it('answers many reads at once, each with its own rows', async () => {
       const reads = Array.from({ length: 20 }, (_, i) =>
-        database.readAside(sql<{ i: number }>`select ${i} + 0 as i`.compile(database.db)),
+        readAside(database, sql<{ i: number }>`select ${i} + 0 as i`.compile(database.db)),
       );
       expect((await Promise.all(reads)).map((rows) => rows[0].i)).toEqual(Array.from({ length: 20 }, (_, i) => i));
     });
 
     it('fails a bad query with the database error, and goes on reading', async () => {
-      await expect(database.readAside(sql`select * from no_such_table`.compile(database.db))).rejects.toThrow(
+      await expect(readAside(database, sql`select * from no_such_table`.compile(database.db))).rejects.toThrow(
         /no_such_table/,
       );
-      expect(await database.readAside(keys.compile(database.db))).toHaveLength(2);
+      expect(await readAside(database, keys.compile(database.db))).toHaveLength(2);
     });
 
     it.runIf(dialect === 'sqlite')('leaves the event loop free while the query runs', async () => {
@@ -69,7 +69,7 @@ describe.each(dialects)('reads on %s', (dialect) => {
         const count = sql<{
           n: number;
         }>`with recursive s(i) as (select 1 union all select i + 1 from s where i < 3000000) select count(*) as n from s`;
-        const [{ n }] = await database.readAside(count.compile(database.db));
+        const [{ n }] = await readAside(database, count.compile(database.db));
         expect(n).toBe(3_000_000);
         // On the event loop, the timer could not have run until the query had ended.
         expect(ticks).toBeGreaterThanOrEqual(3);
@@ -80,9 +80,9 @@ describe.each(dialects)('reads on %s', (dialect) => {
 
     it.runIf(dialect === 'sqlite')('refuses to write', async () => {
       await expect(
-        database.readAside(sql`delete from namespaces where key = ${'aside-a'}`.compile(database.db)),
+        readAside(database, sql`delete from namespaces where key = ${'aside-a'}`.compile(database.db)),
       ).rejects.toThrow(/readonly|read-only|query_only/i);
-      expect(await database.readAside(keys.compile(database.db))).toHaveLength(2);
+      expect(await readAside(database, keys.compile(database.db))).toHaveLength(2);
     });
   });
 
