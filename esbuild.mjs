@@ -53,8 +53,8 @@ const options = {
   jsx: 'automatic',
   loader: { '.svg': 'file', '.woff2': 'file' },
   define: { 'process.env.NODE_ENV': JSON.stringify(watch ? 'development' : 'production') },
-  // wouter imports useSyncExternalStore through its shim for React 17, which on React 19 only hands
-  // over React's own: React's, without the shim's code on the first page.
+  // wouter imports useSyncExternalStore through its shim for React 17, which on React 18 and later only
+  // hands over React's own: React's, without the shim's code on the first page.
   alias: { 'use-sync-external-store/shim/index.js': 'react' },
   legalComments: 'none',
   logLevel: 'info',

@@ -1,9 +1,10 @@
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import uPlot from 'uplot';
+import { useStyleSheet } from '../lib/style-sheet';
 
 /**
  * The part of uPlot's stylesheet the chart needs (no legend, no title). esbuild does not load CSS
- * imported by a lazily loaded chunk, so it is rendered here and hoisted by React.
+ * imported by a lazily loaded chunk, so the chart adds it to the document itself.
  */
 const UPLOT_CSS =
   '.uplot,.uplot *{box-sizing:border-box}.uplot{line-height:1.5;width:min-content}' +
@@ -58,6 +59,7 @@ export interface LineChartProps {
 /** One series over time, drawn by uPlot in the theme's colours and redrawn when the theme changes. */
 export function LineChart({ xs, values, label, height, utc, range, whole, points = false }: LineChartProps) {
   const container = useRef<HTMLDivElement>(null);
+  useStyleSheet('uplot', UPLOT_CSS);
   const colors = useSyncExternalStore(subscribeToTheme, readColors);
 
   useEffect(() => {
@@ -94,12 +96,5 @@ export function LineChart({ xs, values, label, height, utc, range, whole, points
     };
   }, [xs, values, label, height, utc, range, whole, points, colors]);
 
-  return (
-    <>
-      <style href="uplot" precedence="default">
-        {UPLOT_CSS}
-      </style>
-      <div ref={container} className="chart" />
-    </>
-  );
+  return <div ref={container} className="chart" />;
 }

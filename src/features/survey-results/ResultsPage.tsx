@@ -10,7 +10,7 @@ import { conditionCount, trendsFilter, useResultsState } from './filter';
 import { FilterPanel } from './FilterPanel';
 import { type ResultsView, resultsPaths } from './paths';
 import { Responses } from './Responses';
-import { ResultsStyles } from './styles';
+import { useResultsStyles } from './styles';
 import { Summary } from './Summary';
 import { Trends } from './Trends';
 
@@ -22,6 +22,7 @@ const VIEWS: { view: ResultsView; label: string }[] = [
 
 /** A survey's results: summary, trends and responses under one filter kept in the address. */
 export default function ResultsPage({ params }: { params: Record<string, string | undefined> }) {
+  useResultsStyles();
   return (
     <SurveysArea environmentId={params.environmentId} tab="surveys">
       {(environment) => (
@@ -55,7 +56,6 @@ function Results({
   const props = { namespaceKey, environmentId: environment.id, survey: survey.data };
   return (
     <>
-      <ResultsStyles />
       <div className="results-header">
         <h2>Results: {survey.data.name}</h2>
         <div className="results-actions">

@@ -19,7 +19,7 @@ import {
   type WebhookTrigger,
   webhooksQuery,
 } from './api';
-import { ResultsStyles } from './styles';
+import { useResultsStyles } from './styles';
 
 const TRIGGER_LABELS: Record<WebhookTrigger, string> = {
   responseCreated: 'Response created',
@@ -29,6 +29,7 @@ const TRIGGER_LABELS: Record<WebhookTrigger, string> = {
 
 /** The environment's webhooks: Formbricks 1.6's response events, signed, to URLs of the operator's. */
 export default function WebhooksPage({ params }: { params: Record<string, string | undefined> }) {
+  useResultsStyles();
   return (
     <SurveysArea environmentId={params.environmentId} tab="webhooks">
       {(environment) => <Webhooks environment={environment} />}
@@ -50,7 +51,6 @@ function Webhooks({ environment }: { environment: SurveyEnvironment }) {
 
   return (
     <>
-      <ResultsStyles />
       <div className="section-header">
         <div>
           <h2>Webhooks</h2>

@@ -1,6 +1,8 @@
+import { useStyleSheet } from '../../lib/style-sheet';
+
 /**
- * The results pages' own rules, rendered by their lazily loaded chunk and hoisted by React (esbuild does
- * not load CSS imported by a lazy chunk), so the console's first page carries none of them.
+ * The results pages' own rules, added to the document by their lazily loaded chunk (esbuild does not
+ * load CSS imported by a lazy chunk), so the console's first page carries none of them.
  */
 const CSS = `
 .results-header{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:.75rem;margin:1rem 0}
@@ -40,10 +42,7 @@ const CSS = `
 .results-secret{display:flex;gap:.5rem;align-items:center;word-break:break-all}
 `;
 
-export function ResultsStyles() {
-  return (
-    <style href="survey-results" precedence="default">
-      {CSS}
-    </style>
-  );
+/** Adds the results pages' rules to the document (once, however many pages call it). */
+export function useResultsStyles(): void {
+  useStyleSheet('survey-results', CSS);
 }
