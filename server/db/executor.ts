@@ -16,6 +16,11 @@ export interface Executor {
    * holding the event loop for its duration. Called through `readAside`.
    */
   readAside?<R>(query: CompiledQuery<R>): Promise<R[]>;
+  /**
+   * Present on an open SQLite database: runs a short read on a connection of its own, straight through
+   * libSQL, without Kysely's and @libsql/client's handling of each statement. Called by `compiledOnce`.
+   */
+  readDirect?<R>(query: CompiledQuery<R>): Promise<R[]>;
 }
 
 /** Runs a long read aside when the executor can (an open SQLite database), else as any query. */
@@ -37,8 +42,9 @@ export function inTransaction<T>(executor: Executor, work: (trx: Executor) => Pr
 const placeholder = (i: number) => `\u0000ensign-argument-${i}`;
 
 /**
- * A read built and compiled once per dialect, then run with new string arguments: for the busiest
- * reads, where Kysely's building and compiling cost more than SQLite's running (the identified sync).
+ * A read built and compiled once per dialect, then run with new string arguments (on an open SQLite
+ * database, straight through libSQL: `readDirect`): for the busiest reads, where Kysely's building and
+ * compiling cost more than SQLite's running (the identified sync).
  * `build` is given placeholders for the arguments and must pass each through to the query as a value.
  */
 export function compiledOnce<A extends string[], R>(
@@ -58,6 +64,8 @@ export function compiledOnce<A extends string[], R>(
     }
     const { query, slots } = once;
     const parameters = query.parameters.map((value, i) => (slots[i] < 0 ? value : args[slots[i]]));
-    return (await executor.db.executeQuery<R>({ ...query, parameters })).rows;
+    const withArguments = { ...query, parameters };
+    if (executor.readDirect) return executor.readDirect(withArguments);
+    return (await executor.db.executeQuery<R>(withArguments)).rows;
   };
 }

@@ -1,6 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { Kysely, Migrator, PostgresDialect, SqliteAdapter, type LogEvent, type Transaction } from 'kysely';
+import {
+  type CompiledQuery,
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteAdapter,
+  type LogEvent,
+  type Transaction,
+} from 'kysely';
 import { createClient, type Client } from '@libsql/client/sqlite3';
 import { LibsqlDialect } from '@libsql/kysely-libsql';
 import type pg from 'pg';
@@ -8,6 +16,7 @@ import type { Database as Tables } from './schema.js';
 import type { Executor } from './executor.js';
 import { migrationsFor } from './migrations/index.js';
 import { SQLITE_BUSY_WAIT_MS, asReadOnly, takingTurnsToWrite } from './sqlite-writes.js';
+import { DirectReads } from './direct-reads.js';
 import { ReadsAside } from './reads-aside.js';
 import { keepPreparedStatements } from './statement-cache.js';
 
@@ -90,6 +99,7 @@ async function openSqlite(url: string, onQuery?: OpenOptions['onQuery']): Promis
     log: onQuery,
   });
   const readsAside = new ReadsAside(path, SQLITE_BUSY_WAIT_MS);
+  const directReads = new DirectReads(path, SQLITE_BUSY_WAIT_MS);
   return {
     db,
     dialect: 'sqlite',
@@ -97,24 +107,32 @@ async function openSqlite(url: string, onQuery?: OpenOptions['onQuery']): Promis
     // libSQL opens every pooled connection with foreign keys enforced.
     transaction: (work) => db.transaction().execute(work),
     readTransaction: (work) => asReadOnly(() => db.transaction().execute(work)),
-    readAside: async (query) => {
-      // Logged as Kysely logs its own queries, for tracing.
-      const started = performance.now();
-      try {
-        const rows = await readsAside.read(query);
-        onQuery?.({ level: 'query', query, queryDurationMillis: performance.now() - started });
-        return rows;
-      } catch (error) {
-        onQuery?.({ level: 'error', error, query, queryDurationMillis: performance.now() - started });
-        throw error;
-      }
-    },
+    readAside: (query) => reported(query, onQuery, () => readsAside.read(query)),
+    readDirect: (query) => reported(query, onQuery, () => directReads.read(query)),
     close: async () => {
+      directReads.close();
       await readsAside.close();
       await db.destroy();
       client.close();
     },
   };
+}
+
+/** Runs a read that bypasses Kysely and tells `onQuery` of it as Kysely tells of its own (tracing records them). */
+async function reported<R>(
+  query: CompiledQuery<R>,
+  onQuery: OpenOptions['onQuery'],
+  read: () => R[] | Promise<R[]>,
+): Promise<R[]> {
+  const started = performance.now();
+  try {
+    const rows = await read();
+    onQuery?.({ level: 'query', query, queryDurationMillis: performance.now() - started });
+    return rows;
+  } catch (error) {
+    onQuery?.({ level: 'error', error, query, queryDurationMillis: performance.now() - started });
+    throw error;
+  }
 }
 
 /**

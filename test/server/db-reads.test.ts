@@ -109,6 +109,45 @@ describe.each(dialects)('reads on %s', (dialect) => {
       expect(builds).toBe(1);
     });
 
+    it('sees what was committed just before it; inside a transaction, what the transaction wrote', async () => {
+      const nameOf = compiledOnce((db, key: string) =>
+        db.selectFrom('namespaces').select('name').where('key', '=', key),
+      );
+      await database.db.insertInto('namespaces').values(namespace('once-new', 'New')).execute();
+      expect(await nameOf(database, 'once-new')).toEqual([{ name: 'New' }]);
+      await database.transaction(async (trx) => {
+        await trx.updateTable('namespaces').set({ name: 'Renamed' }).where('key', '=', 'once-new').execute();
+        expect(await nameOf({ db: trx, dialect: database.dialect }, 'once-new')).toEqual([{ name: 'Renamed' }]);
+        expect(await nameOf(database, 'once-new')).toEqual([{ name: 'New' }]);
+      });
+      expect(await nameOf(database, 'once-new')).toEqual([{ name: 'Renamed' }]);
+    });
+
+    it('is told to the query log, as the queries Kysely runs are (tracing records them)', async () => {
+      const logged: string[] = [];
+      const traced = await openDatabase(created.url, {
+        migrate: false,
+        onQuery: (event) => logged.push(event.query.sql),
+      });
+      try {
+        const keyOf = compiledOnce((db, name: string) =>
+          db.selectFrom('namespaces').select('key').where('name', '=', name),
+        );
+        expect(await keyOf(traced, 'Beta')).toEqual([{ key: 'once-b' }]);
+        expect(logged.filter((query) => query.includes('"name" ='))).toHaveLength(1);
+      } finally {
+        await traced.close();
+      }
+    });
+
+    it.runIf(dialect === 'sqlite')('never writes outside a transaction', async () => {
+      const remove = compiledOnce((db, key: string) => db.deleteFrom('namespaces').where('key', '=', key));
+      await expect(remove(database, 'once-b')).rejects.toThrow(/readonly|read-only|query_only/i);
+      expect(
+        await database.db.selectFrom('namespaces').select('key').where('key', '=', 'once-b').execute(),
+      ).toHaveLength(1);
+    });
+
     it('refuses a query that does not take an argument as a value', async () => {
       const careless = compiledOnce((db, _unused: string) => db.selectFrom('namespaces').select('key'));
       await expect(careless(database, 'x')).rejects.toThrow(/not a value of the query/);
