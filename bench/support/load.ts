@@ -10,9 +10,21 @@ export interface Totals {
   cpuSeconds: number;
   p50: number[];
   p99: number[];
+  /** Requests per second in each round. */
+  rates: number[];
+  /** The server's CPU microseconds per request in each round (one-process servers only). */
+  cpus: number[];
 }
 
-export const emptyTotals = (): Totals => ({ requests: 0, seconds: 0, cpuSeconds: 0, p50: [], p99: [] });
+export const emptyTotals = (): Totals => ({
+  requests: 0,
+  seconds: 0,
+  cpuSeconds: 0,
+  p50: [],
+  p99: [],
+  rates: [],
+  cpus: [],
+});
 
 export interface Target {
   url: string;
@@ -34,9 +46,12 @@ export async function round(
     .reduce((sum, [, { count }]) => sum + count, 0);
   if (unexpected > 0 || result.errors > 0)
     throw new Error(`${name}: ${unexpected} answers other than ${expectStatus}, ${result.errors} errors`);
-  totals.cpuSeconds += (target.cpuSeconds?.() ?? 0) - cpuBefore;
+  const cpuSeconds = (target.cpuSeconds?.() ?? 0) - cpuBefore;
+  totals.cpuSeconds += cpuSeconds;
   totals.requests += result.requests.total;
   totals.seconds += options.duration as number;
+  totals.rates.push(result.requests.total / (options.duration as number));
+  totals.cpus.push((1e6 * cpuSeconds) / result.requests.total);
   totals.p50.push(result.latency.p50);
   totals.p99.push(result.latency.p99);
 }
@@ -46,12 +61,22 @@ export const cpuPerRequest = (totals: Totals) => (1e6 * totals.cpuSeconds) / tot
 
 export const worstP99 = (totals: Totals) => Math.max(...totals.p99);
 
-/** The median of the rounds' p99s: with many short rounds, one round slowed by the machine's other load moves it less than the worst. */
-export const medianP99 = (totals: Totals) => {
-  const sorted = [...totals.p99].sort((a, b) => a - b);
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
   const middle = sorted.length >> 1;
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
+
+/**
+ * The median over the rounds of `a`'s figure divided by `b`'s in the same round (`rates`: throughput,
+ * `cpus`: CPU per request). Rounds alternate between the servers, so each pair was measured within
+ * seconds of each other: a burst of load from elsewhere on the machine moves one pair, not the median.
+ */
+export const medianRatio = (a: Totals, b: Totals, figure: 'rates' | 'cpus') =>
+  median(a[figure].map((value, i) => value / b[figure][i]));
+
+/** The median of the rounds' p99s: with many short rounds, one round slowed by the machine's other load moves it less than the worst. */
+export const medianP99 = (totals: Totals) => median(totals.p99);
 
 /** Prints the server's line; returns its requests per second. */
 export function report(label: string, totals: Totals): number {
