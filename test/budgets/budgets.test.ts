@@ -7,10 +7,9 @@ const sizes = measureBudgeted();
 describe('gzipped bundle sizes stay within their budgets', () => {
   for (const name of Object.keys(BUDGETS) as Budgeted[]) {
     test(`${name} (${BUDGETS[name].path}): at most ${BUDGETS[name].budget} B`, () => {
-      expect(
-        sizes[name],
-        `${name} is ${sizes[name]} B gzipped, budget ${BUDGETS[name].budget} B`,
-      ).toBeLessThanOrEqual(BUDGETS[name].budget);
+      expect(sizes[name], `${name} is ${sizes[name]} B gzipped, budget ${BUDGETS[name].budget} B`).toBeLessThanOrEqual(
+        BUDGETS[name].budget,
+      );
     });
   }
 });
