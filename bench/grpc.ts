@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import protobuf from 'protobufjs';
 import { h2Load } from './support/h2-load.js';
-import { budget, emptyTotals, loadLine, medianP99, medianRatio, report } from './support/load.js';
+import { addRound, budget, emptyTotals, loadLine, medianP99, medianRatio, report } from './support/load.js';
 import { EVALUATION_BODY, serveIfChild, startServer } from './support/servers.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 12);
@@ -102,15 +102,7 @@ if (!(await serveIfChild())) {
       const cpuBefore = server.cpuSeconds();
       const seconds = SECONDS / ROUNDS;
       const result = await loads[name](seconds);
-      const cpuSeconds = server.cpuSeconds() - cpuBefore;
-      const t = totals[name];
-      t.cpuSeconds += cpuSeconds;
-      t.requests += result.requests;
-      t.seconds += seconds;
-      t.p50.push(result.p50);
-      t.p99.push(result.p99);
-      t.rates.push(result.requests / seconds);
-      t.cpus.push((1e6 * cpuSeconds) / result.requests);
+      addRound(totals[name], { ...result, seconds, cpuSeconds: server.cpuSeconds() - cpuBefore });
     }
   }
   server.stop();

@@ -46,20 +46,37 @@ export async function round(
     .reduce((sum, [, { count }]) => sum + count, 0);
   if (unexpected > 0 || result.errors > 0)
     throw new Error(`${name}: ${unexpected} answers other than ${expectStatus}, ${result.errors} errors`);
-  const cpuSeconds = (target.cpuSeconds?.() ?? 0) - cpuBefore;
+  addRound(totals, {
+    requests: result.requests.total,
+    seconds: options.duration as number,
+    cpuSeconds: (target.cpuSeconds?.() ?? 0) - cpuBefore,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+  });
+}
+
+/** What one round of load gave: its requests, its length, the server's CPU seconds and the latency percentiles (ms). */
+export interface RoundFigures {
+  requests: number;
+  seconds: number;
+  cpuSeconds: number;
+  p50: number;
+  p99: number;
+}
+
+/** Adds a round to the totals, and its own throughput and CPU per request to the per-round figures. */
+export function addRound(totals: Totals, { requests, seconds, cpuSeconds, p50, p99 }: RoundFigures): void {
+  totals.requests += requests;
+  totals.seconds += seconds;
   totals.cpuSeconds += cpuSeconds;
-  totals.requests += result.requests.total;
-  totals.seconds += options.duration as number;
-  totals.rates.push(result.requests.total / (options.duration as number));
-  totals.cpus.push((1e6 * cpuSeconds) / result.requests.total);
-  totals.p50.push(result.latency.p50);
-  totals.p99.push(result.latency.p99);
+  totals.p50.push(p50);
+  totals.p99.push(p99);
+  totals.rates.push(requests / seconds);
+  totals.cpus.push((1e6 * cpuSeconds) / requests);
 }
 
 /** CPU microseconds the server spent per request. */
 export const cpuPerRequest = (totals: Totals) => (1e6 * totals.cpuSeconds) / totals.requests;
-
-export const worstP99 = (totals: Totals) => Math.max(...totals.p99);
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
