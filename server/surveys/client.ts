@@ -156,14 +156,14 @@ export function clientRoutes(
     reply,
   ) => {
     const state = await syncStateOf(request);
-    const json = await identified(state, {
+    const body = await identified(state, {
       userId,
       userAgent: request.headers['user-agent'] ?? '',
       // Clients older than 1.6 send no version and read the person from the sync.
       withPerson: query.version === undefined,
     });
     reply.header('cache-control', 'no-store');
-    return reply.type(JSON_TYPE).send(json);
+    return reply.type(JSON_TYPE).send(body);
   };
   routes.add({
     method: 'GET',

@@ -12,7 +12,7 @@ export interface SyncingVisitor {
 }
 
 /** The identified sync's `{data}` answer for a visitor of a kept environment; the Fastify route and the fast path both send it. */
-export type IdentifiedSync = (state: EnvironmentState, visitor: SyncingVisitor) => Promise<string>;
+export type IdentifiedSync = (state: EnvironmentState, visitor: SyncingVisitor) => Promise<Buffer>;
 
 export const isMobile = (userAgent: string) => /mobile|android|iphone|ipod/i.test(userAgent);
 
@@ -43,8 +43,7 @@ export function identifiedSync(
 }
 
 /** The identified sync's answer as the fast path sends it, with the headers the client API's route gives it. */
-export function identifiedAnswer(json: string): FastAnswer {
-  const body = Buffer.from(json);
+export function identifiedAnswer(body: Buffer): FastAnswer {
   return {
     status: 200,
     headers: [

@@ -22,8 +22,8 @@ export interface EnvironmentState {
   anonymous: Buffer;
   /** A strong ETag over `anonymous`: equal on every instance serving the same content. */
   etag: string;
-  /** The JSON of each survey, of the no-code action classes and of the product, to assemble a visitor's answer from. */
-  json: { surveys: Map<string, string>; noCodeActionClasses: string; product: string };
+  /** Each survey's JSON and the answer's closing part, in UTF-8, to assemble a visitor's answer from (visitorAnswer). */
+  parts: { surveys: Map<string, Buffer>; closing: Buffer };
   /** When the first running survey's close date passes (then the anonymous answer changes), in epoch ms. */
   expiresAt: number;
 }
@@ -108,10 +108,11 @@ export class SyncStates {
       product,
       anonymous,
       etag: `"${createHash('sha1').update(anonymous).digest('base64url')}"`,
-      json: {
-        surveys: new Map(surveys.map((survey) => [survey.id, JSON.stringify(wireSurvey(survey))])),
-        noCodeActionClasses: JSON.stringify(noCodeActionClasses),
-        product: JSON.stringify(product),
+      parts: {
+        surveys: new Map(surveys.map((survey) => [survey.id, Buffer.from(JSON.stringify(wireSurvey(survey)))])),
+        closing: Buffer.from(
+          `],"noCodeActionClasses":${JSON.stringify(noCodeActionClasses)},"product":${JSON.stringify(product)}`,
+        ),
       },
       expiresAt: Math.min(Infinity, ...closing),
     };
@@ -143,12 +144,24 @@ export function anonymousAnswer(state: EnvironmentState, ifNoneMatch: string | u
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+const OPENING = Buffer.from('{"data":{"surveys":[');
+const COMMA = Buffer.from(',');
+const END = Buffer.from('}}');
+
 /**
- * An identified visitor's `{data}` answer, assembled from the state's kept JSON: the given surveys (those
- * the visitor may see), the no-code action classes, the product and, for clients before 1.6, the person.
+ * An identified visitor's `{data}` answer in UTF-8, copied together from the state's kept parts: the
+ * given surveys (those the visitor may see), the no-code action classes, the product and, for clients
+ * before 1.6, the person. Copying kept bytes instead of encoding the answer's text on every sync takes an
+ * eighth off the sync's CPU time (docs/decisions.md, "The identified sync").
  */
-export function visitorAnswer(state: EnvironmentState, surveys: TSurvey[], person?: object): string {
-  const surveysJson = surveys.map((survey) => state.json.surveys.get(survey.id)).join(',');
-  const personJson = person ? `,"person":${JSON.stringify(person)}` : '';
-  return `{"data":{"surveys":[${surveysJson}],"noCodeActionClasses":${state.json.noCodeActionClasses},"product":${state.json.product}${personJson}}}`;
+export function visitorAnswer(state: EnvironmentState, surveys: TSurvey[], person?: object): Buffer {
+  const parts: Buffer[] = [OPENING];
+  for (const [i, survey] of surveys.entries()) {
+    if (i > 0) parts.push(COMMA);
+    parts.push(state.parts.surveys.get(survey.id)!);
+  }
+  parts.push(state.parts.closing);
+  if (person) parts.push(Buffer.from(`,"person":${JSON.stringify(person)}`));
+  parts.push(END);
+  return Buffer.concat(parts);
 }
