@@ -42,16 +42,16 @@ export function inTransaction<T>(executor: Executor, work: (trx: Executor) => Pr
 const placeholder = (i: number) => `\u0000ensign-argument-${i}`;
 
 /**
- * A read built and compiled once per dialect, then run with new string arguments (on an open SQLite
- * database, straight through libSQL: `readDirect`): for the busiest reads, where Kysely's building and
- * compiling cost more than SQLite's running (the identified sync).
- * `build` is given placeholders for the arguments and must pass each through to the query as a value.
+ * A statement built and compiled once per dialect, then given new arguments: for the busiest
+ * statements, where Kysely's building and compiling cost more than the database's running them (the
+ * identified sync's read, the history entry every change reads and writes). `build` is given
+ * placeholders for the arguments and must pass each through to the statement as a value.
  */
-export function compiledOnce<A extends string[], R>(
+function compiledWithArguments<A extends (string | null)[], R>(
   build: (db: Kysely<Tables>, ...args: A) => Compilable<R>,
-): (executor: Executor, ...args: A) => Promise<R[]> {
+): (executor: Executor, args: A) => CompiledQuery<R> {
   const compiled = new Map<Dialect, { query: CompiledQuery<R>; slots: number[] }>();
-  return async (executor, ...args) => {
+  return (executor, args) => {
     let once = compiled.get(executor.dialect);
     if (!once) {
       const placeholders = args.map((_, i) => placeholder(i)) as A;
@@ -63,9 +63,28 @@ export function compiledOnce<A extends string[], R>(
       compiled.set(executor.dialect, once);
     }
     const { query, slots } = once;
-    const parameters = query.parameters.map((value, i) => (slots[i] < 0 ? value : args[slots[i]]));
-    const withArguments = { ...query, parameters };
-    if (executor.readDirect) return executor.readDirect(withArguments);
-    return (await executor.db.executeQuery<R>(withArguments)).rows;
+    return { ...query, parameters: query.parameters.map((value, i) => (slots[i] < 0 ? value : args[slots[i]])) };
+  };
+}
+
+/** A read compiled once (see compiledWithArguments); on an open SQLite database it runs straight through libSQL (`readDirect`). */
+export function compiledOnce<A extends string[], R>(
+  build: (db: Kysely<Tables>, ...args: A) => Compilable<R>,
+): (executor: Executor, ...args: A) => Promise<R[]> {
+  const withArguments = compiledWithArguments(build);
+  return async (executor, ...args) => {
+    const query = withArguments(executor, args);
+    if (executor.readDirect) return executor.readDirect(query);
+    return (await executor.db.executeQuery<R>(query)).rows;
+  };
+}
+
+/** A write compiled once (see compiledWithArguments), run as any statement on the executor (a transaction, as a rule). */
+export function writeCompiledOnce<A extends (string | null)[]>(
+  build: (db: Kysely<Tables>, ...args: A) => Compilable<unknown>,
+): (executor: Executor, ...args: A) => Promise<void> {
+  const withArguments = compiledWithArguments(build);
+  return async (executor, ...args) => {
+    await executor.db.executeQuery(withArguments(executor, args));
   };
 }

@@ -12,7 +12,7 @@ import type { Selectable } from 'kysely';
 import type { HistoryTable } from '../../db/schema.js';
 import { nowTimestamp } from '../../db/codec.js';
 import { invalid } from '../errors.js';
-import type { Executor } from '../../db/executor.js';
+import { compiledOnce, type Executor, writeCompiledOnce } from '../../db/executor.js';
 import { findNamespace, namespaceFromRow } from './namespaces.js';
 import { flagIfAny } from './flags.js';
 import { segmentIfAny } from './segments.js';
@@ -74,7 +74,14 @@ export async function recordedState(
   namespaceKey: string,
   key: string,
 ): Promise<{ state: EntityState | undefined } | undefined> {
-  const row = await executor.db
+  const [row] = await latestEntry(executor, namespaceKey, type, key);
+  if (!row || (row.namespaceEntryId !== null && Number(row.namespaceEntryId) > Number(row.id))) return undefined;
+  return { state: row.after === null ? undefined : (JSON.parse(row.after) as EntityState) };
+}
+
+/** The entity's latest entry and the id of its namespace's latest entry: built once, run on every change. */
+const latestEntry = compiledOnce((db, namespaceKey: string, type: string, key: string) =>
+  db
     .selectFrom('history')
     .select(['id', 'after'])
     .select((eb) =>
@@ -90,11 +97,8 @@ export async function recordedState(
     .where('entity_type', '=', type)
     .where('entity_key', '=', key)
     .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  if (!row || (row.namespaceEntryId !== null && Number(row.namespaceEntryId) > Number(row.id))) return undefined;
-  return { state: row.after === null ? undefined : (JSON.parse(row.after) as EntityState) };
-}
+    .limit(1),
+);
 
 /** An arbitrary constant naming the lock that orders history rows on PostgreSQL. */
 const HISTORY_LOCK = 7_310_010;
@@ -129,23 +133,52 @@ export async function recordChange(
   const beforeJson = before ? JSON.stringify(before) : null;
   const afterJson = after ? JSON.stringify(after) : null;
   if (beforeJson === afterJson && !evenIfUnchanged) return;
-  await executor.db
-    .insertInto('history')
-    .values({
-      namespace_key: change.namespaceKey,
-      entity_type: change.entityType,
-      entity_key: change.entityKey,
-      noun: change.noun,
-      action: change.action,
-      actor: actor.name,
-      actor_metadata: JSON.stringify(actor.metadata),
-      before: beforeJson,
-      after: afterJson,
-      payload: JSON.stringify(payload ?? {}),
-      created_at: nowTimestamp(),
-    })
-    .execute();
+  await insertEntry(
+    executor,
+    change.namespaceKey,
+    change.entityType,
+    change.entityKey,
+    change.noun,
+    change.action,
+    actor.name,
+    JSON.stringify(actor.metadata),
+    beforeJson,
+    afterJson,
+    JSON.stringify(payload ?? {}),
+    nowTimestamp(),
+  );
 }
+
+/** One history row: built once, run on every change. */
+const insertEntry = writeCompiledOnce(
+  (
+    db,
+    namespace_key: string,
+    entity_type: string,
+    entity_key: string,
+    noun: string,
+    action: string,
+    actor: string,
+    actor_metadata: string,
+    before: string | null,
+    after: string | null,
+    payload: string,
+    created_at: string,
+  ) =>
+    db.insertInto('history').values({
+      namespace_key,
+      entity_type,
+      entity_key,
+      noun,
+      action,
+      actor,
+      actor_metadata,
+      before,
+      after,
+      payload,
+      created_at,
+    }),
+);
 
 export function entryFromRow(row: Selectable<HistoryTable>): HistoryEntry {
   return {
