@@ -18,13 +18,26 @@ export class DirectReads {
     private readonly busyTimeoutMs: number,
   ) {}
 
-  read<R>(query: CompiledQuery<R>): R[] {
+  /**
+   * The query's rows; with `oneRow`, only its first, in one call into libSQL instead of two and an
+   * iterator (libSQL resets the statement after it, so no read stays open).
+   */
+  read<R>(query: CompiledQuery<R>, oneRow = false): R[] {
     if (!this.#connection) {
       const connection = new Libsql(this.path, { timeout: this.busyTimeoutMs });
       connection.exec('PRAGMA query_only = ON');
       this.#connection = connection;
     }
-    return this.#connection.prepare(query.sql).all(...query.parameters) as R[];
+    if (!oneRow) return this.#connection.prepare(query.sql).all(...query.parameters) as R[];
+    // A kept statement read with get() after all() gives the earlier read's row (libSQL 0.5), so the
+    // one-row reads have statements of their own: the comment makes their SQL, the cache's key, differ.
+    const row = this.#connection.prepare(`${query.sql} -- one row`).get(...query.parameters) as
+      | (R & { _metadata?: unknown })
+      | undefined;
+    if (row === undefined) return [];
+    // libSQL adds the statement's timing to the row.
+    delete row._metadata;
+    return [row];
   }
 
   close(): void {

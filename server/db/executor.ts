@@ -18,9 +18,10 @@ export interface Executor {
   readAside?<R>(query: CompiledQuery<R>): Promise<R[]>;
   /**
    * Present on an open SQLite database: runs a short read on a connection of its own, straight through
-   * libSQL, without Kysely's and @libsql/client's handling of each statement. Called by `compiledOnce`.
+   * libSQL, without Kysely's and @libsql/client's handling of each statement; `oneRow` reads only the
+   * first row. Called by `compiledOnce`.
    */
-  readDirect?<R>(query: CompiledQuery<R>): Promise<R[]>;
+  readDirect?<R>(query: CompiledQuery<R>, oneRow?: boolean): Promise<R[]>;
 }
 
 /** Runs a long read aside when the executor can (an open SQLite database), else as any query. */
@@ -67,14 +68,18 @@ function compiledWithArguments<A extends (string | null)[], R>(
   };
 }
 
-/** A read compiled once (see compiledWithArguments); on an open SQLite database it runs straight through libSQL (`readDirect`). */
+/**
+ * A read compiled once (see compiledWithArguments); on an open SQLite database it runs straight through
+ * libSQL (`readDirect`). `oneRow`: the read gives a row at most (one is read on SQLite, whatever it gives).
+ */
 export function compiledOnce<A extends string[], R>(
   build: (db: Kysely<Tables>, ...args: A) => Compilable<R>,
+  { oneRow = false } = {},
 ): (executor: Executor, ...args: A) => Promise<R[]> {
   const withArguments = compiledWithArguments(build);
   return async (executor, ...args) => {
     const query = withArguments(executor, args);
-    if (executor.readDirect) return executor.readDirect(query);
+    if (executor.readDirect) return executor.readDirect(query, oneRow);
     return (await executor.db.executeQuery<R>(query)).rows;
   };
 }

@@ -108,7 +108,7 @@ async function openSqlite(url: string, onQuery?: OpenOptions['onQuery']): Promis
     transaction: (work) => db.transaction().execute(work),
     readTransaction: (work) => asReadOnly(() => db.transaction().execute(work)),
     readAside: (query) => reported(query, onQuery, () => readsAside.read(query)),
-    readDirect: (query) => reported(query, onQuery, () => directReads.read(query)),
+    readDirect: (query, oneRow) => reported(query, onQuery, () => directReads.read(query, oneRow)),
     close: async () => {
       directReads.close();
       await readsAside.close();

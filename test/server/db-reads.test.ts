@@ -123,6 +123,22 @@ describe.each(dialects)('reads on %s', (dialect) => {
       expect(await nameOf(database, 'once-new')).toEqual([{ name: 'Renamed' }]);
     });
 
+    it('with oneRow, gives the one row or none, and the next read sees what was committed since', async () => {
+      const build = (db: Parameters<Parameters<typeof compiledOnce>[0]>[0], key: string) =>
+        db.selectFrom('namespaces').select('name').where('key', '=', key);
+      const namesOf = compiledOnce(build);
+      const nameOf = compiledOnce(build, { oneRow: true });
+      await database.db.insertInto('namespaces').values(namespace('one-row', 'First')).execute();
+      // The same SQL read for all its rows first, then for one row with other arguments.
+      expect(await namesOf(database, 'one-row')).toEqual([{ name: 'First' }]);
+      expect(await nameOf(database, 'no-such-row')).toEqual([]);
+      expect(await nameOf(database, 'one-row')).toEqual([{ name: 'First' }]);
+      await database.db.updateTable('namespaces').set({ name: 'Second' }).where('key', '=', 'one-row').execute();
+      expect(await nameOf(database, 'one-row')).toEqual([{ name: 'Second' }]);
+      expect(await namesOf(database, 'no-such-row')).toEqual([]);
+      expect(await nameOf(database, 'one-row')).toEqual([{ name: 'Second' }]);
+    });
+
     it('is told to the query log, as the queries Kysely runs are (tracing records them)', async () => {
       const logged: string[] = [];
       const traced = await openDatabase(created.url, {

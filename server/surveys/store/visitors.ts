@@ -1,5 +1,6 @@
 /** What an identified sync reads of a visitor, in one statement (the route is the widget's busiest read). */
 import { sql } from 'kysely';
+import type { Dialect } from '../../db/codec.js';
 import { compiledOnce, type Executor } from '../../db/executor.js';
 import type { DisplayRecord } from './displays.js';
 
@@ -13,63 +14,55 @@ export interface StoredVisitor {
   displays: VisitorDisplay[];
 }
 
-const ATTRIBUTE = 0;
-const DISPLAY = 1;
+/**
+ * Each of a person's attributes as `[name, value]` and displays as `[surveyId, responseId, createdAt, id]`,
+ * aggregated into a JSON array (as text) by a subquery on the person's row.
+ */
+const aggregated = {
+  sqlite: (columns: string, table: string) =>
+    sql.raw<string>(`(select json_group_array(json_array(${columns})) from ${table} where person_id = p.id)`),
+  postgres: (columns: string, table: string) =>
+    sql.raw<string>(
+      `(select coalesce(json_agg(json_build_array(${columns})), '[]'::json)::text from ${table} where person_id = p.id)`,
+    ),
+};
 
-const visitorRows = compiledOnce((db, environmentId: string, userId: string) =>
-  db
-    .selectFrom('survey_people as p')
-    .leftJoin('survey_attributes as a', 'a.person_id', 'p.id')
-    .where('p.environment_id', '=', environmentId)
-    .where('p.user_id', '=', userId)
-    .select([
-      'p.id as person_id',
-      sql<number>`${sql.lit(ATTRIBUTE)}`.as('kind'),
-      'a.key as name',
-      'a.value as value',
-      sql<string | null>`null`.as('created_at'),
-      sql<string | null>`null`.as('display_id'),
-    ])
-    .unionAll(
+const visitorRows = (dialect: Dialect) =>
+  compiledOnce(
+    (db, environmentId: string, userId: string) =>
       db
-        .selectFrom('survey_displays as d')
-        .innerJoin('survey_people as p', 'p.id', 'd.person_id')
+        .selectFrom('survey_people as p')
         .where('p.environment_id', '=', environmentId)
         .where('p.user_id', '=', userId)
         .select([
           'p.id as person_id',
-          sql<number>`${sql.lit(DISPLAY)}`.as('kind'),
-          'd.survey_id as name',
-          'd.response_id as value',
-          'd.created_at as created_at',
-          'd.id as display_id',
+          aggregated[dialect]('key, value', 'survey_attributes').as('attributes'),
+          aggregated[dialect]('survey_id, response_id, created_at, id', 'survey_displays').as('displays'),
         ]),
-    ),
-);
+    { oneRow: true },
+  );
+const visitorRow = { sqlite: visitorRows('sqlite'), postgres: visitorRows('postgres') };
 
 /**
  * The person with this user id in the environment, their attributes and their displays, or undefined
- * when there is no such person. One statement instead of three: on SQLite, preparing and stepping each
- * statement costs more than the reads themselves (docs/decisions.md, "The identified sync").
+ * when there is no such person. One statement giving one row: on SQLite, each statement, and each row
+ * read through libSQL, costs more than the lookups themselves (docs/decisions.md, "The identified sync").
  */
 export async function visitor(
   executor: Executor,
   environmentId: string,
   userId: string,
 ): Promise<StoredVisitor | undefined> {
-  const rows = await visitorRows(executor, environmentId, userId);
-  if (rows.length === 0) return undefined;
-  const attributes: [string, string][] = [];
-  const displays: (VisitorDisplay & { id: string })[] = [];
-  for (const row of rows) {
-    if (Number(row.kind) === DISPLAY)
-      displays.push({ surveyId: row.name!, responseId: row.value, createdAt: row.created_at!, id: row.display_id! });
-    else if (row.name !== null) attributes.push([row.name, row.value!]);
-  }
+  const [row] = await visitorRow[executor.dialect](executor, environmentId, userId);
+  if (!row) return undefined;
+  const attributes = JSON.parse(row.attributes) as [string, string][];
+  const displays = (JSON.parse(row.displays) as [string, string | null, string, string][]).map(
+    ([surveyId, responseId, createdAt, id]) => ({ surveyId, responseId, createdAt, id }),
+  );
   attributes.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   displays.sort((a, b) => compareDesc(a.createdAt, b.createdAt) || compareDesc(a.id, b.id));
   return {
-    personId: rows[0].person_id,
+    personId: row.person_id,
     attributes: Object.fromEntries(attributes),
     displays: displays.map(({ id: _id, ...display }) => display),
   };
