@@ -24,6 +24,8 @@ export interface EnvironmentState {
   etag: string;
   /** Each survey's JSON and the answer's closing part, in UTF-8, to assemble a visitor's answer from (visitorAnswer). */
   parts: { surveys: Map<string, Buffer>; closing: Buffer };
+  /** Answers without a person already assembled, by the ids of their surveys: visitors see few different sets. */
+  answers: Map<string, Buffer>;
   /** When the first running survey's close date passes (then the anonymous answer changes), in epoch ms. */
   expiresAt: number;
 }
@@ -108,6 +110,7 @@ export class SyncStates {
       product,
       anonymous,
       etag: `"${createHash('sha1').update(anonymous).digest('base64url')}"`,
+      answers: new Map(),
       parts: {
         surveys: new Map(surveys.map((survey) => [survey.id, Buffer.from(JSON.stringify(wireSurvey(survey)))])),
         closing: Buffer.from(
@@ -148,13 +151,20 @@ const OPENING = Buffer.from('{"data":{"surveys":[');
 const COMMA = Buffer.from(',');
 const END = Buffer.from('}}');
 
+/** How many assembled answers an environment's state keeps (each as big as the anonymous answer at most). */
+export const KEPT_ANSWERS = 16;
+
 /**
  * An identified visitor's `{data}` answer in UTF-8, copied together from the state's kept parts: the
  * given surveys (those the visitor may see), the no-code action classes, the product and, for clients
  * before 1.6, the person. Copying kept bytes instead of encoding the answer's text on every sync takes an
- * eighth off the sync's CPU time (docs/decisions.md, "The identified sync").
+ * eighth off the sync's CPU time (docs/decisions.md, "The identified sync"); an answer without a person
+ * is kept for the next visitor who sees the same surveys.
  */
 export function visitorAnswer(state: EnvironmentState, surveys: TSurvey[], person?: object): Buffer {
+  const key = person ? undefined : surveys.map((survey) => survey.id).join();
+  const kept = key === undefined ? undefined : state.answers.get(key);
+  if (kept) return kept;
   const parts: Buffer[] = [OPENING];
   for (const [i, survey] of surveys.entries()) {
     if (i > 0) parts.push(COMMA);
@@ -163,5 +173,7 @@ export function visitorAnswer(state: EnvironmentState, surveys: TSurvey[], perso
   parts.push(state.parts.closing);
   if (person) parts.push(Buffer.from(`,"person":${JSON.stringify(person)}`));
   parts.push(END);
-  return Buffer.concat(parts);
+  const answer = Buffer.concat(parts);
+  if (key !== undefined && state.answers.size < KEPT_ANSWERS) state.answers.set(key, answer);
+  return answer;
 }
