@@ -237,14 +237,19 @@ function parseBatch(output: Buffer, count: number): (string | undefined)[] {
 }
 
 /** git's complaint in one line, named for what the operator must fix. */
-function gitProblem(stderr: string, error: Error & { killed?: boolean }): string {
+export function gitProblem(stderr: string, error: Error & { killed?: boolean }): string {
   const lines = stderr
     .split('\n')
     .map((line) => line.replace(/^(fatal|error): /, '').trim())
     .filter(Boolean);
   const text = lines.join(' ');
   if (error.killed) return `git took longer than ${GIT_TIMEOUT_MS / 1000}s`;
-  if (/authentication failed|401|403|permission denied|could not read username|could not read password/i.test(text))
+  // An HTTP status only as git words it: a port or a path may hold the same digits.
+  if (
+    /authentication failed|returned error: 40[13]\b|permission denied|could not read username|could not read password/i.test(
+      text,
+    )
+  )
     return `authentication refused: ${lines[lines.length - 1]}`;
   if (
     /could not resolve|connection refused|unable to access|does not appear to be a git repository|not found|timed out|could not read from remote/i.test(

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { ChangeFeed } from '../../../server/changes.js';
 import { ConfigError, type GitStorageConfig } from '../../../server/config/index.js';
-import { GitStorage } from '../../../server/flipt/declarative/git.js';
+import { GitStorage, gitProblem } from '../../../server/flipt/declarative/git.js';
 import { FliptStore } from '../../../server/flipt/store/index.js';
 import { gitStorageFor, startGitRemote, type GitRemote } from '../../support/git-server.js';
 import { dialects, startTestApp, type TestApp } from '../support.js';
@@ -271,4 +271,29 @@ describe.each(dialects)('the API over git storage (%s for everything else)', (di
     },
     SLOW,
   );
+});
+
+describe("git's complaint in one line", () => {
+  const failed = new Error('git failed');
+  it('names refused credentials, and not a port or path that holds 401 or 403', () => {
+    expect(
+      gitProblem(
+        "fatal: unable to access 'http://127.0.0.1:44013/flags.git/': The requested URL returned error: 403\n",
+        failed,
+      ),
+    ).toBe(
+      "authentication refused: unable to access 'http://127.0.0.1:44013/flags.git/': The requested URL returned error: 403",
+    );
+    expect(gitProblem("fatal: Authentication failed for 'http://127.0.0.1:5000/flags.git/'\n", failed)).toMatch(
+      /^authentication refused: /,
+    );
+    expect(
+      gitProblem(
+        "fatal: unable to access 'http://127.0.0.1:44013/r401/flags.git/': Failed to connect to 127.0.0.1 port 44013 after 0 ms: Couldn't connect to server\n",
+        failed,
+      ),
+    ).toBe(
+      "repository unreachable: unable to access 'http://127.0.0.1:44013/r401/flags.git/': Failed to connect to 127.0.0.1 port 44013 after 0 ms: Couldn't connect to server",
+    );
+  });
 });
