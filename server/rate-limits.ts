@@ -5,7 +5,7 @@ import type { RateLimits } from './config/index.js';
 /** The kinds of routes that have a limit of their own (`server.rate_limits`). */
 export type LimitedKind = 'login' | 'tokenCreation' | 'surveyUploads' | 'surveyWrites' | 'evaluation';
 
-const LOGIN = /^\/auth\/v1\/method\/(oidc\/:[^/]+|github)\/(authorize|callback)$/;
+const LOGIN = /^\/auth\/v1\/method\/((oidc\/:[^/]+|github)\/(authorize|callback)|kubernetes\/serviceaccount)$/;
 const SURVEY_UPLOAD = /^\/api\/v1\/client\/:[^/]+\/storage(\/local)?$/;
 const SURVEY_WRITE = /^\/api\/v1\/client\/:[^/]+\/(displays|responses|actions|people)(\/:[^/]+)?$/;
 const EVALUATION =

@@ -68,4 +68,9 @@ export const AuthMetadata = {
   email: 'io.flipt.auth.email',
   name: 'io.flipt.auth.name',
   picture: 'io.flipt.auth.picture',
+  k8sNamespace: 'io.flipt.auth.k8s.namespace',
+  k8sPodName: 'io.flipt.auth.k8s.pod.name',
+  k8sPodUid: 'io.flipt.auth.k8s.pod.uid',
+  k8sServiceAccountName: 'io.flipt.auth.k8s.serviceaccount.name',
+  k8sServiceAccountUid: 'io.flipt.auth.k8s.serviceaccount.uid',
 } as const;

@@ -4,6 +4,7 @@ import type { AppContext } from '../context.js';
 import { resolveAuthSettings } from './settings.js';
 import { AuthStore, timestampIn } from './store.js';
 import { jwksKeySource, pemKeySource } from './jwt.js';
+import { KubernetesVerifier } from './kubernetes.js';
 import type { AuthRuntime } from './runtime.js';
 import {
   enforceAuthentication,
@@ -44,6 +45,9 @@ export async function installAuth(app: FastifyInstance, context: AppContext): Pr
       : jwt.jwksUrl
         ? jwksKeySource(jwt.jwksUrl, (message) => app.log.warn(message))
         : pemKeySource(jwt.publicKeyPem!),
+    kubernetes: settings.kubernetes.enabled
+      ? new KubernetesVerifier(settings.kubernetes, (message) => app.log.warn(message))
+      : undefined,
   };
   context.auth = runtime;
   if (settings.token.enabled) await bootstrapToken(app, runtime);

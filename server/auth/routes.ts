@@ -9,11 +9,13 @@ import {
   type ListAuthenticationsResponse,
   type MethodInfo,
 } from '../../domain/flipt/auth.js';
-import { invalid, invalidField, notFound, unauthenticated } from '../flipt/errors.js';
+import { FliptError, GrpcCode, invalid, invalidField, notFound, unauthenticated } from '../flipt/errors.js';
 import { nowTimestamp } from '../db/codec.js';
 import type { AuthRuntime } from './runtime.js';
 import { clearSessionCookies } from './cookies.js';
-import { storedTimestamp } from './store.js';
+import { storedTimestamp, timestampIn } from './store.js';
+import { JwtError } from './jwt.js';
+import type { ServiceAccountIdentity } from './kubernetes.js';
 import { protectedAs } from './enforce.js';
 import * as v from 'valibot';
 import { parse } from '../flipt/routes/http.js';
@@ -72,7 +74,7 @@ export function authOperations(runtime: AuthRuntime) {
             settings.github.enabled ? urls('/auth/v1/method/github') : null,
           ),
           info('METHOD_OIDC', settings.oidc.enabled, true, settings.oidc.enabled ? { providers } : null),
-          info('METHOD_KUBERNETES', false, false),
+          info('METHOD_KUBERNETES', settings.kubernetes.enabled, false),
           info('METHOD_JWT', settings.jwt.enabled, false),
           info('METHOD_CLOUD', false, true),
         ],
@@ -127,6 +129,28 @@ export function authOperations(runtime: AuthRuntime) {
     async deleteToken(id: string): Promise<Record<string, never>> {
       await store.delete(id);
       return {};
+    },
+
+    /**
+     * The Kubernetes method: a verified service-account token buys a client token that expires with it, carrying
+     * the workload's namespace, pod and service account. A refused token is 401 with the reason.
+     */
+    async verifyServiceAccount(sent: unknown): Promise<CreateTokenResponse> {
+      const body = (sent ?? {}) as Record<string, unknown>;
+      const token = body.serviceAccountToken ?? body.service_account_token;
+      if (typeof token !== 'string' || token === '') throw invalidField('serviceAccountToken', 'must not be empty');
+      let identity: ServiceAccountIdentity;
+      try {
+        identity = await runtime.kubernetes!.verify(token);
+      } catch (error) {
+        if (!(error instanceof JwtError)) throw error;
+        throw new FliptError(GrpcCode.Unauthenticated, `verifying service account: ${error.message}`);
+      }
+      return store.create({
+        method: 'METHOD_KUBERNETES',
+        metadata: identity.metadata,
+        expiresAt: timestampIn(identity.expiresAt * 1000 - Date.now()),
+      });
     },
 
     /** A static token (the token method, when enabled): its clear text is only ever in this answer. */
@@ -194,6 +218,11 @@ export async function authRoutes(app: FastifyInstance, runtime: AuthRuntime): Pr
 
   if (runtime.settings.token.enabled) {
     app.post('/auth/v1/method/token', async (request) => ops.createToken(request.body));
+  }
+  if (runtime.kubernetes) {
+    app.post('/auth/v1/method/kubernetes/serviceaccount', protectedAs('public'), async (request) =>
+      ops.verifyServiceAccount(request.body),
+    );
   }
 }
 

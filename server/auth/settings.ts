@@ -17,12 +17,13 @@ export interface AuthSettings {
   oidc: { enabled: boolean; providers: Record<string, OidcProviderSettings>; emailMatches: RegExp[] };
   github: GithubSettings;
   jwt: JwtSettings;
+  kubernetes: KubernetesSettings;
   /** Expired authentications of these methods are deleted once `graceMs` past their expiry, every `intervalMs`. */
   cleanup: CleanupSettings[];
 }
 
 export interface CleanupSettings {
-  method: 'METHOD_TOKEN' | 'METHOD_OIDC' | 'METHOD_GITHUB';
+  method: 'METHOD_TOKEN' | 'METHOD_OIDC' | 'METHOD_GITHUB' | 'METHOD_KUBERNETES';
   intervalMs: number;
   graceMs: number;
 }
@@ -56,6 +57,18 @@ export interface JwtSettings {
   publicKeyPem?: string;
   issuer?: string;
   subject?: string;
+  audiences: string[];
+}
+
+export interface KubernetesSettings {
+  enabled: boolean;
+  /** Where the cluster serves its OIDC discovery document. */
+  discoveryUrl: string;
+  /** PEM text of the cluster's CA certificate, read at start-up: the only authority trusted on that connection. */
+  caPem?: string;
+  /** Ensign's own service-account token, the credential for the discovery and key requests. */
+  serviceAccountTokenPath: string;
+  /** The audiences a token must name one of; empty for the API server's own (server/auth/kubernetes.ts). */
   audiences: string[];
 }
 
@@ -109,6 +122,9 @@ export function resolveAuthSettings(file: AuthenticationFileConfig): AuthSetting
     throw new ConfigError(`${key('methods.jwt')}: set only one of jwks_url and public_key_file`);
   }
 
+  const kubernetes = methods.kubernetes ?? {};
+  const caPath = kubernetes.ca_path ?? '/var/run/secrets/kubernetes.io/serviceaccount/ca.crt';
+
   const sessionMethodEnabled = Boolean(methods.oidc?.enabled || github.enabled);
   if (sessionMethodEnabled && !session.domain) {
     throw new ConfigError(`${key('session.domain')} is required when a session method (oidc, github) is enabled`);
@@ -120,6 +136,7 @@ export function resolveAuthSettings(file: AuthenticationFileConfig): AuthSetting
     ['METHOD_TOKEN', 'token', methods.token, false],
     ['METHOD_OIDC', 'oidc', methods.oidc, true],
     ['METHOD_GITHUB', 'github', methods.github, true],
+    ['METHOD_KUBERNETES', 'kubernetes', methods.kubernetes, true],
   ] as const;
   for (const [method, name, section, byDefault] of schedules) {
     if (!section?.enabled || (!section.cleanup && !byDefault)) continue;
@@ -179,22 +196,31 @@ export function resolveAuthSettings(file: AuthenticationFileConfig): AuthSetting
     jwt: {
       enabled: jwt.enabled ?? false,
       jwksUrl: jwt.jwks_url,
-      publicKeyPem: jwt.enabled && jwt.public_key_file ? readKeyFile(jwt.public_key_file) : undefined,
+      publicKeyPem:
+        jwt.enabled && jwt.public_key_file
+          ? readKeyFile(jwt.public_key_file, key('methods.jwt.public_key_file'))
+          : undefined,
       issuer: jwt.validate_claims?.issuer,
       subject: jwt.validate_claims?.subject,
       audiences: jwt.validate_claims?.audiences ?? [],
+    },
+    kubernetes: {
+      enabled: kubernetes.enabled ?? false,
+      discoveryUrl: kubernetes.discovery_url ?? 'https://kubernetes.default.svc.cluster.local',
+      caPem: kubernetes.enabled ? readKeyFile(caPath, key('methods.kubernetes.ca_path')) : undefined,
+      serviceAccountTokenPath:
+        kubernetes.service_account_token_path ?? '/var/run/secrets/kubernetes.io/serviceaccount/token',
+      audiences: kubernetes.audiences ?? [],
     },
     cleanup,
   };
 }
 
-function readKeyFile(path: string): string {
+function readKeyFile(path: string, configKey: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
-    throw new ConfigError(
-      `authentication.methods.jwt.public_key_file: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
-    );
+    throw new ConfigError(`${configKey}: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
   }
 }
 

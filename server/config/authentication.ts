@@ -65,7 +65,16 @@ const schema = v.strictObject({
           validate_claims: opt(v.strictObject({ issuer: opt(str), subject: opt(str), audiences: opt(strList) })),
         }),
       ),
-      kubernetes: opt(v.record(v.string(), v.unknown())),
+      kubernetes: opt(
+        v.strictObject({
+          enabled: opt(bool),
+          cleanup: opt(cleanup),
+          discovery_url: opt(str),
+          ca_path: opt(str),
+          service_account_token_path: opt(str),
+          audiences: opt(strList),
+        }),
+      ),
       cloud: opt(v.record(v.string(), v.unknown())),
     }),
   ),
@@ -82,7 +91,6 @@ export const authenticationSection = defineSection({
     'authentication.session.csrf.trusted_origins': 'the CSRF check admits the console origin only',
     'authentication.methods.oidc.providers.*.nonce':
       'every login sends a fresh random nonce and checks it in the ID token; a fixed one would let a stolen ID token be replayed',
-    'authentication.methods.kubernetes': 'Kubernetes service-account login is not implemented',
     'authentication.methods.cloud': 'Flipt Cloud login is not implemented',
   },
   resolve: (file): { authentication: AuthenticationFileConfig } => ({ authentication: file }),

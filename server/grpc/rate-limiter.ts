@@ -2,7 +2,7 @@ import type { RateLimits } from '../config/index.js';
 import { FliptError, GrpcCode } from '../flipt/errors.js';
 import { describeWindow } from '../rate-limits.js';
 
-export type GrpcLimitedKind = 'evaluation' | 'tokenCreation';
+export type GrpcLimitedKind = 'evaluation' | 'tokenCreation' | 'login';
 
 /**
  * `server.rate_limits` on gRPC calls: per client address, per kind, the same counts per window as

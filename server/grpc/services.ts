@@ -221,6 +221,13 @@ function authServices({ auth }: AppContext): ServiceSpec[] {
       methods: { CreateToken: { run: (request) => ops.createToken(request), limited: 'tokenCreation' } },
     });
   }
+  if (auth.kubernetes) {
+    services.push({
+      name: 'flipt.auth.AuthenticationMethodKubernetesService',
+      protection: 'public',
+      methods: { VerifyServiceAccount: { run: (request) => ops.verifyServiceAccount(request), limited: 'login' } },
+    });
+  }
   return services;
 }
 

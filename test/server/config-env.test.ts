@@ -308,10 +308,7 @@ describe("Flipt's environment variables", () => {
   const REFUSED: [variable: string, yaml: string][] = [
     ['FLIPT_DB_MAX_OPEN_CONN', 'db:\n  max_open_conn: 10\n'],
     ['FLIPT_LOG_GRPC_LEVEL', 'log:\n  grpc_level: warn\n'],
-    [
-      'FLIPT_AUTHENTICATION_METHODS_KUBERNETES_ENABLED',
-      'authentication:\n  methods:\n    kubernetes:\n      enabled: true\n',
-    ],
+    ['FLIPT_AUTHENTICATION_METHODS_CLOUD_ENABLED', 'authentication:\n  methods:\n    cloud:\n      enabled: true\n'],
     [
       'FLIPT_AUTHENTICATION_METHODS_OIDC_PROVIDERS_GOOGLE_NONCE',
       'authentication:\n  methods:\n    oidc:\n      providers:\n        google:\n          nonce: "1"\n',

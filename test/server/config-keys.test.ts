@@ -357,6 +357,38 @@ const EFFECTS: Record<string, Effect> = {
     set: methods({ jwt: { validate_claims: { subject: 's' } } }),
     see: (c) => auth(c).jwt.subject,
   },
+  'authentication.methods.kubernetes.enabled': {
+    set: methods({ kubernetes: { enabled: true, ca_path: pemFile } }),
+    without: methods({ kubernetes: { ca_path: pemFile } }),
+    see: (c) => auth(c).kubernetes.enabled,
+  },
+  'authentication.methods.kubernetes.discovery_url': {
+    set: methods({ kubernetes: { discovery_url: 'https://cluster.example' } }),
+    see: (c) => auth(c).kubernetes.discoveryUrl,
+  },
+  'authentication.methods.kubernetes.ca_path': {
+    set: methods({ kubernetes: { enabled: true, ca_path: pemFile } }),
+    without: methods({ kubernetes: { enabled: false } }),
+    see: (c) => auth(c).kubernetes.caPem,
+  },
+  'authentication.methods.kubernetes.service_account_token_path': {
+    set: methods({ kubernetes: { service_account_token_path: '/tmp/token' } }),
+    see: (c) => auth(c).kubernetes.serviceAccountTokenPath,
+  },
+  'authentication.methods.kubernetes.audiences': {
+    set: methods({ kubernetes: { audiences: ['ensign'] } }),
+    see: (c) => auth(c).kubernetes.audiences,
+  },
+  'authentication.methods.kubernetes.cleanup.interval': {
+    set: methods({ kubernetes: { enabled: true, ca_path: pemFile, cleanup: { interval: '2h' } } }),
+    without: methods({ kubernetes: { enabled: true, ca_path: pemFile, cleanup: {} } }),
+    see: (c) => auth(c).cleanup,
+  },
+  'authentication.methods.kubernetes.cleanup.grace_period': {
+    set: methods({ kubernetes: { enabled: true, ca_path: pemFile, cleanup: { grace_period: '2h' } } }),
+    without: methods({ kubernetes: { enabled: true, ca_path: pemFile, cleanup: {} } }),
+    see: (c) => auth(c).cleanup,
+  },
   'authentication.methods.jwt.validate_claims.audiences': {
     set: methods({ jwt: { validate_claims: { audiences: ['a'] } } }),
     see: (c) => auth(c).jwt.audiences,

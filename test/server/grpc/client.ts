@@ -58,7 +58,7 @@ export class GrpcClient {
 
 /** Starts the app's gRPC server on a free port, with a client for it. */
 export async function startGrpc(
-  test: TestApp,
+  test: Pick<TestApp, 'app'>,
 ): Promise<{ server: GrpcServer; client: GrpcClient; close(): Promise<void> }> {
   const server = await startGrpcServer(test.app.ensign, {
     host: '127.0.0.1',
