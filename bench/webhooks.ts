@@ -3,7 +3,8 @@
 //   answers; printed is how long another environment's delivery then takes to arrive;
 // - many webhooks: as many webhooks as an environment may hold (1,000 asked for) on a receiver that refuses
 //   connections, then 3 finished 50 KB responses; printed are each response's time and the database's growth.
-// Loopback receivers need `surveys.webhooks_allow_internal_addresses`, set here.
+// BENCH_WEBHOOKS changes how many webhooks are asked for. Loopback receivers need
+// `surveys.webhooks_allow_internal_addresses`, set here.
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,6 +19,7 @@ const DEMO_SURVEY = 'clensigndemosurveyclicks';
 const OTHER_ENVIRONMENT = 'clbenchotherenvironment0';
 const OTHER_KEY = 'bench-other-environment-key';
 const OTHER_SURVEY = 'clbenchothersurvey000000';
+const WEBHOOKS = Number(process.env.BENCH_WEBHOOKS ?? 1000);
 
 const OTHER_SEED = {
   environments: [
@@ -135,7 +137,7 @@ async function manyWebhooks() {
   try {
     let created = 0;
     let refusal = '';
-    for (; created < 1000; created++) {
+    for (; created < WEBHOOKS; created++) {
       const answer = await t.call(
         'POST',
         '/api/v1/management/webhooks',

@@ -25,7 +25,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   // Nullable only because SQLite adds no NOT NULL column to a table with rows; every row gets one below.
   await db.schema
     .alterTable('survey_webhook_deliveries')
-    .addColumn('payload_id', 'varchar(64)', (c) => c.references('survey_webhook_payloads.id'))
+    .addColumn('payload_id', 'varchar(64)', (c) => c.references('survey_webhook_payloads.id').onDelete('cascade'))
     .execute();
   await db.schema
     .createIndex('survey_webhook_deliveries_payload_idx')
