@@ -3,8 +3,8 @@ import type { Kysely } from 'kysely';
 /**
  * Survey webhooks (issue 44): a response's payload stored once, however many webhooks it is delivered to
  * (deliveries refer to it; the delivery's envelope, `{webhookId, event, data}`, is put together when it is
- * sent), and a webhook paused after failing again and again. Queued deliveries keep their payloads: each
- * one's `data` becomes a payload of its own.
+ * sent), a webhook's deliveries indexed by their status, and a webhook paused after failing again and
+ * again. Queued deliveries keep their payloads: each one's `data` becomes a payload of its own.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
@@ -60,6 +60,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     after = rows[rows.length - 1].id;
   }
   await db.schema.alterTable('survey_webhook_deliveries').dropColumn('payload').execute();
+
+  // A webhook's waiting deliveries are counted as each response is queued (at most 1,000 of them).
+  await db.schema.dropIndex('survey_webhook_deliveries_webhook_idx').execute();
+  await db.schema
+    .createIndex('survey_webhook_deliveries_webhook_idx')
+    .on('survey_webhook_deliveries')
+    .columns(['webhook_id', 'status'])
+    .execute();
 
   await db.schema.alterTable('survey_webhooks').addColumn('paused_at', 'varchar(40)').execute();
   await db.schema
