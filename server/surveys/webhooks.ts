@@ -3,9 +3,9 @@
  * deliveries, the response itself stored once in survey_webhook_payloads), and this sends them, signed,
  * retrying with a growing delay. The queue is the table, so nothing queued is lost when the server stops;
  * a delivery claimed by a process that died is due again once its lease ends. Deliveries go out from a
- * pool that takes the next due one as soon as one ends, at most two at a time to a webhook, so a receiver
- * that never answers holds two places and delays no other webhook; a webhook whose attempts keep failing
- * is paused until resumed from the console.
+ * pool that takes the next due one as soon as one ends, at most two at a time to a webhook and four to an
+ * environment's webhooks, so receivers that never answer hold a few places and delay no other tenant; a
+ * webhook whose attempts keep failing is paused until resumed from the console.
  */
 import { createHmac } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
@@ -17,6 +17,7 @@ import {
   countWebhooks,
   deliveryDone,
   deliveryFailed,
+  type DeliveryLimits,
   type DueDelivery,
   enqueueWebhookEvents,
   saveWebhook,
@@ -32,9 +33,9 @@ import { type DeliveryFailure, postToTarget, WebhookTargetError, webhookTarget }
 export const MAX_WEBHOOKS_PER_ENVIRONMENT = 50;
 /** How many deliveries a webhook may have waiting: the events beyond are left out (and logged). */
 export const MAX_PENDING_PER_WEBHOOK = 1000;
-/** Deliveries in flight at once in a process, and to one webhook. */
+/** Deliveries in flight at once in a process, to one webhook and to one environment's webhooks. */
 const POOL_SIZE = 16;
-const PER_WEBHOOK = 2;
+const LIMITS: DeliveryLimits = { perWebhook: 2, perEnvironment: 4 };
 /** How often the queue is looked at when nothing nudged it. */
 const POLL_MS = 1000;
 /** How long a claimed delivery is someone's: longer than a request may take. */
@@ -134,9 +135,9 @@ export class WebhookDispatcher {
   private filling: Promise<void> | undefined;
   private again = false;
   private stopped = true;
-  /** Deliveries in flight, and how many of them each webhook has. */
+  /** Deliveries in flight, and how many of them each webhook and each environment has. */
   private readonly inFlight = new Set<Promise<void>>();
-  private readonly inFlightByWebhook = new Map<string, number>();
+  private readonly counts = { webhooks: new Map<string, number>(), environments: new Map<string, number>() };
 
   constructor(
     private readonly database: Database,
@@ -181,7 +182,7 @@ export class WebhookDispatcher {
   private async fill(): Promise<void> {
     while (!this.stopped && this.inFlight.size < POOL_SIZE) {
       const free = POOL_SIZE - this.inFlight.size;
-      const due = await claimDueDeliveries(this.database, free, LEASE_MS, PER_WEBHOOK, this.inFlightByWebhook);
+      const due = await claimDueDeliveries(this.database, free, LEASE_MS, LIMITS, this.counts);
       for (const delivery of due) this.send(delivery);
       // Fewer than asked for: nothing else is due that a free place may take.
       if (due.length < free) return;
@@ -189,14 +190,18 @@ export class WebhookDispatcher {
   }
 
   private send(delivery: DueDelivery): void {
-    const { webhookId } = delivery;
-    this.inFlightByWebhook.set(webhookId, (this.inFlightByWebhook.get(webhookId) ?? 0) + 1);
+    const count = (counts: Map<string, number>, id: string, change: number) => {
+      const value = (counts.get(id) ?? 0) + change;
+      if (value > 0) counts.set(id, value);
+      else counts.delete(id);
+    };
+    count(this.counts.webhooks, delivery.webhookId, 1);
+    count(this.counts.environments, delivery.environmentId, 1);
     const sending: Promise<void> = this.deliver(delivery)
       .catch((error) => this.log.error(error, 'webhook delivery failed'))
       .finally(() => {
-        const left = this.inFlightByWebhook.get(webhookId)! - 1;
-        if (left > 0) this.inFlightByWebhook.set(webhookId, left);
-        else this.inFlightByWebhook.delete(webhookId);
+        count(this.counts.webhooks, delivery.webhookId, -1);
+        count(this.counts.environments, delivery.environmentId, -1);
         this.inFlight.delete(sending);
         this.nudge();
       });

@@ -167,6 +167,7 @@ export async function enqueueWebhookEvents(
 export interface DueDelivery {
   id: string;
   webhookId: string;
+  environmentId: string;
   payloadId: string;
   url: string;
   secret: string;
@@ -175,80 +176,110 @@ export interface DueDelivery {
   attempts: number;
 }
 
+/** Deliveries in flight at once: at most so many to a webhook and to an environment's webhooks. */
+export interface DeliveryLimits {
+  perWebhook: number;
+  perEnvironment: number;
+}
+
+/** How many deliveries are in flight, by webhook id and by environment id. */
+export interface InFlight {
+  webhooks: ReadonlyMap<string, number>;
+  environments: ReadonlyMap<string, number>;
+}
+
 /**
- * Claims up to `limit` deliveries that are due, of webhooks not paused, at most `perWebhook` of a webhook
- * less those it has `inFlight` already, the longest due first. Each is pushed `leaseMs` into the future by a
- * conditional update, so that another process (a worker of `--workers`) does not send it too while it is
- * in flight.
+ * Claims up to `limit` deliveries that are due, of webhooks not paused, the longest due first, within the
+ * limits per webhook and per environment counting those `inFlight` already. Each is pushed `leaseMs` into
+ * the future by a conditional update, so that another process (a worker of `--workers`) does not send it
+ * too while it is in flight.
  */
 export async function claimDueDeliveries(
   executor: Executor,
   limit: number,
   leaseMs: number,
-  perWebhook: number,
-  inFlight: ReadonlyMap<string, number>,
+  limits: DeliveryLimits,
+  inFlight: InFlight,
 ): Promise<DueDelivery[]> {
-  const full = [...inFlight].filter(([, count]) => count >= perWebhook).map(([id]) => id);
-  const due = await executor.db
-    .selectFrom((db) =>
-      db
-        .selectFrom('survey_webhook_deliveries as d')
-        .innerJoin('survey_webhooks as w', 'w.id', 'd.webhook_id')
-        .select([
-          'd.id',
-          'd.webhook_id',
-          'd.payload_id',
-          'd.event',
-          'd.attempts',
-          'd.next_attempt_at',
-          sql<number>`row_number() over (partition by d.webhook_id order by d.next_attempt_at, d.id)`.as('place'),
-        ])
-        .where('d.status', '=', 'pending')
-        .where('d.next_attempt_at', '<=', now())
-        .where('w.paused_at', 'is', null)
-        .$if(full.length > 0, (query) => query.where('d.webhook_id', 'not in', full))
-        .as('due'),
-    )
-    .innerJoin('survey_webhooks as w', 'w.id', 'due.webhook_id')
-    .innerJoin('survey_webhook_payloads as p', 'p.id', 'due.payload_id')
+  const full = (counts: ReadonlyMap<string, number>, most: number) =>
+    [...counts].filter(([, count]) => count >= most).map(([id]) => id);
+  const fullWebhooks = full(inFlight.webhooks, limits.perWebhook);
+  const fullEnvironments = full(inFlight.environments, limits.perEnvironment);
+  // Each webhook's first due deliveries, then each environment's first of those: the candidates.
+  const byWebhook = executor.db
+    .selectFrom('survey_webhook_deliveries as d')
+    .innerJoin('survey_webhooks as w', 'w.id', 'd.webhook_id')
     .select([
-      'due.id',
-      'due.webhook_id',
-      'due.payload_id',
-      'due.event',
-      'due.attempts',
-      'due.next_attempt_at',
-      'due.place',
+      'd.id',
+      'd.webhook_id',
+      'd.next_attempt_at',
+      'w.environment_id',
+      sql<number>`row_number() over (partition by d.webhook_id order by d.next_attempt_at, d.id)`.as('place'),
+    ])
+    .where('d.status', '=', 'pending')
+    .where('d.next_attempt_at', '<=', now())
+    .where('w.paused_at', 'is', null)
+    .$if(fullWebhooks.length > 0, (query) => query.where('d.webhook_id', 'not in', fullWebhooks))
+    .$if(fullEnvironments.length > 0, (query) => query.where('w.environment_id', 'not in', fullEnvironments));
+  const byEnvironment = executor.db
+    .selectFrom(byWebhook.as('w'))
+    .select([
+      'w.id',
+      sql<number>`row_number() over (partition by w.environment_id order by w.next_attempt_at, w.id)`.as('place'),
+    ])
+    .where('w.place', '<=', limits.perWebhook);
+  const inFlightCount = [...inFlight.webhooks.values()].reduce((sum, count) => sum + count, 0);
+  const candidates = await executor.db
+    .selectFrom(byEnvironment.as('e'))
+    .innerJoin('survey_webhook_deliveries as d', 'd.id', 'e.id')
+    .innerJoin('survey_webhooks as w', 'w.id', 'd.webhook_id')
+    .innerJoin('survey_webhook_payloads as p', 'p.id', 'd.payload_id')
+    .select([
+      'd.id',
+      'd.webhook_id',
+      'd.payload_id',
+      'd.event',
+      'd.attempts',
+      'd.next_attempt_at',
+      'w.environment_id',
       'w.url',
       'w.secret',
       'p.data',
     ])
-    .where('due.place', '<=', perWebhook)
-    .orderBy('due.next_attempt_at')
-    .orderBy('due.id')
-    .limit(limit)
+    .where('e.place', '<=', limits.perEnvironment)
+    .orderBy('d.next_attempt_at')
+    .orderBy('d.id')
+    // A candidate is passed over only for a webhook or environment with deliveries in flight.
+    .limit(limit + inFlightCount)
     .execute();
+  const webhookCounts = new Map(inFlight.webhooks);
+  const environmentCounts = new Map(inFlight.environments);
   const lease = new Date(Date.now() + leaseMs).toISOString();
   const claimed: DueDelivery[] = [];
-  for (const row of due) {
-    if (Number(row.place) + (inFlight.get(row.webhook_id) ?? 0) > perWebhook) continue;
+  for (const row of candidates) {
+    if (claimed.length === limit) break;
+    const forWebhook = webhookCounts.get(row.webhook_id) ?? 0;
+    const forEnvironment = environmentCounts.get(row.environment_id) ?? 0;
+    if (forWebhook >= limits.perWebhook || forEnvironment >= limits.perEnvironment) continue;
     const { numUpdatedRows } = await executor.db
       .updateTable('survey_webhook_deliveries')
       .set({ next_attempt_at: lease })
       .where('id', '=', row.id)
       .where('next_attempt_at', '=', row.next_attempt_at)
       .executeTakeFirst();
-    if (numUpdatedRows > 0n) {
-      claimed.push({
-        id: row.id,
-        webhookId: row.webhook_id,
-        payloadId: row.payload_id,
-        url: row.url,
-        secret: row.secret,
-        payload: `{"webhookId":${JSON.stringify(row.webhook_id)},"event":${JSON.stringify(row.event)},"data":${row.data}}`,
-        attempts: row.attempts,
-      });
-    }
+    if (numUpdatedRows === 0n) continue;
+    webhookCounts.set(row.webhook_id, forWebhook + 1);
+    environmentCounts.set(row.environment_id, forEnvironment + 1);
+    claimed.push({
+      id: row.id,
+      webhookId: row.webhook_id,
+      environmentId: row.environment_id,
+      payloadId: row.payload_id,
+      url: row.url,
+      secret: row.secret,
+      payload: `{"webhookId":${JSON.stringify(row.webhook_id)},"event":${JSON.stringify(row.event)},"data":${row.data}}`,
+      attempts: row.attempts,
+    });
   }
   return claimed;
 }

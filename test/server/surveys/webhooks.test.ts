@@ -1,7 +1,9 @@
 import { createHmac } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { writeFileSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../server/app.js';
 import { type Database, openDatabase } from '../../../server/db/index.js';
@@ -26,7 +28,7 @@ interface Received {
 async function receiver() {
   const received: Received[] = [];
   let status: number | 'silent' = 200;
-  let open = 0;
+  const held = new Set<ServerResponse>();
   const server: Server = createServer((request, response) => {
     let body = '';
     request.on('data', (chunk) => {
@@ -34,8 +36,8 @@ async function receiver() {
     });
     request.on('end', () => {
       if (status === 'silent') {
-        open++;
-        response.on('close', () => open--);
+        held.add(response);
+        response.on('close', () => held.delete(response));
         return;
       }
       if (status === 200) received.push({ headers: request.headers, body });
@@ -48,9 +50,11 @@ async function receiver() {
     port,
     url: `http://127.0.0.1:${port}/hook`,
     received,
-    open: () => open,
+    open: () => held.size,
+    /** A status other than `silent` also drops the requests held so far. */
     setStatus: (value: number | 'silent') => {
       status = value;
+      if (value !== 'silent') for (const response of held) response.destroy();
     },
     close: () => {
       server.closeAllConnections();
@@ -154,6 +158,29 @@ describe.each(dialects)('survey webhooks on %s', (dialect) => {
 const CONSOLE = `/api/v1/namespaces/default/surveys/environments/${ENV}`;
 const CLICKS = 'clensigndemosurveyclicks';
 const WELCOME = 'clensigndemosurveywelcom';
+const OTHER_ENVIRONMENT = 'clensignotherenvironment';
+const OTHER_KEY = 'other-environment-api-key';
+const OTHER_SURVEY = 'clensignothersurvey00000';
+/** A second tenant, seeded beside the demo environment. */
+const OTHER_ENVIRONMENT_SEED = {
+  environments: [
+    {
+      id: OTHER_ENVIRONMENT,
+      product: { name: 'Other tenant' },
+      apiKeys: [OTHER_KEY],
+      surveys: [
+        {
+          id: OTHER_SURVEY,
+          name: 'Feedback',
+          status: 'inProgress',
+          type: 'web',
+          triggers: ['New Session'],
+          questions: [{ id: 'feedback', type: 'openText', headline: 'Anything?', required: false, inputType: 'text' }],
+        },
+      ],
+    },
+  ],
+};
 /** An address no rule refuses (TEST-NET-3): saving a webhook does not connect to it. */
 const PUBLIC_URL = 'https://203.0.113.10/hook';
 
@@ -275,6 +302,8 @@ describe.each(dialects)('survey webhook delivery to internal addresses allowed o
   beforeAll(async () => {
     t = await startSurveyApp(dialect, (config) => {
       config.surveys.webhooksAllowInternalAddresses = true;
+      config.surveys.seedFile = join(config.surveys.uploadDir, 'other-environment.json');
+      writeFileSync(config.surveys.seedFile, JSON.stringify(OTHER_ENVIRONMENT_SEED));
     });
     hook = await receiver();
     other = await receiver();
@@ -332,6 +361,33 @@ describe.each(dialects)('survey webhook delivery to internal addresses allowed o
     // The silent receiver still holds the requests it took when the other delivery arrived: two at most.
     expect(hook.open()).toBeGreaterThan(0);
     expect(hook.open()).toBeLessThanOrEqual(2);
+    hook.setStatus(200);
+  });
+
+  it("takes at most four places for an environment's webhooks: receivers that never answer delay no other environment", async () => {
+    hook.setStatus('silent');
+    for (let i = 0; i < 3; i++) await create(hook.url, [CLICKS]);
+    const otherHook = await t.request(
+      'POST',
+      '/api/v1/management/webhooks',
+      { url: other.url, triggers: ['responseCreated'] },
+      { 'x-api-key': OTHER_KEY },
+    );
+    expect(otherHook.status).toBe(200);
+    // 78 deliveries to the silent receiver, queued before the other environment's.
+    for (let i = 0; i < 13; i++) await respond(CLICKS);
+    await until(() => hook.open() > 0);
+    const otherResponse = await t.request('POST', `/api/v1/client/${OTHER_ENVIRONMENT}/responses`, {
+      surveyId: OTHER_SURVEY,
+      userId: null,
+      finished: false,
+      data: {},
+    });
+    expect(otherResponse.status).toBe(200);
+    await until(() => other.received.length === 1);
+    expect(other.received.map((r) => JSON.parse(r.body).data.id)).toEqual([otherResponse.body.data.id]);
+    expect(hook.open()).toBeGreaterThan(0);
+    expect(hook.open()).toBeLessThanOrEqual(4);
     hook.setStatus(200);
   });
 
