@@ -12,6 +12,8 @@ export interface SurveysConfig {
     uploadDir: string;
     signingSecret?: string;
     uploadQuotaBytes: number;
+    /** Webhooks may post to loopback, private, link-local and other internal addresses (`webhooks_allow_internal_addresses`). */
+    webhooksAllowInternalAddresses: boolean;
   };
 }
 
@@ -25,13 +27,20 @@ export const surveysSection = defineSection({
     upload_dir: opt(str),
     signing_secret: opt(str),
     upload_quota_mb: opt(v.pipe(num, v.minValue(0, 'must be 0 or more'))),
+    webhooks_allow_internal_addresses: opt(bool),
   }),
-  defaults: { enabled: true, upload_dir: './data/uploads', upload_quota_mb: 1024 },
+  defaults: {
+    enabled: true,
+    upload_dir: './data/uploads',
+    upload_quota_mb: 1024,
+    webhooks_allow_internal_addresses: false,
+  },
   resolve(settings): SurveysConfig {
     const surveys: SurveysConfig['surveys'] = {
       enabled: settings.enabled,
       uploadDir: resolve(settings.upload_dir),
       uploadQuotaBytes: Math.round(settings.upload_quota_mb * 1024 * 1024),
+      webhooksAllowInternalAddresses: settings.webhooks_allow_internal_addresses,
     };
     if (settings.demo !== undefined) surveys.demo = settings.demo;
     if (settings.signing_secret) surveys.signingSecret = settings.signing_secret;

@@ -244,13 +244,26 @@ export interface SurveyWebhooksTable extends Timestamps {
   /** JSON array of survey ids; empty means every survey. */
   survey_ids: string;
   secret: string;
+  /** When deliveries stopped after failing again and again; null while delivering. */
+  paused_at: string | null;
+  /** Failed attempts since the last delivery that went through. */
+  failures_in_a_row: Generated<number>;
+}
+
+/** A response as some webhooks are sent it: stored once, its deliveries refer to it. */
+export interface SurveyWebhookPayloadsTable {
+  id: string;
+  environment_id: string;
+  /** The response as the management API gives it, JSON. */
+  data: string;
+  created_at: string;
 }
 
 export interface SurveyWebhookDeliveriesTable {
   id: string;
   webhook_id: string;
   event: string;
-  payload: string;
+  payload_id: string;
   /** `pending` or `failed` (given up); delivered rows are deleted. */
   status: string;
   attempts: number;
@@ -369,6 +382,7 @@ export interface Database {
   survey_response_notes: SurveyResponseNotesTable;
   survey_webhooks: SurveyWebhooksTable;
   survey_webhook_deliveries: SurveyWebhookDeliveriesTable;
+  survey_webhook_payloads: SurveyWebhookPayloadsTable;
   survey_result_groups: SurveyResultGroupsTable;
   survey_result_times: SurveyResultTimesTable;
   survey_result_displays: SurveyResultDisplaysTable;

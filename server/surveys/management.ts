@@ -10,8 +10,8 @@ import type { RouteTable } from '../route-definitions.js';
 import type { Database } from '../db/index.js';
 import { listResponses } from './results.js';
 import { filterOf, pageOf, pageQuery } from './results-routes.js';
-import { deleteWebhook, saveWebhook, webhook, webhooks } from './store/webhooks.js';
-import { webhookInputSchema } from './webhooks.js';
+import { deleteWebhook, webhook, webhooks } from './store/webhooks.js';
+import { saveCheckedWebhook, webhookInputSchema } from './webhooks.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -33,6 +33,7 @@ export function managementRoutes(
   store: SurveyStore,
   database: Database,
   authenticationRequired: boolean,
+  allowInternalWebhookAddresses: boolean,
 ): void {
   const { app } = routes;
   app.decorateRequest('surveyEnvironment', undefined);
@@ -204,7 +205,12 @@ export function managementRoutes(
     url: '/webhooks',
     body: webhookInputSchema,
     handler: async ({ body: input }, request) => ({
-      data: await saveWebhook(database, environmentOf(request).id, { ...input, source: input.source ?? 'api' }),
+      data: await saveCheckedWebhook(
+        database,
+        environmentOf(request).id,
+        { ...input, source: input.source ?? 'api' },
+        allowInternalWebhookAddresses,
+      ),
     }),
   });
   routes.add({

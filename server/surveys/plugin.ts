@@ -96,7 +96,7 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
     };
     return identified(state, visitor).then(identifiedAnswer);
   });
-  const webhooks = new WebhookDispatcher(context.database, app.log);
+  const webhooks = new WebhookDispatcher(context.database, app.log, config.surveys.webhooksAllowInternalAddresses);
   app.addHook('onReady', async () => webhooks.start());
   app.addHook('onClose', async () => webhooks.stop());
   let demoSeeded: Promise<void> | undefined;
@@ -186,6 +186,7 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
         store,
         context.database,
         config.authentication.required === true,
+        config.surveys.webhooksAllowInternalAddresses,
       );
     },
     { prefix: '/api/v1/management' },

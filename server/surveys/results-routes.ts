@@ -14,7 +14,7 @@ import { resultsByVariant } from './by-variant.js';
 import { decodeCursor, exportCsv, listResponses, summarize, trends } from './results.js';
 import * as annotations from './store/annotations.js';
 import * as webhooksStore from './store/webhooks.js';
-import { webhookInputSchema } from './webhooks.js';
+import { saveCheckedWebhook, webhookInputSchema } from './webhooks.js';
 import { ENVIRONMENT } from './console.js';
 import { SurveyStore } from './store/index.js';
 import { attributeKeys, type Cursor } from './store/results.js';
@@ -145,6 +145,7 @@ export async function surveyResultsPlugin(app: FastifyInstance, context: AppCont
   });
   const routes = new RouteTable(app, parseInput);
   const { database } = context;
+  const allowInternalWebhookAddresses = context.config.surveys.webhooksAllowInternalAddresses;
   const store = new SurveyStore(database, context.changes);
   type Located<P> = { params: P };
 
@@ -312,7 +313,7 @@ export async function surveyResultsPlugin(app: FastifyInstance, context: AppCont
     load: environmentToChange,
     body: webhookInputSchema,
     handler: async ({ loaded, body }) => ({
-      data: await webhooksStore.saveWebhook(database, loaded.id, { ...body, source: 'user' }),
+      data: await saveCheckedWebhook(database, loaded.id, { ...body, source: 'user' }, allowInternalWebhookAddresses),
     }),
   });
 
@@ -323,7 +324,7 @@ export async function surveyResultsPlugin(app: FastifyInstance, context: AppCont
     load: webhookToChange,
     body: webhookInputSchema,
     handler: async ({ loaded, body }) => ({
-      data: await webhooksStore.saveWebhook(database, loaded.environmentId, body, loaded.id),
+      data: await saveCheckedWebhook(database, loaded.environmentId, body, allowInternalWebhookAddresses, loaded.id),
     }),
   });
 
@@ -335,6 +336,18 @@ export async function surveyResultsPlugin(app: FastifyInstance, context: AppCont
     handler: async ({ loaded }) => {
       await webhooksStore.deleteWebhook(database, loaded.id);
       return { data: loaded };
+    },
+  });
+
+  // A paused webhook's deliveries go out again.
+  routes.add({
+    method: 'POST',
+    url: `${ENVIRONMENT}/webhooks/:webhookId/resume`,
+    params: webhookPath,
+    load: webhookToChange,
+    handler: async ({ loaded }) => {
+      await webhooksStore.resumeWebhook(database, loaded.id);
+      return { data: await webhooksStore.webhook(database, loaded.id) };
     },
   });
 

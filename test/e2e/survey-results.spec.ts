@@ -20,6 +20,8 @@ const SURVEY = 'ce2eresultssurvey0000001';
 const KEY = 'e2e-results-key-00000001';
 const AREA = `/namespaces/default/surveys/${ENV}`;
 const RESULTS = `${AREA}/results/${SURVEY}`;
+/** The webhook receivers are on loopback, which webhooks may reach only when the operator allows it. */
+const INTERNAL_TARGETS = { FLIPT_SURVEYS_WEBHOOKS_ALLOW_INTERNAL_ADDRESSES: 'true' };
 
 interface Visitor {
   userId: string;
@@ -335,7 +337,7 @@ test('a webhook made in the console gets each response event once, signed, also 
   test.setTimeout(240_000);
   const dir = mkdtempSync(join(tmpdir(), 'ensign-e2e-webhooks-'));
   const db = ['--db', `file:${join(dir, 'ensign.db')}`];
-  let server = await startServer(['--surveys', SEED, ...db]);
+  let server = await startServer(['--surveys', SEED, ...db], INTERNAL_TARGETS);
   const site = await startHostSite();
   const received: Received[] = [];
   const port = await freePort();
@@ -410,7 +412,7 @@ test('a webhook made in the console gets each response event once, signed, also 
     await expect(page.getByRole('row').filter({ hasText: 'Loopback' })).toContainText(/\d+ waiting · last error: /);
     await server.stop();
     receiver = await startReceiver(port, received);
-    server = await startServer(['--surveys', SEED, ...db]);
+    server = await startServer(['--surveys', SEED, ...db], INTERNAL_TARGETS);
     await expect
       .poll(() => eventsOf(received, second!.id).filter((event) => event === 'responseFinished'), {
         timeout: 90_000,
@@ -440,5 +442,50 @@ test('a webhook made in the console gets each response event once, signed, also 
     await site.close();
     await server.stop();
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a webhook whose deliveries keep failing is paused, shown so in the console and resumed there', async ({
+  page,
+}) => {
+  const server = await startServer(['--surveys', SEED], INTERNAL_TARGETS);
+  const received: Received[] = [];
+  const port = await freePort();
+  let receiver: { close(): Promise<void> } | undefined;
+  try {
+    // Nothing listens on the port yet: each of the 10 deliveries fails, and the webhook is paused.
+    const created = await fetch(`${server.url}/api/v1/management/webhooks`, {
+      method: 'POST',
+      headers: { 'x-api-key': KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'Flaky',
+        url: `http://127.0.0.1:${port}/hook`,
+        triggers: ['responseCreated', 'responseFinished'],
+      }),
+    });
+    expect(created.status).toBe(200);
+    for (let i = 0; i < 5; i++) {
+      const response = await fetch(`${server.url}/api/v1/client/${ENV}/responses`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ surveyId: SURVEY, userId: null, finished: true, data: {} }),
+      });
+      expect(response.status).toBe(200);
+    }
+    await expect.poll(async () => (await management(server.url, '/webhooks', KEY))[0].pausedAt).not.toBeNull();
+
+    await open(page, server, `${AREA}/webhooks`);
+    const row = page.getByRole('row').filter({ hasText: 'Flaky' });
+    await expect(row).toContainText(/Paused .+ · 10 waiting · last error: connection failed/);
+    receiver = await startReceiver(port, received);
+    await row.getByRole('button', { name: 'Resume webhook Flaky' }).click();
+    await expect(row).not.toContainText('Paused');
+    await expect(row.getByRole('button', { name: 'Resume webhook Flaky' })).toHaveCount(0);
+    await expect.poll(() => received.length).toBe(10);
+    await page.reload();
+    await expect(row).toContainText('Nothing waiting');
+  } finally {
+    await receiver?.close();
+    await server.stop();
   }
 });

@@ -188,6 +188,10 @@ const EFFECTS: Record<string, Effect> = {
     refused: { meta: { telemetry_enabled: true } },
   },
   'surveys.upload_quota_mb': { set: { surveys: { upload_quota_mb: 5 } }, see: (c) => c.surveys.uploadQuotaBytes },
+  'surveys.webhooks_allow_internal_addresses': {
+    set: { surveys: { webhooks_allow_internal_addresses: true } },
+    see: (c) => c.surveys.webhooksAllowInternalAddresses,
+  },
   'authentication.required': { set: { authentication: { required: true } }, see: (c) => auth(c).required },
   'authentication.exclude.management': {
     set: { authentication: { exclude: { management: true } } },

@@ -12,6 +12,7 @@ import * as surveyResults from './0009_survey_results.js';
 import * as history from './0010_history.js';
 import * as surveyFlagLinks from './0012_survey_flag_links.js';
 import * as surveyResultRollups from './0013_survey_result_rollups.js';
+import * as webhookPayloads from './0014_webhook_payloads.js';
 
 // Migrations import their context from context.ts (importing this file, which imports them, is a circle).
 export type { MigrationContext };
@@ -38,6 +39,7 @@ const modules: Record<string, MigrationModule> = {
   '0010_history': history,
   '0012_survey_flag_links': surveyFlagLinks,
   '0013_survey_result_rollups': surveyResultRollups,
+  '0014_webhook_payloads': webhookPayloads,
 };
 
 export function migrationsFor(dialect: MigrationContext['dialect']): Record<string, Migration> {

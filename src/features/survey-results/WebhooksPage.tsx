@@ -14,6 +14,7 @@ import {
   deliveriesQuery,
   useCreateWebhook,
   useDeleteWebhook,
+  useResumeWebhook,
   WEBHOOK_TRIGGERS,
   type Webhook,
   type WebhookTrigger,
@@ -44,6 +45,7 @@ function Webhooks({ environment }: { environment: SurveyEnvironment }) {
   const hooks = useQuery(webhooksQuery(namespaceKey, environment.id));
   const surveys = useQuery(surveysQuery(namespaceKey, environment.id));
   const remove = useDeleteWebhook(namespaceKey, environment.id);
+  const resume = useResumeWebhook(namespaceKey, environment.id);
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<Webhook>();
   const [deleting, setDeleting] = useState<Webhook>();
@@ -57,7 +59,7 @@ function Webhooks({ environment }: { environment: SurveyEnvironment }) {
           <p className="muted">
             Each response event is posted as JSON to the webhook’s URL, signed with an HMAC-SHA256 of its webhook-id,
             webhook-timestamp and body in the webhook-signature header, and retried with a growing delay until it is
-            taken.
+            taken. A webhook whose deliveries keep failing is paused until you resume it.
           </p>
         </div>
         <ReasonButton className="button button-primary" reason={reason} onClick={() => setCreating(true)}>
@@ -106,6 +108,22 @@ function Webhooks({ environment }: { environment: SurveyEnvironment }) {
                       <RelativeTime value={hook.createdAt} />
                     </td>
                     <td className="row-actions">
+                      {hook.pausedAt && (
+                        <ReasonButton
+                          className="button"
+                          reason={reason}
+                          aria-label={`Resume webhook ${hook.name || hook.url}`}
+                          disabled={resume.isPending}
+                          onClick={() =>
+                            resume
+                              .mutateAsync(hook.id)
+                              .then(() => toastSuccess('Webhook resumed'))
+                              .catch((error) => toastError(errorMessage(error)))
+                          }
+                        >
+                          Resume
+                        </ReasonButton>
+                      )}
                       <ReasonButton
                         className="button button-danger"
                         reason={reason}
@@ -175,16 +193,23 @@ function Webhooks({ environment }: { environment: SurveyEnvironment }) {
   );
 }
 
-/** The webhook's deliveries still to make (delivered ones leave the queue), with the last failure. */
+/** The webhook's deliveries still to make (delivered ones leave the queue), with the last failure; whether it is paused. */
 function Queue({ environmentId, hook }: { environmentId: string; hook: Webhook }) {
   const namespaceKey = useNamespaceKey();
   const deliveries = useQuery(deliveriesQuery(namespaceKey, environmentId, hook.id));
   if (!deliveries.data) return <span className="muted">…</span>;
-  if (deliveries.data.length === 0) return <span className="muted">Nothing waiting</span>;
+  const paused = hook.pausedAt && (
+    <strong>
+      Paused <RelativeTime value={hook.pausedAt} />
+      {' · '}
+    </strong>
+  );
+  if (deliveries.data.length === 0) return <span className="muted">{paused}Nothing waiting</span>;
   const failed = deliveries.data.filter((delivery) => delivery.status === 'failed').length;
   const lastError = deliveries.data.find((delivery) => delivery.lastError)?.lastError;
   return (
     <span>
+      {paused}
       {deliveries.data.length - failed} waiting{failed > 0 && `, ${failed} given up`}
       {lastError && <span className="muted"> · last error: {lastError}</span>}
     </span>

@@ -85,6 +85,8 @@ export interface Webhook {
   /** Empty: every survey of the environment. */
   surveyIds: string[];
   secret: string;
+  /** When its deliveries stopped after failing again and again; null while delivering. */
+  pausedAt: string | null;
 }
 
 export interface WebhookInput {
@@ -258,6 +260,12 @@ export const useCreateWebhook = (namespaceKey: string, environmentId: string) =>
       ...input,
       source: 'user',
     }).then((r) => r.data),
+  );
+
+/** Delivers a paused webhook's deliveries again. */
+export const useResumeWebhook = (namespaceKey: string, environmentId: string) =>
+  useResultsMutation(namespaceKey, environmentId, (webhookId: string) =>
+    request<unknown>('POST', `${environmentPath(namespaceKey, environmentId)}/webhooks/${enc(webhookId)}/resume`),
   );
 
 export const useDeleteWebhook = (namespaceKey: string, environmentId: string) =>
