@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { FliptError } from '../flipt/errors.js';
 import { parseJsonBody } from '../json-body.js';
 import type { Metrics } from '../metrics.js';
-import { FAST_PATH_HEADERS } from '../security-headers.js';
+import { withDefaultHeaders } from '../security-headers.js';
 import type { Tracing } from '../tracing.js';
 
 /** Answers a parsed request body with JSON: synchronously when it can (no promise on the hot path), else with a promise. */
@@ -79,6 +79,8 @@ export class FastPath {
     private readonly log: FastifyBaseLogger,
     private readonly metrics?: Metrics,
     private readonly tracing?: Tracing,
+    /** Helmet's headers (server/security-headers.ts), which every answer here carries as Fastify's do. */
+    private readonly securityHeaders: readonly string[] = [],
   ) {
     this.logRequests = log.level === 'debug' || log.level === 'trace';
   }
@@ -129,7 +131,7 @@ export class FastPath {
     const started = performance.now();
     this.tracing?.routed(request, 'POST', pattern);
     const answer = (status: number, json: string) => {
-      send(response, status, json);
+      send(response, status, json, this.securityHeaders);
       const seconds = (performance.now() - started) / 1000;
       this.metrics?.answered('POST', pattern, status, seconds);
       if (this.logRequests) this.log.debug({ method: 'POST', url, status, ms: seconds * 1000 }, 'request');
@@ -190,7 +192,7 @@ export class FastPath {
       this.tracing?.routed(request, 'GET', route.pattern);
       const sendAnswer = ({ status, headers, body }: FastAnswer) => {
         request.resume();
-        response.writeHead(status, [...headers, ...FAST_PATH_HEADERS]);
+        response.writeHead(status, withDefaultHeaders(headers, this.securityHeaders));
         response.end(body);
         const seconds = (performance.now() - started) / 1000;
         this.metrics?.answered('GET', route.pattern, status, seconds);
@@ -217,13 +219,13 @@ function paramsOf(pattern: string[], path: string[]): Record<string, string> | u
   return params;
 }
 
-function send(response: ServerResponse, status: number, json: string): void {
+function send(response: ServerResponse, status: number, json: string, securityHeaders: readonly string[]): void {
   response.writeHead(status, [
     'content-type',
     'application/json; charset=utf-8',
     'content-length',
     String(Buffer.byteLength(json)),
-    ...FAST_PATH_HEADERS,
+    ...securityHeaders,
   ]);
   response.end(json);
 }
