@@ -186,6 +186,7 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
         store,
         context.database,
         config.authentication.required === true,
+        context.flipt.readOnly,
       );
     },
     { prefix: '/api/v1/management' },
