@@ -12,6 +12,8 @@ export interface SurveysConfig {
     uploadDir: string;
     signingSecret?: string;
     uploadQuotaBytes: number;
+    /** People one environment may hold; a visitor beyond it is refused (403). */
+    maxPeople: number;
   };
 }
 
@@ -25,13 +27,15 @@ export const surveysSection = defineSection({
     upload_dir: opt(str),
     signing_secret: opt(str),
     upload_quota_mb: opt(v.pipe(num, v.minValue(0, 'must be 0 or more'))),
+    max_people: opt(v.pipe(num, v.integer('must be a whole number'), v.minValue(1, 'must be 1 or more'))),
   }),
-  defaults: { enabled: true, upload_dir: './data/uploads', upload_quota_mb: 1024 },
+  defaults: { enabled: true, upload_dir: './data/uploads', upload_quota_mb: 1024, max_people: 1_000_000 },
   resolve(settings): SurveysConfig {
     const surveys: SurveysConfig['surveys'] = {
       enabled: settings.enabled,
       uploadDir: resolve(settings.upload_dir),
       uploadQuotaBytes: Math.round(settings.upload_quota_mb * 1024 * 1024),
+      maxPeople: settings.max_people,
     };
     if (settings.demo !== undefined) surveys.demo = settings.demo;
     if (settings.signing_secret) surveys.signingSecret = settings.signing_secret;

@@ -28,7 +28,8 @@ interface FastRoute {
  * (what it needs is not in memory). A promise that fails hands the request to Fastify too, whose route
  * reads again and answers the error in its API's shape.
  */
-export type FastGetHandler = (request: FastGetRequest) => FastAnswer | Promise<FastAnswer> | undefined;
+/** An answer, or undefined (at once or as the promise's value) to hand the request to Fastify. */
+export type FastGetHandler = (request: FastGetRequest) => FastAnswer | Promise<FastAnswer | undefined> | undefined;
 
 export interface FastGetRequest {
   /** The path parameters the route's pattern names, each a plain key. */
@@ -198,8 +199,12 @@ export class FastPath {
         this.metrics?.answered('GET', route.pattern, status, seconds);
         if (this.logRequests) this.log.debug({ method: 'GET', url, status, ms: seconds * 1000 }, 'request');
       };
-      if (answer instanceof Promise) answer.then(sendAnswer, () => fallback(request, response));
-      else sendAnswer(answer);
+      if (answer instanceof Promise) {
+        answer.then(
+          (settled) => (settled ? sendAnswer(settled) : fallback(request, response)),
+          () => fallback(request, response),
+        );
+      } else sendAnswer(answer);
       return true;
     }
     return false;

@@ -188,6 +188,7 @@ const EFFECTS: Record<string, Effect> = {
     refused: { meta: { telemetry_enabled: true } },
   },
   'surveys.upload_quota_mb': { set: { surveys: { upload_quota_mb: 5 } }, see: (c) => c.surveys.uploadQuotaBytes },
+  'surveys.max_people': { set: { surveys: { max_people: 5 } }, see: (c) => c.surveys.maxPeople },
   'authentication.required': { set: { authentication: { required: true } }, see: (c) => auth(c).required },
   'authentication.exclude.management': {
     set: { authentication: { exclude: { management: true } } },
