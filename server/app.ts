@@ -34,7 +34,7 @@ import { FastPath } from './evaluation/fast-path.js';
 import { SnapshotCache } from './evaluation/cache.js';
 import { parseJsonBody } from './json-body.js';
 import { serveConsole } from './console-files.js';
-import { installSecurityHeaders } from './security-headers.js';
+import { helmetHeaders, installSecurityHeaders } from './security-headers.js';
 import { installRateLimits } from './rate-limits.js';
 import { loggerOptions } from './logging.js';
 import { Metrics, reportToPrimary } from './metrics.js';
@@ -124,7 +124,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('preClose', async () => audit.close());
   const metrics = config.metrics.enabled ? new Metrics() : undefined;
   if (metrics) reportToPrimary(metrics);
-  fastPath = new FastPath(BODY_LIMIT, app.log, metrics, tracing);
+  fastPath = new FastPath(BODY_LIMIT, app.log, metrics, tracing, await helmetHeaders());
   app.addHook('preClose', (done) => {
     fastPath!.close();
     done();

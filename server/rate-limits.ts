@@ -1,4 +1,4 @@
-import type { FastifyInstance, onRequestHookHandler, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, RouteOptions } from 'fastify';
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { RateLimits } from './config/index.js';
 
@@ -25,6 +25,13 @@ export function limitedKindOf(method: string, url: string): LimitedKind | undefi
 export const describeWindow = (ms: number) => (ms % 60_000 === 0 ? `${ms / 60_000} min` : `${ms / 1000} s`);
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Counts the request against the kind's limit now, for a route that only sometimes does what the kind limits
+     * (an identified sync that creates a person); throws the 429 beyond it. Nothing when the kind has no limit.
+     */
+    countAgainst(kind: LimitedKind, request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  }
   interface FastifyContextConfig {
     /** The limit the route counts against, set as it is added (`installRateLimits`). */
     limitedKind?: LimitedKind;
@@ -54,6 +61,9 @@ export async function installRateLimits(app: FastifyInstance, limits: RateLimits
     if (limits[kind] > 0)
       limiters.set(kind, app.rateLimit({ max: limits[kind], timeWindow: limits.windowMs }) as onRequestHookHandler);
   }
+  app.decorate('countAgainst', async function (this: FastifyInstance, kind, request, reply) {
+    await limiters.get(kind)?.call(this, request, reply, () => {});
+  });
   app.addHook('onRoute', (route: RouteOptions) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const kind = methods.map((method) => limitedKindOf(method, route.url)).find(Boolean);

@@ -14,6 +14,8 @@ export interface SurveysConfig {
     uploadQuotaBytes: number;
     /** Webhooks may post to loopback, private, link-local and other internal addresses (`webhooks_allow_internal_addresses`). */
     webhooksAllowInternalAddresses: boolean;
+    /** People one environment may hold; a visitor beyond it is refused (403). */
+    maxPeople: number;
   };
 }
 
@@ -28,12 +30,14 @@ export const surveysSection = defineSection({
     signing_secret: opt(str),
     upload_quota_mb: opt(v.pipe(num, v.minValue(0, 'must be 0 or more'))),
     webhooks_allow_internal_addresses: opt(bool),
+    max_people: opt(v.pipe(num, v.integer('must be a whole number'), v.minValue(1, 'must be 1 or more'))),
   }),
   defaults: {
     enabled: true,
     upload_dir: './data/uploads',
     upload_quota_mb: 1024,
     webhooks_allow_internal_addresses: false,
+    max_people: 1_000_000,
   },
   resolve(settings): SurveysConfig {
     const surveys: SurveysConfig['surveys'] = {
@@ -41,6 +45,7 @@ export const surveysSection = defineSection({
       uploadDir: resolve(settings.upload_dir),
       uploadQuotaBytes: Math.round(settings.upload_quota_mb * 1024 * 1024),
       webhooksAllowInternalAddresses: settings.webhooks_allow_internal_addresses,
+      maxPeople: settings.max_people,
     };
     if (settings.demo !== undefined) surveys.demo = settings.demo;
     if (settings.signing_secret) surveys.signingSecret = settings.signing_secret;

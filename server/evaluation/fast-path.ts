@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { FliptError } from '../flipt/errors.js';
 import { parseJsonBody } from '../json-body.js';
 import type { Metrics } from '../metrics.js';
-import { FAST_PATH_HEADERS } from '../security-headers.js';
+import { withDefaultHeaders } from '../security-headers.js';
 import type { Tracing } from '../tracing.js';
 
 /** Answers a parsed request body with JSON: synchronously when it can (no promise on the hot path), else with a promise. */
@@ -28,7 +28,8 @@ interface FastRoute {
  * (what it needs is not in memory). A promise that fails hands the request to Fastify too, whose route
  * reads again and answers the error in its API's shape.
  */
-export type FastGetHandler = (request: FastGetRequest) => FastAnswer | Promise<FastAnswer> | undefined;
+/** An answer, or undefined (at once or as the promise's value) to hand the request to Fastify. */
+export type FastGetHandler = (request: FastGetRequest) => FastAnswer | Promise<FastAnswer | undefined> | undefined;
 
 export interface FastGetRequest {
   /** The path parameters the route's pattern names, each a plain key. */
@@ -79,6 +80,8 @@ export class FastPath {
     private readonly log: FastifyBaseLogger,
     private readonly metrics?: Metrics,
     private readonly tracing?: Tracing,
+    /** Helmet's headers (server/security-headers.ts), which every answer here carries as Fastify's do. */
+    private readonly securityHeaders: readonly string[] = [],
   ) {
     this.logRequests = log.level === 'debug' || log.level === 'trace';
   }
@@ -129,7 +132,7 @@ export class FastPath {
     const started = performance.now();
     this.tracing?.routed(request, 'POST', pattern);
     const answer = (status: number, json: string) => {
-      send(response, status, json);
+      send(response, status, json, this.securityHeaders);
       const seconds = (performance.now() - started) / 1000;
       this.metrics?.answered('POST', pattern, status, seconds);
       if (this.logRequests) this.log.debug({ method: 'POST', url, status, ms: seconds * 1000 }, 'request');
@@ -190,14 +193,18 @@ export class FastPath {
       this.tracing?.routed(request, 'GET', route.pattern);
       const sendAnswer = ({ status, headers, body }: FastAnswer) => {
         request.resume();
-        response.writeHead(status, [...headers, ...FAST_PATH_HEADERS]);
+        response.writeHead(status, withDefaultHeaders(headers, this.securityHeaders));
         response.end(body);
         const seconds = (performance.now() - started) / 1000;
         this.metrics?.answered('GET', route.pattern, status, seconds);
         if (this.logRequests) this.log.debug({ method: 'GET', url, status, ms: seconds * 1000 }, 'request');
       };
-      if (answer instanceof Promise) answer.then(sendAnswer, () => fallback(request, response));
-      else sendAnswer(answer);
+      if (answer instanceof Promise) {
+        answer.then(
+          (settled) => (settled ? sendAnswer(settled) : fallback(request, response)),
+          () => fallback(request, response),
+        );
+      } else sendAnswer(answer);
       return true;
     }
     return false;
@@ -217,13 +224,13 @@ function paramsOf(pattern: string[], path: string[]): Record<string, string> | u
   return params;
 }
 
-function send(response: ServerResponse, status: number, json: string): void {
+function send(response: ServerResponse, status: number, json: string, securityHeaders: readonly string[]): void {
   response.writeHead(status, [
     'content-type',
     'application/json; charset=utf-8',
     'content-length',
     String(Buffer.byteLength(json)),
-    ...FAST_PATH_HEADERS,
+    ...securityHeaders,
   ]);
   response.end(json);
 }

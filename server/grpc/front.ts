@@ -2,10 +2,15 @@ import http2, { type IncomingHttpHeaders, type ServerHttp2Session, type ServerHt
 import { duplexPair } from 'node:stream';
 
 /**
- * A unary RPC answered by the front itself: the request message's bytes in, the response message's
- * bytes out (or a promise of them); a thrown error becomes the call's status through `statusOf`.
+ * A unary RPC answered by the front itself. `admit` checks the call from its headers alone (authentication)
+ * before a byte of its body is read, and may throw to refuse it; `run` gets the request message's bytes and
+ * what `admit` returned, and answers the response message's bytes (or a promise of them). A thrown error
+ * becomes the call's status through `statusOf`.
  */
-export type FrontMethod = (message: Buffer, headers: IncomingHttpHeaders, peer: string) => Buffer | Promise<Buffer>;
+export interface FrontMethod<Admission = unknown> {
+  admit(headers: IncomingHttpHeaders): Admission | Promise<Admission>;
+  run(message: Buffer, headers: IncomingHttpHeaders, peer: string, admission: Admission): Buffer | Promise<Buffer>;
+}
 
 /** The metadata carrying the caller's address to grpc-js, which sees the front as its peer. */
 export const PEER_HEADER = 'x-ensign-grpc-peer';
@@ -19,6 +24,10 @@ export interface FrontOptions {
   statusOf(error: unknown): { code: number; details: string };
   /** Hands grpc-js one end of a new in-memory connection (its connection injector). */
   inject(connection: import('node:stream').Duplex): void;
+  /** A connection with no traffic this long is closed (tests shorten it). */
+  idleSessionMs?: number;
+  /** A call answered here whose message has not arrived this long after its last frame is cancelled. */
+  idleStreamMs?: number;
 }
 
 export interface Front {
@@ -30,7 +39,11 @@ export interface Front {
 }
 
 /** At most this much of one request message is read on the front (grpc-js's default receive limit). */
-const MAX_MESSAGE = 4 * 1024 * 1024;
+export const MAX_MESSAGE = 4 * 1024 * 1024;
+/** Streams one connection may have open at once: enough for any client's concurrency, far from HTTP/2's 2^32. */
+export const MAX_CONCURRENT_STREAMS = 100;
+const IDLE_SESSION_MS = 5 * 60_000;
+const IDLE_STREAM_MS = 30_000;
 
 /**
  * The gRPC port's HTTP/2 server (docs/decisions.md, "gRPC"). The evaluation RPCs that are answered on
@@ -41,9 +54,12 @@ const MAX_MESSAGE = 4 * 1024 * 1024;
  * `PEER_HEADER` (a client's own is dropped; grpc-js has no other connection than the front's).
  */
 export async function startFront(options: FrontOptions): Promise<Front> {
+  const settings = { maxConcurrentStreams: MAX_CONCURRENT_STREAMS };
   const server = options.tls
-    ? http2.createSecureServer({ cert: options.tls.cert, key: options.tls.key })
-    : http2.createServer();
+    ? http2.createSecureServer({ cert: options.tls.cert, key: options.tls.key, settings })
+    : http2.createServer({ settings });
+  // A connection with no traffic for this long is closed (a client's keepalive pings count as traffic).
+  server.setTimeout(options.idleSessionMs ?? IDLE_SESSION_MS);
   const sessions = new Set<ServerHttp2Session>();
   const backends = new WeakMap<ServerHttp2Session, http2.ClientHttp2Session>();
 
@@ -78,7 +94,7 @@ export async function startFront(options: FrontOptions): Promise<Front> {
       (type === 'application/grpc' || type === 'application/grpc+proto') &&
       (encoding === undefined || encoding === 'identity')
     ) {
-      answer(stream, headers, method, options.statusOf);
+      answer(stream, headers, method, options.statusOf, options.idleStreamMs ?? IDLE_STREAM_MS);
     } else pass(stream, headers, backendOf(stream.session as ServerHttp2Session));
   });
 
@@ -108,20 +124,21 @@ const OK_TRAILERS = { 'grpc-status': '0' };
 const ANSWER_OPTIONS = { waitForTrailers: true };
 
 /**
- * A unary call answered here: one length-prefixed message in, one out, `grpc-status` in the trailers.
- * The method runs as soon as the message is complete (it comes with END_STREAM in practice).
+ * A unary call answered here: admitted from its headers first, then one length-prefixed message in, one
+ * out, `grpc-status` in the trailers. Nothing of the body is read before the call is admitted (the stream
+ * stays paused, so HTTP/2 flow control holds the sender back); the method runs as soon as the message is
+ * complete.
  */
 function answer(
   stream: ServerHttp2Stream,
   headers: IncomingHttpHeaders,
   method: FrontMethod,
   statusOf: FrontOptions['statusOf'],
+  idleStreamMs: number,
 ): void {
-  let chunks: Buffer[] | undefined;
-  let body: Buffer | undefined;
-  let size = 0;
   let done = false;
   const fail = (error: unknown) => {
+    done = true;
     const { code, details } = statusOf(error);
     if (stream.closed || stream.headersSent) return;
     stream.respond(
@@ -133,6 +150,8 @@ function answer(
       },
       { endStream: true },
     );
+    // Once the status is out, the rest of what the client sends is refused rather than read.
+    if (!stream.readableEnded) setImmediate(() => stream.close(http2.constants.NGHTTP2_NO_ERROR));
   };
   const send = (message: Buffer) => {
     if (stream.closed) return;
@@ -144,38 +163,91 @@ function answer(
     stream.once('wantTrailers', () => stream.sendTrailers(OK_TRAILERS));
     stream.end(frame);
   };
-  const run = (message: Buffer) => {
+  const run = (message: Buffer, admission: unknown) => {
     done = true;
     let answered: Buffer | Promise<Buffer>;
     try {
-      answered = method(message, headers, peerOf(stream));
+      answered = method.run(message, headers, peerOf(stream), admission);
     } catch (error) {
       return fail(error);
     }
     if (answered instanceof Promise) answered.then(send, fail);
     else send(answered);
   };
-  stream.on('data', (chunk: Buffer) => {
-    if (done) return;
-    size += chunk.length;
-    if (size > MAX_MESSAGE + 5) {
-      done = true;
-      return fail(new FrontStatus(8, `received message larger than max (${size - 5} vs. ${MAX_MESSAGE})`));
-    }
-    if (body === undefined && chunks === undefined) body = chunk;
-    else {
-      chunks ??= [body!];
-      chunks.push(chunk);
-      body = undefined;
-    }
-    const whole = body ?? Buffer.concat(chunks!);
-    if (whole.length >= 5 && whole[0] === 0 && whole.readUInt32BE(1) === whole.length - 5) run(whole.subarray(5));
+  const read = (admission: unknown) => {
+    if (stream.closed) return;
+    const reader = new MessageReader(MAX_MESSAGE);
+    stream.on('data', (chunk: Buffer) => {
+      if (done) return;
+      let message: Buffer | undefined;
+      try {
+        message = reader.push(chunk);
+      } catch (error) {
+        return fail(error);
+      }
+      if (message) run(message, admission);
+    });
+    stream.once('end', () => {
+      if (!done) fail(new FrontStatus(13, 'expected one uncompressed message'));
+    });
+  };
+  stream.setTimeout(idleStreamMs, () => {
+    if (!done) fail(new FrontStatus(4, 'no complete message arrived in time'));
   });
-  stream.once('end', () => {
-    if (done) return;
-    done = true;
-    fail(new FrontStatus(13, 'expected one uncompressed message'));
-  });
+  let admitted: unknown;
+  try {
+    admitted = method.admit(headers);
+  } catch (error) {
+    fail(error);
+    return;
+  }
+  if (admitted instanceof Promise) admitted.then(read, fail);
+  else read(admitted);
+}
+
+/**
+ * One gRPC request message from the DATA frames it comes in: the 5-byte prefix (compression flag, length)
+ * is read once, a declared length over `limit` is refused before anything more is kept, and the frames are
+ * joined once, when the message is whole. However small the frames, each byte is copied once.
+ */
+export class MessageReader {
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  private declared: number | undefined;
+  /** Bytes copied so far in joining frames (for the tests: at most the message's size plus 5). */
+  copied = 0;
+
+  constructor(private readonly limit: number) {}
+
+  /** Takes the next frame's bytes; gives the message once it is whole, or throws a FrontStatus. */
+  push(chunk: Buffer): Buffer | undefined {
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+    if (this.declared === undefined) {
+      if (this.size < 5) return undefined;
+      const prefix = this.join(5);
+      if (prefix[0] !== 0) throw new FrontStatus(13, 'expected one uncompressed message');
+      this.declared = prefix.readUInt32BE(1);
+      if (this.declared > this.limit) {
+        throw new FrontStatus(8, `received message larger than max (${this.declared} vs. ${this.limit})`);
+      }
+    }
+    const total = 5 + this.declared;
+    if (this.size < total) return undefined;
+    if (this.size > total) throw new FrontStatus(13, 'expected one uncompressed message');
+    return this.join(total).subarray(5);
+  }
+
+  /** The first `length` bytes received: the first frame itself when it holds them, else the frames joined. */
+  private join(length: number): Buffer {
+    const first = this.chunks[0];
+    if (first.length >= length) return first;
+    const joined = Buffer.concat(this.chunks, this.size);
+    this.copied += joined.length;
+    this.chunks.length = 0;
+    this.chunks.push(joined);
+    return joined;
+  }
 }
 
 /** A call for grpc-js: its headers (with the caller's address), messages both ways, its trailers. */

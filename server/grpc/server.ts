@@ -96,26 +96,30 @@ export async function startGrpcServer(context: AppContext, options: GrpcOptions)
       });
       // A kind without a limit (0) is not counted at all.
       const limited = handler.limited && limiter.limits(handler.limited) ? handler.limited : undefined;
-      /** Flipt's interceptors in their order (authentication, namespace scope, rate limit), then the handler; synchronous when nothing guards the service. */
+      /** Authentication, the first of Flipt's interceptors: from the call's headers alone, synchronous when nothing guards the service. */
+      const admit = (headers: Record<string, string>): Authentication | undefined | Promise<Authentication> =>
+        guarded ? authenticate(context.auth!, headers) : undefined;
+      /** The rest of Flipt's interceptors in their order (namespace scope, rate limit), then the handler. */
       const invoke = (request: Record<string, unknown>, info: CallInfo): unknown => {
-        if (!guarded) {
-          if (limited) limiter.check(limited, addressOf(info.peer));
-          return handler.run(request, info);
+        const scope = info.authentication?.metadata[AuthMetadata.tokenNamespace];
+        if (scope !== undefined) {
+          const namespaces = handler.namespaces?.(request, info);
+          if (!namespaces || namespaces.length === 0 || namespaces.some((ns) => ns !== scope)) throw unauthenticated();
         }
-        return (async () => {
-          info.authentication = await authenticate(context.auth!, info.headers);
-          const scope = info.authentication?.metadata[AuthMetadata.tokenNamespace];
-          if (scope !== undefined) {
-            const namespaces = handler.namespaces?.(request, info);
-            if (!namespaces || namespaces.length === 0 || namespaces.some((ns) => ns !== scope))
-              throw unauthenticated();
-          }
-          if (limited) limiter.check(limited, addressOf(info.peer));
-          return handler.run(request, info);
-        })();
+        if (limited) limiter.check(limited, addressOf(info.peer));
+        return handler.run(request, info);
       };
-      const traced = (request: Record<string, unknown>, info: CallInfo) =>
-        tracing ? tracing.rpc(spec.name, method.name, async () => invoke(request, info)) : invoke(request, info);
+      /** A call through grpc-js: admitted, then invoked. */
+      const admitAndInvoke = (request: Record<string, unknown>, info: CallInfo): unknown => {
+        const admitted = admit(info.headers);
+        if (!(admitted instanceof Promise)) return invoke(request, info);
+        return admitted.then((authentication) => {
+          info.authentication = authentication;
+          return invoke(request, info);
+        });
+      };
+      const traced = (request: Record<string, unknown>, info: CallInfo, run = admitAndInvoke) =>
+        tracing ? tracing.rpc(spec.name, method.name, async () => run(request, info)) : run(request, info);
       const infoOf = (call: grpc.ServerUnaryCall<unknown, unknown> | grpc.ServerWritableStream<unknown, unknown>) => {
         const { headers, peer } = callerOf(call);
         return { headers, peer, call } satisfies CallInfo;
@@ -123,29 +127,34 @@ export async function startGrpcServer(context: AppContext, options: GrpcOptions)
       if (handler.direct && !method.responseStream) {
         // Answered by the front from node:http2; grpc-js keeps it for a call that reaches it (compressed).
         const { decode } = handler.direct;
-        frontMethods.set(`/${spec.name}/${method.name}`, (message, headers, peer) => {
-          counters?.started();
-          let answer: unknown;
-          try {
-            answer = traced(decode(message), { headers: headers as Record<string, string>, peer });
-          } catch (error) {
-            counters?.handled(codeName(codeOf(error)));
-            throw error;
-          }
-          if (answer instanceof Promise) {
-            return answer.then(
-              (buffer: Buffer) => {
-                counters?.handled('OK');
-                return buffer;
-              },
-              (error: unknown) => {
-                counters?.handled(codeName(codeOf(error)));
-                throw error;
-              },
-            );
-          }
-          counters?.handled('OK');
-          return answer as Buffer;
+        frontMethods.set(`/${spec.name}/${method.name}`, {
+          admit: (headers) => admit(headers as Record<string, string>),
+          run: (message, headers, peer, authentication) => {
+            counters?.started();
+            let answer: unknown;
+            try {
+              const info: CallInfo = { headers: headers as Record<string, string>, peer };
+              info.authentication = authentication as Authentication | undefined;
+              answer = traced(decode(message), info, invoke);
+            } catch (error) {
+              counters?.handled(codeName(codeOf(error)));
+              throw error;
+            }
+            if (answer instanceof Promise) {
+              return answer.then(
+                (buffer: Buffer) => {
+                  counters?.handled('OK');
+                  return buffer;
+                },
+                (error: unknown) => {
+                  counters?.handled(codeName(codeOf(error)));
+                  throw error;
+                },
+              );
+            }
+            counters?.handled('OK');
+            return answer as Buffer;
+          },
         });
       }
       implementation[method.name] = method.responseStream
@@ -247,9 +256,9 @@ function isGuarded(context: AppContext, protection: Protection): boolean {
 }
 
 /** The caller's authentication from the `authorization` metadata, as the HTTP hooks resolve it. */
-async function authenticate(runtime: AuthRuntime, headers: Record<string, string>): Promise<Authentication> {
+function authenticate(runtime: AuthRuntime, headers: Record<string, string>): Promise<Authentication> {
   const header = headers.authorization;
-  if (header === undefined) throw unauthenticated();
+  if (header === undefined) return Promise.reject(unauthenticated());
   return authenticateHeader(runtime, header);
 }
 

@@ -156,12 +156,16 @@ export function clientRoutes(
     reply,
   ) => {
     const state = await syncStateOf(request);
-    const body = await identified(state, {
-      userId,
-      userAgent: request.headers['user-agent'] ?? '',
-      // Clients older than 1.6 send no version and read the person from the sync.
-      withPerson: query.version === undefined,
-    });
+    const body = await identified(
+      state,
+      {
+        userId,
+        userAgent: request.headers['user-agent'] ?? '',
+        // Clients older than 1.6 send no version and read the person from the sync.
+        withPerson: query.version === undefined,
+      },
+      () => request.server.countAgainst('surveyWrites', request, reply),
+    );
     reply.header('cache-control', 'no-store');
     return reply.type(JSON_TYPE).send(body);
   };

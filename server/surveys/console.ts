@@ -3,10 +3,10 @@ import { RouteTable } from '../route-definitions.js';
 import * as v from 'valibot';
 import { productSettingsSchema } from '../../domain/surveys/schema.js';
 import type { AppContext } from '../context.js';
-import { FliptError, GrpcCode, invalid, invalidField, notFound, readOnly } from '../flipt/errors.js';
+import { FliptError, GrpcCode, invalid, invalidField, notFound } from '../flipt/errors.js';
 import { parse } from '../flipt/routes/http.js';
 import { actionClassInputSchema, parseSurveyInput } from './documents.js';
-import { SurveyApiError } from './errors.js';
+import { READ_ONLY_STORAGE, SurveyApiError } from './errors.js';
 import type { SurveyStore } from './store/index.js';
 import type { ActionClassUsage } from './store/action-classes.js';
 
@@ -45,7 +45,7 @@ export function consoleSurveyRoutes(app: FastifyInstance, store: SurveyStore, co
 
   // What the routes act on, loaded before their bodies are checked (a write on read-only storage is refused first).
   const writable = () => {
-    if (context.flipt.readOnly) throw readOnly();
+    if (context.flipt.readOnly) throw new FliptError(GrpcCode.PermissionDenied, READ_ONLY_STORAGE);
   };
   const environment = async ({ params }: Located<typeof environmentPath>) => {
     const { namespaceKey, environmentId } = params;

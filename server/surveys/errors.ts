@@ -6,6 +6,7 @@ export type SurveyErrorCode =
   | 'bad_request'
   | 'not_found'
   | 'unauthorized'
+  | 'forbidden'
   | 'not_authenticated'
   | 'method_not_allowed'
   | 'too_many_requests'
@@ -31,6 +32,18 @@ export const notFound = (type: string, id: string) =>
   new SurveyApiError(404, 'not_found', `${type} not found`, { resource_id: id, resource_type: type.toLowerCase() });
 
 export const unauthorized = (message: string) => new SurveyApiError(401, 'unauthorized', message);
+
+/**
+ * Why a write is refused when the storage is read-only: every survey surface (the console's survey and results
+ * routes, the management API) answers it with 403, in its own shape.
+ */
+export const READ_ONLY_STORAGE =
+  'The storage is read-only: surveys, their settings, responses and webhooks cannot be changed';
+
+export const readOnlyStorage = () => new SurveyApiError(403, 'forbidden', READ_ONLY_STORAGE);
+
+/** Methods that change something. */
+export const isWrite = (method: string) => method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS';
 
 /** The error handler of the survey scope: every failure is JSON, never a bare 500 page. */
 export function answerSurveyError(error: FastifyError | SurveyApiError, request: FastifyRequest, reply: FastifyReply) {

@@ -11,8 +11,16 @@ export interface SyncingVisitor {
   withPerson: boolean;
 }
 
-/** The identified sync's `{data}` answer for a visitor of a kept environment; the Fastify route and the fast path both send it. */
-export type IdentifiedSync = (state: EnvironmentState, visitor: SyncingVisitor) => Promise<Buffer>;
+/**
+ * The identified sync's `{data}` answer for a visitor of a kept environment; the Fastify route and the fast path
+ * both send it. A visitor with no person yet gets one only when `beforeCreating` is given (it counts the
+ * creation against the survey write limit, and may throw to refuse it); without it the answer is undefined.
+ */
+export type IdentifiedSync = (
+  state: EnvironmentState,
+  visitor: SyncingVisitor,
+  beforeCreating?: () => Promise<void>,
+) => Promise<Buffer | undefined>;
 
 export const isMobile = (userAgent: string) => /mobile|android|iphone|ipod/i.test(userAgent);
 
@@ -25,13 +33,15 @@ export function identifiedSync(
   store: SurveyStore,
   targeting: (environmentId: string) => Promise<TargetingNamespace>,
 ): IdentifiedSync {
-  return async (state, { userId, userAgent, withPerson }) => {
+  return async (state, { userId, userAgent, withPerson }, beforeCreating) => {
     const environmentId = state.environment.id;
-    const { personId, attributes, displays } = (await store.visitor(environmentId, userId)) ?? {
-      personId: await store.ensurePerson(environmentId, userId),
-      attributes: {},
-      displays: [],
-    };
+    let visitor = await store.visitor(environmentId, userId);
+    if (!visitor) {
+      if (!beforeCreating) return undefined;
+      await beforeCreating();
+      visitor = { personId: await store.ensurePerson(environmentId, userId), attributes: {}, displays: [] };
+    }
+    const { personId, attributes, displays } = visitor;
     const device = isMobile(userAgent) ? 'phone' : 'desktop';
     let surveys = surveysForVisitor(state.surveys, state.product, { userId, attributes, device, displays });
     if (surveys.some(needsIdentity)) {

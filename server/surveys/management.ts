@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { TEnvironment } from '../../domain/surveys/types.js';
 import * as v from 'valibot';
 import { DEMO_API_KEY } from './demo.js';
-import { SurveyApiError, notFound } from './errors.js';
+import { SurveyApiError, isWrite, notFound, readOnlyStorage } from './errors.js';
 import { actionClassInputSchema, parseSurveyInput } from './documents.js';
 import type { SurveyStore } from './store/index.js';
 import { plainObject } from './validation.js';
@@ -32,8 +32,17 @@ export function managementRoutes(
   routes: RouteTable,
   store: SurveyStore,
   database: Database,
-  authenticationRequired: boolean,
-  allowInternalWebhookAddresses: boolean,
+  {
+    authenticationRequired,
+    allowInternalWebhookAddresses,
+    readOnly,
+  }: {
+    /** The demo environment's well-known key opens nothing on a server that requires authentication. */
+    authenticationRequired: boolean;
+    allowInternalWebhookAddresses: boolean;
+    /** Read-only storage: every write is refused. */
+    readOnly: boolean;
+  },
 ): void {
   const { app } = routes;
   app.decorateRequest('surveyEnvironment', undefined);
@@ -49,6 +58,7 @@ export function managementRoutes(
       });
     }
     request.surveyEnvironment = environment;
+    if (readOnly && isWrite(request.method)) throw readOnlyStorage();
   });
   const environmentOf = (request: FastifyRequest) => request.surveyEnvironment!;
   /** The resource of the path's id, when the caller's environment holds it; otherwise the 404. */

@@ -65,7 +65,7 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
   const { config } = context;
   const demo = demoEnabled(config);
   await fillMissingRollups(context.database);
-  const store = new SurveyStore(context.database, context.changes);
+  const store = new SurveyStore(context.database, context.changes, config.surveys.maxPeople);
   const syncStates = new SyncStates(store, context.changes);
   app.addHook('onClose', async () => syncStates.close());
   // An environment stays in its namespace: its key is read once, not on every identified sync.
@@ -94,7 +94,8 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
       userAgent: headers['user-agent'] ?? '',
       withPerson: !new URLSearchParams(query).has('version'),
     };
-    return identified(state, visitor).then(identifiedAnswer);
+    // A visitor seen for the first time is made a person by the Fastify route, which counts it as a survey write.
+    return identified(state, visitor).then((body) => body && identifiedAnswer(body));
   });
   const webhooks = new WebhookDispatcher(context.database, app.log, config.surveys.webhooksAllowInternalAddresses);
   app.addHook('onReady', async () => webhooks.start());
@@ -181,13 +182,11 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
   await app.register(
     async (management) => {
       await withCors(management);
-      managementRoutes(
-        new RouteTable(management, parseInput),
-        store,
-        context.database,
-        config.authentication.required === true,
-        config.surveys.webhooksAllowInternalAddresses,
-      );
+      managementRoutes(new RouteTable(management, parseInput), store, context.database, {
+        authenticationRequired: config.authentication.required === true,
+        allowInternalWebhookAddresses: config.surveys.webhooksAllowInternalAddresses,
+        readOnly: context.flipt.readOnly,
+      });
     },
     { prefix: '/api/v1/management' },
   );

@@ -9,7 +9,7 @@ import {
 } from '../../domain/surveys/response-filter.js';
 import type { TSurvey } from '../../domain/surveys/types.js';
 import type { AppContext } from '../context.js';
-import { SurveyApiError, answerSurveyError, badRequest, notFound } from './errors.js';
+import { SurveyApiError, answerSurveyError, badRequest, notFound, readOnlyStorage } from './errors.js';
 import { resultsByVariant } from './by-variant.js';
 import { decodeCursor, exportCsv, listResponses, summarize, trends } from './results.js';
 import * as annotations from './store/annotations.js';
@@ -177,7 +177,7 @@ export async function surveyResultsPlugin(app: FastifyInstance, context: AppCont
   const writing =
     <I, T>(load: (input: I) => Promise<T>) =>
     (input: I) => {
-      if (context.flipt.readOnly) throw new SurveyApiError(403, 'unauthorized', 'The storage is read-only');
+      if (context.flipt.readOnly) throw readOnlyStorage();
       return load(input);
     };
   const responseToChange = writing(response);

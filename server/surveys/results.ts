@@ -266,8 +266,14 @@ const EXPORT_PAGE = { sqlite: 5000, postgres: 2000 } as const;
 const META_FIELDS = ['source', 'url', 'userAgent - browser', 'userAgent - os', 'userAgent - device'];
 
 const NEEDS_QUOTES = /[",\r\n]/;
+/** Text a spreadsheet would take for a formula (OWASP's list for CSV injection). */
+const FORMULA_START = /^[=+\-@\t\r]/;
 
-function csvField(value: unknown): string {
+/**
+ * One CSV cell. Text that a spreadsheet would run as a formula is neutralised as OWASP recommends: a leading `'`
+ * and quoted. A number written from a number value stays as it is.
+ */
+export function csvField(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (typeof value === 'number') return String(value);
   const text =
@@ -278,6 +284,7 @@ function csvField(value: unknown): string {
         : typeof value === 'object'
           ? JSON.stringify(value)
           : String(value);
+  if (FORMULA_START.test(text)) return `"'${text.replaceAll('"', '""')}"`;
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

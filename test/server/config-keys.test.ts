@@ -192,6 +192,7 @@ const EFFECTS: Record<string, Effect> = {
     set: { surveys: { webhooks_allow_internal_addresses: true } },
     see: (c) => c.surveys.webhooksAllowInternalAddresses,
   },
+  'surveys.max_people': { set: { surveys: { max_people: 5 } }, see: (c) => c.surveys.maxPeople },
   'authentication.required': { set: { authentication: { required: true } }, see: (c) => auth(c).required },
   'authentication.exclude.management': {
     set: { authentication: { exclude: { management: true } } },

@@ -50,3 +50,13 @@ export async function startTestApp(dialect: Dialect, configure?: (config: Config
     },
   };
 }
+
+/** An answer's headers less those that differ between two answers of one route (time, length, connection). */
+export function comparable(headers: Record<string, unknown>): Record<string, string> {
+  const varying = new Set(['date', 'content-length', 'connection', 'keep-alive', 'transfer-encoding']);
+  return Object.fromEntries(
+    Object.entries(headers)
+      .filter(([name]) => !varying.has(name))
+      .map(([name, value]) => [name, String(value)]),
+  );
+}

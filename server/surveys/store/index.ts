@@ -42,8 +42,15 @@ export { SURVEY_CONTENT } from './content-changes.js';
 export class SurveyStore {
   private readonly executor: Executor;
 
-  /** Every committed write to what the widget's sync sends is published on the change feed (content-changes.ts). */
-  constructor(database: Database, changes: ChangeFeed) {
+  /**
+   * Every committed write to what the widget's sync sends is published on the change feed (content-changes.ts).
+   * `maxPeople`: what one environment may hold (`surveys.max_people`).
+   */
+  constructor(
+    database: Database,
+    changes: ChangeFeed,
+    private readonly maxPeople = 1_000_000,
+  ) {
     this.executor = publishingContentWrites(database, () => changes.publish(SURVEY_CONTENT));
   }
 
@@ -153,7 +160,7 @@ export class SurveyStore {
 
   // people.ts
   ensurePerson(environmentId: string, userId: string) {
-    return people.ensurePerson(this.executor, environmentId, userId);
+    return people.ensurePerson(this.executor, environmentId, userId, this.maxPeople);
   }
   people(environmentId: string, page?: Page) {
     return people.people(this.executor, environmentId, page);

@@ -1,6 +1,6 @@
 /** People (a userId within an environment) and their attributes. */
 import { type Executor, inTransaction } from '../../db/executor.js';
-import { badRequest } from '../errors.js';
+import { badRequest, SurveyApiError } from '../errors.js';
 import { cuid } from '../ids.js';
 import { now, type Page, paged } from './shared.js';
 
@@ -21,8 +21,16 @@ export interface PersonRecord {
   updatedAt: string;
 }
 
-/** The person's id, created when the environment has no person with that userId yet. */
-export async function ensurePerson(executor: Executor, environmentId: string, userId: string): Promise<string> {
+/**
+ * The person's id, created when the environment has no person with that userId yet, unless it holds `maxPeople`
+ * already (then a 403 naming the limit: anonymous callers must not grow the table without bound).
+ */
+export async function ensurePerson(
+  executor: Executor,
+  environmentId: string,
+  userId: string,
+  maxPeople: number,
+): Promise<string> {
   const find = () =>
     executor.db
       .selectFrom('survey_people')
@@ -32,6 +40,14 @@ export async function ensurePerson(executor: Executor, environmentId: string, us
       .executeTakeFirst();
   const existing = await find();
   if (existing) return existing.id;
+  const { held } = await executor.db
+    .selectFrom('survey_people')
+    .select((eb) => eb.fn.countAll<number>().as('held'))
+    .where('environment_id', '=', environmentId)
+    .executeTakeFirstOrThrow();
+  if (Number(held) >= maxPeople) {
+    throw new SurveyApiError(403, 'forbidden', `The environment holds at most ${maxPeople} people`);
+  }
   const at = now();
   await executor.db
     .insertInto('survey_people')

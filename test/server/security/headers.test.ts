@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { comparable, startTestApp, type TestApp } from '../support.js';
 
 const DEMO_ENVIRONMENT = 'clensigndemoenvironment0';
 
@@ -53,6 +53,21 @@ describe('security headers', () => {
       expect(response.headers.get('content-security-policy'), url).toContain("frame-ancestors 'none'");
       expect(response.headers.get('cross-origin-resource-policy'), url).toBe('same-origin');
     }
+  });
+
+  it("the evaluation fast path's answers carry exactly the headers Fastify gives the same route", async () => {
+    const handled = vi.spyOn(t.app.ensign.fastPath!, 'handle');
+    const body = JSON.stringify({ namespaceKey: 'default', flagKey: 'absent', entityId: 'e' });
+    for (const url of ['/evaluate/v1/variant', '/evaluate/v1/boolean']) {
+      handled.mockClear();
+      const fast = await fetch(`${base}${url}`, { method: 'POST', body });
+      expect(handled.mock.results.map((result) => result.value)).toEqual([true]);
+      const routed = await t.app.inject({ method: 'POST', url, payload: body });
+      expect(comparable(Object.fromEntries(fast.headers)), url).toEqual(comparable(routed.headers));
+      expect(fast.headers.get('x-frame-options')).toBe('DENY');
+      expect(fast.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    }
+    handled.mockRestore();
   });
 
   it('the survey client API and the widget files stay usable from any site', async () => {

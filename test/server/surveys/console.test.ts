@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../server/db/index.js';
+import { READ_ONLY_STORAGE } from '../../../server/surveys/errors.js';
 import { dialects } from '../support.js';
 import { surveyIssues } from '../../../domain/surveys/schema.js';
 import { draftOf } from '../../../src/features/surveys/status.js';
@@ -293,8 +294,8 @@ describe.each(dialects)('the console survey API in read-only mode on %s', (diale
       ['PUT', `${base}/${ENV}/product`, { name: 'x' }],
     ] as const) {
       const answer = await t.request(method, url, body);
-      expect(answer.status, `${method} ${url}`).toBe(500);
-      expect(answer.body.message).toBe('not implemented');
+      expect(answer.status, `${method} ${url}`).toBe(403);
+      expect(answer.body).toEqual({ code: 7, message: READ_ONLY_STORAGE, details: [] });
     }
   });
 });
