@@ -9,7 +9,13 @@ import type pg from 'pg';
  * the same database (LISTEN/NOTIFY) and publishes theirs here; `relayThroughCluster` does the same
  * between the worker processes of one server.
  */
-export type ChangeListener = (namespaceKey: string) => void;
+export type ChangeListener = (namespaceKey: string, origin: ChangeOrigin) => void;
+
+/**
+ * Where a change was made: `here` is this server (its own writes, and its sibling worker processes'), whose
+ * next requests must see it; `elsewhere` is another instance on the same database.
+ */
+export type ChangeOrigin = 'here' | 'elsewhere';
 
 /** Published instead of a key when any namespace may have changed (the relay lost its connection). */
 export const ALL_NAMESPACES = '*';
@@ -23,7 +29,7 @@ export class ChangeFeed {
   private readonly relays = new Set<(namespaceKey: string) => void>();
 
   publish(namespaceKey: string): void {
-    this.deliver(namespaceKey);
+    this.deliver(namespaceKey, 'here');
     for (const relay of this.relays) relay(namespaceKey);
   }
 
@@ -50,7 +56,7 @@ export class ChangeFeed {
         const payload = message.payload ?? '';
         const space = payload.indexOf(' ');
         if (space < 0 || payload.slice(0, space) === origin) return;
-        this.deliver(payload.slice(space + 1));
+        this.deliver(payload.slice(space + 1), 'elsewhere');
       });
       next.on('error', () => reconnect(next));
       next.on('end', () => reconnect(next));
@@ -66,7 +72,7 @@ export class ChangeFeed {
         retry = undefined;
         if (stopped) return;
         connect().then(
-          () => this.deliver(ALL_NAMESPACES),
+          () => this.deliver(ALL_NAMESPACES, 'elsewhere'),
           () => (retry = setTimeout(attempt, RECONNECT_DELAY_MS)),
         );
       };
@@ -92,7 +98,7 @@ export class ChangeFeed {
    */
   relayThroughCluster(): () => void {
     const fromPrimary = (message: unknown) => {
-      if (isClusterChange(message)) this.deliver(message.ensignChange);
+      if (isClusterChange(message)) this.deliver(message.ensignChange, 'here');
     };
     const toPrimary = (namespaceKey: string) => {
       const message: ClusterChange = { ensignChange: namespaceKey };
@@ -106,8 +112,8 @@ export class ChangeFeed {
     };
   }
 
-  private deliver(namespaceKey: string): void {
-    for (const listener of this.listeners) listener(namespaceKey);
+  private deliver(namespaceKey: string, origin: ChangeOrigin): void {
+    for (const listener of this.listeners) listener(namespaceKey, origin);
   }
 }
 

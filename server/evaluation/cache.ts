@@ -97,12 +97,31 @@ function gateDocument(document: SnapshotDocument, gate: SnapshotGate): SnapshotD
 }
 
 interface Entry {
-  /** Bumped by every change: a load started under an older generation is not kept. */
-  generation: number;
+  /** Changes published for the namespace so far. */
+  version: number;
+  /** The version of the last change made on this instance (a request that follows it must see it). */
+  localVersion: number;
   snapshot?: NamespaceSnapshot;
-  pending?: Promise<NamespaceSnapshot>;
-  /** An eager reload is queued (a burst of writes, such as an import, causes one reload). */
-  queued?: boolean;
+  /** The version the snapshot's load started at: it holds every change up to that one. */
+  snapshotVersion: number;
+  /** The load in flight, with the version it started at. */
+  loading?: { version: number; promise: Promise<NamespaceSnapshot> };
+  /** Requests that need a newer load than the one in flight wait for the one that follows it. */
+  following?: Following;
+}
+
+/** A load yet to start, and how to hand its waiters the load once it starts. */
+interface Following {
+  promise: Promise<NamespaceSnapshot>;
+  start(load: Promise<NamespaceSnapshot>): void;
+}
+
+function following(): Following {
+  let start!: Following['start'];
+  const promise = new Promise<NamespaceSnapshot>((resolve) => {
+    start = resolve;
+  });
+  return { promise, start };
 }
 
 /** At most this many namespaces that do not exist are remembered (requests can name any key). */
@@ -114,9 +133,16 @@ export interface NamespaceSource {
 }
 
 /**
- * The per-namespace snapshots. A change to a namespace drops its snapshot and reloads it right after
- * (once per burst of changes), so requests find it in memory again; requests that arrive meanwhile
- * start or wait for the reload and never see the data from before the change.
+ * The per-namespace snapshots, kept fresh without making evaluation wait on writes for long.
+ *
+ * - A request is answered from memory unless a change made on this instance has not reached the snapshot; then
+ *   it waits for a load that started after it arrived (the one in flight when that one started late enough,
+ *   else the one that follows it) and takes that load's result, whatever changed since: that load already
+ *   holds every change acknowledged before the request.
+ * - Changes from other instances (LISTEN/NOTIFY) reload the namespace at once while the previous snapshot
+ *   keeps answering, so they are seen within the time of one load.
+ * - Loads of a namespace run one at a time: changes during a load cause one more load when it ends, however
+ *   many they are, and the snapshot is always the newest one loaded.
  */
 export class SnapshotCache {
   private readonly entries = new Map<string, Entry>();
@@ -125,28 +151,32 @@ export class SnapshotCache {
 
   constructor(
     private readonly source: NamespaceSource,
-    changes: ChangeFeed,
+    changes: Pick<ChangeFeed, 'subscribe'>,
     private readonly metrics?: Metrics,
   ) {
-    this.unsubscribe = changes.subscribe((namespaceKey) => {
-      if (namespaceKey === ALL_NAMESPACES) for (const key of [...this.entries.keys()]) this.invalidate(key);
-      else this.invalidate(namespaceKey);
+    this.unsubscribe = changes.subscribe((namespaceKey, origin) => {
+      const keys = namespaceKey === ALL_NAMESPACES ? [...this.entries.keys()] : [namespaceKey];
+      for (const key of keys) this.changed(key, origin === 'here');
     });
   }
 
-  /** The snapshot, synchronously when it is in memory. */
+  /** The snapshot, synchronously when the one in memory holds every change made here. */
   get(namespaceKey: string): NamespaceSnapshot | Promise<NamespaceSnapshot> {
     let entry = this.entries.get(namespaceKey);
-    if (entry?.snapshot) {
+    if (entry?.snapshot && entry.snapshotVersion >= entry.localVersion) {
       this.metrics?.snapshots.hit.inc();
       return entry.snapshot;
     }
     this.metrics?.snapshots.miss.inc();
     if (!entry) {
-      entry = { generation: 0 };
+      entry = { version: 0, localVersion: 0, snapshotVersion: -1 };
       this.entries.set(namespaceKey, entry);
     }
-    return entry.pending ?? this.reload(namespaceKey, entry);
+    const { loading } = entry;
+    if (!loading) return this.load(namespaceKey, entry);
+    if (loading.version >= entry.version) return loading.promise;
+    entry.following ??= following();
+    return entry.following.promise;
   }
 
   close(): void {
@@ -154,44 +184,57 @@ export class SnapshotCache {
     this.entries.clear();
   }
 
-  private invalidate(namespaceKey: string): void {
+  private changed(namespaceKey: string, local: boolean): void {
     const entry = this.entries.get(namespaceKey);
     if (!entry) return;
-    entry.generation++;
-    if (entry.snapshot && !entry.snapshot.exists) this.missing--;
-    entry.snapshot = undefined;
-    entry.pending = undefined;
-    if (entry.queued) return;
-    entry.queued = true;
+    entry.version++;
+    if (local) entry.localVersion = entry.version;
+    // A burst of changes (an import) starts one load, on the next turn; one in flight is followed by another.
+    if (entry.loading) return;
     setImmediate(() => {
-      entry.queued = false;
-      if (entry.snapshot || entry.pending || this.entries.get(namespaceKey) !== entry) return;
+      if (entry.loading || entry.snapshotVersion >= entry.version || this.entries.get(namespaceKey) !== entry) return;
       this.metrics?.snapshots.reload.inc();
       // Errors surface to the next request, which retries.
-      this.reload(namespaceKey, entry).catch(() => undefined);
+      this.load(namespaceKey, entry).catch(() => undefined);
     });
   }
 
-  private reload(namespaceKey: string, entry: Entry): Promise<NamespaceSnapshot> {
-    const generation = entry.generation;
-    const pending: Promise<NamespaceSnapshot> = this.source.loadNamespace(namespaceKey).then(
-      (loaded) => {
-        if (entry.generation !== generation || this.entries.get(namespaceKey) !== entry) return this.get(namespaceKey);
-        const snapshot = new NamespaceSnapshot(loaded);
-        entry.pending = undefined;
-        if (!snapshot.exists && this.missing >= MAX_MISSING) this.entries.delete(namespaceKey);
-        else {
-          entry.snapshot = snapshot;
-          if (!snapshot.exists) this.missing++;
-        }
-        return snapshot;
-      },
-      (error: unknown) => {
-        if (entry.pending === pending) entry.pending = undefined;
-        throw error;
-      },
-    );
-    entry.pending = pending;
-    return pending;
+  private load(namespaceKey: string, entry: Entry): Promise<NamespaceSnapshot> {
+    const version = entry.version;
+    const promise = this.source
+      .loadNamespace(namespaceKey)
+      .then((loaded) => this.keep(namespaceKey, entry, loaded, version));
+    entry.loading = { version, promise };
+    const next = () => {
+      entry.loading = undefined;
+      const waiting = entry.following;
+      entry.following = undefined;
+      if (this.entries.get(namespaceKey) !== entry) {
+        waiting?.start(Promise.reject(new Error(`the snapshot of namespace "${namespaceKey}" was dropped`)));
+        return;
+      }
+      if (waiting || entry.version > version) {
+        const started = this.load(namespaceKey, entry);
+        started.catch(() => undefined);
+        waiting?.start(started);
+      }
+    };
+    promise.then(next, next);
+    return promise;
+  }
+
+  /** A load's result becomes the snapshot unless a newer one is already kept. */
+  private keep(namespaceKey: string, entry: Entry, loaded: LoadedNamespace, version: number): NamespaceSnapshot {
+    const snapshot = new NamespaceSnapshot(loaded);
+    if (version <= entry.snapshotVersion) return snapshot;
+    if (entry.snapshot && !entry.snapshot.exists) this.missing--;
+    if (!snapshot.exists && this.missing >= MAX_MISSING) {
+      if (this.entries.get(namespaceKey) === entry) this.entries.delete(namespaceKey);
+      return snapshot;
+    }
+    entry.snapshot = snapshot;
+    entry.snapshotVersion = version;
+    if (!snapshot.exists) this.missing++;
+    return snapshot;
   }
 }

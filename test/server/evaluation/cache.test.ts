@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ALL_NAMESPACES, ChangeFeed } from '../../../server/changes.js';
+import { ALL_NAMESPACES, ChangeFeed, type ChangeListener } from '../../../server/changes.js';
 import { SnapshotCache, type NamespaceSnapshot } from '../../../server/evaluation/cache.js';
 import type { LoadedNamespace } from '../../../server/evaluation/loader.js';
 
@@ -49,18 +49,97 @@ describe('SnapshotCache', () => {
     expect(loader.loads()).toBe(1);
   });
 
-  it('a change during a load: the stale result is not kept, and waiting requests get the new one', async () => {
+  it('a request waits for one load that started after it arrived, whatever changes after', async () => {
     const loader = controlledLoader();
     const changes = new ChangeFeed();
     const cache = new SnapshotCache({ loadNamespace: loader.load }, changes);
-    const waiting = cache.get('ns');
+    const beforeChange = cache.get('ns');
     loader.write('ns');
     changes.publish('ns');
-    loader.finishAll(); // the load that started before the write
+    const afterChange = cache.get('ns');
+    loader.finishAll(); // the load that started before the change answers the request that came before it
+    expect(versionOf(await beforeChange)).toBe('ns@0');
     await settle();
-    loader.finishAll(); // the reload after the change
+    // The next load has started; changes keep coming while it runs.
+    loader.write('ns');
+    changes.publish('ns');
+    const afterSecondChange = cache.get('ns');
+    loader.finishAll();
+    expect(versionOf(await afterChange)).toBe('ns@1');
+    await settle();
+    loader.finishAll();
+    expect(versionOf(await afterSecondChange)).toBe('ns@2');
+    expect(versionOf(cache.get('ns') as NamespaceSnapshot)).toBe('ns@2');
+    expect(loader.loads()).toBe(3);
+  });
+
+  it('under a stream of changes, every request is answered within two loads', async () => {
+    const loader = controlledLoader();
+    const changes = new ChangeFeed();
+    const cache = new SnapshotCache({ loadNamespace: loader.load }, changes);
+    cache.get('ns');
+    loader.finishAll();
+    await settle();
+    for (let round = 0; round < 20; round++) {
+      loader.write('ns');
+      changes.publish('ns');
+      let answered: string | undefined;
+      Promise.resolve(cache.get('ns')).then((snapshot) => {
+        answered = versionOf(snapshot);
+      });
+      // Another change lands during each load.
+      for (let load = 0; load < 2 && answered === undefined; load++) {
+        loader.write('ns');
+        changes.publish('ns');
+        await settle();
+        loader.finishAll();
+        await settle();
+      }
+      expect(answered, `round ${round}`).toBeDefined();
+    }
+  });
+
+  it('a load that started after the change answers later requests too, without another load', async () => {
+    const loader = controlledLoader();
+    const changes = new ChangeFeed();
+    const cache = new SnapshotCache({ loadNamespace: loader.load }, changes);
+    cache.get('ns');
+    loader.write('ns');
+    changes.publish('ns');
+    const waiting = cache.get('ns');
+    loader.finishAll();
+    await settle();
+    const alsoWaiting = cache.get('ns');
+    loader.finishAll();
     expect(versionOf(await waiting)).toBe('ns@1');
+    expect(versionOf(await alsoWaiting)).toBe('ns@1');
+    expect(loader.loads()).toBe(2);
+  });
+
+  it("serves the snapshot in memory while it reloads another instance's change", async () => {
+    const loader = controlledLoader();
+    let listener: ChangeListener = () => {};
+    const relayed = { subscribe: (given: ChangeListener) => ((listener = given), () => {}) };
+    const cache = new SnapshotCache({ loadNamespace: loader.load }, relayed);
+    cache.get('ns');
+    loader.finishAll();
+    await settle();
+    loader.write('ns');
+    listener('ns', 'elsewhere');
+    await settle();
+    expect(loader.loads()).toBe(2);
+    expect(versionOf(cache.get('ns') as NamespaceSnapshot)).toBe('ns@0');
+    loader.finishAll();
+    await settle();
     expect(versionOf(cache.get('ns') as NamespaceSnapshot)).toBe('ns@1');
+    // A change of this instance's is waited for.
+    loader.write('ns');
+    listener('ns', 'here');
+    const waiting = cache.get('ns');
+    expect(waiting).toBeInstanceOf(Promise);
+    await settle();
+    loader.finishAll();
+    expect(versionOf(await waiting)).toBe('ns@2');
   });
 
   it('reloads changed namespaces eagerly, once per burst of changes, and all of them on ALL_NAMESPACES', async () => {

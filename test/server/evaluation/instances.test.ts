@@ -56,6 +56,32 @@ describe.skipIf(!postgresUrl)('two instances on one PostgreSQL database', () => 
     expect((await snapshot(one)).headers.etag).toBe((await snapshot(two)).headers.etag);
   });
 
+  it("keeps answering from memory while it reloads the other's writes, and waits only for its own", async () => {
+    const first = new Api(one);
+    const second = new Api(two);
+    await first.flag('default', 'steady', 'BOOLEAN_FLAG_TYPE', true);
+    await one.ensign.snapshots.get('default');
+    // The cache subscribed first: when these listeners run, it has taken the change in.
+    const answeredFromMemory: Record<string, boolean[]> = { here: [], elsewhere: [] };
+    const stop = one.ensign.changes.subscribe((key, origin) => {
+      if (key === 'default') answeredFromMemory[origin].push(!(one.ensign.snapshots.get(key) instanceof Promise));
+    });
+    try {
+      for (let i = 0; i < 10; i++) await second.flag('default', `from-two-${i}`);
+      await first.flag('default', 'from-one', 'BOOLEAN_FLAG_TYPE', true);
+      const evaluatedAtOnce = await first.ok('POST', '/evaluate/v1/boolean', { flagKey: 'from-one', entityId: 'e' });
+      expect(evaluatedAtOnce.flagKey).toBe('from-one');
+      const seen = Date.now();
+      while (answeredFromMemory.elsewhere.length < 10 && Date.now() - seen < 1000) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(answeredFromMemory.elsewhere).toEqual(Array(10).fill(true));
+      expect(answeredFromMemory.here).toEqual([false]);
+    } finally {
+      stop();
+    }
+  });
+
   it('after losing its LISTEN connection, an instance reconnects and catches up', async () => {
     const admin = new pg.Client({ connectionString: database.url });
     await admin.connect();
