@@ -1,7 +1,6 @@
+import { createRequire } from 'node:module';
 import { isAbsolute, join } from 'node:path';
-import * as grpc from '@grpc/grpc-js';
-import * as protoLoader from '@grpc/proto-loader';
-import { ReflectionService } from '@grpc/reflection';
+import type * as grpc from '@grpc/grpc-js';
 import protobuf from 'protobufjs';
 import { AuthMetadata, type Authentication } from '../../domain/flipt/auth.js';
 import { authenticateHeader, type Protection } from '../auth/enforce.js';
@@ -46,6 +45,79 @@ export interface GrpcServer {
  * tokens, rate limits, then the handler; errors become the status codes of Flipt's REST errors.
  */
 export async function startGrpcServer(context: AppContext, options: GrpcOptions): Promise<GrpcServer> {
+  let serving = true;
+  let backend: Backend | undefined;
+  const frontMethods = new MethodsPreparedOnFirstLookup(() => {
+    backend ??= prepareBackend(context, options, frontMethods, () => serving);
+    return backend;
+  });
+  const { tls } = context.config.server;
+  const front = await startFront({
+    host: options.host,
+    port: options.port,
+    tls,
+    methods: frontMethods,
+    statusOf: (error) => statusOf(error, options.log),
+    inject: (connection) => frontMethods.backend().injector.injectConnection(connection),
+  });
+  options.log.info(`gRPC listening on ${options.host}:${front.port}${tls ? ' (TLS)' : ''}`);
+
+  return {
+    port: front.port,
+    close: (timeoutMs = 30_000) =>
+      new Promise<void>((resolve) => {
+        serving = false;
+        const timer = setTimeout(() => {
+          front.destroy();
+          backend?.server.forceShutdown();
+        }, timeoutMs);
+        timer.unref();
+        const grpcDone = new Promise<void>((done) => (backend ? backend.server.tryShutdown(() => done()) : done()));
+        Promise.all([front.close(), grpcDone]).then(() => {
+          clearTimeout(timer);
+          backend?.injector.destroy();
+          resolve();
+        });
+      }),
+  };
+}
+
+/** grpc-js serving the services, behind the front. */
+interface Backend {
+  server: grpc.Server;
+  injector: ReturnType<grpc.Server['createConnectionInjector']>;
+}
+
+/**
+ * The front's methods, prepared with grpc-js at the first lookup, which the front makes when the first
+ * stream arrives: loading grpc-js and the .proto files, and indexing them for reflection, took most of
+ * the server's start-up CPU time (bench/startup), and a server may never be called over gRPC. The
+ * preparation is synchronous, so that first stream waits for nothing else.
+ */
+class MethodsPreparedOnFirstLookup extends Map<string, FrontMethod> {
+  constructor(readonly backend: () => Backend) {
+    super();
+  }
+
+  override get(path: string): FrontMethod | undefined {
+    this.backend();
+    return super.get(path);
+  }
+}
+
+/** The gRPC packages, required (synchronously) only when the backend is prepared. */
+const requireGrpc = createRequire(import.meta.url);
+
+/** grpc-js with the services and reflection, the front's own methods added to `frontMethods`. */
+function prepareBackend(
+  context: AppContext,
+  options: GrpcOptions,
+  frontMethods: Map<string, FrontMethod>,
+  serving: () => boolean,
+): Backend {
+  const grpc = requireGrpc('@grpc/grpc-js') as typeof import('@grpc/grpc-js');
+  const protoLoader = requireGrpc('@grpc/proto-loader') as typeof import('@grpc/proto-loader');
+  const { ReflectionService } = requireGrpc('@grpc/reflection') as typeof import('@grpc/reflection');
   const files = PROTO_FILES.map((file) => join(options.protoDir, file));
   const root = new protobuf.Root();
   // Imports name paths under protoDir; protobufjs ships the google/protobuf ones itself.
@@ -64,10 +136,8 @@ export async function startGrpcServer(context: AppContext, options: GrpcOptions)
   const server = new grpc.Server();
   const limiter = new RateLimiter(context.config.rateLimits);
   const { metrics, tracing } = context;
-  const frontMethods = new Map<string, FrontMethod>();
-  let serving = true;
 
-  for (const spec of grpcServices(context, () => serving)) {
+  for (const spec of grpcServices(context, serving)) {
     const service = root.lookupService(spec.name);
     const definition: Record<string, grpc.MethodDefinition<unknown, unknown>> = {};
     const implementation: grpc.UntypedServiceImplementation = {};
@@ -192,36 +262,7 @@ export async function startGrpcServer(context: AppContext, options: GrpcOptions)
   new ReflectionService(definitions).addToServer(server);
 
   // grpc-js listens on no port: the front hands it the connections it passes on.
-  const injector = server.createConnectionInjector(grpc.ServerCredentials.createInsecure());
-  const { tls } = context.config.server;
-  const front = await startFront({
-    host: options.host,
-    port: options.port,
-    tls,
-    methods: frontMethods,
-    statusOf: (error) => statusOf(error, options.log),
-    inject: (connection) => injector.injectConnection(connection),
-  });
-  options.log.info(`gRPC listening on ${options.host}:${front.port}${tls ? ' (TLS)' : ''}`);
-
-  return {
-    port: front.port,
-    close: (timeoutMs = 30_000) =>
-      new Promise<void>((resolve) => {
-        serving = false;
-        const timer = setTimeout(() => {
-          front.destroy();
-          server.forceShutdown();
-        }, timeoutMs);
-        timer.unref();
-        const grpcDone = new Promise<void>((done) => server.tryShutdown(() => done()));
-        Promise.all([front.close(), grpcDone]).then(() => {
-          clearTimeout(timer);
-          injector.destroy();
-          resolve();
-        });
-      }),
-  };
+  return { server, injector: server.createConnectionInjector(grpc.ServerCredentials.createInsecure()) };
 }
 
 /** A value or a promise of it, or its exception, as a promise. */
@@ -273,7 +314,7 @@ const codeName = (code: number) => CODE_NAMES.get(code) ?? `Code(${code})`;
 /** The status code of a failure, without logging it. */
 function codeOf(error: unknown): number {
   if (error instanceof FliptError) return error.code;
-  if (error instanceof DatabaseBusyError) return grpc.status.UNAVAILABLE;
+  if (error instanceof DatabaseBusyError) return GrpcCode.Unavailable;
   if (error instanceof FrontStatus) return error.code;
   return GrpcCode.Internal;
 }
@@ -281,7 +322,8 @@ function codeOf(error: unknown): number {
 /** A failure as Flipt's interceptors report it: its code and message, an unexpected error as Internal. */
 function statusOf(error: unknown, log: GrpcOptions['log']): { code: grpc.status; details: string } {
   if (error instanceof FliptError) return { code: error.code as number as grpc.status, details: error.message };
-  if (error instanceof DatabaseBusyError) return { code: grpc.status.UNAVAILABLE, details: error.message };
+  if (error instanceof DatabaseBusyError)
+    return { code: GrpcCode.Unavailable as number as grpc.status, details: error.message };
   if (error instanceof FrontStatus) return { code: error.code, details: error.message };
   log.error(error, 'gRPC call failed');
   return { code: GrpcCode.Internal as number as grpc.status, details: 'internal error' };
