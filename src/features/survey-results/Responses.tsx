@@ -3,7 +3,7 @@ import { useState } from 'react';
 import type { ResponseFilter } from '../../../domain/surveys/response-filter';
 import type { TSurvey } from '../../../domain/surveys/types';
 import { errorMessage } from '../../api/client';
-import { READ_ONLY_TITLE, useReadOnly } from '../../api/writable';
+import { useWritable } from '../../api/writable';
 import { ConfirmDialog } from '../../components/Dialog';
 import { Timestamp } from '../../components/Timestamp';
 import { ReasonButton } from '../../components/Tooltip';
@@ -99,8 +99,8 @@ function ResponseCard({
   response: ResultResponse;
   onDelete(): void;
 }) {
-  const readOnly = useReadOnly();
-  const reason = readOnly ? READ_ONLY_TITLE : undefined;
+  const writable = useWritable();
+  const reason = writable.reason;
   const tag = useTagResponse(namespaceKey, environmentId);
   const note = useAddNote(namespaceKey, environmentId);
   const untag = useUntagResponse(namespaceKey, environmentId);
@@ -212,7 +212,7 @@ function ResponseCard({
             placeholder="Tag name"
             value={tagName}
             onChange={(event) => setTagName(event.target.value)}
-            disabled={readOnly}
+            disabled={writable.disabled}
           />
           <ReasonButton type="submit" className="button" reason={reason} disabled={tag.isPending}>
             Add tag
@@ -234,7 +234,7 @@ function ResponseCard({
             placeholder="Note"
             value={noteText}
             onChange={(event) => setNoteText(event.target.value)}
-            disabled={readOnly}
+            disabled={writable.disabled}
           />
           <ReasonButton type="submit" className="button" reason={reason} disabled={note.isPending}>
             Add note

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import type { TLinkedFlag, TSurveyStatus } from '../../../domain/surveys/types';
 import { errorMessage } from '../../api/client';
-import { READ_ONLY_TITLE, useReadOnly } from '../../api/writable';
+import { useWritable } from '../../api/writable';
 import { ActionsMenu, type Action } from '../../components/ActionsMenu';
 import { ConfirmDialog, Dialog } from '../../components/Dialog';
 import { RelativeTime } from '../../components/RelativeTime';
@@ -47,7 +47,7 @@ const STATUS_FILTERS: ('' | TSurveyStatus)[] = ['', 'draft', 'inProgress', 'paus
 
 function SurveyList({ environment, all }: { environment: SurveyEnvironment; all: SurveyEnvironment[] }) {
   const namespaceKey = useNamespaceKey();
-  const readOnly = useReadOnly();
+  const writable = useWritable();
   const surveys = useQuery(surveysQuery(namespaceKey, environment.id));
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState<'' | TSurveyStatus>('');
@@ -66,7 +66,7 @@ function SurveyList({ environment, all }: { environment: SurveyEnvironment; all:
     (survey) =>
       (status === '' || survey.status === status) && survey.name.toLowerCase().includes(search.trim().toLowerCase()),
   );
-  const reason = readOnly ? READ_ONLY_TITLE : undefined;
+  const reason = writable.reason;
 
   const setSurveyStatus = (survey: SurveySummary, next: TSurveyStatus, message: string) =>
     save
@@ -79,19 +79,19 @@ function SurveyList({ environment, all }: { environment: SurveyEnvironment; all:
     survey.status === 'inProgress'
       ? {
           label: 'Pause',
-          disabled: readOnly,
+          disabled: writable.disabled,
           reason,
           onSelect: () => setSurveyStatus(survey, 'paused', 'Successfully paused survey'),
         }
       : {
           label: survey.status === 'draft' ? 'Publish' : 'Resume',
-          disabled: readOnly,
+          disabled: writable.disabled,
           reason,
           onSelect: () => setSurveyStatus(survey, 'inProgress', 'Successfully published survey'),
         },
     ...others.map((other) => ({
       label: `Copy to ${ENVIRONMENT_LABELS[other.type]}`,
-      disabled: readOnly,
+      disabled: writable.disabled,
       reason,
       onSelect: () =>
         copy
@@ -99,7 +99,7 @@ function SurveyList({ environment, all }: { environment: SurveyEnvironment; all:
           .then(() => toastSuccess('Successfully copied survey'))
           .catch((error) => toastError(errorMessage(error))),
     })),
-    { label: 'Delete', danger: true, disabled: readOnly, reason, onSelect: () => setDeleting(survey) },
+    { label: 'Delete', danger: true, disabled: writable.disabled, reason, onSelect: () => setDeleting(survey) },
   ];
 
   return (

@@ -19,7 +19,7 @@ import { usePreferencesStore } from '../../stores/preferences';
 import { toastError, toastSuccess } from '../../stores/toasts';
 import { methodEnabled, useAuthMethods } from '../../api/authMethods';
 import { useNamespaces } from '../namespaces';
-import { READ_ONLY_TITLE, useReadOnly } from '../../api/writable';
+import { useWritable } from '../../api/writable';
 import { useTokenMutations, useTokens } from './queries';
 
 const ALL_NAMESPACES = { value: '', name: 'All namespaces', key: '' };
@@ -132,8 +132,7 @@ export default function TokensTab() {
   const tokens = useTokens();
   const methods = useAuthMethods();
   const tokenAuth = methods.data && methodEnabled(methods.data.methods, 'METHOD_TOKEN');
-  const readOnly = useReadOnly();
-  const disabledTitle = readOnly ? READ_ONLY_TITLE : undefined;
+  const { reason } = useWritable();
   const { removeMany } = useTokenMutations();
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreateTokenResponse>();
@@ -171,14 +170,14 @@ export default function TokensTab() {
             <ReasonButton
               className="button button-danger"
               disabled={selected.size === 0}
-              reason={disabledTitle}
+              reason={reason}
               onClick={() => setDeleting(true)}
             >
               Delete{selected.size > 0 && ` (${selected.size})`}
             </ReasonButton>
           )}
           {tokenAuth && (
-            <ReasonButton className="button button-primary" reason={disabledTitle} onClick={() => setCreating(true)}>
+            <ReasonButton className="button button-primary" reason={reason} onClick={() => setCreating(true)}>
               New Token
             </ReasonButton>
           )}
