@@ -3,10 +3,11 @@
  * query keys led by the git ref, `queryOptions` factories, and one small hook per mutation whose promise
  * settles once the queries it invalidates are fetched again.
  */
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { ComparisonType, Constraint, MatchType, Segment, SegmentList } from '../../../domain/flipt/types';
 import { API, request } from '../../api/client';
 import { useCurrentRef } from '../../api/currentRef';
+import { useInvalidatingMutation } from '../../api/mutation';
 import { usePagedList } from '../../api/pagedList';
 
 const enc = encodeURIComponent;
@@ -117,18 +118,10 @@ function useSegmentMutation<I, O>(
   mutationFn: (input: I) => Promise<O>,
   changedSegmentKey: (input: I, output: O) => string,
 ) {
-  const client = useQueryClient();
-  const ref = useCurrentRef();
-  return useMutation({
-    mutationFn,
-    onSuccess: (output, input) =>
-      Promise.all([
-        client.invalidateQueries({ queryKey: segmentKeys.list(ref, namespaceKey) }),
-        client.invalidateQueries({
-          queryKey: segmentKeys.detail(ref, namespaceKey, changedSegmentKey(input, output)),
-        }),
-      ]),
-  });
+  return useInvalidatingMutation(mutationFn, (ref, input, output: O) => [
+    segmentKeys.list(ref, namespaceKey),
+    segmentKeys.detail(ref, namespaceKey, changedSegmentKey(input, output)),
+  ]);
 }
 
 export const useCreateSegment = (namespaceKey: string) =>
@@ -167,12 +160,9 @@ export const useDeleteConstraint = (namespaceKey: string) =>
   );
 
 /** Copies a segment of the namespace to another; the target namespace's segment list is refetched. */
-export function useCopySegment(namespaceKey: string) {
-  const client = useQueryClient();
-  const ref = useCurrentRef();
-  return useMutation({
-    mutationFn: ({ segmentKey, to }: { segmentKey: string; to: { namespaceKey: string; segmentKey?: string } }) =>
+export const useCopySegment = (namespaceKey: string) =>
+  useInvalidatingMutation(
+    ({ segmentKey, to }: { segmentKey: string; to: { namespaceKey: string; segmentKey?: string } }) =>
       copySegment({ namespaceKey, segmentKey }, to),
-    onSuccess: (_segment, { to }) => client.invalidateQueries({ queryKey: segmentKeys.list(ref, to.namespaceKey) }),
-  });
-}
+    (ref, { to }) => [segmentKeys.list(ref, to.namespaceKey)],
+  );
