@@ -55,16 +55,7 @@ function NamespaceForm({
           />
         )}
       </Field>
-      <Field label="Description">
-        {(props) => (
-          <input
-            {...props}
-            name="description"
-            value={values.description}
-            onChange={(event) => form.set('description', event.target.value)}
-          />
-        )}
-      </Field>
+      <Field label="Description">{(props) => <input {...props} {...form.field('description')} />}</Field>
       <div className="form-actions">
         <SubmitButton
           label={namespace ? 'Update' : 'Create'}

@@ -42,15 +42,7 @@ export function SegmentForm({ namespaceKey, segment }: { namespaceKey: string; s
     <form className="form" onSubmit={submit}>
       <NameKeyFields form={form} editing={editing} />
       <Field label="Description">
-        {(props) => (
-          <input
-            {...props}
-            name="description"
-            value={values.description}
-            disabled={disabled}
-            onChange={(event) => form.set('description', event.target.value)}
-          />
-        )}
+        {(props) => <input {...props} disabled={disabled} {...form.field('description')} />}
       </Field>
       <fieldset className="radio-group">
         <legend>Match Type</legend>

@@ -48,35 +48,11 @@ function TokenForm({ onCreated }: { onCreated(created: CreateTokenResponse): voi
   return (
     <form className="form" onSubmit={submit}>
       <Field label="Name" error={form.error('name')}>
-        {(props) => (
-          <input
-            {...props}
-            name="name"
-            value={values.name}
-            onChange={(event) => form.set('name', event.target.value)}
-          />
-        )}
+        {(props) => <input {...props} {...form.field('name')} />}
       </Field>
-      <Field label="Description">
-        {(props) => (
-          <input
-            {...props}
-            name="description"
-            value={values.description}
-            onChange={(event) => form.set('description', event.target.value)}
-          />
-        )}
-      </Field>
+      <Field label="Description">{(props) => <input {...props} {...form.field('description')} />}</Field>
       <Field label="Expires On" hint="Optional: the token never expires when left empty.">
-        {(props) => (
-          <input
-            {...props}
-            type="date"
-            name="expiresOn"
-            value={values.expiresOn}
-            onChange={(event) => form.set('expiresOn', event.target.value)}
-          />
-        )}
+        {(props) => <input {...props} type="date" {...form.field('expiresOn')} />}
       </Field>
       <Picker
         label="Namespace"
