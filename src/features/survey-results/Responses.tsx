@@ -7,7 +7,7 @@ import { useWritable } from '../../api/writable';
 import { ConfirmDialog } from '../../components/Dialog';
 import { Timestamp } from '../../components/Timestamp';
 import { ReasonButton } from '../../components/Tooltip';
-import { toastError, toastSuccess } from '../../stores/toasts';
+import { toastError, toastOutcome } from '../../stores/toasts';
 import {
   type ResultResponse,
   responsesQuery,
@@ -73,12 +73,7 @@ export function Responses({
         open={deleting !== undefined}
         onClose={() => setDeleting(undefined)}
         title="Delete Response"
-        onConfirm={() =>
-          remove
-            .mutateAsync(deleting!.id)
-            .then(() => toastSuccess('Successfully deleted response'))
-            .catch((error) => toastError(errorMessage(error)))
-        }
+        onConfirm={() => toastOutcome(remove.mutateAsync(deleting!.id), 'Successfully deleted response')}
       >
         Are you sure you want to delete the response <strong>{deleting?.id}</strong>?
       </ConfirmDialog>

@@ -11,7 +11,7 @@ import { RelativeTime } from '../../components/RelativeTime';
 import { ReasonButton } from '../../components/Tooltip';
 import { useNamespaceKey } from '../../lib/namespace';
 import { namespacePath } from '../../lib/paths';
-import { toastError, toastSuccess } from '../../stores/toasts';
+import { toastError, toastOutcome, toastSuccess } from '../../stores/toasts';
 import {
   type ActionClassUsage,
   actionClassesQuery,
@@ -150,12 +150,7 @@ function ActionClasses({ environment }: { environment: SurveyEnvironment }) {
         open={deleting !== undefined}
         onClose={() => setDeleting(undefined)}
         title="Delete Action"
-        onConfirm={() =>
-          remove
-            .mutateAsync(deleting!.id)
-            .then(() => toastSuccess('Successfully deleted action'))
-            .catch((error) => toastError(errorMessage(error)))
-        }
+        onConfirm={() => toastOutcome(remove.mutateAsync(deleting!.id), 'Successfully deleted action')}
       >
         Are you sure you want to delete the action <strong>{deleting?.name}</strong>?
       </ConfirmDialog>

@@ -13,7 +13,7 @@ import { Timestamp } from '../../components/Timestamp';
 import { ReasonButton } from '../../components/Tooltip';
 import { useForm } from '../../lib/form';
 import { useNamespaceKey } from '../../lib/namespace';
-import { toastError, toastSuccess } from '../../stores/toasts';
+import { toastError, toastOutcome, toastSuccess } from '../../stores/toasts';
 import {
   type ApiKey,
   apiKeysQuery,
@@ -305,12 +305,7 @@ function ApiKeys({ environment }: { environment: SurveyEnvironment }) {
         onClose={() => setRevoking(undefined)}
         title="Revoke API Key"
         confirmLabel="Revoke"
-        onConfirm={() =>
-          revoke
-            .mutateAsync(revoking!.id)
-            .then(() => toastSuccess('Successfully revoked API key'))
-            .catch((error) => toastError(errorMessage(error)))
-        }
+        onConfirm={() => toastOutcome(revoke.mutateAsync(revoking!.id), 'Successfully revoked API key')}
       >
         Are you sure you want to revoke the API key <strong>{revoking?.label}</strong>?
       </ConfirmDialog>

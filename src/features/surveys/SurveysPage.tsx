@@ -11,7 +11,7 @@ import { RelativeTime } from '../../components/RelativeTime';
 import { ReasonButton } from '../../components/Tooltip';
 import { useNamespaceKey } from '../../lib/namespace';
 import { namespacePath } from '../../lib/paths';
-import { toastError, toastSuccess } from '../../stores/toasts';
+import { toastError, toastOutcome, toastSuccess } from '../../stores/toasts';
 import { resultsPaths } from '../survey-results';
 import {
   type SurveyEnvironment,
@@ -69,10 +69,7 @@ function SurveyList({ environment, all }: { environment: SurveyEnvironment; all:
   const reason = writable.reason;
 
   const setSurveyStatus = (survey: SurveySummary, next: TSurveyStatus, message: string) =>
-    save
-      .mutateAsync({ id: survey.id, survey: { ...draftOf(survey), status: next } })
-      .then(() => toastSuccess(message))
-      .catch((error) => toastError(errorMessage(error)));
+    toastOutcome(save.mutateAsync({ id: survey.id, survey: { ...draftOf(survey), status: next } }), message);
 
   const actionsOf = (survey: SurveySummary): Action[] => [
     { label: 'Edit', onSelect: () => navigate(editHref(survey)) },
@@ -93,11 +90,7 @@ function SurveyList({ environment, all }: { environment: SurveyEnvironment; all:
       label: `Copy to ${ENVIRONMENT_LABELS[other.type]}`,
       disabled: writable.disabled,
       reason,
-      onSelect: () =>
-        copy
-          .mutateAsync({ id: survey.id, to: other.id })
-          .then(() => toastSuccess('Successfully copied survey'))
-          .catch((error) => toastError(errorMessage(error))),
+      onSelect: () => toastOutcome(copy.mutateAsync({ id: survey.id, to: other.id }), 'Successfully copied survey'),
     })),
     { label: 'Delete', danger: true, disabled: writable.disabled, reason, onSelect: () => setDeleting(survey) },
   ];
@@ -217,12 +210,7 @@ function SurveyList({ environment, all }: { environment: SurveyEnvironment; all:
         open={deleting !== undefined}
         onClose={() => setDeleting(undefined)}
         title="Delete Survey"
-        onConfirm={() =>
-          remove
-            .mutateAsync(deleting!.id)
-            .then(() => toastSuccess('Successfully deleted survey'))
-            .catch((error) => toastError(errorMessage(error)))
-        }
+        onConfirm={() => toastOutcome(remove.mutateAsync(deleting!.id), 'Successfully deleted survey')}
       >
         Are you sure you want to delete the survey <strong>{deleting?.name}</strong> with its displays and responses?
       </ConfirmDialog>

@@ -4,12 +4,11 @@ import { useMemo, useReducer } from 'react';
 import { Link } from 'wouter';
 import { surveyIssues } from '../../../../domain/surveys/schema';
 import type { TSurvey, TSurveyStatus } from '../../../../domain/surveys/types';
-import { errorMessage } from '../../../api/client';
 import { useWritable } from '../../../api/writable';
 import { ReasonButton } from '../../../components/Tooltip';
 import { useNamespaceKey } from '../../../lib/namespace';
 import { namespacePath } from '../../../lib/paths';
-import { toastError, toastSuccess } from '../../../stores/toasts';
+import { toastOutcome } from '../../../stores/toasts';
 import { type SurveyDraft, type SurveyEnvironment, surveyPaths, surveyQuery, useSaveSurvey } from '../api';
 import { FlagTargeting } from '../FlagTargeting';
 import { Preview } from '../Preview';
@@ -78,10 +77,7 @@ export function SurveyEditor({ survey, environment }: { survey: TSurvey; environ
   const reason = writable.reason ?? (problems > 0 ? 'Fix the problems first' : undefined);
 
   const persist = (next: SurveyDraft, message: string) =>
-    save
-      .mutateAsync({ id: survey.id, survey: next })
-      .then(() => toastSuccess(message))
-      .catch((error) => toastError(errorMessage(error)));
+    toastOutcome(save.mutateAsync({ id: survey.id, survey: next }), message);
 
   return (
     <div className="editor">
