@@ -1,11 +1,11 @@
-import { useState } from 'react';
+import * as v from 'valibot';
 import type { Namespace } from '../../domain/flipt/types';
 import { Dialog } from './Dialog';
 import { Field } from './Field';
 import { Picker } from './Picker';
 import { keyedOptions } from '../lib/options';
 import { stringAsKey } from '../lib/format';
-import { useSubmitting } from '../lib/form';
+import { useForm, useSubmitting } from '../lib/form';
 
 interface CopyDialogProps {
   open: boolean;
@@ -18,18 +18,22 @@ interface CopyDialogProps {
   onCopy(to: { namespaceKey: string; key?: string }): Promise<unknown>;
 }
 
+const copySchema = v.object({ namespaceKey: v.string(), key: v.string() });
+
 /** Copy to another namespace, with an optional new key. */
 export function CopyDialog({ open, onClose, entity, sourceKey, namespaces, onCopy }: CopyDialogProps) {
-  const [target, setTarget] = useState(namespaces[0]?.key ?? '');
-  const [key, setKey] = useState('');
+  const form = useForm<v.InferInput<typeof copySchema>>(
+    { namespaceKey: namespaces[0]?.key ?? '', key: '' },
+    copySchema,
+  );
   const [submitting, track] = useSubmitting();
-  const chosen = target || namespaces[0]?.key || '';
+  const chosen = form.values.namespaceKey || namespaces[0]?.key || '';
   return (
     <Dialog open={open} onClose={onClose} title={`Copy ${entity[0].toUpperCase()}${entity.slice(1)}`}>
       <form
         onSubmit={(event) => {
           event.preventDefault();
-          track(() => onCopy({ namespaceKey: chosen, key: key || undefined }));
+          track(() => onCopy({ namespaceKey: chosen, key: form.values.key || undefined }));
         }}
       >
         <p>
@@ -40,17 +44,10 @@ export function CopyDialog({ open, onClose, entity, sourceKey, namespaces, onCop
           placeholder="Choose a namespace"
           options={keyedOptions(namespaces)}
           value={chosen}
-          onChange={setTarget}
+          onChange={(namespaceKey) => form.set('namespaceKey', namespaceKey)}
         />
         <Field label="New Key (optional)">
-          {(props) => (
-            <input
-              {...props}
-              value={key}
-              placeholder={sourceKey}
-              onChange={(event) => setKey(stringAsKey(event.target.value))}
-            />
-          )}
+          {(props) => <input {...props} placeholder={sourceKey} {...form.field('key', stringAsKey)} />}
         </Field>
         <div className="form-actions">
           <button type="button" className="button" onClick={onClose}>

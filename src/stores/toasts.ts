@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import { errorMessage } from '../api/client';
 
 export const SUCCESS_TOAST_MS = 3000;
 
@@ -28,3 +29,7 @@ export const useToastStore = create<ToastState>()((set, get) => ({
 
 export const toastSuccess = (message: string) => useToastStore.getState().push('success', message);
 export const toastError = (message: string) => useToastStore.getState().push('error', message);
+
+/** Reports how an action ended: `success` as a toast, or the error's message as an error toast. */
+export const toastOutcome = (action: Promise<unknown>, success: string) =>
+  action.then(() => toastSuccess(success)).catch((error) => toastError(errorMessage(error)));

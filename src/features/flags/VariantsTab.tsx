@@ -13,7 +13,7 @@ import { stringAsKey, truncate } from '../../lib/format';
 import { toastError, toastSuccess } from '../../stores/toasts';
 import { useDeleteVariant, useSaveVariant, variantValues } from './api';
 import { variantSchema, type VariantValues } from './schemas';
-import type { FlagTabProps } from './tabs';
+import type { FlagTabProps } from './tab-props';
 
 const EMPTY_VARIANT: VariantValues = { key: '', name: '', description: '', attachment: '' };
 

@@ -8,6 +8,7 @@
 import { type QueryKey, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Flag, FlagList, Variant } from '../../../domain/flipt/types';
 import { API, request } from '../../api/client';
+import { useInvalidatingMutation } from '../../api/mutation';
 import { usePagedList } from '../../api/pagedList';
 import { useCurrentRef } from '../../api/currentRef';
 import type { FlagFormValues, VariantValues } from './schemas';
@@ -120,16 +121,10 @@ function useFlagMutation<I, O>(
   mutationFn: (input: I) => Promise<O>,
   changedFlagKey: (input: I, output: O) => string,
 ) {
-  const client = useQueryClient();
-  const ref = useCurrentRef();
-  return useMutation({
-    mutationFn,
-    onSuccess: (output, input) =>
-      Promise.all([
-        client.invalidateQueries({ queryKey: flagKeys.list(ref, namespaceKey) }),
-        client.invalidateQueries({ queryKey: flagKeys.detail(ref, namespaceKey, changedFlagKey(input, output)) }),
-      ]),
-  });
+  return useInvalidatingMutation(mutationFn, (ref, input, output: O) => [
+    flagKeys.list(ref, namespaceKey),
+    flagKeys.detail(ref, namespaceKey, changedFlagKey(input, output)),
+  ]);
 }
 
 export const useCreateFlag = (namespaceKey: string) =>
@@ -168,15 +163,12 @@ export const useDeleteVariant = (namespaceKey: string) =>
   );
 
 /** Copies a flag of the namespace to another; the target namespace's flag list is refetched. */
-export function useCopyFlag(namespaceKey: string) {
-  const client = useQueryClient();
-  const ref = useCurrentRef();
-  return useMutation({
-    mutationFn: ({ flagKey, to }: { flagKey: string; to: { namespaceKey: string; flagKey?: string } }) =>
+export const useCopyFlag = (namespaceKey: string) =>
+  useInvalidatingMutation(
+    ({ flagKey, to }: { flagKey: string; to: { namespaceKey: string; flagKey?: string } }) =>
       copyFlag({ namespaceKey, flagKey }, to),
-    onSuccess: (_flag, { to }) => client.invalidateQueries({ queryKey: flagKeys.list(ref, to.namespaceKey) }),
-  });
-}
+    (ref, { to }) => [flagKeys.list(ref, to.namespaceKey)],
+  );
 
 /**
  * A change of a flag's rules or rollouts: their list is fetched again whether it succeeded or not (a

@@ -1,13 +1,8 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import type { Flag, FlagType } from '../../../domain/flipt/types';
+import type { FlagType } from '../../../domain/flipt/types';
 import { FlagHistoryTab } from '../history';
 import { FlagFeedbackTab } from '../surveys';
-
-/** What every flag-detail tab receives. */
-export interface FlagTabProps {
-  namespaceKey: string;
-  flag: Flag;
-}
+import type { FlagTabProps } from './tab-props';
 
 export interface FlagTab {
   label: string;

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
 import type { HistoryEntry } from '../../../domain/flipt/history';
-import { READ_ONLY_TITLE, useReadOnly } from '../../api/writable';
+import { useWritable } from '../../api/writable';
 import { DiffTable } from '../../components/DiffTable';
 import { RelativeTime } from '../../components/RelativeTime';
 import { ReasonButton } from '../../components/Tooltip';
@@ -31,7 +31,7 @@ export function HistoryEntryCard({
   entry: HistoryEntry;
   showEntity: boolean;
 }) {
-  const readOnly = useReadOnly();
+  const writable = useWritable();
   const [reverting, setReverting] = useState(false);
   const what = `${entry.noun} ${entry.action}`;
   const reverted = revertOf(entry);
@@ -45,7 +45,7 @@ export function HistoryEntryCard({
         {typeof reverted === 'string' && <span className="badge">revert of change {reverted}</span>}
         <ReasonButton
           className="button"
-          reason={readOnly ? READ_ONLY_TITLE : undefined}
+          reason={writable.reason}
           aria-label={`Revert change ${entry.id}`}
           onClick={() => setReverting(true)}
         >

@@ -14,7 +14,7 @@ import { keyRule, requiredString } from '../../lib/validation';
 import { toastError, toastSuccess } from '../../stores/toasts';
 import { useNamespaceMutations, type NamespaceValues } from './mutations';
 import { useNamespaces } from './queries';
-import { READ_ONLY_TITLE, useReadOnly } from '../../api/writable';
+import { useWritable } from '../../api/writable';
 
 const namespaceSchema = v.object({ key: keyRule, name: requiredString });
 const EMPTY: NamespaceValues = { key: '', name: '', description: '' };
@@ -55,16 +55,7 @@ function NamespaceForm({
           />
         )}
       </Field>
-      <Field label="Description">
-        {(props) => (
-          <input
-            {...props}
-            name="description"
-            value={values.description}
-            onChange={(event) => form.set('description', event.target.value)}
-          />
-        )}
-      </Field>
+      <Field label="Description">{(props) => <input {...props} {...form.field('description')} />}</Field>
       <div className="form-actions">
         <SubmitButton
           label={namespace ? 'Update' : 'Create'}
@@ -81,7 +72,7 @@ export default function NamespacesTab() {
   const mutations = useNamespaceMutations();
   const [editing, setEditing] = useState<Namespace | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Namespace | null>(null);
-  const readOnly = useReadOnly();
+  const writable = useWritable();
 
   const save = (values: NamespaceValues) =>
     (editing === 'new' ? mutations.create : mutations.update)
@@ -97,11 +88,7 @@ export default function NamespacesTab() {
     <section aria-label="Namespaces">
       <header className="section-header">
         <h2>Namespaces</h2>
-        <ReasonButton
-          className="button button-primary"
-          reason={readOnly ? READ_ONLY_TITLE : undefined}
-          onClick={() => setEditing('new')}
-        >
+        <ReasonButton className="button button-primary" reason={writable.reason} onClick={() => setEditing('new')}>
           New Namespace
         </ReasonButton>
       </header>
@@ -117,15 +104,12 @@ export default function NamespacesTab() {
               <td className="row-actions">
                 <EditDeleteButtons
                   name={namespace.key}
-                  disabled={readOnly}
-                  reason={readOnly ? READ_ONLY_TITLE : undefined}
+                  disabled={writable.disabled}
+                  reason={writable.reason}
                   deleteDisabled={namespace.protected}
                   deleteReason={
-                    readOnly
-                      ? READ_ONLY_TITLE
-                      : namespace.protected
-                        ? 'This namespace is protected and cannot be deleted'
-                        : undefined
+                    writable.reason ??
+                    (namespace.protected ? 'This namespace is protected and cannot be deleted' : undefined)
                   }
                   onEdit={() => setEditing(namespace)}
                   onDelete={() => setDeleting(namespace)}

@@ -14,7 +14,7 @@ import {
   OPERATORS,
   operatorLabel,
 } from './operators';
-import { constraintValues, type ConstraintValues } from './queries';
+import { constraintValues, type ConstraintValues } from './api';
 import { constraintSchema } from './schemas';
 
 const NEW_CONSTRAINT: ConstraintValues = {

@@ -6,7 +6,7 @@ import { Field } from '../../components/Field';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useForm } from '../../lib/form';
 import { useWritable } from '../../api/writable';
-import { useSegmentMutations, type SegmentValues } from './queries';
+import { type SegmentValues, useCreateSegment, useUpdateSegment } from './api';
 import { MATCH_TYPES } from './operators';
 import { segmentSchema } from './schemas';
 
@@ -14,7 +14,8 @@ import { segmentSchema } from './schemas';
 export function SegmentForm({ namespaceKey, segment }: { namespaceKey: string; segment?: Segment }) {
   const save = useSaveEntity('segment');
   const { disabled, reason } = useWritable();
-  const mutations = useSegmentMutations(namespaceKey);
+  const create = useCreateSegment(namespaceKey);
+  const update = useUpdateSegment(namespaceKey);
   const form = useForm<SegmentValues>(
     {
       key: segment?.key ?? '',
@@ -26,13 +27,13 @@ export function SegmentForm({ namespaceKey, segment }: { namespaceKey: string; s
   );
   const { values } = form;
   const editing = Boolean(segment);
-  const submitting = mutations.create.isPending || mutations.update.isPending;
+  const submitting = create.isPending || update.isPending;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     return save({
-      update: editing ? () => mutations.update.mutateAsync(values) : undefined,
-      create: () => mutations.create.mutateAsync(values),
+      update: editing ? () => update.mutateAsync(values) : undefined,
+      create: () => create.mutateAsync(values),
       createdHref: (key) => namespacePath(namespaceKey, `/segments/${encodeURIComponent(key)}`),
     });
   };
@@ -41,15 +42,7 @@ export function SegmentForm({ namespaceKey, segment }: { namespaceKey: string; s
     <form className="form" onSubmit={submit}>
       <NameKeyFields form={form} editing={editing} />
       <Field label="Description">
-        {(props) => (
-          <input
-            {...props}
-            name="description"
-            value={values.description}
-            disabled={disabled}
-            onChange={(event) => form.set('description', event.target.value)}
-          />
-        )}
+        {(props) => <input {...props} disabled={disabled} {...form.field('description')} />}
       </Field>
       <fieldset className="radio-group">
         <legend>Match Type</legend>

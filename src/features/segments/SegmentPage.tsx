@@ -16,7 +16,14 @@ import { SegmentHistory } from '../history';
 import { useNamespaces } from '../namespaces';
 import { ConstraintForm } from './ConstraintForm';
 import { LIST_OPERATORS, NO_VALUE_OPERATORS, operatorLabel, parseList, typeLabel } from './operators';
-import { useSegment, useSegmentMutations, type ConstraintValues } from './queries';
+import {
+  type ConstraintValues,
+  useCopySegment,
+  useDeleteConstraint,
+  useDeleteSegment,
+  useSaveConstraint,
+  useSegment,
+} from './api';
 import { SegmentForm } from './SegmentForm';
 
 function ConstraintValue({ constraint }: { constraint: Constraint }) {
@@ -37,13 +44,14 @@ function ConstraintValue({ constraint }: { constraint: Constraint }) {
 
 function Constraints({ namespaceKey, segment }: { namespaceKey: string; segment: Segment }) {
   const writable = useWritable();
-  const mutations = useSegmentMutations(namespaceKey);
+  const saveConstraint = useSaveConstraint(namespaceKey);
+  const deleteConstraint = useDeleteConstraint(namespaceKey);
   const [editing, setEditing] = useState<Constraint | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Constraint | null>(null);
 
   const save = (values: ConstraintValues) => {
     const id = editing === 'new' ? undefined : editing?.id;
-    return mutations.saveConstraint
+    return saveConstraint
       .mutateAsync({ segmentKey: segment.key, id, values })
       .then(() => {
         setEditing(null);
@@ -98,9 +106,7 @@ function Constraints({ namespaceKey, segment }: { namespaceKey: string; segment:
         onCloseDelete={() => setDeleting(null)}
         deleteNoun="constraint for"
         deleteName={deleting?.property}
-        onDelete={(constraint) =>
-          mutations.removeConstraint.mutateAsync({ segmentKey: segment.key, id: constraint.id })
-        }
+        onDelete={(constraint) => deleteConstraint.mutateAsync({ segmentKey: segment.key, id: constraint.id })}
       />
     </section>
   );
@@ -109,7 +115,8 @@ function Constraints({ namespaceKey, segment }: { namespaceKey: string; segment:
 export default function SegmentPage({ params }: { params: Record<string, string | undefined> }) {
   const namespaceKey = useNamespaceKey();
   const segment = useSegment(namespaceKey, params.segmentKey!);
-  const mutations = useSegmentMutations(namespaceKey);
+  const copySegment = useCopySegment(namespaceKey);
+  const deleteSegment = useDeleteSegment(namespaceKey);
   const namespaces = useNamespaces().data?.namespaces ?? [];
 
   if (segment.isPending) return <p className="muted">Loading…</p>;
@@ -124,9 +131,9 @@ export default function SegmentPage({ params }: { params: Record<string, string 
       namespaces={namespaces}
       listHref={namespacePath(namespaceKey, '/segments')}
       onCopy={(to) =>
-        mutations.copy.mutateAsync({ segmentKey: data.key, to: { namespaceKey: to.namespaceKey, segmentKey: to.key } })
+        copySegment.mutateAsync({ segmentKey: data.key, to: { namespaceKey: to.namespaceKey, segmentKey: to.key } })
       }
-      onDelete={() => mutations.remove.mutateAsync(data.key)}
+      onDelete={() => deleteSegment.mutateAsync(data.key)}
     >
       <SegmentForm key={data.updatedAt} namespaceKey={namespaceKey} segment={data} />
       <Constraints namespaceKey={namespaceKey} segment={data} />

@@ -2,7 +2,7 @@ import '../../app/shared-chunk';
 import { useNamespaceKey } from '../../lib/namespace';
 import { namespacePath } from '../../lib/paths';
 import { ListPage } from '../../components/ListPage';
-import { useSegments } from './queries';
+import { useSegments } from './api';
 import { MATCH_TYPES } from './operators';
 
 const COLUMNS = [

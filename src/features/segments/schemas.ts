@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import type { ComparisonType } from '../../../domain/flipt/types';
 import { constraintValueProblem } from '../../../domain/flipt/values';
 import { CONSTRAINT_VALUE_MESSAGES, keyRule, requiredString } from '../../lib/validation';
-import type { ConstraintValues } from './queries';
+import type { ConstraintValues } from './api';
 
 export const segmentSchema = v.object({ key: keyRule, name: requiredString });
 

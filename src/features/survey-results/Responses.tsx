@@ -3,11 +3,11 @@ import { useState } from 'react';
 import type { ResponseFilter } from '../../../domain/surveys/response-filter';
 import type { TSurvey } from '../../../domain/surveys/types';
 import { errorMessage } from '../../api/client';
-import { READ_ONLY_TITLE, useReadOnly } from '../../api/writable';
+import { useWritable } from '../../api/writable';
 import { ConfirmDialog } from '../../components/Dialog';
 import { Timestamp } from '../../components/Timestamp';
 import { ReasonButton } from '../../components/Tooltip';
-import { toastError, toastSuccess } from '../../stores/toasts';
+import { toastError, toastOutcome } from '../../stores/toasts';
 import {
   type ResultResponse,
   responsesQuery,
@@ -73,12 +73,7 @@ export function Responses({
         open={deleting !== undefined}
         onClose={() => setDeleting(undefined)}
         title="Delete Response"
-        onConfirm={() =>
-          remove
-            .mutateAsync(deleting!.id)
-            .then(() => toastSuccess('Successfully deleted response'))
-            .catch((error) => toastError(errorMessage(error)))
-        }
+        onConfirm={() => toastOutcome(remove.mutateAsync(deleting!.id), 'Successfully deleted response')}
       >
         Are you sure you want to delete the response <strong>{deleting?.id}</strong>?
       </ConfirmDialog>
@@ -99,8 +94,8 @@ function ResponseCard({
   response: ResultResponse;
   onDelete(): void;
 }) {
-  const readOnly = useReadOnly();
-  const reason = readOnly ? READ_ONLY_TITLE : undefined;
+  const writable = useWritable();
+  const reason = writable.reason;
   const tag = useTagResponse(namespaceKey, environmentId);
   const note = useAddNote(namespaceKey, environmentId);
   const untag = useUntagResponse(namespaceKey, environmentId);
@@ -212,7 +207,7 @@ function ResponseCard({
             placeholder="Tag name"
             value={tagName}
             onChange={(event) => setTagName(event.target.value)}
-            disabled={readOnly}
+            disabled={writable.disabled}
           />
           <ReasonButton type="submit" className="button" reason={reason} disabled={tag.isPending}>
             Add tag
@@ -234,7 +229,7 @@ function ResponseCard({
             placeholder="Note"
             value={noteText}
             onChange={(event) => setNoteText(event.target.value)}
-            disabled={readOnly}
+            disabled={writable.disabled}
           />
           <ReasonButton type="submit" className="button" reason={reason} disabled={note.isPending}>
             Add note

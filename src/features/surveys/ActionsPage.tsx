@@ -4,14 +4,14 @@ import { type FormEvent, useState } from 'react';
 import { Link } from 'wouter';
 import { URL_RULES, type TActionClassPageUrlRule } from '../../../domain/surveys/types';
 import { errorMessage } from '../../api/client';
-import { READ_ONLY_TITLE, useReadOnly } from '../../api/writable';
+import { useWritable } from '../../api/writable';
 import { ConfirmDialog, Dialog } from '../../components/Dialog';
 import { Field } from '../../components/Field';
 import { RelativeTime } from '../../components/RelativeTime';
 import { ReasonButton } from '../../components/Tooltip';
 import { useNamespaceKey } from '../../lib/namespace';
 import { namespacePath } from '../../lib/paths';
-import { toastError, toastSuccess } from '../../stores/toasts';
+import { toastError, toastOutcome, toastSuccess } from '../../stores/toasts';
 import {
   type ActionClassUsage,
   actionClassesQuery,
@@ -44,13 +44,13 @@ const TYPE_LABELS = { code: 'Code', noCode: 'No code', automatic: 'Automatic' } 
 
 function ActionClasses({ environment }: { environment: SurveyEnvironment }) {
   const namespaceKey = useNamespaceKey();
-  const readOnly = useReadOnly();
+  const writable = useWritable();
   const classes = useQuery(actionClassesQuery(namespaceKey, environment.id));
   const remove = useDeleteActionClass(namespaceKey, environment.id);
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<ActionClassUsage>();
   const [editing, setEditing] = useState<ActionClassUsage>();
-  const reason = readOnly ? READ_ONLY_TITLE : undefined;
+  const reason = writable.reason;
   return (
     <>
       <div className="toolbar">
@@ -150,12 +150,7 @@ function ActionClasses({ environment }: { environment: SurveyEnvironment }) {
         open={deleting !== undefined}
         onClose={() => setDeleting(undefined)}
         title="Delete Action"
-        onConfirm={() =>
-          remove
-            .mutateAsync(deleting!.id)
-            .then(() => toastSuccess('Successfully deleted action'))
-            .catch((error) => toastError(errorMessage(error)))
-        }
+        onConfirm={() => toastOutcome(remove.mutateAsync(deleting!.id), 'Successfully deleted action')}
       >
         Are you sure you want to delete the action <strong>{deleting?.name}</strong>?
       </ConfirmDialog>

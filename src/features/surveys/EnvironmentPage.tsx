@@ -4,7 +4,7 @@ import { type FormEvent, useState } from 'react';
 import * as v from 'valibot';
 import { PLACEMENTS, type ProductSettings, productSettingsSchema } from '../../../domain/surveys/schema';
 import { errorMessage } from '../../api/client';
-import { READ_ONLY_TITLE, useReadOnly } from '../../api/writable';
+import { useWritable } from '../../api/writable';
 import { CopyButton } from '../../components/CopyButton';
 import { ConfirmDialog } from '../../components/Dialog';
 import { Field } from '../../components/Field';
@@ -13,7 +13,7 @@ import { Timestamp } from '../../components/Timestamp';
 import { ReasonButton } from '../../components/Tooltip';
 import { useForm } from '../../lib/form';
 import { useNamespaceKey } from '../../lib/namespace';
-import { toastError, toastSuccess } from '../../stores/toasts';
+import { toastError, toastOutcome, toastSuccess } from '../../stores/toasts';
 import {
   type ApiKey,
   apiKeysQuery,
@@ -95,7 +95,7 @@ const productSchema = v.object({
 
 function ProductForm({ environment }: { environment: SurveyEnvironment }) {
   const namespaceKey = useNamespaceKey();
-  const readOnly = useReadOnly();
+  const writable = useWritable();
   const { id: _id, ...initial } = environment.product;
   const form = useForm<ProductValues>(initial, productSchema);
   const save = useSaveProduct(namespaceKey, environment.id);
@@ -115,7 +115,7 @@ function ProductForm({ environment }: { environment: SurveyEnvironment }) {
       <input
         type="checkbox"
         checked={values[field]}
-        disabled={readOnly}
+        disabled={writable.disabled}
         onChange={(event) => form.set(field, event.target.checked)}
       />
       {label}
@@ -135,7 +135,7 @@ function ProductForm({ environment }: { environment: SurveyEnvironment }) {
             <input
               {...props}
               value={values.name}
-              disabled={readOnly}
+              disabled={writable.disabled}
               onChange={(e) => form.set('name', e.target.value)}
             />
           )}
@@ -145,7 +145,7 @@ function ProductForm({ environment }: { environment: SurveyEnvironment }) {
             <input
               {...props}
               value={values.brandColor}
-              disabled={readOnly}
+              disabled={writable.disabled}
               onChange={(e) => form.set('brandColor', e.target.value)}
             />
           )}
@@ -155,7 +155,7 @@ function ProductForm({ environment }: { environment: SurveyEnvironment }) {
             <input
               {...props}
               value={values.highlightBorderColor ?? ''}
-              disabled={readOnly}
+              disabled={writable.disabled}
               onChange={(e) => form.set('highlightBorderColor', e.target.value === '' ? null : e.target.value)}
             />
           )}
@@ -165,7 +165,7 @@ function ProductForm({ environment }: { environment: SurveyEnvironment }) {
             <select
               {...props}
               value={values.placement}
-              disabled={readOnly}
+              disabled={writable.disabled}
               onChange={(e) => form.set('placement', e.target.value as ProductSettings['placement'])}
             >
               {PLACEMENTS.map((placement) => (
@@ -187,7 +187,7 @@ function ProductForm({ environment }: { environment: SurveyEnvironment }) {
               type="number"
               min={0}
               value={Number.isNaN(values.recontactDays) ? '' : values.recontactDays}
-              disabled={readOnly}
+              disabled={writable.disabled}
               onChange={(e) => form.set('recontactDays', e.target.valueAsNumber)}
             />
           )}
@@ -201,8 +201,8 @@ function ProductForm({ environment }: { environment: SurveyEnvironment }) {
           <SubmitButton
             label="Update"
             submitting={save.isPending}
-            ready={form.dirty && form.valid && !readOnly}
-            reason={readOnly ? READ_ONLY_TITLE : undefined}
+            ready={form.dirty && form.valid && !writable.disabled}
+            reason={writable.reason}
           />
         </div>
       </form>
@@ -212,7 +212,7 @@ function ProductForm({ environment }: { environment: SurveyEnvironment }) {
 
 function ApiKeys({ environment }: { environment: SurveyEnvironment }) {
   const namespaceKey = useNamespaceKey();
-  const readOnly = useReadOnly();
+  const writable = useWritable();
   const keys = useQuery(apiKeysQuery(namespaceKey, environment.id));
   const create = useCreateApiKey(namespaceKey, environment.id);
   const revoke = useRevokeApiKey(namespaceKey, environment.id);
@@ -255,7 +255,7 @@ function ApiKeys({ environment }: { environment: SurveyEnvironment }) {
           type="submit"
           className="button"
           disabled={label.trim() === '' || create.isPending}
-          reason={readOnly ? READ_ONLY_TITLE : undefined}
+          reason={writable.reason}
         >
           Create API key
         </ReasonButton>
@@ -288,7 +288,7 @@ function ApiKeys({ environment }: { environment: SurveyEnvironment }) {
                   <td>
                     <ReasonButton
                       className="button button-danger"
-                      reason={readOnly ? READ_ONLY_TITLE : undefined}
+                      reason={writable.reason}
                       onClick={() => setRevoking(key)}
                     >
                       Revoke
@@ -305,12 +305,7 @@ function ApiKeys({ environment }: { environment: SurveyEnvironment }) {
         onClose={() => setRevoking(undefined)}
         title="Revoke API Key"
         confirmLabel="Revoke"
-        onConfirm={() =>
-          revoke
-            .mutateAsync(revoking!.id)
-            .then(() => toastSuccess('Successfully revoked API key'))
-            .catch((error) => toastError(errorMessage(error)))
-        }
+        onConfirm={() => toastOutcome(revoke.mutateAsync(revoking!.id), 'Successfully revoked API key')}
       >
         Are you sure you want to revoke the API key <strong>{revoking?.label}</strong>?
       </ConfirmDialog>

@@ -11,7 +11,7 @@ type Page = ComponentType<{ params: Params }>;
  * area (this module), so each page the area gains costs the first page nothing.
  */
 const PAGES: [pattern: string, page: Page][] = [
-  ['/:environmentId/edit/:surveyId', lazy(() => import('./EditorPage'))],
+  ['/:environmentId/edit/:surveyId', lazy(() => import('./editor/EditorPage'))],
   ['/:environmentId/environment', lazy(() => import('./EnvironmentPage'))],
   ['/:environmentId/actions', lazy(() => import('./ActionsPage'))],
   ['/:environmentId/results/:surveyId/:view?', lazy(() => import('../survey-results/ResultsPage'))],

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link, Redirect } from 'wouter';
 import { errorMessage } from '../../api/client';
-import { READ_ONLY_TITLE, useReadOnly } from '../../api/writable';
+import { useWritable } from '../../api/writable';
 import { ReasonButton } from '../../components/Tooltip';
 import { useNamespaceKey } from '../../lib/namespace';
 import { namespacePath } from '../../lib/paths';
@@ -84,7 +84,7 @@ export function SurveysArea({
 
 function CreateEnvironments() {
   const namespaceKey = useNamespaceKey();
-  const readOnly = useReadOnly();
+  const writable = useWritable();
   const create = useCreateEnvironments(namespaceKey);
   return (
     <section>
@@ -101,7 +101,7 @@ function CreateEnvironments() {
         </p>
         <ReasonButton
           className="button button-primary"
-          reason={readOnly ? READ_ONLY_TITLE : undefined}
+          reason={writable.reason}
           disabled={create.isPending}
           onClick={() => create.mutateAsync(undefined).catch((error) => toastError(errorMessage(error)))}
         >

@@ -4,14 +4,14 @@ import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import type { TLinkedFlag, TSurveyStatus } from '../../../domain/surveys/types';
 import { errorMessage } from '../../api/client';
-import { READ_ONLY_TITLE, useReadOnly } from '../../api/writable';
+import { useWritable } from '../../api/writable';
 import { ActionsMenu, type Action } from '../../components/ActionsMenu';
 import { ConfirmDialog, Dialog } from '../../components/Dialog';
 import { RelativeTime } from '../../components/RelativeTime';
 import { ReasonButton } from '../../components/Tooltip';
 import { useNamespaceKey } from '../../lib/namespace';
 import { namespacePath } from '../../lib/paths';
-import { toastError, toastSuccess } from '../../stores/toasts';
+import { toastError, toastOutcome, toastSuccess } from '../../stores/toasts';
 import { resultsPaths } from '../survey-results';
 import {
   type SurveyEnvironment,
@@ -47,7 +47,7 @@ const STATUS_FILTERS: ('' | TSurveyStatus)[] = ['', 'draft', 'inProgress', 'paus
 
 function SurveyList({ environment, all }: { environment: SurveyEnvironment; all: SurveyEnvironment[] }) {
   const namespaceKey = useNamespaceKey();
-  const readOnly = useReadOnly();
+  const writable = useWritable();
   const surveys = useQuery(surveysQuery(namespaceKey, environment.id));
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState<'' | TSurveyStatus>('');
@@ -66,40 +66,33 @@ function SurveyList({ environment, all }: { environment: SurveyEnvironment; all:
     (survey) =>
       (status === '' || survey.status === status) && survey.name.toLowerCase().includes(search.trim().toLowerCase()),
   );
-  const reason = readOnly ? READ_ONLY_TITLE : undefined;
+  const reason = writable.reason;
 
   const setSurveyStatus = (survey: SurveySummary, next: TSurveyStatus, message: string) =>
-    save
-      .mutateAsync({ id: survey.id, survey: { ...draftOf(survey), status: next } })
-      .then(() => toastSuccess(message))
-      .catch((error) => toastError(errorMessage(error)));
+    toastOutcome(save.mutateAsync({ id: survey.id, survey: { ...draftOf(survey), status: next } }), message);
 
   const actionsOf = (survey: SurveySummary): Action[] => [
     { label: 'Edit', onSelect: () => navigate(editHref(survey)) },
     survey.status === 'inProgress'
       ? {
           label: 'Pause',
-          disabled: readOnly,
+          disabled: writable.disabled,
           reason,
           onSelect: () => setSurveyStatus(survey, 'paused', 'Successfully paused survey'),
         }
       : {
           label: survey.status === 'draft' ? 'Publish' : 'Resume',
-          disabled: readOnly,
+          disabled: writable.disabled,
           reason,
           onSelect: () => setSurveyStatus(survey, 'inProgress', 'Successfully published survey'),
         },
     ...others.map((other) => ({
       label: `Copy to ${ENVIRONMENT_LABELS[other.type]}`,
-      disabled: readOnly,
+      disabled: writable.disabled,
       reason,
-      onSelect: () =>
-        copy
-          .mutateAsync({ id: survey.id, to: other.id })
-          .then(() => toastSuccess('Successfully copied survey'))
-          .catch((error) => toastError(errorMessage(error))),
+      onSelect: () => toastOutcome(copy.mutateAsync({ id: survey.id, to: other.id }), 'Successfully copied survey'),
     })),
-    { label: 'Delete', danger: true, disabled: readOnly, reason, onSelect: () => setDeleting(survey) },
+    { label: 'Delete', danger: true, disabled: writable.disabled, reason, onSelect: () => setDeleting(survey) },
   ];
 
   return (
@@ -217,12 +210,7 @@ function SurveyList({ environment, all }: { environment: SurveyEnvironment; all:
         open={deleting !== undefined}
         onClose={() => setDeleting(undefined)}
         title="Delete Survey"
-        onConfirm={() =>
-          remove
-            .mutateAsync(deleting!.id)
-            .then(() => toastSuccess('Successfully deleted survey'))
-            .catch((error) => toastError(errorMessage(error)))
-        }
+        onConfirm={() => toastOutcome(remove.mutateAsync(deleting!.id), 'Successfully deleted survey')}
       >
         Are you sure you want to delete the survey <strong>{deleting?.name}</strong> with its displays and responses?
       </ConfirmDialog>

@@ -19,7 +19,7 @@ import { usePreferencesStore } from '../../stores/preferences';
 import { toastError, toastSuccess } from '../../stores/toasts';
 import { methodEnabled, useAuthMethods } from '../../api/authMethods';
 import { useNamespaces } from '../namespaces';
-import { READ_ONLY_TITLE, useReadOnly } from '../../api/writable';
+import { useWritable } from '../../api/writable';
 import { useTokenMutations, useTokens } from './queries';
 
 const ALL_NAMESPACES = { value: '', name: 'All namespaces', key: '' };
@@ -48,35 +48,11 @@ function TokenForm({ onCreated }: { onCreated(created: CreateTokenResponse): voi
   return (
     <form className="form" onSubmit={submit}>
       <Field label="Name" error={form.error('name')}>
-        {(props) => (
-          <input
-            {...props}
-            name="name"
-            value={values.name}
-            onChange={(event) => form.set('name', event.target.value)}
-          />
-        )}
+        {(props) => <input {...props} {...form.field('name')} />}
       </Field>
-      <Field label="Description">
-        {(props) => (
-          <input
-            {...props}
-            name="description"
-            value={values.description}
-            onChange={(event) => form.set('description', event.target.value)}
-          />
-        )}
-      </Field>
+      <Field label="Description">{(props) => <input {...props} {...form.field('description')} />}</Field>
       <Field label="Expires On" hint="Optional: the token never expires when left empty.">
-        {(props) => (
-          <input
-            {...props}
-            type="date"
-            name="expiresOn"
-            value={values.expiresOn}
-            onChange={(event) => form.set('expiresOn', event.target.value)}
-          />
-        )}
+        {(props) => <input {...props} type="date" {...form.field('expiresOn')} />}
       </Field>
       <Picker
         label="Namespace"
@@ -132,8 +108,7 @@ export default function TokensTab() {
   const tokens = useTokens();
   const methods = useAuthMethods();
   const tokenAuth = methods.data && methodEnabled(methods.data.methods, 'METHOD_TOKEN');
-  const readOnly = useReadOnly();
-  const disabledTitle = readOnly ? READ_ONLY_TITLE : undefined;
+  const { reason } = useWritable();
   const { removeMany } = useTokenMutations();
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreateTokenResponse>();
@@ -171,14 +146,14 @@ export default function TokensTab() {
             <ReasonButton
               className="button button-danger"
               disabled={selected.size === 0}
-              reason={disabledTitle}
+              reason={reason}
               onClick={() => setDeleting(true)}
             >
               Delete{selected.size > 0 && ` (${selected.size})`}
             </ReasonButton>
           )}
           {tokenAuth && (
-            <ReasonButton className="button button-primary" reason={disabledTitle} onClick={() => setCreating(true)}>
+            <ReasonButton className="button button-primary" reason={reason} onClick={() => setCreating(true)}>
               New Token
             </ReasonButton>
           )}

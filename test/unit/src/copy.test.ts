@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { copyFlag } from '../../../src/features/flags/api';
-import { copySegment } from '../../../src/features/segments/queries';
+import { copySegment, segmentKeys } from '../../../src/features/segments/api';
 
 const fetchMock = vi.fn<typeof fetch>();
 const json = (status: number, body: unknown) =>
@@ -100,5 +100,15 @@ describe('copy segment', () => {
       'segment "prod/s" is not unique',
     );
     expect(fetchMock).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('segment query keys', () => {
+  it('lead with the git ref, so a segment read at one ref is never shown at another', () => {
+    expect(segmentKeys.detail('main', 'default', 's')[0]).toBe('main');
+    expect(segmentKeys.list('v1', 'default')).not.toEqual(segmentKeys.list('main', 'default'));
+    const namespace = segmentKeys.namespace('main', 'default');
+    expect(segmentKeys.detail('main', 'default', 's').slice(0, namespace.length)).toEqual([...namespace]);
+    expect(segmentKeys.list('main', 'default').slice(0, namespace.length)).toEqual([...namespace]);
   });
 });

@@ -4,7 +4,7 @@ import { effectiveTheme, usePreferencesStore } from '../../../src/stores/prefere
 import { useRefStore } from '../../../src/stores/ref';
 import { sessionUser, useSessionStore } from '../../../src/stores/session';
 import { useBannerStore, useNotificationStore, useOnboardingStore } from '../../../src/stores/ui';
-import { SUCCESS_TOAST_MS, useToastStore } from '../../../src/stores/toasts';
+import { SUCCESS_TOAST_MS, toastOutcome, useToastStore } from '../../../src/stores/toasts';
 import { toConfig } from '../../../src/api/meta';
 
 const stored = (key: string, storage: Storage = localStorage) => JSON.parse(storage.getItem(key) ?? 'null')?.state;
@@ -119,5 +119,15 @@ describe('toasts', () => {
     expect(error).toMatchObject({ kind: 'error', message: 'boom' });
     useToastStore.getState().dismiss(error.id);
     expect(useToastStore.getState().toasts).toEqual([]);
+  });
+
+  it('reports an action: its success message, or the error it failed with', async () => {
+    await toastOutcome(Promise.resolve('done'), 'Successfully deleted survey');
+    await toastOutcome(Promise.reject(new Error('survey is in use')), 'Successfully deleted survey');
+    expect(useToastStore.getState().toasts.map(({ kind, message }) => ({ kind, message }))).toEqual([
+      { kind: 'success', message: 'Successfully deleted survey' },
+      { kind: 'error', message: 'survey is in use' },
+    ]);
+    for (const toast of useToastStore.getState().toasts) useToastStore.getState().dismiss(toast.id);
   });
 });

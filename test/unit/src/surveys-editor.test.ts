@@ -16,11 +16,13 @@ import {
 } from '../../../src/features/surveys/action-form';
 import {
   attributeFilters,
+  editorReducer,
+  initialEditorState,
   moved,
   previewSurvey,
   questionOfType,
   withAttributeFilter,
-} from '../../../src/features/surveys/editor-model';
+} from '../../../src/features/surveys/editor/editor-model';
 import { draftSurvey, TEMPLATES } from '../../../src/features/surveys/templates';
 
 const ALL_CONDITIONS: TSurveyLogicCondition[] = [
@@ -338,5 +340,48 @@ describe('questions and templates', () => {
     expect(previewSurvey(draft, 0).questions[0]).not.toHaveProperty('logic');
     expect(previewSurvey(draft, 'welcome').welcomeCard).toEqual({ enabled: true, headline: 'Hi' });
     expect(moved(['a', 'b', 'c'], 0, 2)).toEqual(['b', 'c', 'a']);
+  });
+});
+
+describe('the editor draft', () => {
+  const draft = () =>
+    draftSurvey('S', [
+      { ...questionFor('openText'), id: 'a' },
+      { ...questionFor('nps'), id: 'b' },
+      { ...questionFor('rating'), id: 'c' },
+    ]);
+  const ids = (state: { draft: { questions: { id: string }[] } }) => state.draft.questions.map((q) => q.id);
+
+  it('starts on the first question and changes fields without touching the rest', () => {
+    const start = initialEditorState(draft());
+    expect(start.card).toBe(0);
+    const renamed = editorReducer(start, { type: 'change', patch: { name: 'Renamed' } });
+    expect(renamed.draft).toEqual({ ...start.draft, name: 'Renamed' });
+    expect(start.draft.name).toBe('S');
+    expect(editorReducer(start, { type: 'select', card: 'welcome' })).toEqual({ ...start, card: 'welcome' });
+  });
+
+  it('replaces, moves, removes and adds questions, keeping the preview on the question acted upon', () => {
+    const start = editorReducer(initialEditorState(draft()), { type: 'select', card: 2 });
+    const replaced = editorReducer(start, {
+      type: 'setQuestion',
+      index: 1,
+      question: { ...start.draft.questions[1], headline: 'How likely?' },
+    });
+    expect(replaced.draft.questions[1].headline).toBe('How likely?');
+    expect(replaced.card).toBe(2);
+
+    const movedUp = editorReducer(start, { type: 'moveQuestion', from: 2, to: 1 });
+    expect(ids(movedUp)).toEqual(['a', 'c', 'b']);
+    expect(movedUp.card).toBe(1);
+
+    const removed = editorReducer(start, { type: 'removeQuestion', index: 1 });
+    expect(ids(removed)).toEqual(['a', 'c']);
+    expect(removed.card).toBe(0);
+
+    const added = editorReducer(start, { type: 'addQuestion', question: { ...questionFor('cta'), id: 'd' } });
+    expect(ids(added)).toEqual(['a', 'b', 'c', 'd']);
+    expect(added.card).toBe(3);
+    expect(ids(start)).toEqual(['a', 'b', 'c']);
   });
 });

@@ -2,7 +2,7 @@ import '../../../app/shared-chunk';
 import { useMemo, useState } from 'react';
 import { Field } from '../../../components/Field';
 import { useFlagSeries } from './api';
-import type { FlagTabProps } from '../tabs';
+import type { FlagTabProps } from '../tab-props';
 import { LineChart } from '../../../components/LineChart';
 import { usePreferencesStore } from '../../../stores/preferences';
 import { ANALYTICS_RANGES, toChartData } from './chart';

@@ -12,7 +12,7 @@ import { segmentsOf } from '../../../lib/segments';
 import { toastError, toastSuccess } from '../../../stores/toasts';
 import { useSegments } from '../../segments';
 import { flagValues, useUpdateFlag } from '../api';
-import type { FlagTabProps } from '../tabs';
+import type { FlagTabProps } from '../tab-props';
 import { useCreateRollout, useDeleteRollout, useOrderRollouts, useRollouts, useUpdateRollout } from './api';
 import { RolloutForm } from './RolloutForm';
 

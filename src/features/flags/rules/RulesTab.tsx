@@ -14,7 +14,7 @@ import { segmentsOf } from '../../../lib/segments';
 import { toastError, toastSuccess } from '../../../stores/toasts';
 import { useSegments } from '../../segments';
 import { flagValues, useUpdateFlag } from '../api';
-import type { FlagTabProps } from '../tabs';
+import type { FlagTabProps } from '../tab-props';
 import { useCreateRule, useDeleteRule, useOrderRules, useRules, useUpdateDistributions } from './api';
 import { distributionsError } from './distributions';
 import { PercentageInputs, RuleForm } from './RuleForm';

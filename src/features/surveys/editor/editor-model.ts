@@ -1,10 +1,11 @@
 /**
  * The editor's rules, kept apart from its components so that unit tests pin them: what a question of
- * each type holds, how attribute filters map onto the survey's segment, and what the preview draws.
+ * each type holds, how attribute filters map onto the survey's segment, what the preview draws, and how
+ * the draft changes (a reducer).
  */
-import type { TSurvey, TSurveyLogic, TSurveyQuestion, TSurveyQuestionType } from '../../../domain/surveys/types';
-import type { SurveyDraft } from './api';
-import { newId } from './templates';
+import type { TSurvey, TSurveyLogic, TSurveyQuestion, TSurveyQuestionType } from '../../../../domain/surveys/types';
+import type { SurveyDraft } from '../api';
+import { newId } from '../templates';
 
 export const QUESTION_TYPE_LABELS: Record<TSurveyQuestionType, string> = {
   openText: 'Free text',
@@ -185,4 +186,53 @@ export function moved<T>(list: readonly T[], from: number, to: number): T[] {
   const [item] = next.splice(from, 1);
   next.splice(to, 0, item);
   return next;
+}
+
+/** The survey's problems by field path, as `surveyIssues` finds them. */
+export type Issues = Record<string, string>;
+
+/** A card of the editor the preview draws: the welcome card or a question by position. */
+export type EditorCard = 'welcome' | number;
+
+/** What the editor holds: the draft being edited and the card the preview draws. */
+export interface EditorState {
+  draft: SurveyDraft;
+  card: EditorCard;
+}
+
+/** A change the editor makes to its state. */
+export type EditorAction =
+  | { type: 'change'; patch: Partial<SurveyDraft> }
+  | { type: 'select'; card: EditorCard }
+  | { type: 'setQuestion'; index: number; question: TSurveyQuestion }
+  | { type: 'moveQuestion'; from: number; to: number }
+  | { type: 'removeQuestion'; index: number }
+  | { type: 'addQuestion'; question: TSurveyQuestion };
+
+/** The editor's state at the start: the survey's draft, its first question in the preview. */
+export const initialEditorState = (draft: SurveyDraft): EditorState => ({ draft, card: 0 });
+
+/**
+ * The editor's state after an action. A moved question stays in the preview, an added one is shown,
+ * and removing one shows the first question.
+ */
+export function editorReducer(state: EditorState, action: EditorAction): EditorState {
+  const { draft } = state;
+  switch (action.type) {
+    case 'change':
+      return { ...state, draft: { ...draft, ...action.patch } };
+    case 'select':
+      return { ...state, card: action.card };
+    case 'setQuestion':
+      return {
+        ...state,
+        draft: { ...draft, questions: draft.questions.map((q, i) => (i === action.index ? action.question : q)) },
+      };
+    case 'moveQuestion':
+      return { draft: { ...draft, questions: moved(draft.questions, action.from, action.to) }, card: action.to };
+    case 'removeQuestion':
+      return { draft: { ...draft, questions: draft.questions.filter((_, i) => i !== action.index) }, card: 0 };
+    case 'addQuestion':
+      return { draft: { ...draft, questions: [...draft.questions, action.question] }, card: draft.questions.length };
+  }
 }
