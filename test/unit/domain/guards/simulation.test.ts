@@ -93,43 +93,34 @@ describe('a guard checked after every answer', () => {
   });
 });
 
+/** Runs in which 4,000 displays drawn with `shareOfA` going to `a` of a 50/50 flag raise the sample-ratio alarm. */
+function sampleRatioAlarms(seed: number, shareOfA: number): number {
+  let alarms = 0;
+  for (let run = 0; run < RUNS; run++) {
+    const random = generator(seed + run);
+    const displays = [0, 0];
+    for (let i = 0; i < 4000; i++) displays[random.next() < shareOfA ? 0 : 1]++;
+    const arm = (key: string, count: number): GuardArm => ({
+      key,
+      displays: count,
+      expectedShare: 50,
+      answers: NO_MOMENTS,
+    });
+    if (assessGuard(arm('a', displays[0]), [arm('b', displays[1])], SETTINGS).state === 'SAMPLE_RATIO_MISMATCH') {
+      alarms++;
+    }
+  }
+  return alarms;
+}
+
 describe('the sample-ratio check', () => {
   it('raises its alarm in at least 95% of runs when a 50/50 flag shows 45/55 over 2,000 displays per arm', () => {
-    let alarms = 0;
-    for (let run = 0; run < RUNS; run++) {
-      const random = generator(9000 + run);
-      const displays = [0, 0];
-      for (let i = 0; i < 4000; i++) displays[random.next() < 0.45 ? 0 : 1]++;
-      const arm = (key: string, count: number): GuardArm => ({
-        key,
-        displays: count,
-        expectedShare: 50,
-        answers: NO_MOMENTS,
-      });
-      if (assessGuard(arm('a', displays[0]), [arm('b', displays[1])], SETTINGS).state === 'SAMPLE_RATIO_MISMATCH') {
-        alarms++;
-      }
-    }
+    const alarms = sampleRatioAlarms(9000, 0.45);
     console.info(describeRate('sample-ratio alarms at 45/55', alarms));
     expect(alarms / RUNS).toBeGreaterThanOrEqual(0.95);
   });
 
   it('stays quiet on a true 50/50 split in at least 99% of runs', () => {
-    let alarms = 0;
-    for (let run = 0; run < RUNS; run++) {
-      const random = generator(20000 + run);
-      const displays = [0, 0];
-      for (let i = 0; i < 4000; i++) displays[random.next() < 0.5 ? 0 : 1]++;
-      const arm = (key: string, count: number): GuardArm => ({
-        key,
-        displays: count,
-        expectedShare: 50,
-        answers: NO_MOMENTS,
-      });
-      if (assessGuard(arm('a', displays[0]), [arm('b', displays[1])], SETTINGS).state === 'SAMPLE_RATIO_MISMATCH') {
-        alarms++;
-      }
-    }
-    expect(alarms / RUNS).toBeLessThanOrEqual(0.01);
+    expect(sampleRatioAlarms(20000, 0.5) / RUNS).toBeLessThanOrEqual(0.01);
   });
 });
