@@ -124,6 +124,9 @@ function following(): Following {
   return { promise, start };
 }
 
+/** How long after a failed reload the next one starts, when nothing else starts one. */
+const RELOAD_RETRY_MS = 1000;
+
 /** At most this many namespaces that do not exist are remembered (requests can name any key). */
 const MAX_MISSING = 1000;
 
@@ -219,7 +222,14 @@ export class SnapshotCache {
         waiting?.start(started);
       }
     };
-    promise.then(next, next);
+    promise.then(next, () => {
+      next();
+      // A snapshot left stale by a failed reload (the database away a moment) is tried again, not served for ever.
+      setTimeout(() => {
+        if (entry.loading || entry.snapshotVersion >= entry.version || this.entries.get(namespaceKey) !== entry) return;
+        this.load(namespaceKey, entry).catch(() => undefined);
+      }, RELOAD_RETRY_MS).unref();
+    });
     return promise;
   }
 

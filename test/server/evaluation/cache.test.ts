@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ALL_NAMESPACES, ChangeFeed, type ChangeListener } from '../../../server/changes.js';
 import { SnapshotCache, type NamespaceSnapshot } from '../../../server/evaluation/cache.js';
 import type { LoadedNamespace } from '../../../server/evaluation/loader.js';
@@ -167,6 +167,33 @@ describe('SnapshotCache', () => {
     await settle();
     expect(versionOf(cache.get('b') as NamespaceSnapshot)).toBe('b@1');
     expect(loader.loads()).toBe(5);
+  });
+
+  it("a failed reload of another instance's change is tried again, so the stale snapshot does not stay", async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    try {
+      let fail = false;
+      let version = 0;
+      const loadNamespace = async (key: string): Promise<LoadedNamespace> => {
+        if (fail) throw new Error('database unavailable');
+        return { exists: true, document: { namespace: { key: `${key}@${version}` }, flags: [] }, segments: new Map() };
+      };
+      let listener: ChangeListener = () => {};
+      const cache = new SnapshotCache({ loadNamespace }, { subscribe: (given) => ((listener = given), () => {}) });
+      await cache.get('ns');
+      fail = true;
+      version = 1;
+      listener('ns', 'elsewhere');
+      await settle();
+      await settle();
+      expect(versionOf(cache.get('ns') as NamespaceSnapshot)).toBe('ns@0');
+      fail = false;
+      await vi.advanceTimersByTimeAsync(1000);
+      await settle();
+      expect(versionOf(cache.get('ns') as NamespaceSnapshot)).toBe('ns@1');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('a failed load is retried by the next request', async () => {
