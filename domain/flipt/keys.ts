@@ -37,11 +37,22 @@ const NUMBER_OPERATORS = [
 /** The operators each comparison type accepts; UNKNOWN accepts none. */
 export const OPERATORS: Readonly<Record<ComparisonType, readonly string[]>> = {
   UNKNOWN_COMPARISON_TYPE: [],
-  STRING_COMPARISON_TYPE: ['eq', 'neq', 'empty', 'notempty', 'prefix', 'suffix', 'isoneof', 'isnotoneof'],
+  STRING_COMPARISON_TYPE: [
+    'eq',
+    'neq',
+    'empty',
+    'notempty',
+    'prefix',
+    'suffix',
+    'contains',
+    'notcontains',
+    'isoneof',
+    'isnotoneof',
+  ],
   NUMBER_COMPARISON_TYPE: NUMBER_OPERATORS,
   BOOLEAN_COMPARISON_TYPE: ['true', 'false', 'present', 'notpresent'],
   DATETIME_COMPARISON_TYPE: NUMBER_OPERATORS,
-  ENTITY_ID_COMPARISON_TYPE: ['eq', 'neq', 'isoneof', 'isnotoneof'],
+  ENTITY_ID_COMPARISON_TYPE: ['eq', 'neq', 'contains', 'notcontains', 'isoneof', 'isnotoneof'],
 };
 
 /** Operators that compare against no value: their constraint's value is stored as "". */

@@ -15,6 +15,8 @@ const COMMON_LABELS: Record<string, string> = {
   notempty: 'is not empty',
   prefix: 'has prefix',
   suffix: 'has suffix',
+  contains: 'contains',
+  notcontains: 'does not contain',
   isoneof: 'is one of',
   isnotoneof: 'is not one of',
   gt: '>',
@@ -36,11 +38,22 @@ const DATETIME_LABELS: Record<string, string> = {
 
 /** Operators by type. */
 export const OPERATORS: Record<string, string[]> = {
-  STRING_COMPARISON_TYPE: ['eq', 'neq', 'empty', 'notempty', 'prefix', 'suffix', 'isoneof', 'isnotoneof'],
+  STRING_COMPARISON_TYPE: [
+    'eq',
+    'neq',
+    'empty',
+    'notempty',
+    'prefix',
+    'suffix',
+    'contains',
+    'notcontains',
+    'isoneof',
+    'isnotoneof',
+  ],
   NUMBER_COMPARISON_TYPE: ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'present', 'notpresent', 'isoneof', 'isnotoneof'],
   BOOLEAN_COMPARISON_TYPE: ['true', 'false', 'present', 'notpresent'],
   DATETIME_COMPARISON_TYPE: ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'present', 'notpresent'],
-  ENTITY_ID_COMPARISON_TYPE: ['eq', 'neq', 'isoneof', 'isnotoneof'],
+  ENTITY_ID_COMPARISON_TYPE: ['eq', 'neq', 'contains', 'notcontains', 'isoneof', 'isnotoneof'],
 };
 
 export { ENTITY_ID_PROPERTY, LIST_OPERATORS, NO_VALUE_OPERATORS } from '../../../domain/flipt/keys';

@@ -42,7 +42,18 @@ function generateConstraint(r: ReturnType<typeof random>): ConstraintSpec {
     case 0:
       return ['STRING_COMPARISON_TYPE', 'plan', r.pick(['eq', 'neq']), r.pick(PLANS)];
     case 1: {
-      const operator = r.pick(['prefix', 'suffix', 'isoneof', 'isnotoneof', 'empty', 'notempty']);
+      const operator = r.pick([
+        'prefix',
+        'suffix',
+        'contains',
+        'notcontains',
+        'isoneof',
+        'isnotoneof',
+        'empty',
+        'notempty',
+      ]);
+      if (operator === 'contains' || operator === 'notcontains')
+        return ['STRING_COMPARISON_TYPE', 'region', operator, r.pick(['eu', 'west', '-', 'EU', 'st-'])];
       if (operator === 'prefix') return ['STRING_COMPARISON_TYPE', 'region', operator, r.pick(['eu', 'us', 'ap'])];
       if (operator === 'suffix')
         return ['STRING_COMPARISON_TYPE', 'region', operator, r.pick(['west', 'east', 'north'])];
@@ -81,7 +92,9 @@ function generateConstraint(r: ReturnType<typeof random>): ConstraintSpec {
       return ['DATETIME_COMPARISON_TYPE', 'signup', operator, r.pick(DATES)];
     }
     default: {
-      const operator = r.pick(['eq', 'neq', 'isoneof', 'isnotoneof']);
+      const operator = r.pick(['eq', 'neq', 'contains', 'notcontains', 'isoneof', 'isnotoneof']);
+      if (operator === 'contains' || operator === 'notcontains')
+        return ['ENTITY_ID_COMPARISON_TYPE', 'entityId', operator, r.pick(['user-1', '-2', 'USER'])];
       if (operator === 'eq' || operator === 'neq')
         return ['ENTITY_ID_COMPARISON_TYPE', 'entityId', operator, r.pick(ENTITIES)];
       return ['ENTITY_ID_COMPARISON_TYPE', 'entityId', operator, JSON.stringify(ENTITIES.filter(() => r.next() < 0.3))];

@@ -134,6 +134,19 @@ describe.each(dialects)('Flipt segments and constraints on %s', (dialect) => {
     expect((await call('GET', `${base}/c`)).body.constraints).toHaveLength(4);
   });
 
+  it('takes contains and notcontains on strings and entity ids (Flipt 1.57)', async () => {
+    await call('POST', base, { key: 'substring', name: 'Substring' });
+    const url = `${base}/substring/constraints`;
+    for (const constraint of [
+      { type: 'STRING_COMPARISON_TYPE', property: 'email', operator: 'contains', value: '@example.' },
+      { type: 'STRING_COMPARISON_TYPE', property: 'email', operator: 'notcontains', value: '+test' },
+      { type: 'ENTITY_ID_COMPARISON_TYPE', property: 'entityId', operator: 'contains', value: 'user-' },
+      { type: 'ENTITY_ID_COMPARISON_TYPE', property: 'entityId', operator: 'notcontains', value: 'bot' },
+    ]) {
+      expect(await call('POST', url, constraint)).toMatchObject({ status: 200, body: constraint });
+    }
+  });
+
   it("validates constraints with Flipt's messages", async () => {
     await call('POST', base, { key: 'v', name: 'V' });
     const url = `${base}/v/constraints`;
@@ -171,6 +184,18 @@ describe.each(dialects)('Flipt segments and constraints on %s', (dialect) => {
       [
         { type: 'ENTITY_ID_COMPARISON_TYPE', property: 'entityId', operator: 'prefix', value: 'x' },
         'constraint operator "prefix" is not valid for type entityId',
+      ],
+      [
+        { type: 'NUMBER_COMPARISON_TYPE', property: 'p', operator: 'contains', value: '1' },
+        'constraint operator "contains" is not valid for type number',
+      ],
+      [
+        { type: 'DATETIME_COMPARISON_TYPE', property: 'p', operator: 'notcontains', value: '2024-01-01' },
+        'constraint operator "notcontains" is not valid for type datetime',
+      ],
+      [
+        { type: 'STRING_COMPARISON_TYPE', property: 'p', operator: 'contains' },
+        'invalid field value: must not be empty',
       ],
       [{ type: 'STRING_COMPARISON_TYPE', property: 'p', operator: 'eq' }, 'invalid field value: must not be empty'],
       [{ type: 'STRING_COMPARISON_TYPE', operator: 'eq', value: 'x' }, 'invalid field property: must not be empty'],
