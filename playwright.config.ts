@@ -16,7 +16,8 @@ export default defineConfig({
   retries: 0,
   reporter: process.env.CI ? [['list']] : [['list']],
   use: {
-    trace: 'retain-on-failure',
+    // Retries are 0, so no trace is recorded: recording one for every test cost time on each of them.
+    trace: 'on-first-retry',
     launchOptions: {
       executablePath: CHROMIUM,
       args: [
