@@ -74,6 +74,8 @@ test('constraints of every type with their operators, validation messages, edit 
     'is not empty',
     'has prefix',
     'has suffix',
+    'contains',
+    'does not contain',
     'is one of',
     'is not one of',
   ]);
@@ -166,7 +168,14 @@ test('constraints of every type with their operators, validation messages, edit 
   await form.getByLabel('Type').selectOption({ label: 'Entity' });
   await expect(form.getByLabel('Property')).toHaveValue('entityId');
   await expect(form.getByLabel('Property')).toBeDisabled();
-  await expect(form.getByLabel('Operator').locator('option')).toHaveText(['==', '!=', 'is one of', 'is not one of']);
+  await expect(form.getByLabel('Operator').locator('option')).toHaveText([
+    '==',
+    '!=',
+    'contains',
+    'does not contain',
+    'is one of',
+    'is not one of',
+  ]);
   await form.getByLabel('Type').selectOption({ label: 'String' });
   await expect(form.getByLabel('Property')).toHaveValue('');
   await expect(form.getByLabel('Operator')).toHaveValue('eq');
