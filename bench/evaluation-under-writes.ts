@@ -1,4 +1,4 @@
-// Evaluation while its namespace is written (issue: reads never wait for writes). A namespace of N flags is
+// Evaluation while its namespace is written: reads must not wait for writes. A namespace of N flags is
 // evaluated one request at a time while 4 writers add flags to it for a few seconds: on SQLite (one server, the
 // writers on it) and on PostgreSQL (two instances, the writers on the other one). Prints the evaluations'
 // latency (p50, p99, max) and the writes done. Servers run in child processes; the load comes from this one.

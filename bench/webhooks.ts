@@ -1,4 +1,4 @@
-// Survey webhooks under load (issue 44), in this process on a temporary SQLite database:
+// Survey webhooks under load, in this process on a temporary SQLite database:
 // - a dead receiver: 40 deliveries of one environment go to a receiver that accepts connections and never
 //   answers; printed is how long another environment's delivery then takes to arrive;
 // - many webhooks: as many webhooks as an environment may hold (1,000 asked for) on a receiver that refuses

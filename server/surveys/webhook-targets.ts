@@ -1,5 +1,5 @@
 /**
- * Where a survey webhook may post (issue 44: webhooks reached the server's own network). A URL's host is
+ * Where a survey webhook may post, so that no webhook reaches the server's own network. A URL's host is
  * resolved and every address it gives is checked; the request then goes to the checked address itself, so a
  * name that resolves elsewhere a moment later (DNS rebinding) changes nothing. The WHATWG URL parser has
  * already written odd IPv4 spellings (127.1, 2130706433, 0x7f000001, 017700000001) as dotted quads.

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Survey webhooks (issue 44): a response's payload stored once, however many webhooks it is delivered to
+ * Survey webhooks: a response's payload stored once, however many webhooks it is delivered to
  * (deliveries refer to it; the delivery's envelope, `{webhookId, event, data}`, is put together when it is
  * sent), a webhook's deliveries indexed by their status, and a webhook paused after failing again and
  * again. Queued deliveries keep their payloads: each one's `data` becomes a payload of its own.

@@ -13,7 +13,7 @@ import { startGrpc } from './client.js';
 
 // What the gRPC port's front refuses to spend on a caller: copying a message more than once, reading a body
 // before the call is admitted, buffering a message declared over the limit, unbounded streams, idle streams
-// and connections (issue 44, items 1 and 8).
+// and connections.
 
 const VARIANT = '/flipt.evaluation.EvaluationService/Variant';
 const TOKEN = 'a-bootstrap-token-for-the-front-tests';

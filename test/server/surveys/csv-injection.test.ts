@@ -4,7 +4,7 @@ import { dialects } from '../support.js';
 import { CLIENT, ENV, startSurveyApp, type SurveyTestApp } from './support.js';
 
 // Answers, user ids, meta and attributes come from anonymous visitors: a cell a spreadsheet would run as a
-// formula is written as text (issue 44, item 5).
+// formula is written as text.
 
 describe('csvField', () => {
   it.each([

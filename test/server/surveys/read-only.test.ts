@@ -8,7 +8,7 @@ import { createTestDatabase, dialects, type TestDatabase } from '../support.js';
 import { API_KEY, CLIENT, ENV } from './support.js';
 
 // With the storage read-only, every write of every survey surface is refused with one status and the reason,
-// before anything is looked up, and nothing stored changes (issue 44, item 7). The routes are read from the
+// before anything is looked up, and nothing stored changes. The routes are read from the
 // app itself, so a write route added later is covered without a change here.
 
 const SURVEY_SURFACES = /^\/api\/v1\/(management\/|namespaces\/:namespaceKey\/surveys\/)/;

@@ -3,7 +3,7 @@ import { dialects } from '../support.js';
 import { CLIENT, startSurveyApp, type SurveyTestApp } from './support.js';
 
 // The identified sync makes a person of every new user id: that is a survey write, limited as the others are,
-// and an environment holds a bounded number of people (issue 44, item 6). Over real HTTP, so that the fast
+// and an environment holds a bounded number of people. Over real HTTP, so that the fast
 // path, which answers known visitors, is part of it.
 
 async function startListening(dialect: (typeof dialects)[number], configure: Parameters<typeof startSurveyApp>[1]) {
