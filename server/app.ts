@@ -128,7 +128,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('preClose', async () => audit.close());
   const metrics = config.metrics.enabled ? new Metrics() : undefined;
   if (metrics) reportToPrimary(metrics);
-  fastPath = new FastPath(BODY_LIMIT, app.log, metrics, tracing, await helmetHeaders());
+  fastPath = new FastPath(BODY_LIMIT, app.log, metrics, tracing, helmetHeaders());
   app.addHook('preClose', (done) => {
     fastPath!.close();
     done();

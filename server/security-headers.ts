@@ -1,5 +1,7 @@
-import Fastify, { type FastifyInstance } from 'fastify';
-import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import fastifyHelmet from '@fastify/helmet';
+import helmet from 'helmet';
 
 /**
  * The console's Content-Security-Policy: only this server's scripts, no inline script, no plugin, no
@@ -18,29 +20,26 @@ export const CONSOLE_CSP = {
   frameAncestors: ["'none'"],
 };
 
-const HELMET_OPTIONS: FastifyHelmetOptions = {
-  global: true,
+const HELMET_OPTIONS = {
   contentSecurityPolicy: { useDefaults: false, directives: CONSOLE_CSP },
-  frameguard: { action: 'deny' },
-  referrerPolicy: { policy: 'no-referrer' },
+  frameguard: { action: 'deny' as const },
+  referrerPolicy: { policy: 'no-referrer' as const },
   strictTransportSecurity: false,
 };
 
-/** Headers every answer carries that are not helmet's (what a plain answer has without it). */
-const NOT_HELMET = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive']);
-
 /**
- * The headers helmet puts on an answer, as flat name/value pairs for `writeHead`: read once from an answer of a
- * bare Fastify with the same helmet options, so that answers written without Fastify (the fast path) carry
- * exactly what helmet gives every other answer.
+ * The headers helmet puts on an answer, as flat name/value pairs (names in lower case) for `writeHead`: helmet's
+ * own middleware run once with the options @fastify/helmet gets, so that answers written without Fastify (the
+ * fast path) carry exactly what helmet gives every other answer.
  */
-export async function helmetHeaders(): Promise<string[]> {
-  const probe = Fastify();
-  await probe.register(fastifyHelmet, HELMET_OPTIONS);
-  probe.get('/', async () => '');
-  const { headers } = await probe.inject({ method: 'GET', url: '/' });
-  await probe.close();
-  return Object.entries(headers).flatMap(([name, value]) => (NOT_HELMET.has(name) ? [] : [name, String(value)]));
+export function helmetHeaders(): string[] {
+  const headers: string[] = [];
+  const collect = {
+    setHeader: (name: string, value: unknown) => headers.push(name.toLowerCase(), String(value)),
+    removeHeader: () => {},
+  };
+  helmet(HELMET_OPTIONS)({} as IncomingMessage, collect as unknown as ServerResponse, () => {});
+  return headers;
 }
 
 /**
@@ -62,7 +61,7 @@ export function withDefaultHeaders(headers: string[], defaults: readonly string[
  * (the widget files, the survey APIs) relax the resource policy themselves (`allowCrossOriginUse`).
  */
 export async function installSecurityHeaders(app: FastifyInstance): Promise<void> {
-  await app.register(fastifyHelmet, HELMET_OPTIONS);
+  await app.register(fastifyHelmet, { global: true, ...HELMET_OPTIONS });
 }
 
 /** For a scope whose answers other sites load (`<script src>`, a survey's image): `Cross-Origin-Resource-Policy: cross-origin`. */
