@@ -1,5 +1,5 @@
 /** @jsxImportSource preact */
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { JSX } from 'preact';
 import type {
   RenderSurveyModalProps,
@@ -76,8 +76,9 @@ export function Survey(props: SurveyProps) {
     call(props.getSetIsResponseSendingFinished, setAllSent);
   }, [standby]);
 
+  // Before the card is painted, so that no keystroke typed as it appears lands outside it.
   // biome-ignore lint/correctness/useExhaustiveDependencies: focus moves only when the card changes or shows
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (standby || props.autoFocus === false) return;
     const el = root.current;
     const first = el?.querySelector<HTMLElement>(FOCUS_FIRST);

@@ -304,12 +304,13 @@ export function renderSurveyModal(props: RenderSurveyModalProps): void {
       if (previousFocus?.isConnected) previousFocus.focus();
       call(() => props.onClose());
     };
-    // a survey alike is drawn as the one held, which keys the tree held ready
-    render(drawn(ready ? { ...props, survey: held! } : props, close), mount);
+    // revealed in the same task as it is drawn, so before the first card takes focus
     if (ready) {
       host.removeAttribute('style');
       host.inert = false;
     }
+    // a survey alike is drawn as the one held, which keys the tree held ready
+    render(drawn(ready ? { ...props, survey: held! } : props, close), mount);
   } catch (err) {
     console.error('Ensign survey: could not render', err);
   }
