@@ -1,3 +1,4 @@
+import { OPERATORS as API_OPERATORS } from '../../../domain/flipt/keys';
 import type { ComparisonType } from '../../../domain/flipt/types';
 
 export const CONSTRAINT_TYPES: { type: ComparisonType; label: string }[] = [
@@ -36,24 +37,16 @@ const DATETIME_LABELS: Record<string, string> = {
   lte: 'is before or at',
 };
 
-/** Operators by type. */
-export const OPERATORS: Record<string, string[]> = {
-  STRING_COMPARISON_TYPE: [
-    'eq',
-    'neq',
-    'empty',
-    'notempty',
-    'prefix',
-    'suffix',
-    'contains',
-    'notcontains',
-    'isoneof',
-    'isnotoneof',
-  ],
+/**
+ * Operators by type, as the form offers them: the API's lists (domain/flipt/keys.ts), except that numbers and
+ * datetimes list the greater-than operators first and datetimes offer no lists, as Flipt's console does.
+ */
+export const OPERATORS: Record<string, readonly string[]> = {
+  STRING_COMPARISON_TYPE: API_OPERATORS.STRING_COMPARISON_TYPE,
   NUMBER_COMPARISON_TYPE: ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'present', 'notpresent', 'isoneof', 'isnotoneof'],
-  BOOLEAN_COMPARISON_TYPE: ['true', 'false', 'present', 'notpresent'],
+  BOOLEAN_COMPARISON_TYPE: API_OPERATORS.BOOLEAN_COMPARISON_TYPE,
   DATETIME_COMPARISON_TYPE: ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'present', 'notpresent'],
-  ENTITY_ID_COMPARISON_TYPE: ['eq', 'neq', 'contains', 'notcontains', 'isoneof', 'isnotoneof'],
+  ENTITY_ID_COMPARISON_TYPE: API_OPERATORS.ENTITY_ID_COMPARISON_TYPE,
 };
 
 export { ENTITY_ID_PROPERTY, LIST_OPERATORS, NO_VALUE_OPERATORS } from '../../../domain/flipt/keys';
