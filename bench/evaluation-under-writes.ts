@@ -1,17 +1,24 @@
 // Evaluation while its namespace is written: reads must not wait for writes. A namespace of N flags is
 // evaluated one request at a time while 4 writers add flags to it for a few seconds: on SQLite (one server, the
-// writers on it) and on PostgreSQL (two instances, the writers on the other one). Prints the evaluations'
-// latency (p50, p99, max) and the writes done. Servers run in child processes; the load comes from this one.
-import { fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+// writers on it) and on PostgreSQL (two instances, the writers on the other one); then while 10,000 flags are
+// imported into it (SQLite: by the serving process; PostgreSQL: by `ensign import`, which needs `npm run build`).
+// Prints the evaluations' latency (p50, p99, max) and the writes done. Servers run in child processes; the load
+// comes from this one. EVALUATION_UNDER_WRITES=writers or =import runs one kind only.
+import { fork, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { buildApp } from '../server/app.js';
 import { defaultConfig } from '../server/config/index.js';
+import { parseFeatures } from '../server/flipt/declarative/format.js';
+import { importFeatures } from '../server/flipt/declarative/import.js';
+import { generateFeatures } from './support/features.js';
 
 const WRITERS = 4;
+const IMPORTED = 10_000;
+const KINDS = (process.env.EVALUATION_UNDER_WRITES ?? 'writers,import').split(',');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -38,10 +45,22 @@ async function serve(url: string, flags: number): Promise<number> {
     });
   }
   await app.listen({ port: 0, host: '127.0.0.1' });
+  process.on('message', async (message: { import?: string }) => {
+    if (!message.import) return;
+    await importFeatures(app.ensign.flipt, parseFeatures(message.import));
+    process.send!('imported');
+  });
   return (app.server.address() as { port: number }).port;
 }
 
-async function startChild(url: string, flags: number): Promise<{ base: string; stop(): void }> {
+interface Server {
+  base: string;
+  /** Has the server import `yaml` itself. */
+  import(yaml: string): Promise<void>;
+  stop(): void;
+}
+
+async function startChild(url: string, flags: number): Promise<Server> {
   const child = fork(fileURLToPath(import.meta.url), ['serve', url, String(flags)], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -49,12 +68,42 @@ async function startChild(url: string, flags: number): Promise<{ base: string; s
     child.once('message', (message) => resolve(message as number));
     child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
   });
-  return { base: `http://127.0.0.1:${port}`, stop: () => child.kill() };
+  return {
+    base: `http://127.0.0.1:${port}`,
+    import: (yaml) =>
+      new Promise((resolve) => {
+        child.once('message', () => resolve());
+        child.send({ import: yaml });
+      }),
+    stop: () => child.kill(),
+  };
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 
-async function run(label: string, evaluated: string, written: string): Promise<void> {
+/** Evaluates one request at a time until `done` says so; the latencies, sorted. */
+async function evaluateUntil(evaluated: string, done: () => boolean): Promise<number[]> {
+  const latencies: number[] = [];
+  const body = JSON.stringify({ namespaceKey: 'default', flagKey: 'flag_1', entityId: 'e' });
+  while (!done()) {
+    const started = performance.now();
+    const response = await fetch(`${evaluated}/evaluate/v1/boolean`, { method: 'POST', body });
+    await response.arrayBuffer();
+    latencies.push(performance.now() - started);
+  }
+  return latencies.sort((a, b) => a - b);
+}
+
+function report(label: string, latencies: number[], what: string): void {
+  const ms = (value: number) => `${value.toFixed(1)} ms`;
+  console.log(
+    `${label}: ${latencies.length} evaluations, p50 ${ms(percentile(latencies, 0.5))}, p99 ${ms(percentile(latencies, 0.99))}, ` +
+      `max ${ms(latencies.at(-1)!)}, over 150 ms: ${latencies.filter((value) => value > 150).length}; ${what}`,
+  );
+}
+
+/** Evaluations on `evaluated` while WRITERS clients add flags through `written` for SECONDS. */
+async function underWriters(label: string, evaluated: string, written: string): Promise<void> {
   let writing = true;
   let writes = 0;
   const writers = Array.from({ length: WRITERS }, async (_, writer) => {
@@ -68,37 +117,55 @@ async function run(label: string, evaluated: string, written: string): Promise<v
       if (response.ok) writes++;
     }
   });
-  const latencies: number[] = [];
   const until = Date.now() + SECONDS * 1000;
-  const body = JSON.stringify({ namespaceKey: 'default', flagKey: 'flag_1', entityId: 'e' });
-  while (Date.now() < until) {
-    const started = performance.now();
-    const response = await fetch(`${evaluated}/evaluate/v1/boolean`, { method: 'POST', body });
-    await response.arrayBuffer();
-    latencies.push(performance.now() - started);
-  }
+  const latencies = await evaluateUntil(evaluated, () => Date.now() >= until);
   writing = false;
   await Promise.all(writers);
-  latencies.sort((a, b) => a - b);
-  const ms = (value: number) => `${value.toFixed(1)} ms`;
-  console.log(
-    `${label}: ${latencies.length} evaluations, p50 ${ms(percentile(latencies, 0.5))}, p99 ${ms(percentile(latencies, 0.99))}, ` +
-      `max ${ms(latencies.at(-1)!)}, over 150 ms: ${latencies.filter((value) => value > 150).length}; ${writes} flags written`,
-  );
+  report(label, latencies, `${writes} flags written`);
 }
 
-async function sqlite(flags: number): Promise<void> {
+/** Evaluations on `evaluated` while `importing` runs, and for a second after it ends. */
+async function underImport(label: string, evaluated: string, importing: () => Promise<void>): Promise<void> {
+  let endedAt: number | undefined;
+  const startedAt = Date.now();
+  const imported = importing().then(() => {
+    endedAt = Date.now();
+  });
+  const latencies = await evaluateUntil(evaluated, () => endedAt !== undefined && Date.now() - endedAt >= 1000);
+  await imported;
+  report(label, latencies, `${IMPORTED} flags imported in ${((endedAt! - startedAt) / 1000).toFixed(1)} s`);
+}
+
+/** `ensign import FILE` into the database at `url`, as an operator runs it beside the servers. */
+function importCommand(url: string, file: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['dist/cli.js', 'import', file, '--db', url], { stdio: 'inherit' });
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`ensign import exited with ${code}`))));
+  });
+}
+
+async function sqlite(flags: number, kind: string): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'ensign-bench-'));
   const server = await startChild(`file:${join(dir, 'ensign.db')}`, flags);
   try {
-    await run(`SQLite, ${flags} flags, ${WRITERS} writers on the same server`, server.base, server.base);
+    if (kind === 'writers') {
+      await underWriters(`SQLite, ${flags} flags, ${WRITERS} writers on the same server`, server.base, server.base);
+    } else {
+      await underImport(`SQLite, ${flags} flags, an import by the same server`, server.base, () =>
+        server.import(generateFeatures(IMPORTED)),
+      );
+    }
   } finally {
     server.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-async function postgres(flags: number): Promise<void> {
+async function postgres(flags: number, kind: string): Promise<void> {
+  if (kind === 'import' && !existsSync('dist/cli.js')) {
+    console.log('dist/cli.js is missing (npm run build): the PostgreSQL import run is skipped');
+    return;
+  }
   const name = `ensign_bench_${process.pid}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   try {
@@ -112,11 +179,21 @@ async function postgres(flags: number): Promise<void> {
   url.pathname = `/${name}`;
   const one = await startChild(url.toString(), flags);
   const two = await startChild(url.toString(), 0);
+  const dir = mkdtempSync(join(tmpdir(), 'ensign-bench-'));
   try {
-    await run(`PostgreSQL, ${flags} flags, ${WRITERS} writers on the other instance`, one.base, two.base);
+    if (kind === 'writers') {
+      await underWriters(`PostgreSQL, ${flags} flags, ${WRITERS} writers on the other instance`, one.base, two.base);
+    } else {
+      const file = join(dir, 'features.yml');
+      writeFileSync(file, generateFeatures(IMPORTED));
+      await underImport(`PostgreSQL, ${flags} flags, ensign import beside the instances`, one.base, () =>
+        importCommand(url.toString(), file),
+      );
+    }
   } finally {
     one.stop();
     two.stop();
+    rmSync(dir, { recursive: true, force: true });
     await new Promise((resolve) => setTimeout(resolve, 500));
     await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.end();
@@ -127,8 +204,14 @@ if (process.argv[2] === 'serve') {
   process.on('disconnect', () => process.exit());
   process.send!(await serve(process.argv[3], Number(process.argv[4])));
 } else {
-  for (const flags of [3000, 10_000]) {
-    await sqlite(flags);
-    await postgres(flags);
+  if (KINDS.includes('writers')) {
+    for (const flags of [3000, 10_000]) {
+      await sqlite(flags, 'writers');
+      await postgres(flags, 'writers');
+    }
+  }
+  if (KINDS.includes('import')) {
+    await sqlite(3000, 'import');
+    await postgres(3000, 'import');
   }
 }

@@ -9,7 +9,13 @@ import type pg from 'pg';
  * the same database (LISTEN/NOTIFY) and publishes theirs here; `relayThroughCluster` does the same
  * between the worker processes of one server.
  */
-export type ChangeListener = (namespaceKey: string, origin: ChangeOrigin) => void;
+export type ChangeListener = (namespaceKey: string, origin: ChangeOrigin, scope?: ChangeScope) => void;
+
+/** The flags and segments a change touched in its namespace; a change without one may have touched anything. */
+export interface ChangeScope {
+  flags: string[];
+  segments: string[];
+}
 
 /**
  * Where a change was made: `here` is this server (its own writes, and its sibling worker processes'), whose
@@ -26,11 +32,11 @@ const RECONNECT_DELAY_MS = 500;
 export class ChangeFeed {
   private readonly listeners = new Set<ChangeListener>();
   /** Where this instance's own changes go besides its listeners: the other instances. */
-  private readonly relays = new Set<(namespaceKey: string) => void>();
+  private readonly relays = new Set<(namespaceKey: string, scope?: ChangeScope) => void>();
 
-  publish(namespaceKey: string): void {
-    this.deliver(namespaceKey, 'here');
-    for (const relay of this.relays) relay(namespaceKey);
+  publish(namespaceKey: string, scope?: ChangeScope): void {
+    this.deliver(namespaceKey, 'here', scope);
+    for (const relay of this.relays) relay(namespaceKey, scope);
   }
 
   subscribe(listener: ChangeListener): () => void {
@@ -53,10 +59,10 @@ export class ChangeFeed {
     const connect = async (): Promise<void> => {
       const next = new pg.Client({ connectionString: url });
       next.on('notification', (message) => {
-        const payload = message.payload ?? '';
-        const space = payload.indexOf(' ');
-        if (space < 0 || payload.slice(0, space) === origin) return;
-        this.deliver(payload.slice(space + 1), 'elsewhere');
+        // "<origin> <namespace key>[ <scope as JSON>]"
+        const [from, namespaceKey, ...scope] = (message.payload ?? '').split(' ');
+        if (!namespaceKey || from === origin) return;
+        this.deliver(namespaceKey, 'elsewhere', parseScope(scope.join(' ')));
       });
       next.on('error', () => reconnect(next));
       next.on('end', () => reconnect(next));
@@ -80,8 +86,10 @@ export class ChangeFeed {
     };
 
     await connect();
-    const notify = (namespaceKey: string) => {
-      pool.query('SELECT pg_notify($1, $2)', [CHANNEL, `${origin} ${namespaceKey}`]).catch(() => undefined);
+    const notify = (namespaceKey: string, scope?: ChangeScope) => {
+      const scoped = scope && `${origin} ${namespaceKey} ${JSON.stringify(scope)}`;
+      const payload = scoped && Buffer.byteLength(scoped) <= MAX_NOTIFY_BYTES ? scoped : `${origin} ${namespaceKey}`;
+      pool.query('SELECT pg_notify($1, $2)', [CHANNEL, payload]).catch(() => undefined);
     };
     this.relays.add(notify);
     return async () => {
@@ -98,10 +106,10 @@ export class ChangeFeed {
    */
   relayThroughCluster(): () => void {
     const fromPrimary = (message: unknown) => {
-      if (isClusterChange(message)) this.deliver(message.ensignChange, 'here');
+      if (isClusterChange(message)) this.deliver(message.ensignChange, 'here', message.scope);
     };
-    const toPrimary = (namespaceKey: string) => {
-      const message: ClusterChange = { ensignChange: namespaceKey };
+    const toPrimary = (namespaceKey: string, scope?: ChangeScope) => {
+      const message: ClusterChange = { ensignChange: namespaceKey, ...(scope && { scope }) };
       process.send?.(message);
     };
     process.on('message', fromPrimary);
@@ -112,14 +120,30 @@ export class ChangeFeed {
     };
   }
 
-  private deliver(namespaceKey: string, origin: ChangeOrigin): void {
-    for (const listener of this.listeners) listener(namespaceKey, origin);
+  private deliver(namespaceKey: string, origin: ChangeOrigin, scope?: ChangeScope): void {
+    for (const listener of this.listeners) listener(namespaceKey, origin, scope);
+  }
+}
+
+/** PostgreSQL refuses a NOTIFY payload of 8,000 bytes or more: a larger scope is sent as the whole namespace. */
+const MAX_NOTIFY_BYTES = 7900;
+
+/** A scope relayed by another instance, or undefined (the whole namespace) if it is not one. */
+function parseScope(text: string | undefined): ChangeScope | undefined {
+  if (!text) return undefined;
+  try {
+    const scope = JSON.parse(text) as ChangeScope;
+    const keys = (list: unknown) => Array.isArray(list) && list.every((key) => typeof key === 'string');
+    return keys(scope?.flags) && keys(scope?.segments) ? scope : undefined;
+  } catch {
+    return undefined;
   }
 }
 
 /** A change as the cluster workers and their primary pass it on. */
 export interface ClusterChange {
   ensignChange: string;
+  scope?: ChangeScope;
 }
 
 export function isClusterChange(message: unknown): message is ClusterChange {

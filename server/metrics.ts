@@ -18,7 +18,7 @@ export class Metrics {
   private readonly serverErrors: CountSeries;
   private readonly httpDuration: HistogramFamily;
   /** Snapshot lookups answered from memory (hit) or by a load (miss), and reloads after a change. */
-  readonly snapshots: Record<'hit' | 'miss' | 'reload', CountSeries>;
+  readonly snapshots: Record<'hit' | 'miss' | 'reload' | 'partial', CountSeries>;
   /** Analytics flushes that wrote their counts (ok) or kept them for the next (failed). */
   readonly analyticsFlushes: Record<'ok' | 'failed', CountSeries>;
   readonly surveyDisplays: CountSeries;
@@ -65,13 +65,14 @@ export class Metrics {
     );
     const snapshots = new CounterFamily(registry, {
       name: 'ensign_snapshot_cache_total',
-      help: 'Evaluation snapshot lookups (hit, miss) and reloads after a change (reload)',
+      help: 'Evaluation snapshot lookups (hit, miss), reloads after a change (reload), and loads that read only what changed (partial)',
       labelNames: ['result'],
     });
     this.snapshots = {
       hit: snapshots.series({ result: 'hit' }),
       miss: snapshots.series({ result: 'miss' }),
       reload: snapshots.series({ result: 'reload' }),
+      partial: snapshots.series({ result: 'partial' }),
     };
     const flushes = new CounterFamily(registry, {
       name: 'ensign_analytics_flushes_total',

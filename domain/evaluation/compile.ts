@@ -65,22 +65,28 @@ export type CompiledRollout =
   | { kind: 'threshold'; rank: number; percentage: number; value: boolean }
   | { kind: 'segment'; rank: number; value: boolean; segmentOperator: SegmentOperator; segments: CompiledSegment[] };
 
-export function compileSnapshot(document: SnapshotDocument): CompiledNamespace {
-  const segments = new Map<string, CompiledSegment>();
-  const segment = (source: SnapshotSegment): CompiledSegment => {
-    let compiled = segments.get(source.key);
-    if (!compiled) {
-      compiled = compileSegment(source);
-      segments.set(source.key, compiled);
-    }
-    return compiled;
-  };
+export function compileSnapshot(document: SnapshotDocument, segment = segmentCompiler()): CompiledNamespace {
   const flags = new Map<string, CompiledFlag>();
   for (const flag of document.flags) flags.set(flag.key, compileFlag(flag, segment));
   return { key: document.namespace.key, flags };
 }
 
-function compileFlag(flag: SnapshotFlag, segment: (source: SnapshotSegment) => CompiledSegment): CompiledFlag {
+/** Compiles a segment once per key: the rules and rollouts that use it share one compiled segment. */
+export type SegmentCompiler = (source: SnapshotSegment) => CompiledSegment;
+
+/** A SegmentCompiler keeping what it compiled in `compiled` (which may hold segments compiled before). */
+export function segmentCompiler(compiled = new Map<string, CompiledSegment>()): SegmentCompiler {
+  return (source) => {
+    let segment = compiled.get(source.key);
+    if (!segment) {
+      segment = compileSegment(source);
+      compiled.set(source.key, segment);
+    }
+    return segment;
+  };
+}
+
+export function compileFlag(flag: SnapshotFlag, segment: SegmentCompiler): CompiledFlag {
   const rules: CompiledRule[] = [];
   const copies = new Map<string, number>();
   for (const rule of flag.rules ?? []) if (rule.id) copies.set(rule.id, (copies.get(rule.id) ?? 0) + 1);
@@ -123,11 +129,7 @@ function compileFlag(flag: SnapshotFlag, segment: (source: SnapshotSegment) => C
   };
 }
 
-function compileRule(
-  rule: SnapshotRule,
-  segment: (source: SnapshotSegment) => CompiledSegment,
-  copies: number,
-): CompiledRule {
+function compileRule(rule: SnapshotRule, segment: SegmentCompiler, copies: number): CompiledRule {
   const variants: CompiledRule['variants'] = [];
   const boundaries: number[] = [];
   let total = 0;

@@ -1,28 +1,101 @@
 import { createHash } from 'node:crypto';
 import {
+  type CompiledFlag,
   type CompiledNamespace,
   type CompiledSegment,
+  compileFlag,
   compileSegment,
   compileSnapshot,
   type SnapshotDocument,
+  type SnapshotFlag,
+  segmentCompiler,
 } from '../../domain/evaluation/index.js';
 import type { TargetingNamespace } from '../../domain/surveys/eligibility.js';
-import { ALL_NAMESPACES, type ChangeFeed } from '../changes.js';
-import type { LoadedNamespace } from './loader.js';
+import { ALL_NAMESPACES, type ChangeFeed, type ChangeScope } from '../changes.js';
+import { type LoadedNamespace, type NamespaceParts, type PartsRequest, PLACING_DEPTH } from './loader.js';
 import type { Metrics } from '../metrics.js';
 
 /**
  * A namespace ready to serve: the compiled engine input and the snapshot document, serialised on
- * demand once per gate and kept as bytes while this revision lasts (a change drops the whole snapshot).
+ * demand once per gate and kept as bytes while this revision lasts. A change makes a new snapshot,
+ * from a full load or by `apply`ing the parts it changed to the one before.
  */
 export class NamespaceSnapshot implements TargetingNamespace {
   readonly compiled: CompiledNamespace;
   private readonly serialised = new Map<SnapshotGate, Buffer>();
-  private readonly compiledSegments = new Map<string, CompiledSegment>();
+  /** Segments compiled so far, by key: those the flags use, and those survey targeting asked for. */
+  private readonly compiledSegments: Map<string, CompiledSegment>;
   private hash?: string;
 
-  constructor(readonly loaded: LoadedNamespace) {
-    this.compiled = compileSnapshot(loaded.document);
+  constructor(
+    readonly loaded: LoadedNamespace,
+    compiled?: { flags: Map<string, CompiledFlag>; segments: Map<string, CompiledSegment> },
+  ) {
+    this.compiledSegments = compiled?.segments ?? new Map();
+    this.compiled = compiled
+      ? { key: loaded.document.namespace.key, flags: compiled.flags }
+      : compileSnapshot(loaded.document, segmentCompiler(this.compiledSegments));
+  }
+
+  /**
+   * This snapshot with `parts` read again in place of what they were; the flags read again are compiled
+   * anew, the rest is shared. It equals a full load of the same data as long as every flag that uses a
+   * changed segment was read again (see flagsUsing). Undefined when a full load is needed instead: the
+   * namespace is gone, or a flag's place in the order is not known (a new flag whose nearest flags
+   * before it are all new as well, a flag deleted and created again).
+   */
+  apply(parts: NamespaceParts): NamespaceSnapshot | undefined {
+    if (!parts.exists) return undefined;
+    const { document } = this.loaded;
+    const flags: SnapshotFlag[] = [];
+    for (const flag of document.flags) {
+      if (!parts.flags.has(flag.key)) flags.push(flag);
+      else {
+        const now = parts.flags.get(flag.key);
+        if (now && now.createdAt !== flag.createdAt) return undefined;
+        if (now) flags.push(now);
+      }
+    }
+    const present = new Set(flags.map((flag) => flag.key));
+    for (const [key, flag] of parts.flags) {
+      if (!flag || present.has(key)) continue;
+      const before = parts.before.get(key);
+      const previous = before?.find((k) => present.has(k));
+      if (!before || (previous === undefined && before.length === PLACING_DEPTH)) return undefined;
+      flags.splice(previous === undefined ? 0 : flags.findIndex((f) => f.key === previous) + 1, 0, flag);
+      present.add(key);
+    }
+
+    const segments = new Map(this.loaded.segments);
+    const compiledSegments = new Map(this.compiledSegments);
+    for (const [key, segment] of parts.segments) {
+      if (segment) segments.set(key, segment);
+      else segments.delete(key);
+      compiledSegments.delete(key);
+    }
+    const compile = segmentCompiler(compiledSegments);
+    const compiledFlags = new Map<string, CompiledFlag>();
+    for (const flag of flags) {
+      const previous = this.compiled.flags.get(flag.key);
+      compiledFlags.set(flag.key, previous && !parts.flags.has(flag.key) ? previous : compileFlag(flag, compile));
+    }
+    return new NamespaceSnapshot(
+      { exists: true, document: { namespace: document.namespace, flags }, segments },
+      { flags: compiledFlags, segments: compiledSegments },
+    );
+  }
+
+  /** The keys of the flags whose rules or rollouts use one of the segments. */
+  flagsUsing(segmentKeys: ReadonlySet<string>): string[] {
+    if (segmentKeys.size === 0) return [];
+    const uses = (segments: { key: string }[]) => segments.some((segment) => segmentKeys.has(segment.key));
+    return this.loaded.document.flags
+      .filter(
+        (flag) =>
+          flag.rules.some((rule) => uses(rule.segments)) ||
+          flag.rollouts.some((rollout) => rollout.segment && uses(rollout.segment.segments)),
+      )
+      .map((flag) => flag.key);
   }
 
   /** A segment of the namespace compiled for matching on its own, when first asked for (survey targeting). */
@@ -108,6 +181,20 @@ interface Entry {
   loading?: { version: number; promise: Promise<NamespaceSnapshot> };
   /** Requests that need a newer load than the one in flight wait for the one that follows it. */
   following?: Following;
+  /** What changed since the last load started: the next load reads only that, if it can. */
+  pending: Pending;
+}
+
+/** Changed flags and segments, or `whole` when anything in the namespace may have changed. */
+type Pending = { flags: Set<string>; segments: Set<string> } | 'whole';
+
+const nothingPending = (): Pending => ({ flags: new Set(), segments: new Set() });
+
+function merge(pending: Pending, scope: { flags: Iterable<string>; segments: Iterable<string> } | 'whole'): Pending {
+  if (pending === 'whole' || scope === 'whole') return 'whole';
+  for (const key of scope.flags) pending.flags.add(key);
+  for (const key of scope.segments) pending.segments.add(key);
+  return pending;
 }
 
 /** A load yet to start, and how to hand its waiters the load once it starts. */
@@ -130,9 +217,16 @@ const RELOAD_RETRY_MS = 1000;
 /** At most this many namespaces that do not exist are remembered (requests can name any key). */
 const MAX_MISSING = 1000;
 
-/** Where the snapshots are read from: the Flipt store, over whichever database it serves at the time. */
+/** A load reads only what changed when that is at most this many flags; beyond, it reads the whole namespace. */
+const MAX_PARTIAL_FLAGS = 500;
+
+/**
+ * Where the snapshots are read from: the Flipt store, over whichever database it serves at the time.
+ * A source that can read parts of a namespace lets a change cost in proportion to what it changed.
+ */
 export interface NamespaceSource {
   loadNamespace(namespaceKey: string): Promise<LoadedNamespace>;
+  loadNamespaceParts?(namespaceKey: string, request: PartsRequest): Promise<NamespaceParts>;
 }
 
 /**
@@ -146,6 +240,8 @@ export interface NamespaceSource {
  *   keeps answering, so they are seen within the time of one load.
  * - Loads of a namespace run one at a time: changes during a load cause one more load when it ends, however
  *   many they are, and the snapshot is always the newest one loaded.
+ * - A load after changes that name their flags and segments reads only those (and the flags that use a
+ *   changed segment) and applies them to the snapshot; other changes, or too many, read the whole namespace.
  */
 export class SnapshotCache {
   private readonly entries = new Map<string, Entry>();
@@ -157,9 +253,9 @@ export class SnapshotCache {
     changes: Pick<ChangeFeed, 'subscribe'>,
     private readonly metrics?: Metrics,
   ) {
-    this.unsubscribe = changes.subscribe((namespaceKey, origin) => {
+    this.unsubscribe = changes.subscribe((namespaceKey, origin, scope) => {
       const keys = namespaceKey === ALL_NAMESPACES ? [...this.entries.keys()] : [namespaceKey];
-      for (const key of keys) this.changed(key, origin === 'here');
+      for (const key of keys) this.changed(key, origin === 'here', scope ?? 'whole');
     });
   }
 
@@ -172,7 +268,7 @@ export class SnapshotCache {
     }
     this.metrics?.snapshots.miss.inc();
     if (!entry) {
-      entry = { version: 0, localVersion: 0, snapshotVersion: -1 };
+      entry = { version: 0, localVersion: 0, snapshotVersion: -1, pending: 'whole' };
       this.entries.set(namespaceKey, entry);
     }
     const { loading } = entry;
@@ -187,10 +283,11 @@ export class SnapshotCache {
     this.entries.clear();
   }
 
-  private changed(namespaceKey: string, local: boolean): void {
+  private changed(namespaceKey: string, local: boolean, scope: ChangeScope | 'whole'): void {
     const entry = this.entries.get(namespaceKey);
     if (!entry) return;
     entry.version++;
+    entry.pending = merge(entry.pending, scope);
     if (local) entry.localVersion = entry.version;
     // A burst of changes (an import) starts one load, on the next turn; one in flight is followed by another.
     if (entry.loading) return;
@@ -204,9 +301,16 @@ export class SnapshotCache {
 
   private load(namespaceKey: string, entry: Entry): Promise<NamespaceSnapshot> {
     const version = entry.version;
-    const promise = this.source
-      .loadNamespace(namespaceKey)
-      .then((loaded) => this.keep(namespaceKey, entry, loaded, version));
+    const changed = entry.pending;
+    entry.pending = nothingPending();
+    const promise = this.read(namespaceKey, entry.snapshot, changed).then(
+      (snapshot) => this.keep(namespaceKey, entry, snapshot, version),
+      (error: unknown) => {
+        // what this load would have read, the next one reads
+        entry.pending = merge(entry.pending, changed);
+        throw error;
+      },
+    );
     entry.loading = { version, promise };
     const next = () => {
       entry.loading = undefined;
@@ -233,9 +337,26 @@ export class SnapshotCache {
     return promise;
   }
 
+  /** The namespace after `changed`: only those parts read and applied to `base` when that can be done. */
+  private async read(namespaceKey: string, base: NamespaceSnapshot | undefined, changed: Pending) {
+    const { source } = this;
+    if (base?.exists && changed !== 'whole' && source.loadNamespaceParts) {
+      const flags = new Set([...changed.flags, ...base.flagsUsing(changed.segments)]);
+      if (flags.size <= MAX_PARTIAL_FLAGS) {
+        const placing = [...changed.flags].filter((key) => !base.compiled.flags.has(key));
+        const parts = await source.loadNamespaceParts(namespaceKey, { flags, segments: changed.segments, placing });
+        const applied = base.apply(parts);
+        if (applied) {
+          this.metrics?.snapshots.partial.inc();
+          return applied;
+        }
+      }
+    }
+    return new NamespaceSnapshot(await source.loadNamespace(namespaceKey));
+  }
+
   /** A load's result becomes the snapshot unless a newer one is already kept. */
-  private keep(namespaceKey: string, entry: Entry, loaded: LoadedNamespace, version: number): NamespaceSnapshot {
-    const snapshot = new NamespaceSnapshot(loaded);
+  private keep(namespaceKey: string, entry: Entry, snapshot: NamespaceSnapshot, version: number): NamespaceSnapshot {
     if (version <= entry.snapshotVersion) return snapshot;
     if (entry.snapshot && !entry.snapshot.exists) this.missing--;
     if (!snapshot.exists && this.missing >= MAX_MISSING) {

@@ -8,6 +8,7 @@ import {
   snapshotComparisonType,
   snapshotMatchType,
   type SnapshotDocument,
+  type SnapshotFlag,
   type SnapshotRule,
   type SnapshotRollout,
   type SnapshotSegment,
@@ -34,59 +35,131 @@ const FLAGS_PER_PAGE = 5000;
 export function loadNamespace(database: Database, namespaceKey: string): Promise<LoadedNamespace> {
   return database.readTransaction(async (trx) => {
     const document: SnapshotDocument = { namespace: { key: namespaceKey }, flags: [] };
-    const namespace = await trx
-      .selectFrom('namespaces')
-      .select('key')
-      .where('key', '=', namespaceKey)
-      .executeTakeFirst();
-    if (!namespace) return { exists: false, document, segments: new Map() };
+    if (!(await namespaceExists(trx, namespaceKey))) return { exists: false, document, segments: new Map() };
 
     const segments = await readSegments(trx, namespaceKey);
-    const segmentsOf = (keys: { segment_key: string }[]) =>
-      keys.map((k) => segments.get(k.segment_key)).filter((s): s is SnapshotSegment => s !== undefined);
-    const rulesByFlag = await readRules(trx, namespaceKey, segmentsOf);
-    const rolloutsByFlag = await readRollouts(trx, namespaceKey, segmentsOf);
-    const defaultVariants = new Map(
-      (
-        await trx
-          .selectFrom('variants')
-          .innerJoin('flags', 'flags.default_variant_id', 'variants.id')
-          .select(['variants.id', 'variants.key', 'variants.attachment'])
-          .where('flags.namespace_key', '=', namespaceKey)
-          .execute()
-      ).map((v) => [v.id, v]),
-    );
-
+    const entries = await flagEntries(trx, namespaceKey, segments);
     let after: FlagRow | undefined;
     do {
       const page = await readFlagPage(trx, database.dialect, namespaceKey, after);
-      for (const [key, name, description, enabled, flagType, defaultVariantId, createdAt, updatedAt] of page) {
-        const type = flagType as FlagType;
-        const defaultVariant =
-          type === 'VARIANT_FLAG_TYPE' && defaultVariantId ? defaultVariants.get(defaultVariantId) : undefined;
-        document.flags.push({
-          key,
-          name,
-          description,
-          enabled: toBool(enabled),
-          type,
-          createdAt: formatTimestamp(createdAt),
-          updatedAt: formatTimestamp(updatedAt),
-          rules: type === 'VARIANT_FLAG_TYPE' ? (rulesByFlag.get(key) ?? []) : [],
-          rollouts: type === 'BOOLEAN_FLAG_TYPE' ? (rolloutsByFlag.get(key) ?? []) : [],
-          ...(defaultVariant && {
-            defaultVariant: { id: defaultVariant.id, key: defaultVariant.key, attachment: defaultVariant.attachment },
-          }),
-        });
-      }
+      for (const row of page) document.flags.push(entries(row));
       after = page.length === FLAGS_PER_PAGE ? page[page.length - 1] : undefined;
     } while (after);
     return { exists: true, document, segments };
   });
 }
 
+/** Flags and segments of a namespace read again after they changed (see NamespaceSnapshot.apply). */
+export interface NamespaceParts {
+  exists: boolean;
+  /** Each flag asked for as it is now, or null if it is gone. */
+  flags: Map<string, SnapshotFlag | null>;
+  /** Each segment asked for as it is now, or null if it is gone. */
+  segments: Map<string, SnapshotSegment | null>;
+  /**
+   * For each flag asked to be placed that exists: the keys of the flags before it in the document's
+   * order (creation time, then key, as the database orders them), nearest first, at most PLACING_DEPTH.
+   */
+  before: Map<string, string[]>;
+}
+
+/** How many flags before a new one are read to find its place among those already in a snapshot. */
+export const PLACING_DEPTH = 64;
+
+export interface PartsRequest {
+  flags: Iterable<string>;
+  segments: Iterable<string>;
+  /** Flags that may be new to the snapshot, whose place in its order is needed. */
+  placing: Iterable<string>;
+}
+
+/**
+ * Reads only the given flags (with their rules, rollouts and the segments those use) and segments of a
+ * namespace, in one consistent read transaction: what a change to them costs is in proportion to them,
+ * not to the namespace.
+ */
+export function loadNamespaceParts(
+  database: Database,
+  namespaceKey: string,
+  request: PartsRequest,
+): Promise<NamespaceParts> {
+  const flagKeys = [...new Set(request.flags)];
+  const segmentKeys = new Set(request.segments);
+  return database.readAtOnce(async (trx) => {
+    const parts: NamespaceParts = { exists: false, flags: new Map(), segments: new Map(), before: new Map() };
+    if (!(await namespaceExists(trx, namespaceKey))) return parts;
+    parts.exists = true;
+
+    for (const key of await segmentsUsedBy(trx, namespaceKey, flagKeys)) segmentKeys.add(key);
+    const segments = await readSegments(trx, namespaceKey, [...segmentKeys]);
+    for (const key of request.segments) parts.segments.set(key, segments.get(key) ?? null);
+
+    const entries = await flagEntries(trx, namespaceKey, segments, flagKeys);
+    const rows = await readFlagRows(trx, namespaceKey, flagKeys);
+    for (const key of flagKeys) parts.flags.set(key, null);
+    for (const row of rows) parts.flags.set(row[0], entries(row));
+
+    const placing = new Set(request.placing);
+    for (const row of rows) {
+      if (placing.has(row[0])) parts.before.set(row[0], await flagsBefore(trx, namespaceKey, row));
+    }
+    return parts;
+  });
+}
+
 type Reader = Transaction<Tables>;
 
+async function namespaceExists(trx: Reader, namespaceKey: string): Promise<boolean> {
+  const namespace = await trx.selectFrom('namespaces').select('key').where('key', '=', namespaceKey).executeTakeFirst();
+  return namespace !== undefined;
+}
+
+/**
+ * Reads the rules, rollouts and default variants of the namespace's flags (of `flagKeys` only, when
+ * given), and answers a function turning a flag's row into its document entry.
+ */
+async function flagEntries(
+  trx: Reader,
+  ns: string,
+  segments: Map<string, SnapshotSegment>,
+  flagKeys?: string[],
+): Promise<(row: FlagRow) => SnapshotFlag> {
+  const segmentsOf = (keys: { segment_key: string }[]) =>
+    keys.map((k) => segments.get(k.segment_key)).filter((s): s is SnapshotSegment => s !== undefined);
+  const rulesByFlag = await readRules(trx, ns, segmentsOf, flagKeys);
+  const rolloutsByFlag = await readRollouts(trx, ns, segmentsOf, flagKeys);
+  const variants =
+    flagKeys?.length === 0
+      ? []
+      : await trx
+          .selectFrom('variants')
+          .innerJoin('flags', 'flags.default_variant_id', 'variants.id')
+          .select(['variants.id', 'variants.key', 'variants.attachment'])
+          .where('flags.namespace_key', '=', ns)
+          .$if(flagKeys !== undefined, (q) => q.where('flags.key', 'in', flagKeys!))
+          .execute();
+  const defaultVariants = new Map(variants.map((v) => [v.id, v]));
+
+  return ([key, name, description, enabled, flagType, defaultVariantId, createdAt, updatedAt]) => {
+    const type = flagType as FlagType;
+    const defaultVariant =
+      type === 'VARIANT_FLAG_TYPE' && defaultVariantId ? defaultVariants.get(defaultVariantId) : undefined;
+    return {
+      key,
+      name,
+      description,
+      enabled: toBool(enabled),
+      type,
+      createdAt: formatTimestamp(createdAt),
+      updatedAt: formatTimestamp(updatedAt),
+      rules: type === 'VARIANT_FLAG_TYPE' ? (rulesByFlag.get(key) ?? []) : [],
+      rollouts: type === 'BOOLEAN_FLAG_TYPE' ? (rolloutsByFlag.get(key) ?? []) : [],
+      ...(defaultVariant && {
+        defaultVariant: { id: defaultVariant.id, key: defaultVariant.key, attachment: defaultVariant.attachment },
+      }),
+    };
+  };
+}
 /** key, name, description, enabled, type, default_variant_id, created_at, updated_at */
 type FlagRow = [string, string, string, number | boolean, string, string | null, string, string];
 
@@ -113,14 +186,65 @@ async function readFlagPage(trx: Reader, dialect: Dialect, ns: string, after: Fl
   return typeof page === 'string' ? (JSON.parse(page) as FlagRow[]) : page;
 }
 
+/** The given flags' rows, in the form of readFlagPage's. */
+async function readFlagRows(trx: Reader, ns: string, keys: string[]): Promise<FlagRow[]> {
+  if (keys.length === 0) return [];
+  const rows = await trx
+    .selectFrom('flags')
+    .select(['key', 'name', 'description', 'enabled', 'type', 'default_variant_id', 'created_at', 'updated_at'])
+    .where('namespace_key', '=', ns)
+    .where('key', 'in', keys)
+    .execute();
+  return rows.map((f) => [
+    f.key,
+    f.name,
+    f.description,
+    f.enabled,
+    f.type,
+    f.default_variant_id,
+    f.created_at,
+    f.updated_at,
+  ]);
+}
+
+/** The keys of the flags before `row` in readFlagPage's order, nearest first. */
+async function flagsBefore(trx: Reader, ns: string, row: FlagRow): Promise<string[]> {
+  const { rows } = await sql<{ key: string }>`
+    select key from flags where namespace_key = ${ns} and (created_at, key) < (${row[6]}, ${row[0]})
+    order by created_at desc, key desc limit ${PLACING_DEPTH}`.execute(trx);
+  return rows.map((r) => r.key);
+}
+
+/** The keys of the segments the given flags' rules and rollouts use. */
+async function segmentsUsedBy(trx: Reader, ns: string, flagKeys: string[]): Promise<string[]> {
+  if (flagKeys.length === 0) return [];
+  const byRules = await trx
+    .selectFrom('rule_segments')
+    .innerJoin('rules', 'rules.id', 'rule_segments.rule_id')
+    .select('rule_segments.segment_key')
+    .where('rules.namespace_key', '=', ns)
+    .where('rules.flag_key', 'in', flagKeys)
+    .execute();
+  const byRollouts = await trx
+    .selectFrom('rollout_segment_references')
+    .innerJoin('rollouts', 'rollouts.id', 'rollout_segment_references.rollout_id')
+    .select('rollout_segment_references.segment_key')
+    .where('rollouts.namespace_key', '=', ns)
+    .where('rollouts.flag_key', 'in', flagKeys)
+    .execute();
+  return [...new Set([...byRules, ...byRollouts].map((r) => r.segment_key))];
+}
+
 type SegmentsOf = (keys: { segment_key: string }[]) => SnapshotSegment[];
 
-/** The namespace's segments with their constraints, by key. */
-async function readSegments(trx: Reader, ns: string): Promise<Map<string, SnapshotSegment>> {
+/** The namespace's segments (those of `keys` only, when given) with their constraints, by key. */
+async function readSegments(trx: Reader, ns: string, keys?: string[]): Promise<Map<string, SnapshotSegment>> {
+  if (keys?.length === 0) return new Map();
   const rows = await trx
     .selectFrom('segments')
     .select(['key', 'match_type'])
     .where('namespace_key', '=', ns)
+    .$if(keys !== undefined, (q) => q.where('key', 'in', keys!))
     .orderBy('created_at')
     .orderBy('key')
     .execute();
@@ -128,6 +252,7 @@ async function readSegments(trx: Reader, ns: string): Promise<Map<string, Snapsh
     .selectFrom('constraints')
     .select(['id', 'segment_key', 'type', 'property', 'operator', 'value'])
     .where('namespace_key', '=', ns)
+    .$if(keys !== undefined, (q) => q.where('segment_key', 'in', keys!))
     .orderBy('created_at')
     .orderBy('id')
     .execute();
@@ -153,12 +278,19 @@ async function readSegments(trx: Reader, ns: string): Promise<Map<string, Snapsh
   return segments;
 }
 
-/** The namespace's rules with their segments and distributions, by flag key, in rank order. */
-async function readRules(trx: Reader, ns: string, segmentsOf: SegmentsOf): Promise<Map<string, SnapshotRule[]>> {
+/** The namespace's rules (of `flagKeys` only, when given) with their segments and distributions, by flag key, in rank order. */
+async function readRules(
+  trx: Reader,
+  ns: string,
+  segmentsOf: SegmentsOf,
+  flagKeys?: string[],
+): Promise<Map<string, SnapshotRule[]>> {
+  if (flagKeys?.length === 0) return new Map();
   const rules = await trx
     .selectFrom('rules')
     .select(['id', 'flag_key', 'rank', 'segment_operator'])
     .where('namespace_key', '=', ns)
+    .$if(flagKeys !== undefined, (q) => q.where('flag_key', 'in', flagKeys!))
     .orderBy('rank')
     .orderBy('created_at')
     .orderBy('id')
@@ -168,6 +300,7 @@ async function readRules(trx: Reader, ns: string, segmentsOf: SegmentsOf): Promi
     .innerJoin('rules', 'rules.id', 'rule_segments.rule_id')
     .select(['rule_segments.rule_id', 'rule_segments.segment_key'])
     .where('rules.namespace_key', '=', ns)
+    .$if(flagKeys !== undefined, (q) => q.where('rules.flag_key', 'in', flagKeys!))
     .orderBy('rule_segments.rule_id')
     .orderBy('rule_segments.segment_key')
     .execute();
@@ -183,6 +316,7 @@ async function readRules(trx: Reader, ns: string, segmentsOf: SegmentsOf): Promi
       'variants.attachment as variant_attachment',
     ])
     .where('rules.namespace_key', '=', ns)
+    .$if(flagKeys !== undefined, (q) => q.where('rules.flag_key', 'in', flagKeys!))
     .orderBy('distributions.created_at')
     .orderBy('distributions.id')
     .execute();
@@ -212,12 +346,19 @@ async function readRules(trx: Reader, ns: string, segmentsOf: SegmentsOf): Promi
   return rulesByFlag;
 }
 
-/** The namespace's rollouts with their threshold or segments, by flag key, in rank order. */
-async function readRollouts(trx: Reader, ns: string, segmentsOf: SegmentsOf): Promise<Map<string, SnapshotRollout[]>> {
+/** The namespace's rollouts (of `flagKeys` only, when given) with their threshold or segments, by flag key, in rank order. */
+async function readRollouts(
+  trx: Reader,
+  ns: string,
+  segmentsOf: SegmentsOf,
+  flagKeys?: string[],
+): Promise<Map<string, SnapshotRollout[]>> {
+  if (flagKeys?.length === 0) return new Map();
   const rollouts = await trx
     .selectFrom('rollouts')
     .select(['id', 'flag_key', 'type', 'rank'])
     .where('namespace_key', '=', ns)
+    .$if(flagKeys !== undefined, (q) => q.where('flag_key', 'in', flagKeys!))
     .orderBy('rank')
     .orderBy('created_at')
     .orderBy('id')
@@ -227,6 +368,7 @@ async function readRollouts(trx: Reader, ns: string, segmentsOf: SegmentsOf): Pr
     .innerJoin('rollouts', 'rollouts.id', 'rollout_thresholds.rollout_id')
     .selectAll('rollout_thresholds')
     .where('rollouts.namespace_key', '=', ns)
+    .$if(flagKeys !== undefined, (q) => q.where('rollouts.flag_key', 'in', flagKeys!))
     .orderBy('rollout_thresholds.rollout_id')
     .execute();
   const rolloutSegments = await trx
@@ -234,6 +376,7 @@ async function readRollouts(trx: Reader, ns: string, segmentsOf: SegmentsOf): Pr
     .innerJoin('rollouts', 'rollouts.id', 'rollout_segments.rollout_id')
     .selectAll('rollout_segments')
     .where('rollouts.namespace_key', '=', ns)
+    .$if(flagKeys !== undefined, (q) => q.where('rollouts.flag_key', 'in', flagKeys!))
     .orderBy('rollout_segments.rollout_id')
     .execute();
   const rolloutReferences = await trx
@@ -241,6 +384,7 @@ async function readRollouts(trx: Reader, ns: string, segmentsOf: SegmentsOf): Pr
     .innerJoin('rollouts', 'rollouts.id', 'rollout_segment_references.rollout_id')
     .select(['rollout_segment_references.rollout_id', 'rollout_segment_references.segment_key'])
     .where('rollouts.namespace_key', '=', ns)
+    .$if(flagKeys !== undefined, (q) => q.where('rollouts.flag_key', 'in', flagKeys!))
     .orderBy('rollout_segment_references.rollout_id')
     .orderBy('rollout_segment_references.segment_key')
     .execute();

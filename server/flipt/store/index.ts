@@ -4,7 +4,8 @@
  *
  * - Reads (`listFlags`, `getFlag`, ...) run on the current database.
  * - Each write method runs in ONE transaction and, after it commits, publishes the namespace it
- *   changed on the change feed. On a read-only store every write throws Flipt's read-only error
+ *   changed on the change feed, with the flag or segment it changed (a namespace's own change, or an
+ *   import, names none: anything in it may have changed). On a read-only store every write throws Flipt's read-only error
  *   (500 `{"code":13,"message":"not implemented"}`) before touching anything.
  * - Several writes that must land together (an import) go through `transaction(work)`: `work` gets a
  *   `FliptWriter` bound to one transaction, with the same read and write methods; everything it did
@@ -40,7 +41,7 @@ import type {
   UpdateVariantInput,
 } from '../../../domain/flipt/schemas.js';
 import type { Database } from '../../db/index.js';
-import type { ChangeFeed } from '../../changes.js';
+import type { ChangeFeed, ChangeScope } from '../../changes.js';
 import { FliptError, GrpcCode, notFound, readOnly } from '../errors.js';
 import type { Executor } from '../../db/executor.js';
 import * as namespaces from './namespaces.js';
@@ -57,7 +58,13 @@ import * as history from './history.js';
 import { type Actor, type Change, type HistoryQuery, recordChange, SYSTEM_ACTOR, stateOf } from './history.js';
 import { restore, revertRefusal, revertRefused, revertTarget } from './revert.js';
 import { currentActor } from './actor.js';
-import { type LoadedNamespace, loadNamespace } from '../../evaluation/loader.js';
+import {
+  type LoadedNamespace,
+  loadNamespace,
+  loadNamespaceParts,
+  type NamespaceParts,
+  type PartsRequest,
+} from '../../evaluation/loader.js';
 
 /** Every list reads everything when no page is asked for. */
 export const ALL: ListInput = { limit: 0, offset: 0, pageToken: '' };
@@ -123,9 +130,12 @@ async function requireEntry(executor: Executor, namespaceKey: string, id: string
   return entry;
 }
 
-/** Reads and writes inside one transaction; records the namespaces it changed. */
+/** What a transaction changed in a namespace: these flags and segments, or anything in it (`whole`). */
+type Touched = { flags: Set<string>; segments: Set<string> } | 'whole';
+
+/** Reads and writes inside one transaction; records what it changed, by namespace. */
 export class FliptWriter extends FliptReader {
-  readonly touched = new Set<string>();
+  readonly touched = new Map<string, Touched>();
   /** Tables analysed by an import in this transaction (see bulk.ts). */
   private readonly analysed = new Set<string>();
 
@@ -136,8 +146,12 @@ export class FliptWriter extends FliptReader {
     super();
   }
 
-  private touch(namespaceKey: string): Executor {
-    this.touched.add(namespaceKey);
+  /** Records a change to the entity of a history entry: a flag, a segment or a namespace (anything in it). */
+  private touch({ entityType, namespaceKey, entityKey }: Pick<Change, 'entityType' | 'namespaceKey' | 'entityKey'>) {
+    let touched = this.touched.get(namespaceKey) ?? { flags: new Set<string>(), segments: new Set<string>() };
+    if (entityType === 'namespace') touched = 'whole';
+    else if (touched !== 'whole') touched[entityType === 'flag' ? 'flags' : 'segments'].add(entityKey);
+    this.touched.set(namespaceKey, touched);
     return this.executor;
   }
 
@@ -342,9 +356,9 @@ export class FliptWriter extends FliptReader {
 
   /** Restores the entity of a history entry to its state before that change, as one new change; returns the new entry. */
   async revert(namespaceKey: string, id: string): Promise<HistoryEntry> {
-    const executor = this.touch(namespaceKey);
     await this.takeHistoryTurn();
-    const entry = await requireEntry(executor, namespaceKey, id);
+    const entry = await requireEntry(this.executor, namespaceKey, id);
+    const executor = this.touch(entry);
     const { entityType, entityKey } = entry;
     const current = await history.stateOf(executor, entityType, namespaceKey, entityKey);
     const refusal = await revertRefusal(executor, entry, current);
@@ -389,7 +403,7 @@ export class FliptWriter extends FliptReader {
     write: (executor: Executor) => Promise<R>,
     how: ChangeOptions<R> = {},
   ): Promise<R> {
-    const executor = this.touch(change.namespaceKey);
+    const executor = this.touch(change);
     const { entityType, namespaceKey, entityKey } = change;
     await this.takeHistoryTurn();
     const before = how.before === 'absent' ? undefined : await this.stateBefore(change);
@@ -461,6 +475,9 @@ function conflict(error: unknown): FliptError | undefined {
   return undefined;
 }
 
+const scopeOf = (touched: Touched): ChangeScope | undefined =>
+  touched === 'whole' ? undefined : { flags: [...touched.flags], segments: [...touched.segments] };
+
 export interface FliptStoreOptions {
   readOnly: boolean;
 }
@@ -488,6 +505,11 @@ export class FliptStore extends FliptReader {
     return loadNamespace(this.database, namespaceKey);
   }
 
+  /** Some flags and segments of the namespace's evaluation data, in one consistent read. */
+  loadNamespaceParts(namespaceKey: string, request: PartsRequest): Promise<NamespaceParts> {
+    return loadNamespaceParts(this.database, namespaceKey, request);
+  }
+
   protected get executor(): Executor {
     return this.current;
   }
@@ -503,7 +525,7 @@ export class FliptStore extends FliptReader {
   /** Runs `work` in one transaction; after the commit, publishes every namespace it touched. */
   async transaction<T>(work: (writer: FliptWriter) => Promise<T>): Promise<T> {
     if (this.readOnly) throw readOnly();
-    let touched: Set<string> = new Set();
+    let touched: FliptWriter['touched'] = new Map();
     const result = await this.current
       .transaction(async (trx) => {
         const writer = new FliptWriter({ db: trx, dialect: this.current.dialect }, currentActor() ?? SYSTEM_ACTOR);
@@ -513,7 +535,7 @@ export class FliptStore extends FliptReader {
       .catch((error: unknown) => {
         throw conflict(error) ?? error;
       });
-    for (const namespaceKey of touched) this.changes.publish(namespaceKey);
+    for (const [namespaceKey, what] of touched) this.changes.publish(namespaceKey, scopeOf(what));
     return result;
   }
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../../server/app.js';
@@ -79,6 +79,27 @@ describe.skipIf(!postgresUrl)('two instances on one PostgreSQL database', () => 
       expect(answeredFromMemory.here).toEqual([false]);
     } finally {
       stop();
+    }
+  });
+
+  it('names the flag another instance changed, and the other reads only that flag', async () => {
+    await two.ensign.snapshots.get('default');
+    const scopes: unknown[] = [];
+    const stop = two.ensign.changes.subscribe((key, origin, scope) => {
+      if (key === 'default' && origin === 'elsewhere') scopes.push(scope);
+    });
+    const parts = vi.spyOn(two.ensign.flipt, 'loadNamespaceParts');
+    try {
+      await new Api(one).flag('default', 'scoped', 'BOOLEAN_FLAG_TYPE', true);
+      const seen = Date.now();
+      const served = async () => (await two.ensign.snapshots.get('default')).compiled.flags.has('scoped');
+      while (!(await served()) && Date.now() - seen < 1000) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(await served()).toBe(true);
+      expect(scopes).toEqual([{ flags: ['scoped'], segments: [] }]);
+      expect(parts).toHaveBeenCalledWith('default', expect.objectContaining({ placing: ['scoped'] }));
+    } finally {
+      stop();
+      parts.mockRestore();
     }
   });
 
