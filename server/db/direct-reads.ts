@@ -23,7 +23,11 @@ export class DirectReads {
    * iterator (libSQL resets the statement after it, so no read stays open).
    */
   read<R>(query: CompiledQuery<R>, oneRow = false): R[] {
-    this.#connection ??= queryOnlyConnection(this.path, this.busyTimeoutMs);
+    if (!this.#connection) {
+      const connection = new Libsql(this.path, { timeout: this.busyTimeoutMs });
+      connection.exec('PRAGMA query_only = ON');
+      this.#connection = connection;
+    }
     if (!oneRow) return this.#connection.prepare(query.sql).all(...query.parameters) as R[];
     // A kept statement read with get() after all() gives the earlier read's row (libSQL 0.5), so the
     // one-row reads have statements of their own: the comment makes their SQL, the cache's key, differ.
@@ -40,11 +44,4 @@ export class DirectReads {
     this.#connection?.close();
     this.#connection = undefined;
   }
-}
-
-/** A libSQL connection to the database file that can only read. */
-export function queryOnlyConnection(path: string, busyTimeoutMs: number): Libsql.Database {
-  const connection = new Libsql(path, { timeout: busyTimeoutMs });
-  connection.exec('PRAGMA query_only = ON');
-  return connection;
 }

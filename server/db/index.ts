@@ -7,7 +7,6 @@ import {
   Migrator,
   PostgresDialect,
   SqliteAdapter,
-  SqliteDialect,
   sql,
   type LogEvent,
   type Transaction,
@@ -19,7 +18,7 @@ import type { Database as Tables } from './schema.js';
 import type { Executor } from './executor.js';
 import { migrationsFor } from './migrations/index.js';
 import { SQLITE_BUSY_WAIT_MS, asReadOnly, takingTurnsToWrite } from './sqlite-writes.js';
-import { DirectReads, queryOnlyConnection } from './direct-reads.js';
+import { DirectReads } from './direct-reads.js';
 import { ReadsAside } from './reads-aside.js';
 import { keepPreparedStatements } from './statement-cache.js';
 
@@ -37,13 +36,6 @@ export interface Database extends Executor {
   transaction<T>(work: (trx: Transaction<Tables>) => Promise<T>): Promise<T>;
   /** A transaction that only reads, with a consistent view of the data (repeatable read). */
   readTransaction<T>(work: (trx: Transaction<Tables>) => Promise<T>): Promise<T>;
-  /**
-   * A short readTransaction that runs to its end before any other task of this process. On SQLite it has
-   * a connection of its own, driven synchronously: libSQL runs each statement inside its native call, so
-   * through the pool every statement would wait its turn in the event loop behind whatever else is queued
-   * (writes), and a read of a dozen statements would take a dozen turns. On PostgreSQL, readTransaction.
-   */
-  readAtOnce<T>(work: (trx: Transaction<Tables>) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -110,11 +102,6 @@ async function openSqlite(url: string, onQuery?: OpenOptions['onQuery']): Promis
   });
   const readsAside = new ReadsAside(path, SQLITE_BUSY_WAIT_MS);
   const directReads = new DirectReads(path, SQLITE_BUSY_WAIT_MS);
-  // Kysely's SQLite driver answers each statement as soon as libSQL returns: no turn of the event loop is taken.
-  const atOnce = new Kysely<Tables>({
-    dialect: new SqliteDialect({ database: async () => queryOnlyConnection(path, SQLITE_BUSY_WAIT_MS) }),
-    log: onQuery,
-  });
   return {
     db,
     dialect: 'sqlite',
@@ -122,12 +109,10 @@ async function openSqlite(url: string, onQuery?: OpenOptions['onQuery']): Promis
     // libSQL opens every pooled connection with foreign keys enforced.
     transaction: (work) => db.transaction().execute(work),
     readTransaction: (work) => asReadOnly(() => db.transaction().execute(work)),
-    readAtOnce: (work) => atOnce.transaction().execute(work),
     readAside: (query) => reported(query, onQuery, () => readsAside.read(query)),
     readDirect: (query, oneRow) => reported(query, onQuery, () => directReads.read(query, oneRow)),
     close: async () => {
       directReads.close();
-      await atOnce.destroy();
       await readsAside.close();
       await db.destroy();
       client.close();
@@ -182,16 +167,13 @@ async function openPostgres(url: string, onQuery?: OpenOptions['onQuery']): Prom
     throw new DatabaseOpenError(`cannot reach database ${redact(url)}: ${oneLine(error)}`);
   }
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }), log: onQuery });
-  const readTransaction: Database['readTransaction'] = (work) =>
-    db.transaction().setIsolationLevel('repeatable read').execute(work);
   return {
     db,
     dialect: 'postgres',
     url,
     pgPool: pool,
     transaction: (work) => db.transaction().execute(work),
-    readTransaction,
-    readAtOnce: readTransaction,
+    readTransaction: (work) => db.transaction().setIsolationLevel('repeatable read').execute(work),
     // No readAside: PostgreSQL runs every query in its own process; `readAside` runs it as any query.
     close: () => db.destroy(),
   };

@@ -85,7 +85,7 @@ export function loadNamespaceParts(
 ): Promise<NamespaceParts> {
   const flagKeys = [...new Set(request.flags)];
   const segmentKeys = new Set(request.segments);
-  return database.readAtOnce(async (trx) => {
+  return database.readTransaction(async (trx) => {
     const parts: NamespaceParts = { exists: false, flags: new Map(), segments: new Map(), before: new Map() };
     if (!(await namespaceExists(trx, namespaceKey))) return parts;
     parts.exists = true;
