@@ -101,6 +101,44 @@ export class ChangeFeed {
   }
 
   /**
+   * With SQLite, which has no notifications: every `intervalMs`, reads the history's entries since the last
+   * one seen and publishes what they changed as changes made elsewhere, so that a server learns of what
+   * another process committed (`ensign import`, a restore). Its own entries come back too, and cost a
+   * reload of the parts they name. Resolves once the history's end is known; the returned function stops.
+   */
+  async followHistory(history: HistoryReader, intervalMs: number): Promise<() => void> {
+    let seen = await history.lastId();
+    let stopped = false;
+    let timer: NodeJS.Timeout | undefined;
+    const poll = async () => {
+      for (;;) {
+        const entries = await history.after(seen, HISTORY_PAGE);
+        if (entries.length === 0) return;
+        seen = entries[entries.length - 1].id;
+        for (const [namespaceKey, scope] of scopesOf(entries)) this.deliver(namespaceKey, 'elsewhere', scope);
+        if (entries.length < HISTORY_PAGE) return;
+      }
+    };
+    const next = () => {
+      if (stopped) return;
+      // A failed read (the database busy a moment) is tried again at the next turn, from the same entry.
+      timer = setTimeout(
+        () =>
+          poll()
+            .catch(() => undefined)
+            .finally(next),
+        intervalMs,
+      );
+      timer.unref();
+    };
+    next();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }
+
+  /**
    * In a node:cluster worker (server/workers.ts): sends each change to the primary, which passes it
    * to the other workers, and publishes theirs here. The returned function stops.
    */
@@ -123,6 +161,32 @@ export class ChangeFeed {
   private deliver(namespaceKey: string, origin: ChangeOrigin, scope?: ChangeScope): void {
     for (const listener of this.listeners) listener(namespaceKey, origin, scope);
   }
+}
+
+/** How the history is read by followHistory: entries after an id, oldest first. */
+export interface HistoryReader {
+  lastId(): Promise<number>;
+  after(id: number, limit: number): Promise<HistoryChange[]>;
+}
+
+export interface HistoryChange {
+  id: number;
+  namespaceKey: string;
+  entityType: 'namespace' | 'flag' | 'segment';
+  entityKey: string;
+}
+
+const HISTORY_PAGE = 1000;
+
+/** The entries' changes by namespace: the flags and segments they name, or undefined (anything) for a namespace's. */
+function scopesOf(entries: HistoryChange[]): Map<string, ChangeScope | undefined> {
+  const scopes = new Map<string, ChangeScope | undefined>();
+  for (const { namespaceKey, entityType, entityKey } of entries) {
+    const scope = scopes.has(namespaceKey) ? scopes.get(namespaceKey) : { flags: [], segments: [] };
+    if (scope && entityType !== 'namespace') scope[entityType === 'flag' ? 'flags' : 'segments'].push(entityKey);
+    scopes.set(namespaceKey, entityType === 'namespace' ? undefined : scope);
+  }
+  return scopes;
 }
 
 /** PostgreSQL refuses a NOTIFY payload of 8,000 bytes or more: a larger scope is sent as the whole namespace. */

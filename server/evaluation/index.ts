@@ -35,6 +35,9 @@ export interface EvaluationApi {
   ofrep: FastHandler;
 }
 
+/** How often a server on SQLite looks for changes another process committed (`ensign import`). */
+const HISTORY_POLL_MS = 1000;
+
 /**
  * Flag evaluation, the evaluation snapshot and analytics (docs/architecture.md, "How an evaluation flows"):
  * `/evaluate/v1` (v2.ts), the legacy `/api/v1/evaluate` (legacy.ts), OFREP (ofrep.ts), the snapshot
@@ -48,7 +51,15 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
   analytics?.start(context.config.analytics.flushIntervalMs);
   const record = evaluationRecorder(analytics, context.metrics, context.tracing);
   const { pgPool } = context.database;
-  const stopRelay = pgPool ? await context.changes.relayThroughPostgres(context.database.url, pgPool) : undefined;
+  const { flipt, changes, config } = context;
+  const stopRelay = pgPool
+    ? await changes.relayThroughPostgres(context.database.url, pgPool)
+    : config.storage.type === 'database'
+      ? await changes.followHistory(
+          { lastId: () => flipt.lastHistoryId(), after: (id, limit) => flipt.changesAfter(id, limit) },
+          HISTORY_POLL_MS,
+        )
+      : undefined;
   app.addHook('onClose', async () => {
     await stopRelay?.();
     await analytics?.stop();

@@ -268,3 +268,37 @@ export async function deleteHistoryBefore(executor: Executor, before: string, ba
     deleted += ids.length;
   }
 }
+
+/** A change as the history records it: which entity of which namespace, in the order of the commits. */
+export interface RecordedChange {
+  id: number;
+  namespaceKey: string;
+  entityType: HistoryEntityType;
+  entityKey: string;
+}
+
+/** The history's changes after entry `afterId` (all namespaces), oldest first, at most `limit`. */
+export async function changesAfter(executor: Executor, afterId: number, limit: number): Promise<RecordedChange[]> {
+  const rows = await executor.db
+    .selectFrom('history')
+    .select(['id', 'namespace_key', 'entity_type', 'entity_key'])
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({
+    id: Number(row.id),
+    namespaceKey: row.namespace_key,
+    entityType: row.entity_type as HistoryEntityType,
+    entityKey: row.entity_key,
+  }));
+}
+
+/** The id of the history's latest entry, 0 when it has none. */
+export async function lastHistoryId(executor: Executor): Promise<number> {
+  const row = await executor.db
+    .selectFrom('history')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .executeTakeFirst();
+  return Number(row?.id ?? 0);
+}

@@ -115,6 +115,13 @@ export abstract class FliptReader {
   listHistory(namespaceKey: string, query: HistoryQuery) {
     return history.listHistory(this.executor, namespaceKey, query);
   }
+  /** The changes of every namespace after history entry `id`, oldest first (ChangeFeed.followHistory). */
+  changesAfter(id: number, limit: number) {
+    return history.changesAfter(this.executor, id, limit);
+  }
+  lastHistoryId() {
+    return history.lastHistoryId(this.executor);
+  }
   /** What reverting the entry would do: the entity now, the state it would get, and why not if it cannot. */
   async revertPreview(namespaceKey: string, id: string): Promise<RevertPreview> {
     const entry = await requireEntry(this.executor, namespaceKey, id);
