@@ -1,7 +1,7 @@
 // Evaluation while its namespace is written: reads must not wait for writes. A namespace of N flags is
 // evaluated one request at a time while 4 writers add flags to it for a few seconds: on SQLite (one server, the
 // writers on it) and on PostgreSQL (two instances, the writers on the other one); then while 10,000 flags are
-// imported into it (SQLite: by the serving process; PostgreSQL: by `ensign import`, which needs `npm run build`).
+// imported into it by `ensign import` in a process of its own (which needs `npm run build`).
 // Prints the evaluations' latency (p50, p99, max) and the writes done. Servers run in child processes; the load
 // comes from this one. EVALUATION_UNDER_WRITES=writers or =import runs one kind only.
 import { fork, spawn } from 'node:child_process';
@@ -12,8 +12,6 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { buildApp } from '../server/app.js';
 import { defaultConfig } from '../server/config/index.js';
-import { parseFeatures } from '../server/flipt/declarative/format.js';
-import { importFeatures } from '../server/flipt/declarative/import.js';
 import { generateFeatures } from './support/features.js';
 
 const WRITERS = 4;
@@ -45,22 +43,10 @@ async function serve(url: string, flags: number): Promise<number> {
     });
   }
   await app.listen({ port: 0, host: '127.0.0.1' });
-  process.on('message', async (message: { import?: string }) => {
-    if (!message.import) return;
-    await importFeatures(app.ensign.flipt, parseFeatures(message.import));
-    process.send!('imported');
-  });
   return (app.server.address() as { port: number }).port;
 }
 
-interface Server {
-  base: string;
-  /** Has the server import `yaml` itself. */
-  import(yaml: string): Promise<void>;
-  stop(): void;
-}
-
-async function startChild(url: string, flags: number): Promise<Server> {
+async function startChild(url: string, flags: number): Promise<{ base: string; stop(): void }> {
   const child = fork(fileURLToPath(import.meta.url), ['serve', url, String(flags)], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -68,15 +54,7 @@ async function startChild(url: string, flags: number): Promise<Server> {
     child.once('message', (message) => resolve(message as number));
     child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
   });
-  return {
-    base: `http://127.0.0.1:${port}`,
-    import: (yaml) =>
-      new Promise((resolve) => {
-        child.once('message', () => resolve());
-        child.send({ import: yaml });
-      }),
-    stop: () => child.kill(),
-  };
+  return { base: `http://127.0.0.1:${port}`, stop: () => child.kill() };
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
@@ -144,15 +122,24 @@ function importCommand(url: string, file: string): Promise<void> {
   });
 }
 
+/** The features file of the import runs. */
+function featuresFile(dir: string): string {
+  const file = join(dir, 'features.yml');
+  writeFileSync(file, generateFeatures(IMPORTED));
+  return file;
+}
+
 async function sqlite(flags: number, kind: string): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'ensign-bench-'));
-  const server = await startChild(`file:${join(dir, 'ensign.db')}`, flags);
+  const url = `file:${join(dir, 'ensign.db')}`;
+  const server = await startChild(url, flags);
   try {
     if (kind === 'writers') {
       await underWriters(`SQLite, ${flags} flags, ${WRITERS} writers on the same server`, server.base, server.base);
     } else {
-      await underImport(`SQLite, ${flags} flags, an import by the same server`, server.base, () =>
-        server.import(generateFeatures(IMPORTED)),
+      const file = featuresFile(dir);
+      await underImport(`SQLite, ${flags} flags, ensign import beside the server`, server.base, () =>
+        importCommand(url, file),
       );
     }
   } finally {
@@ -162,10 +149,6 @@ async function sqlite(flags: number, kind: string): Promise<void> {
 }
 
 async function postgres(flags: number, kind: string): Promise<void> {
-  if (kind === 'import' && !existsSync('dist/cli.js')) {
-    console.log('dist/cli.js is missing (npm run build): the PostgreSQL import run is skipped');
-    return;
-  }
   const name = `ensign_bench_${process.pid}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   try {
@@ -184,8 +167,7 @@ async function postgres(flags: number, kind: string): Promise<void> {
     if (kind === 'writers') {
       await underWriters(`PostgreSQL, ${flags} flags, ${WRITERS} writers on the other instance`, one.base, two.base);
     } else {
-      const file = join(dir, 'features.yml');
-      writeFileSync(file, generateFeatures(IMPORTED));
+      const file = featuresFile(dir);
       await underImport(`PostgreSQL, ${flags} flags, ensign import beside the instances`, one.base, () =>
         importCommand(url.toString(), file),
       );
@@ -210,7 +192,9 @@ if (process.argv[2] === 'serve') {
       await postgres(flags, 'writers');
     }
   }
-  if (KINDS.includes('import')) {
+  if (KINDS.includes('import') && !existsSync('dist/cli.js')) {
+    console.log('dist/cli.js is missing (npm run build): the import runs are skipped');
+  } else if (KINDS.includes('import')) {
     await sqlite(3000, 'import');
     await postgres(3000, 'import');
   }

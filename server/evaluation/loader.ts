@@ -30,7 +30,8 @@ const FLAGS_PER_PAGE = 5000;
  * At 100,000 flags, reading rows is most of a snapshot's first build: each query selects only the
  * columns the document shows, variants only where a flag's default or a distribution names them,
  * and flags page by page (readFlagPage), each page turned into the document's entries before the
- * next is read.
+ * next is read. Between its steps it lets other tasks run: libSQL answers without a turn of the event
+ * loop, so on SQLite a whole load would otherwise hold evaluations up for its duration.
  */
 export function loadNamespace(database: Database, namespaceKey: string): Promise<LoadedNamespace> {
   return database.readTransaction(async (trx) => {
@@ -38,9 +39,11 @@ export function loadNamespace(database: Database, namespaceKey: string): Promise
     if (!(await namespaceExists(trx, namespaceKey))) return { exists: false, document, segments: new Map() };
 
     const segments = await readSegments(trx, namespaceKey);
-    const entries = await flagEntries(trx, namespaceKey, segments);
+    await nextTurn();
+    const entries = await flagEntries(trx, namespaceKey, segments, undefined, nextTurn);
     let after: FlagRow | undefined;
     do {
+      await nextTurn();
       const page = await readFlagPage(trx, database.dialect, namespaceKey, after);
       for (const row of page) document.flags.push(entries(row));
       after = page.length === FLAGS_PER_PAGE ? page[page.length - 1] : undefined;
@@ -109,6 +112,8 @@ export function loadNamespaceParts(
 
 type Reader = Transaction<Tables>;
 
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 async function namespaceExists(trx: Reader, namespaceKey: string): Promise<boolean> {
   const namespace = await trx.selectFrom('namespaces').select('key').where('key', '=', namespaceKey).executeTakeFirst();
   return namespace !== undefined;
@@ -123,11 +128,14 @@ async function flagEntries(
   ns: string,
   segments: Map<string, SnapshotSegment>,
   flagKeys?: string[],
+  between = async () => {},
 ): Promise<(row: FlagRow) => SnapshotFlag> {
   const segmentsOf = (keys: { segment_key: string }[]) =>
     keys.map((k) => segments.get(k.segment_key)).filter((s): s is SnapshotSegment => s !== undefined);
   const rulesByFlag = await readRules(trx, ns, segmentsOf, flagKeys);
+  await between();
   const rolloutsByFlag = await readRollouts(trx, ns, segmentsOf, flagKeys);
+  await between();
   const variants =
     flagKeys?.length === 0
       ? []
