@@ -40,6 +40,7 @@ Commands:
   export             write namespaces as Flipt features.yml (default: namespace "default")
       --namespaces a,b   the namespaces to export
       --all-namespaces   every namespace
+      --sort-by-key      namespaces, flags, variants and segments in key order
       -o, --output FILE  write to FILE instead of standard output
 
 ${SERVER_OPTIONS}
@@ -68,7 +69,7 @@ ${DATABASE_OPTIONS}`,
   import: `Usage: ensign import FILE [options]
        ensign import --stdin [options]
 
-Imports flags and segments from a Flipt features.yml file (versions 1.0 to 1.3), in one transaction.
+Imports flags and segments from a Flipt features.yml file (versions 1.0 to 1.4), in one transaction.
   --stdin            read the file from standard input instead
   --skip-existing    keep flags and segments whose key already exists
   --drop             remove every flag, segment and namespace first
@@ -76,9 +77,10 @@ Imports flags and segments from a Flipt features.yml file (versions 1.0 to 1.3),
 ${DATABASE_OPTIONS}`,
   export: `Usage: ensign export [options]
 
-Writes namespaces as Flipt features.yml (default: namespace "default").
+Writes namespaces as Flipt features.yml version 1.4 (default: namespace "default").
   --namespaces a,b   the namespaces to export
   --all-namespaces   every namespace
+  --sort-by-key      namespaces (with --all-namespaces), flags, variants and segments in key order
   -o, --output FILE  write to FILE instead of standard output
 
 ${DATABASE_OPTIONS}`,
@@ -101,6 +103,7 @@ const OPTIONS = {
   drop: { type: 'boolean' },
   namespaces: { type: 'string' },
   'all-namespaces': { type: 'boolean' },
+  'sort-by-key': { type: 'boolean' },
   output: { type: 'string', short: 'o' },
 } as const;
 
@@ -247,6 +250,7 @@ export async function main(argv: string[]): Promise<void> {
           namespaces: values.namespaces,
           allNamespaces: values['all-namespaces'],
           output: values.output,
+          sortByKey: values['sort-by-key'],
         };
         await exportCommand(loadConfig(flags), options, writeToStdout);
         return;

@@ -6,7 +6,8 @@ import { SESSION_COOKIE } from './cookies.js';
  * CSRF protection in the manner of gorilla/csrf, which Flipt v1.47 uses: a secret token lives in a
  * signed cookie; `/meta/*` responses hand out a masked copy in `X-CSRF-Token`; unsafe requests must
  * echo a masked copy. Ensign checks only cookie-authenticated requests that carry an `Origin`
- * header: a header credential cannot be forged cross-site, so only the cookie needs the guard.
+ * header: a header credential cannot be forged cross-site, so only the cookie needs the guard. An
+ * origin listed in `trusted_origins` needs no token.
  */
 export const CSRF_COOKIE = '_gorilla_csrf';
 export const CSRF_HEADER = 'x-csrf-token';
@@ -14,11 +15,21 @@ const TOKEN_BYTES = 32;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
 
 export class Csrf {
-  /** `secure`: the cookie goes over HTTPS only, as the session cookie does (`session.secure`). */
+  private readonly trusted: Set<string>;
+
+  /**
+   * `secure`: the cookie goes over HTTPS only, as the session cookie does (`session.secure`).
+   * `trustedOrigins` (`session.csrf.trusted_origins`): pages at these origins may write with the
+   * session cookie and no token, as Flipt v1.59.3 and later let them (Go's CrossOriginProtection
+   * with AddTrustedOrigin); they are compared with `Origin` exactly as written.
+   */
   constructor(
     private readonly key: string,
     private readonly secure = false,
-  ) {}
+    trustedOrigins: string[] = [],
+  ) {
+    this.trusted = new Set(trustedOrigins);
+  }
 
   private sign(token: Buffer): string {
     return createHmac('sha256', this.key).update(token).digest('base64url');
@@ -53,7 +64,8 @@ export class Csrf {
 
   /** True when the request needs no token or carries a valid one. */
   allows(request: FastifyRequest): boolean {
-    if (SAFE_METHODS.has(request.method) || request.headers.origin === undefined) return true;
+    const origin = request.headers.origin;
+    if (SAFE_METHODS.has(request.method) || origin === undefined || this.trusted.has(origin)) return true;
     const cookieAuthenticated =
       request.headers.authorization === undefined && request.cookies[SESSION_COOKIE] !== undefined;
     if (!cookieAuthenticated) return true;

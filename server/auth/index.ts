@@ -57,7 +57,7 @@ export async function installAuth(app: FastifyInstance, context: AppContext): Pr
   app.decorateRequest('authentication', undefined);
   const { csrfKey } = settings.session;
   if (csrfKey) {
-    const csrf = new Csrf(csrfKey, settings.session.secure);
+    const csrf = new Csrf(csrfKey, settings.session.secure, settings.session.csrfTrustedOrigins);
     // Only Flipt's API is guarded, as in Flipt: the survey APIs and static files never read the session cookie.
     app.addHook('onRequest', async (request, reply) => {
       if (protectionOf(request) === 'public' || csrf.allows(request)) return;

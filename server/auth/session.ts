@@ -31,9 +31,12 @@ export async function sessionRoutes(app: FastifyInstance, runtime: AuthRuntime):
       const name = (request.params as { provider: string }).provider;
       const provider = await providerFor(name);
       const config = settings.oidc.providers[name];
-      const nonce = oidc.randomNonce();
+      // A configured nonce (`nonce`, as Flipt v1.50 and later) is the same for every login and is
+      // checked from the settings; otherwise a fresh one per login rides in the state cookie.
+      const nonce = config.nonce ?? oidc.randomNonce();
       const verifier = config.usePkce ? oidc.randomPKCECodeVerifier() : undefined;
-      const state = beginLogin(request, reply, runtime, `/auth/v1/method/oidc/${name}/callback`, [nonce, verifier]);
+      const kept = config.nonce === undefined ? nonce : undefined;
+      const state = beginLogin(request, reply, runtime, `/auth/v1/method/oidc/${name}/callback`, [kept, verifier]);
       const url = oidc.buildAuthorizationUrl(provider, {
         redirect_uri: `${config.redirectAddress}/auth/v1/method/oidc/${name}/callback`,
         scope: ['openid', ...config.scopes.filter((scope) => scope !== 'openid')].join(' '),
@@ -63,7 +66,7 @@ export async function sessionRoutes(app: FastifyInstance, runtime: AuthRuntime):
       try {
         tokens = await oidc.authorizationCodeGrant(provider, currentUrl, {
           expectedState: state,
-          expectedNonce: nonce || undefined,
+          expectedNonce: config.nonce ?? (nonce || undefined),
           pkceCodeVerifier: verifier || undefined,
           idTokenExpected: true,
         });

@@ -12,6 +12,8 @@ export interface AuthSettings {
     tokenLifetimeMs: number;
     stateLifetimeMs: number;
     csrfKey?: string;
+    /** Origins (`scheme://host[:port]`, compared as written) whose cookie-authenticated writes pass the CSRF check. */
+    csrfTrustedOrigins: string[];
   };
   token: { enabled: boolean; bootstrap: { token?: string; expirationMs?: number } };
   oidc: { enabled: boolean; providers: Record<string, OidcProviderSettings>; emailMatches: RegExp[] };
@@ -35,6 +37,8 @@ export interface OidcProviderSettings {
   redirectAddress: string;
   scopes: string[];
   usePkce: boolean;
+  /** The nonce every login sends and the ID token must carry; undefined: a fresh random one per login. */
+  nonce?: string;
 }
 
 export interface GithubSettings {
@@ -96,6 +100,7 @@ export function resolveAuthSettings(file: AuthenticationFileConfig): AuthSetting
       redirectAddress: need(provider.redirect_address, 'redirect_address').replace(/\/$/, ''),
       scopes: provider.scopes ?? [],
       usePkce: provider.use_pkce ?? false,
+      nonce: provider.nonce || undefined,
     };
   }
 
@@ -160,6 +165,9 @@ export function resolveAuthSettings(file: AuthenticationFileConfig): AuthSetting
       tokenLifetimeMs: duration(session.token_lifetime, 'session.token_lifetime', DAY_MS),
       stateLifetimeMs: duration(session.state_lifetime, 'session.state_lifetime', 10 * 60_000),
       csrfKey: session.csrf?.key || undefined,
+      csrfTrustedOrigins: (session.csrf?.trusted_origins ?? []).map((origin, index) =>
+        trustedOrigin(origin, key(`session.csrf.trusted_origins[${index}]`)),
+      ),
     },
     token: {
       enabled: methods.token?.enabled ?? false,
@@ -236,4 +244,19 @@ function cookieDomain(domain: string | undefined): string | undefined {
     .replace(/:\d+$/, '');
   if (host === 'localhost' || /^[\d.]+$/.test(host) || host.includes(':')) return undefined;
   return host;
+}
+
+/**
+ * A trusted origin as Go's `CrossOriginProtection.AddTrustedOrigin` (Flipt v1.59.3 and later) takes it:
+ * a scheme and a host, no path, query or fragment; it is then compared with `Origin` as written. Flipt
+ * logs a bad one and goes on without it; Ensign refuses to start, naming it.
+ */
+function trustedOrigin(origin: string, name: string): string {
+  const match = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#]+)$/.exec(origin);
+  if (!match) {
+    throw new ConfigError(
+      `${name}: "${origin}" is not an origin: write a scheme and a host, such as https://flags.example.com`,
+    );
+  }
+  return origin;
 }

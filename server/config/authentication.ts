@@ -23,7 +23,7 @@ const schema = v.strictObject({
       secure: opt(bool),
       token_lifetime: opt(duration),
       state_lifetime: opt(duration),
-      csrf: opt(v.strictObject({ key: opt(str), trusted_origins: opt(strList) })),
+      csrf: opt(v.strictObject({ key: opt(str), secure: opt(bool), trusted_origins: opt(strList) })),
     }),
   ),
   methods: opt(
@@ -88,9 +88,6 @@ export const authenticationSection = defineSection({
   schema,
   refused: {
     'authentication.exclude.metadata': 'the metadata routes follow authentication.required',
-    'authentication.session.csrf.trusted_origins': 'the CSRF check admits the console origin only',
-    'authentication.methods.oidc.providers.*.nonce':
-      'every login sends a fresh random nonce and checks it in the ID token; a fixed one would let a stolen ID token be replayed',
     'authentication.methods.cloud': 'Flipt Cloud login is not implemented',
   },
   resolve: (file): { authentication: AuthenticationFileConfig } => ({ authentication: file }),

@@ -94,6 +94,13 @@ const VARIABLES: [variable: string, text: string, key: string, shown: unknown][]
   ['FLIPT_AUTHENTICATION_SESSION_SECURE', 'true', 'authentication.session.secure', true],
   ['FLIPT_AUTHENTICATION_SESSION_TOKEN_LIFETIME', '12h', 'authentication.session.token_lifetime', '12h'],
   ['FLIPT_AUTHENTICATION_SESSION_CSRF_KEY', 'abcdef', 'authentication.session.csrf.key', '******'],
+  [
+    'FLIPT_AUTHENTICATION_SESSION_CSRF_TRUSTED_ORIGINS',
+    'https://a.example http://localhost:3000',
+    'authentication.session.csrf.trusted_origins',
+    ['https://a.example', 'http://localhost:3000'],
+  ],
+  ['FLIPT_AUTHENTICATION_SESSION_CSRF_SECURE', 'false', 'authentication.session.csrf.secure', false],
   ['FLIPT_AUTHENTICATION_METHODS_TOKEN_ENABLED', 'true', 'authentication.methods.token.enabled', true],
   ['FLIPT_AUTHENTICATION_METHODS_TOKEN_CLEANUP_INTERVAL', '1h', 'authentication.methods.token.cleanup.interval', '1h'],
   [
@@ -140,6 +147,12 @@ const VARIABLES: [variable: string, text: string, key: string, shown: unknown][]
     ['openid', 'email'],
   ],
   [
+    'FLIPT_AUTHENTICATION_METHODS_OIDC_PROVIDERS_MY_IDP_NONCE',
+    'static',
+    'authentication.methods.oidc.providers.my_idp.nonce',
+    'static',
+  ],
+  [
     'FLIPT_AUTHENTICATION_METHODS_OIDC_PROVIDERS_MY_IDP_USE_PKCE',
     'true',
     'authentication.methods.oidc.providers.my_idp.use_pkce',
@@ -167,6 +180,8 @@ const VARIABLES: [variable: string, text: string, key: string, shown: unknown][]
   ],
   ['FLIPT_SURVEYS_SIGNING_SECRET', 'k', 'surveys.signing_secret', '******'],
   ['FLIPT_META_CHECK_FOR_UPDATES', 'false', 'meta.check_for_updates', false],
+  ['FLIPT_CACHE_ENABLED', 'false', 'cache.enabled', false],
+  ['FLIPT_ANALYTICS_STORAGE_PROMETHEUS_ENABLED', 'false', 'analytics.storage.prometheus.enabled', false],
 ];
 
 describe("Flipt's environment variables", () => {
@@ -241,7 +256,7 @@ describe("Flipt's environment variables", () => {
     });
     expect(config.authentication.methods?.oidc?.providers).toEqual({
       google: { client_id: 'cid', client_secret: 'cs', issuer_url: 'https://accounts.google.com' },
-      my_idp: { scopes: ['openid', 'email'], use_pkce: true },
+      my_idp: { scopes: ['openid', 'email'], nonce: 'static', use_pkce: true },
     });
     expect(config.authentication.methods?.github?.allowed_teams).toEqual({ acme_corp: ['core', 'ops'] });
     expect(config.authentication.methods?.token).toEqual({
@@ -309,12 +324,17 @@ describe("Flipt's environment variables", () => {
     ['FLIPT_DB_MAX_OPEN_CONN', 'db:\n  max_open_conn: 10\n'],
     ['FLIPT_LOG_GRPC_LEVEL', 'log:\n  grpc_level: warn\n'],
     ['FLIPT_AUTHENTICATION_METHODS_CLOUD_ENABLED', 'authentication:\n  methods:\n    cloud:\n      enabled: true\n'],
-    [
-      'FLIPT_AUTHENTICATION_METHODS_OIDC_PROVIDERS_GOOGLE_NONCE',
-      'authentication:\n  methods:\n    oidc:\n      providers:\n        google:\n          nonce: "1"\n',
-    ],
     ['FLIPT_AUDIT_SINKS_KAFKA_ENABLED', 'audit:\n  sinks:\n    kafka:\n      enabled: true\n'],
-    ['FLIPT_CACHE_ENABLED', 'cache:\n  enabled: true\n'],
+    ['FLIPT_CACHE_BACKEND', 'cache:\n  backend: redis\n'],
+    ['FLIPT_CACHE_REDIS_PREFIX', 'cache:\n  redis:\n    prefix: flipt\n'],
+    ['FLIPT_CACHE_REDIS_MODE', 'cache:\n  redis:\n    mode: cluster\n'],
+    ['FLIPT_CACHE_REDIS_POOL_SIZE', 'cache:\n  redis:\n    pool_size: 5\n'],
+    ['FLIPT_ANALYTICS_STORAGE_PROMETHEUS_URL', 'analytics:\n  storage:\n    prometheus:\n      url: http://prom\n'],
+    [
+      'FLIPT_ANALYTICS_STORAGE_PROMETHEUS_HEADERS_AUTHORIZATION',
+      'analytics:\n  storage:\n    prometheus:\n      headers:\n        authorization: Bearer x\n',
+    ],
+    ['FLIPT_ANALYTICS_STORAGE_CLICKHOUSE_URL', 'analytics:\n  storage:\n    clickhouse:\n      url: clickhouse://c\n'],
   ];
 
   it.each(REFUSED)('%s stops the start with the reason the file key gets', (variable, yaml) => {
@@ -328,6 +348,48 @@ describe("Flipt's environment variables", () => {
     expect(fromFile).toMatch(/^config\.yml: ".+" is not supported by Ensign \(.+\); remove it$/);
     expect(() => resolveConfig({}, { [variable]: '1' })).toThrow(
       new ConfigError(fromFile!.replace(/^config\.yml:/, `${variable}:`)),
+    );
+  });
+
+  it('name the Flipt v1.61 cache and Prometheus keys Ensign has no behaviour for, and why', () => {
+    const refusal = (yaml: string) => {
+      try {
+        parseConfigFile(yaml, 'config.yml');
+      } catch (error) {
+        return (error as Error).message;
+      }
+    };
+    const noRedis = 'Ensign has no Redis cache: evaluations always run on in-memory snapshots';
+    expect(refusal('cache:\n  redis:\n    prefix: flipt\n')).toBe(
+      `config.yml: "cache.redis.prefix" is not supported by Ensign (${noRedis}); remove it`,
+    );
+    expect(refusal('cache:\n  redis:\n    mode: cluster\n')).toBe(
+      'config.yml: "cache.redis.mode" is not supported by Ensign (Ensign has no Redis cache, single or cluster: evaluations always run on in-memory snapshots); remove it',
+    );
+    const noPrometheus = 'analytics are kept in the server database, not read from Prometheus';
+    expect(refusal('analytics:\n  storage:\n    prometheus:\n      url: http://prom:9090\n')).toBe(
+      `config.yml: "analytics.storage.prometheus.url" is not supported by Ensign (${noPrometheus}); remove it`,
+    );
+    expect(refusal('analytics:\n  storage:\n    prometheus:\n      headers:\n        Authorization: Bearer x\n')).toBe(
+      `config.yml: "analytics.storage.prometheus.headers" is not supported by Ensign (${noPrometheus}); remove it`,
+    );
+    expect(() => resolveConfig({}, { FLIPT_CACHE_REDIS_PREFIX: 'flipt' })).toThrow(
+      new ConfigError(
+        `FLIPT_CACHE_REDIS_PREFIX: "cache.redis.prefix" is not supported by Ensign (${noRedis}); remove it`,
+      ),
+    );
+    expect(() => resolveConfig({}, { FLIPT_ANALYTICS_STORAGE_PROMETHEUS_HEADERS_AUTHORIZATION: 'Bearer x' })).toThrow(
+      new ConfigError(
+        `FLIPT_ANALYTICS_STORAGE_PROMETHEUS_HEADERS_AUTHORIZATION: "analytics.storage.prometheus.headers" is not supported by Ensign (${noPrometheus}); remove it`,
+      ),
+    );
+    // Turned on, they stop the start too; turned off (Flipt's default) they say what Ensign does anyway.
+    expect(refusal('cache:\n  enabled: true\n')).toMatch(/^config\.yml: cache\.enabled must be false: /);
+    expect(() => resolveConfig({}, { FLIPT_ANALYTICS_STORAGE_PROMETHEUS_ENABLED: 'true' })).toThrow(
+      /^FLIPT_ANALYTICS_STORAGE_PROMETHEUS_ENABLED must be false: analytics are kept in the server database/,
+    );
+    expect(refusal('cache:\n  enabled: false\nanalytics:\n  storage:\n    prometheus:\n      enabled: false\n')).toBe(
+      undefined,
     );
   });
 

@@ -83,7 +83,7 @@ describe('configuration', () => {
     expect(parsed.storage?.local?.path).toBe('/tmp/features');
     expect(() => parseConfigFile('cache:\n  enabled: true\n  backend: memory\n', 'config.yml')).toThrow(
       new ConfigError(
-        'config.yml: "cache" is not supported by Ensign (evaluations always run on in-memory snapshots); remove it',
+        'config.yml: "cache.backend" is not supported by Ensign (evaluations always run on in-memory snapshots); remove it',
       ),
     );
   });

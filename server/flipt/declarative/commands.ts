@@ -66,10 +66,12 @@ export interface ExportCommandOptions {
   namespaces?: string;
   allNamespaces?: boolean;
   output?: string;
+  /** `--sort-by-key`: see ExportOptions. */
+  sortByKey?: boolean;
 }
 
 /**
- * `ensign export [--namespaces a,b | --all-namespaces] [-o FILE]`: the YAML goes to `write` (stdout)
+ * `ensign export [--namespaces a,b | --all-namespaces] [--sort-by-key] [-o FILE]`: the YAML goes to `write` (stdout)
  * or to FILE, a page of flags at a time; a file appears only once it is complete. On a terminal,
  * progress in flags/s.
  */
@@ -93,7 +95,7 @@ export async function exportCommand(
   const database = await openDatabase(config.db.url);
   try {
     const store = new FliptStore(database, new ChangeFeed(), { readOnly: true });
-    const documents = await expected(() => exportDocuments(store, selection));
+    const documents = await expected(() => exportDocuments(store, selection, { sortByKey: options.sortByKey }));
     if (options.output === undefined) return await writeDocuments(documents, write);
     const file = options.output;
     const partial = `${file}.partial-${process.pid}`;

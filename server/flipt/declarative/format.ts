@@ -15,19 +15,19 @@ import {
 /**
  * Flipt's declarative format (`features.yml`): a YAML stream with one document per
  * namespace. Parsing checks the shape and the version gates and normalises every document into the
- * model below; serialising writes the model back the way `flipt export` does (zero values omitted
- * except `enabled`, ranks implied by list order, attachments as native YAML).
+ * model below; serialising writes the model back the way `flipt export` (v1.61) does: version 1.4 on
+ * the first document, the namespace as a mapping `{key, name, description}`, zero values omitted
+ * except `enabled`, a distribution's `rollout` and a threshold's `percentage`, ranks implied by list
+ * order, attachments as native YAML.
  *
- * One extension: a namespace (other than `default`) with a name or description other than its key
- * is written as a mapping `{key, name, description}` (as later Flipt versions do), so an export
- * keeps them; a plain string is read and written otherwise.
+ * A namespace is read as a key string or as that mapping, whatever the version (as Flipt reads it).
  */
 
-/** 1.4 (later Flipt releases: namespace as a mapping, `id` on rollouts and constraints) is read too. */
+/** The versions read; an `id` on a rollout or a constraint is read and ignored. */
 export const VERSIONS = ['1.0', '1.1', '1.2', '1.3', '1.4'] as const;
 export type Version = (typeof VERSIONS)[number];
-/** What export writes: the newest version Flipt v1.47 reads. */
-export const LATEST_VERSION: Version = '1.3';
+/** What export writes, and what a file without a version is read as: the newest, as in Flipt v1.61. */
+export const LATEST_VERSION: Version = '1.4';
 
 export interface FeaturesDocument {
   namespace: { key: string; name?: string; description?: string };
@@ -496,13 +496,11 @@ export async function* featuresYaml(documents: PagedDocument[]): AsyncGenerator<
 const DOCUMENT_SEPARATOR = '---\n';
 const YAML_OPTIONS = { lineWidth: 0, aliasDuplicateObjects: false, version: '1.1' } as const;
 
-/** `version` (first document only) and `namespace`. */
+/** `version` (first document only) and `namespace`, always a mapping (empty name or description left out). */
 function documentHeadYaml({ key, name, description }: FeaturesDocument['namespace'], first: boolean): string {
-  // Import never changes a namespace that exists, so `default` (always there) needs no name.
-  const plainNamespace = key === DEFAULT_NAMESPACE || ((name === undefined || name === key) && !description);
   const out: Mapping = {};
   if (first) out.version = LATEST_VERSION;
-  out.namespace = plainNamespace ? key : omitEmpty({ key, name, description });
+  out.namespace = omitEmpty({ key, name, description });
   return stringify(out, YAML_OPTIONS);
 }
 
@@ -561,7 +559,9 @@ function flagToYaml(f: FlagDocument): Mapping {
 
 function rolloutToYaml(rollout: RolloutDocument): Mapping {
   if ('threshold' in rollout) {
-    return omitEmpty({ description: rollout.description, threshold: omitEmpty(rollout.threshold) });
+    // The percentage is written even when 0, as Flipt writes it since v1.58.4.
+    const { percentage, value } = rollout.threshold;
+    return omitEmpty({ description: rollout.description, threshold: { percentage, ...omitEmpty({ value }) } });
   }
   const { segmentKeys: keys, segmentOperator, value } = rollout.segment;
   const segment = omitEmpty({

@@ -84,6 +84,34 @@ export async function listFlags(
   };
 }
 
+/** The keys of a namespace's flags, in no particular order. */
+export async function flagKeys({ db }: Executor, namespaceKey: string): Promise<string[]> {
+  const rows = await db.selectFrom('flags').select('key').where('namespace_key', '=', namespaceKey).execute();
+  return rows.map((row) => row.key);
+}
+
+/**
+ * The flags of a namespace that have the given keys (at most a few hundred: one `in` list), as List
+ * shows them, in the order of `keys`; a key no flag has is left out.
+ */
+export async function flagsWithKeys(executor: Executor, namespaceKey: string, keys: string[]): Promise<Flag[]> {
+  if (keys.length === 0) return [];
+  const [rows, variants] = await Promise.all([
+    executor.db
+      .selectFrom('flags')
+      .selectAll()
+      .where('namespace_key', '=', namespaceKey)
+      .where('key', 'in', keys)
+      .execute(),
+    variantsOf(executor, namespaceKey, keys),
+  ]);
+  const byKey = new Map(rows.map((row) => [row.key, row]));
+  return keys.flatMap((key) => {
+    const row = byKey.get(key);
+    return row ? [flagFromRow(row, variants.get(key) ?? [], 'list')] : [];
+  });
+}
+
 export async function findFlag({ db }: Executor, namespaceKey: string, key: string): Promise<FlagsTable | undefined> {
   return db
     .selectFrom('flags')

@@ -86,6 +86,14 @@ export abstract class FliptReader {
   getFlag(namespaceKey: string, key: string) {
     return flags.getFlag(this.executor, namespaceKey, key);
   }
+  /** The keys of a namespace's flags, unordered (an export sorted by key). */
+  flagKeys(namespaceKey: string) {
+    return flags.flagKeys(this.executor, namespaceKey);
+  }
+  /** The flags with the given keys, in that order (an export sorted by key reads them a page at a time). */
+  flagsWithKeys(namespaceKey: string, keys: string[]) {
+    return flags.flagsWithKeys(this.executor, namespaceKey, keys);
+  }
   listSegments(namespaceKey: string, page: ListInput = ALL) {
     return segments.listSegments(this.executor, namespaceKey, page);
   }

@@ -142,6 +142,55 @@ describe.each(dialects)('CSRF protection on %s', (dialect) => {
   });
 });
 
+describe.each(dialects)('CSRF trusted origins on %s', (dialect) => {
+  const TRUSTED = 'https://console.example.com';
+  let t: AuthTestApp;
+  let session: string;
+  beforeAll(async () => {
+    t = await startAuthApp(dialect, {
+      required: true,
+      session: {
+        csrf: {
+          key: 'a-32-byte-long-csrf-signing-key!',
+          // Accepted as Flipt v1.61 accepts it, to no effect.
+          secure: false,
+          trusted_origins: [TRUSTED, 'http://localhost:3000'],
+        },
+      },
+      methods: { token: { enabled: true, bootstrap: { token: BOOTSTRAP } } },
+    });
+    const created = await asToken(t.app, BOOTSTRAP, {
+      method: 'POST',
+      url: '/auth/v1/method/token',
+      payload: { name: 'browser' },
+    });
+    session = created.json().clientToken;
+  });
+  afterAll(() => t.close());
+
+  const write = (origin: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/evaluate/v1/probe',
+      payload: {},
+      cookies: { flipt_client_token: session },
+      headers: { origin },
+    });
+
+  it("passes a cookie-authenticated write from a trusted origin, with no token, as Flipt's CrossOriginProtection does", async () => {
+    expect((await write(TRUSTED)).statusCode).toBe(200);
+    expect((await write('http://localhost:3000')).statusCode).toBe(200);
+  });
+
+  it('refuses one from any other origin, including a trusted one written differently', async () => {
+    for (const origin of [ORIGIN, 'https://console.example.com:8443', 'http://console.example.com', 'null']) {
+      const response = await write(origin);
+      expect(response.statusCode, origin).toBe(403);
+      expect(response.body).toBe('Forbidden - CSRF token invalid\n');
+    }
+  });
+});
+
 describe.each(dialects)('without a CSRF key on %s', (dialect) => {
   let t: AuthTestApp;
   beforeAll(async () => {

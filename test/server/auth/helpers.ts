@@ -63,7 +63,13 @@ export const OIDC_CLIENT = { clientId: 'ensign', clientSecret: 'ensign-secret' }
 /** An `authentication` section requiring login through one OIDC provider, "local", at `issuer`. */
 export function oidcAuthentication(
   issuer: string,
-  options: { scopes?: string[]; usePkce?: boolean; emailMatches?: string[]; tokenLifetime?: string } = {},
+  options: {
+    scopes?: string[];
+    usePkce?: boolean;
+    emailMatches?: string[];
+    tokenLifetime?: string;
+    nonce?: string;
+  } = {},
 ): AuthenticationFileConfig {
   return {
     required: true,
@@ -80,6 +86,7 @@ export function oidcAuthentication(
             redirect_address: OIDC_APP,
             scopes: options.scopes,
             use_pkce: options.usePkce,
+            nonce: options.nonce,
           },
         },
       },

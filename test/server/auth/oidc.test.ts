@@ -11,18 +11,27 @@ describe.each(dialects)('OIDC login against a local OpenID provider on %s', (dia
   let t: AuthTestApp;
   let strict: AuthTestApp;
   let pkce: AuthTestApp;
+  let fixedNonce: AuthTestApp;
   beforeAll(async () => {
     idp = await startOidcProvider({ ...OIDC_CLIENT, redirectUris: [CALLBACK] });
-    const section = (emailMatches?: string[], usePkce?: boolean) =>
-      oidcAuthentication(idp.issuer, { scopes: ['email', 'profile'], tokenLifetime: '2h', emailMatches, usePkce });
+    const section = (emailMatches?: string[], usePkce?: boolean, nonce?: string) =>
+      oidcAuthentication(idp.issuer, {
+        scopes: ['email', 'profile'],
+        tokenLifetime: '2h',
+        emailMatches,
+        usePkce,
+        nonce,
+      });
     t = await startAuthApp(dialect, section());
     strict = await startAuthApp(dialect, section(['@allowed\\.example$']));
     pkce = await startAuthApp(dialect, section(undefined, true));
+    fixedNonce = await startAuthApp(dialect, section(undefined, false, 'flipt.nonce-1'));
   });
   afterAll(async () => {
     await t?.close();
     await strict?.close();
     await pkce?.close();
+    await fixedNonce?.close();
     await idp?.close();
   });
 
@@ -235,5 +244,34 @@ describe.each(dialects)('OIDC login against a local OpenID provider on %s', (dia
     });
     expect(wrongVerifier.statusCode).toBe(401);
     expect(wrongVerifier.json().message).toMatch(/^login failed: the provider refused: /);
+  });
+  it('sends the configured nonce on every login and checks it in the ID token', async () => {
+    const authorize = await fixedNonce.app.inject({ method: 'GET', url: '/auth/v1/method/oidc/local/authorize' });
+    expect(new URL(authorize.json().authorizeUrl).searchParams.get('nonce')).toBe('flipt.nonce-1');
+    // Nothing of the nonce in the state cookie: the callback reads it from the settings.
+    expect(authorize.cookies.find((c) => c.name === 'flipt_client_state')!.value).toMatch(/^[A-Za-z0-9_-]{43}\.\.$/);
+    const callback = await logIn(fixedNonce, 'grace');
+    expect(callback.statusCode).toBe(302);
+    const session = callback.cookies.find((c) => c.name === 'flipt_client_token')!.value;
+    const self = await fixedNonce.app.inject({
+      method: 'GET',
+      url: '/auth/v1/self',
+      cookies: { flipt_client_token: session },
+    });
+    expect(self.json().metadata['io.flipt.auth.oidc.email']).toBe('grace@example.com');
+
+    // The code of a login that sent a random nonce (same client) yields an ID token without the configured one.
+    const other = await t.app.inject({ method: 'GET', url: '/auth/v1/method/oidc/local/authorize' });
+    const redirect = await signInAt(other.json().authorizeUrl, 'grace', CALLBACK);
+    const login = await fixedNonce.app.inject({ method: 'GET', url: '/auth/v1/method/oidc/local/authorize' });
+    const search = new URLSearchParams(redirect.search);
+    search.set('state', new URL(login.json().authorizeUrl).searchParams.get('state')!);
+    const refused = await fixedNonce.app.inject({
+      method: 'GET',
+      url: `${redirect.pathname}?${search}`,
+      cookies: { flipt_client_state: login.cookies.find((c) => c.name === 'flipt_client_state')!.value },
+    });
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json().message).toBe('login failed: unexpected ID Token "nonce" claim value');
   });
 });

@@ -24,6 +24,27 @@ describe('authentication settings', () => {
     expect(domain('127.0.0.1')).toBeUndefined();
   });
 
+  it('reads CSRF trusted origins as Go takes them (scheme and host), and an OIDC nonce when set', () => {
+    const origins = (trusted_origins: string[]) =>
+      resolveAuthSettings({ session: { csrf: { trusted_origins } } }).session.csrfTrustedOrigins;
+    expect(origins(['https://a.example', 'http://localhost:3000'])).toEqual([
+      'https://a.example',
+      'http://localhost:3000',
+    ]);
+    expect(resolveAuthSettings({}).session.csrfTrustedOrigins).toEqual([]);
+    for (const bad of ['a.example', 'https://a.example/', 'https://a.example/console', 'https://a.example?x', '']) {
+      expect(() => origins(['https://ok.example', bad]), bad).toThrow(
+        `authentication.session.csrf.trusted_origins[1]: "${bad}" is not an origin: write a scheme and a host, such as https://flags.example.com`,
+      );
+    }
+    const provider = (nonce?: string) =>
+      resolveAuthSettings({ methods: { oidc: { providers: { p: { nonce } } } } }).oidc.providers.p.nonce;
+    expect(provider('static')).toBe('static');
+    // Empty or unset: a fresh random nonce per login (Flipt would send "static").
+    expect(provider('')).toBeUndefined();
+    expect(provider()).toBeUndefined();
+  });
+
   it.each([
     [{ methods: { jwt: { enabled: true } } }, 'authentication.methods.jwt needs one of jwks_url or public_key_file'],
     [

@@ -11,7 +11,7 @@ import { ChangeFeed } from '../../../server/changes.js';
 import { FliptStore } from '../../../server/flipt/store/index.js';
 import { parseFeatures, serializeFeatures } from '../../../server/flipt/declarative/format.js';
 import { createTestDatabase, dialects, type TestDatabase } from '../support.js';
-import { fixture, fixturePath, snapshot } from './support.js';
+import { fixture, fixturePath, snapshot, STORED_DEFAULT, withStoredDefault } from './support.js';
 
 class Exit extends Error {
   constructor(readonly code: number | undefined) {
@@ -76,7 +76,14 @@ describe.each(dialects)('ensign import and export on %s', (dialect) => {
     const file = join(dir, 'all.yml');
     expect((await ensign('export', '--all-namespaces', '-o', file, '--db', a.url)).stdout).toBe('');
     const exported = readFileSync(file, 'utf8');
-    expect(parseFeatures(exported)).toEqual(parseFeatures(fixture('v1.3.yml')));
+    // The same documents, each namespace written as the mapping the database holds.
+    const withoutNames = (text: string) => parseFeatures(text).map((d) => ({ ...d, namespace: d.namespace.key }));
+    expect(withoutNames(exported)).toEqual(withoutNames(fixture('v1.3.yml')));
+    expect(parseFeatures(exported).map((d) => d.namespace)).toEqual([
+      STORED_DEFAULT,
+      { key: 'production', name: 'Production', description: 'Live traffic' },
+      { key: 'staging', name: 'staging' },
+    ]);
 
     expect((await ensign('import', file, '--db', b.url)).exitCode).toBeUndefined();
     expect(await stateOf(b.url)).toEqual(await stateOf(a.url));
@@ -86,7 +93,7 @@ describe.each(dialects)('ensign import and export on %s', (dialect) => {
     await ensign('import', fixturePath('v1.3.yml'), '--db', a.url);
     const { stdout } = await ensign('export', '--db', a.url);
     expect(parseFeatures(stdout).map((d) => d.namespace.key)).toEqual(['default']);
-    expect(stdout.startsWith('version: "1.3"\nnamespace: default\n')).toBe(true);
+    expect(stdout.startsWith('version: "1.4"\nnamespace:\n  key: default\n  name: Default\n')).toBe(true);
     const some = await ensign('export', '--namespaces', 'staging,production', '--db', a.url);
     expect(parseFeatures(some.stdout).map((d) => d.namespace.key)).toEqual(['staging', 'production']);
     expect(await ensign('export', '--namespaces', 'nope', '--db', a.url)).toMatchObject({
@@ -206,6 +213,69 @@ describe.each(dialects)('ensign import and export on %s', (dialect) => {
   it('writes a file that serialises the same documents it read', async () => {
     await ensign('import', fixturePath('v1.2.yml'), '--db', a.url);
     const { stdout } = await ensign('export', '--db', a.url);
-    expect(stdout).toBe(await serializeFeatures(parseFeatures(fixture('v1.2.yml'))));
+    expect(stdout).toBe(await serializeFeatures(withStoredDefault(parseFeatures(fixture('v1.2.yml')))));
+  });
+
+  it('round-trips a version 1.4 file: namespace mappings, metadata, contains and notcontains, zero percentages', async () => {
+    const imported = await ensign('import', fixturePath('v1.4.yml'), '--db', a.url);
+    expect(imported.stderr).toBe('imported 3 flag(s) and 2 segment(s) into default, staging\n');
+    const staging = (await ensign('export', '--namespaces', 'staging', '--db', a.url)).stdout;
+    expect(staging.startsWith('version: "1.4"\nnamespace:\n  key: staging\n  name: Staging\n')).toBe(true);
+    const { stdout } = await ensign('export', '--all-namespaces', '--db', a.url);
+    expect(stdout).toBe(fixture('v1.4.yml'));
+    // And through a second database: the export is the file again.
+    const file = join(dir, 'v1.4.yml');
+    writeFileSync(file, stdout);
+    expect((await ensign('import', file, '--db', b.url)).exitCode).toBeUndefined();
+    expect(await stateOf(b.url)).toEqual(await stateOf(a.url));
+    expect((await ensign('export', '--all-namespaces', '--db', b.url)).stdout).toBe(fixture('v1.4.yml'));
+  });
+
+  it('--sort-by-key writes namespaces, flags, variants and segments in key order, the same each time', async () => {
+    const file = join(dir, 'unsorted.yml');
+    writeFileSync(
+      file,
+      [
+        'namespace: {key: zeta, name: Zeta}',
+        'flags:',
+        '  - {key: b-flag, name: B, variants: [{key: z}, {key: a}, {key: M}]}',
+        '  - {key: A-flag, name: A}',
+        '  - {key: a_flag, name: a}',
+        'segments:',
+        '  - key: seg-b',
+        '    name: B',
+        '    constraints:',
+        '      - {type: STRING_COMPARISON_TYPE, property: z, operator: contains, value: x}',
+        '      - {type: ENTITY_ID_COMPARISON_TYPE, property: entityId, operator: notcontains, value: y}',
+        '  - {key: seg-a, name: A}',
+        '---',
+        'namespace: {key: alpha, name: Alpha}',
+        'flags:',
+        '  - {key: y, name: Y}',
+        '  - {key: x, name: X}',
+        '',
+      ].join('\n'),
+    );
+    expect((await ensign('import', file, '--db', a.url)).exitCode).toBeUndefined();
+    const sorted = (await ensign('export', '--all-namespaces', '--sort-by-key', '--db', a.url)).stdout;
+    expect((await ensign('export', '--all-namespaces', '--sort-by-key', '--db', a.url)).stdout).toBe(sorted);
+    const documents = parseFeatures(sorted);
+    expect(documents.map((d) => d.namespace.key)).toEqual(['alpha', 'default', 'zeta']);
+    const zeta = documents[2];
+    // Byte order, as Go's strings.Compare: upper case before `_` before lower case.
+    expect(zeta.flags.map((f) => f.key)).toEqual(['A-flag', 'a_flag', 'b-flag']);
+    expect(zeta.flags[2].variants.map((v) => v.key)).toEqual(['M', 'a', 'z']);
+    expect(zeta.segments.map((s) => s.key)).toEqual(['seg-a', 'seg-b']);
+    // Constraints keep their order, as in Flipt.
+    expect(zeta.segments[1].constraints.map((c) => c.property)).toEqual(['z', 'entityId']);
+    expect(documents[0].flags.map((f) => f.key)).toEqual(['x', 'y']);
+
+    // Without the option: the order things were created in. Named namespaces keep the order given.
+    const unsorted = parseFeatures((await ensign('export', '--all-namespaces', '--db', a.url)).stdout);
+    expect(unsorted.map((d) => d.namespace.key)).toEqual(['default', 'zeta', 'alpha']);
+    expect(unsorted[1].flags.map((f) => f.key)).toEqual(['b-flag', 'A-flag', 'a_flag']);
+    const named = await ensign('export', '--namespaces', 'zeta,alpha', '--sort-by-key', '--db', a.url);
+    expect(parseFeatures(named.stdout).map((d) => d.namespace.key)).toEqual(['zeta', 'alpha']);
+    expect(parseFeatures(named.stdout)[0].flags.map((f) => f.key)).toEqual(['A-flag', 'a_flag', 'b-flag']);
   });
 });

@@ -9,6 +9,7 @@ const FIXTURES = [
   'v1.1.yml',
   'v1.2.yml',
   'v1.3.yml',
+  'v1.4.yml',
   'local/features.yml',
   'local/team/payments.features.yaml',
 ];
@@ -107,13 +108,13 @@ describe('features.yml format', () => {
     expect(documents[2].segments[0]).toMatchObject({ key: 'testers', matchType: 'ANY_MATCH_TYPE' });
   });
 
-  it('writes like flipt export: version once, no ranks, native attachments, zero values omitted but enabled', async () => {
+  it('writes like flipt export: version 1.4 once, namespaces as mappings, no ranks, native attachments, zero values omitted but enabled', async () => {
     const text = await serializeFeatures(parseFeatures(fixture('v1.3.yml')));
     const written = parseAllDocuments(text).map((d) => d.toJS());
-    expect(written[0].version).toBe('1.3');
+    expect(written[0].version).toBe('1.4');
     expect(written[1]).not.toHaveProperty('version');
-    expect(text.startsWith('version: "1.3"\n')).toBe(true);
-    expect(written[0].namespace).toBe('default');
+    expect(text.startsWith('version: "1.4"\nnamespace:\n  key: default\n')).toBe(true);
+    expect(written[0].namespace).toEqual({ key: 'default' });
     expect(written[1].namespace).toEqual({ key: 'production', name: 'Production', description: 'Live traffic' });
     const pricing = written[0].flags[0];
     expect(pricing.rules[0]).toEqual({
@@ -137,7 +138,7 @@ describe('features.yml format', () => {
       variants: [{ default: true, key: 'monthly' }],
     });
     expect(written[2]).toEqual({
-      namespace: 'staging',
+      namespace: { key: 'staging' },
       segments: [{ key: 'testers', name: 'Testers', match_type: 'ANY_MATCH_TYPE' }],
     });
 
@@ -146,6 +147,35 @@ describe('features.yml format', () => {
       { segment: { keys: ['internal', 'mobile'], operator: 'AND_SEGMENT_OPERATOR', value: true } },
       { segment: { keys: ['internal', 'mobile'] } },
     ]);
+  });
+
+  it('reads version 1.4: a namespace mapping, metadata, contains and notcontains on strings and entity ids', () => {
+    const [document, staging] = parseFeatures(fixture('v1.4.yml'));
+    expect(document.namespace).toEqual({ key: 'default', name: 'Default', description: 'Default namespace' });
+    expect(staging.namespace).toEqual({ key: 'staging', name: 'Staging', description: 'Pre-production' });
+    expect(document.flags[0].metadata).toEqual({ owner: 'payments', ticket: 4018, beta: true, weight: 0.25 });
+    expect(document.segments.flatMap((s) => s.constraints.map((c) => [c.type, c.operator]))).toEqual([
+      ['STRING_COMPARISON_TYPE', 'contains'],
+      ['STRING_COMPARISON_TYPE', 'notcontains'],
+      ['ENTITY_ID_COMPARISON_TYPE', 'notcontains'],
+      ['ENTITY_ID_COMPARISON_TYPE', 'contains'],
+    ]);
+    // Either namespace form is read whatever the version, as Flipt reads it.
+    const old = parseFeatures(
+      'version: "1.0"\nnamespace: {key: ns, name: NS, description: D}\n---\nnamespace: other\n',
+    );
+    expect(old.map((d) => d.namespace)).toEqual([{ key: 'ns', name: 'NS', description: 'D' }, { key: 'other' }]);
+  });
+
+  it('writes threshold percentages and distribution rollouts of 0, as Flipt v1.61 does', async () => {
+    const text = await serializeFeatures(parseFeatures(fixture('v1.4.yml')));
+    const [written] = parseAllDocuments(text).map((d) => d.toJS());
+    expect(written.flags[1].rollouts.slice(1)).toEqual([
+      { threshold: { percentage: 0, value: true } },
+      { threshold: { percentage: 0 } },
+    ]);
+    expect(written.flags[0].rules[0].distributions[0]).toEqual({ variant: 'classic', rollout: 0 });
+    expect(text).toBe(fixture('v1.4.yml'));
   });
 
   it('quotes strings that a YAML 1.1 reader (Flipt) would take for booleans or dates', async () => {

@@ -6,10 +6,10 @@ import { ImportError, importFeatures } from '../../../server/flipt/declarative/i
 import { exportFeatures } from '../../../server/flipt/declarative/export.js';
 import { ChangeFeed } from '../../../server/changes.js';
 import { FliptStore } from '../../../server/flipt/store/index.js';
-import { fixture, snapshot } from './support.js';
+import { fixture, snapshot, withStoredDefault } from './support.js';
 import { generateFeatures } from '../../../bench/support/features.js';
 
-const FIXTURES = ['v1.0.yml', 'v1.1.yml', 'v1.2.yml', 'v1.3.yml'];
+const FIXTURES = ['v1.0.yml', 'v1.1.yml', 'v1.2.yml', 'v1.3.yml', 'v1.4.yml'];
 
 interface Open {
   store: FliptStore;
@@ -63,7 +63,7 @@ describe.each(dialects)('import and export on %s', (dialect) => {
     const flags = (await a.store.listFlags('default')).flags;
     expect(flags.map((flag) => flag.key)).toEqual(documents[0].flags.map((flag) => flag.key));
     expect(await serializeFeatures(await exportFeatures(a.store, { keys: ['default'] }))).toBe(
-      await serializeFeatures(documents),
+      await serializeFeatures(withStoredDefault(documents)),
     );
   });
 

@@ -9,7 +9,7 @@ import { ImportError, importFeatures } from '../../../server/flipt/declarative/i
 import { exportCommand } from '../../../server/flipt/declarative/commands.js';
 import { FormatError } from '../../../server/flipt/declarative/format.js';
 import { generateFeatures } from '../../../bench/support/features.js';
-import { fixture, snapshot } from './support.js';
+import { fixture, snapshot, withStoredDefault } from './support.js';
 
 /** What `ensign export --all-namespaces` writes for the database at `url`, collected from its pages. */
 async function exported(url: string): Promise<string> {
@@ -45,7 +45,7 @@ describe('a large file (6,000 flags: six import batches, twelve export pages), s
         await test.drop();
       }
     }
-    const written = await serializeFeatures(parseFeatures(text));
+    const written = await serializeFeatures(withStoredDefault(parseFeatures(text)));
     for (const one of exports) expect(one === written).toBe(true);
   });
 });

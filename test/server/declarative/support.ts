@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { FliptReader } from '../../../server/flipt/store/index.js';
+import type { FeaturesDocument } from '../../../server/flipt/declarative/format.js';
 
 export const fixture = (name: string) =>
   readFileSync(new URL(`../../fixtures/declarative/${name}`, import.meta.url), 'utf8');
@@ -38,3 +39,12 @@ function strip(value: unknown, variantNames: Map<string, string>): unknown {
       .map(([key, item]) => [key, key === 'variantId' ? variantNames.get(item as string) : strip(item, variantNames)]),
   );
 }
+
+/** The `default` namespace as every new database holds it, and as an export therefore writes it. */
+export const STORED_DEFAULT = { key: 'default', name: 'Default', description: 'Default namespace' };
+
+/** The documents as an export of them writes them: `default` (which an import leaves as it is) as the database holds it. */
+export const withStoredDefault = (documents: FeaturesDocument[]): FeaturesDocument[] =>
+  documents.map((document) =>
+    document.namespace.key === 'default' ? { ...document, namespace: STORED_DEFAULT } : document,
+  );
