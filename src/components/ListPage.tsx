@@ -12,13 +12,32 @@ import { Timestamp } from './Timestamp';
 interface ListItem {
   key: string;
   name: string;
+  description: string;
   createdAt: string;
+  updatedAt: string;
 }
+
+/** A column between the name and the times: its heading, the field it sorts by (none: it does not sort) and its cell. */
+export interface ListColumn<T, C> {
+  label: string;
+  sort?: C;
+  cell(item: T): ReactNode;
+}
+
+/** The item's description, shortened, as a column that does not sort (as in Flipt's tables). */
+export const descriptionColumn = <T extends ListItem>(): ListColumn<T, never> => ({
+  label: 'Description',
+  cell: (item) => truncate(item.description),
+});
+
+const SKELETON_ROWS = [0, 1, 2];
 
 const SEARCH_FIELDS = ['key', 'name'] as const;
 const EMPTY: never[] = [];
 
 interface ListPageProps<T extends ListItem, C extends keyof T & string> {
+  /** The name the list's sort is kept under while the console is open, e.g. "flags". */
+  sortId: string;
   /** The page heading, e.g. "Flags". */
   title: string;
   /** The label of the create button, e.g. "New Flag". */
@@ -29,11 +48,9 @@ interface ListPageProps<T extends ListItem, C extends keyof T & string> {
   /** The plural noun of the rows, e.g. "flags". */
   noun: string;
   searchLabel: string;
-  /** Sortable columns, in order: key and name first, created last. */
-  columns: readonly (readonly [C, string])[];
+  /** The columns between Key and Name, first, and Created and Updated, last (all four sort). */
+  columns: readonly ListColumn<T, C>[];
   rowHref(item: T): string;
-  /** The cells between the name and the created columns. */
-  cells(item: T): ReactNode;
   emptyMessage: string;
   /** What the entity is for and how to make the first one, under the empty message. */
   emptyHint: string;
@@ -41,12 +58,26 @@ interface ListPageProps<T extends ListItem, C extends keyof T & string> {
 }
 
 /**
- * A list page of keyed entities: heading and create button, search by key or name, sortable columns,
- * pagination, and while the rest of the list loads, how much of it is in.
+ * A list page of keyed entities, as Flipt's flag and segment tables: heading and create button, search by
+ * key or name, columns sorted by their heading (the sort kept while the console is open), pagination,
+ * placeholder rows until the first page is in, and while the rest of the list loads, how much of it is in.
  */
 export function ListPage<T extends ListItem, C extends keyof T & string>(props: ListPageProps<T, C>) {
-  const { list, columns } = props;
-  const table = useTable<T, C>(list.items ?? EMPTY, SEARCH_FIELDS, columns[0][0]);
+  const { list } = props;
+  const columns: readonly ListColumn<T, C | 'key' | 'name' | 'createdAt' | 'updatedAt'>[] = [
+    { label: 'Key', sort: 'key', cell: (item) => <Link href={props.rowHref(item)}>{truncate(item.key)}</Link> },
+    { label: 'Name', sort: 'name', cell: (item) => truncate(item.name) },
+    ...props.columns,
+    { label: 'Created', sort: 'createdAt', cell: (item) => <Timestamp value={item.createdAt} /> },
+    { label: 'Updated', sort: 'updatedAt', cell: (item) => <Timestamp value={item.updatedAt} /> },
+  ];
+  const table = useTable<T, C | 'key' | 'name' | 'createdAt' | 'updatedAt'>(
+    list.items ?? EMPTY,
+    SEARCH_FIELDS,
+    'key',
+    props.sortId,
+  );
+  const loading = !list.items && !list.isError;
   const [, navigate] = useLocation();
   const { reason } = useWritable();
   return (
@@ -70,18 +101,24 @@ export function ListPage<T extends ListItem, C extends keyof T & string>(props: 
       <table className="table">
         <thead>
           <tr>
-            {columns.map(([column, label]) => (
-              <SortHeader
-                key={column}
-                label={label}
-                active={table.sort.column === column}
-                direction={table.sort.direction}
-                onSort={() => table.toggleSort(column)}
-              />
-            ))}
+            {columns.map(({ label, sort }) =>
+              sort ? (
+                <SortHeader
+                  key={label}
+                  label={label}
+                  active={table.sort.column === sort}
+                  direction={table.sort.direction}
+                  onSort={() => table.toggleSort(sort)}
+                />
+              ) : (
+                <th key={label} scope="col">
+                  {label}
+                </th>
+              ),
+            )}
           </tr>
         </thead>
-        <tbody>
+        <tbody aria-busy={loading}>
           {table.pageRows.map((item) => (
             // The whole row opens the item; the key stays the link that keyboards and screen readers reach.
             <tr
@@ -91,18 +128,20 @@ export function ListPage<T extends ListItem, C extends keyof T & string>(props: 
                 if (!(event.target as Element).closest('a, button, input')) navigate(props.rowHref(item));
               }}
             >
-              <td>
-                <Link href={props.rowHref(item)}>{truncate(item.key)}</Link>
-              </td>
-              <td>{truncate(item.name)}</td>
-              {props.cells(item)}
-              <td>
-                <Timestamp value={item.createdAt} />
-              </td>
+              {columns.map(({ label, cell }) => (
+                <td key={label}>{cell(item)}</td>
+              ))}
             </tr>
           ))}
         </tbody>
       </table>
+      {loading && (
+        <div className="skeleton-list" aria-hidden="true">
+          {SKELETON_ROWS.map((row) => (
+            <span key={row} className="skeleton" />
+          ))}
+        </div>
+      )}
       {list.items && !list.complete && !list.isError && (
         <p className="muted" role="status">
           Loading {props.noun}: {list.items.length.toLocaleString('en-US')} of {list.totalCount.toLocaleString('en-US')}

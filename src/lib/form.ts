@@ -16,6 +16,18 @@ export function validate<T extends object>(schema: v.GenericSchema<unknown, unkn
   return errors;
 }
 
+/** Whether a field still holds its initial value: the same value, or a list or object of the same JSON. */
+function same(initial: unknown, value: unknown): boolean {
+  if (Object.is(initial, value)) return true;
+  return (
+    typeof initial === 'object' &&
+    initial !== null &&
+    typeof value === 'object' &&
+    value !== null &&
+    JSON.stringify(initial) === JSON.stringify(value)
+  );
+}
+
 /** The fields of T that hold plain text: those an input or textarea edits as is. */
 type TextField<T> = { [K in keyof T]: string extends T[K] ? (T[K] extends string ? K : never) : never }[keyof T] &
   string;
@@ -29,7 +41,7 @@ export function useForm<T extends object>(initial: T, schema: v.GenericSchema<un
   const [values, setValues] = useState(initial);
   const [touched, setTouched] = useState<Partial<Record<keyof T, boolean>>>({});
   const errors = validate(schema, values);
-  const dirty = (Object.keys(initial) as (keyof T)[]).some((key) => !Object.is(initial[key], values[key]));
+  const dirty = (Object.keys(initial) as (keyof T)[]).some((key) => !same(initial[key], values[key]));
   const set = <K extends keyof T>(field: K, value: T[K]) => {
     setValues((current) => ({ ...current, [field]: value }));
     setTouched((current) => ({ ...current, [field]: true }));

@@ -1,7 +1,8 @@
 import { useDeferredValue, useMemo, useState } from 'react';
 import { PAGE_SIZE } from '../components/Pagination';
+import { type SortDirection, useTableSortStore } from '../stores/tables';
 
-export type SortDirection = 'asc' | 'desc';
+export type { SortDirection };
 
 /** Compares strings as `localeCompare` does, several times faster on large lists. */
 const collator = new Intl.Collator();
@@ -11,15 +12,24 @@ const collator = new Intl.Collator();
  * sorted once per list and column (the other direction is the reverse), each item's searched text is
  * lower-cased once per list and lined up with the sorted items once per sort, and a keystroke scans
  * that array of strings, which keeps the sorted order. Only the current page is rendered.
- * `searchFields` must be a constant (defined outside the component).
+ * `searchFields` must be a constant (defined outside the component). With `sortId`, the sort is kept
+ * under that name (src/stores/tables.ts) and outlives the page.
  */
 export function useTable<T, C extends keyof T & string>(
   items: T[],
   searchFields: readonly (keyof T)[],
   initialSort: C,
+  sortId?: string,
 ) {
   const [search, setSearch] = useState('');
-  const [sort, setSort] = useState<{ column: C; direction: SortDirection }>({ column: initialSort, direction: 'asc' });
+  const [ownSort, setOwnSort] = useState<{ column: C; direction: SortDirection }>({
+    column: initialSort,
+    direction: 'asc',
+  });
+  const keptSort = useTableSortStore((state) => (sortId ? state.sorts[sortId] : undefined));
+  const sort = (keptSort as typeof ownSort | undefined) ?? ownSort;
+  const setSort = (next: typeof ownSort) =>
+    sortId ? useTableSortStore.getState().setSort(sortId, next) : setOwnSort(next);
   const [page, setPage] = useState(0);
   const deferredSearch = useDeferredValue(search);
 
@@ -63,10 +73,7 @@ export function useTable<T, C extends keyof T & string>(
     sort,
     toggleSort(column: C) {
       setPage(0);
-      setSort((previous) => ({
-        column,
-        direction: previous.column === column && previous.direction === 'asc' ? 'desc' : 'asc',
-      }));
+      setSort({ column, direction: sort.column === column && sort.direction === 'asc' ? 'desc' : 'asc' });
     },
     page: current,
     setPage,

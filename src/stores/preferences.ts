@@ -8,6 +8,7 @@ export const THEMES: readonly Theme[] = ['light', 'dark', 'system'];
 interface PreferencesState {
   /** Only set once the user picks a theme; until then the server's ui.defaultTheme applies. */
   theme?: Theme;
+  /** Local by default, as Flipt's console since 1.53: times read as the operator's clock shows them. */
   timezone: Timezone;
   setTheme(theme: Theme): void;
   setTimezone(timezone: Timezone): void;
@@ -16,7 +17,7 @@ interface PreferencesState {
 export const usePreferencesStore = create<PreferencesState>()(
   persist(
     (set) => ({
-      timezone: 'utc',
+      timezone: 'local',
       setTheme: (theme) => set({ theme }),
       setTimezone: (timezone) => set({ timezone }),
     }),

@@ -140,7 +140,7 @@ test('constraints of every type with their operators, validation messages, edit 
   await expect(form).toBeHidden();
   await expect(toast(page).success).toHaveText('Successfully created constraint');
 
-  // DATETIME from a date and an optional time, in UTC by default.
+  // DATETIME from a date and an optional time, in the browser's timezone by default.
   await page.getByRole('button', { name: 'New Constraint' }).click();
   form = slideOver(page, 'New Constraint');
   await form.getByLabel('Property').fill('signedUp');
@@ -196,11 +196,12 @@ test('constraints of every type with their operators, validation messages, edit 
     operator,
     value,
   }));
+  const signedUp = await page.evaluate(() => new Date('2024-03-01T13:45').toISOString().replace('.000', ''));
   expect(stored).toEqual([
     { property: 'email', type: 'STRING_COMPARISON_TYPE', operator: 'suffix', value: '@example.com' },
     { property: 'age', type: 'NUMBER_COMPARISON_TYPE', operator: 'isoneof', value: '[18,21,30,40,50,60]' },
     { property: 'beta', type: 'BOOLEAN_COMPARISON_TYPE', operator: 'true', value: '' },
-    { property: 'signedUp', type: 'DATETIME_COMPARISON_TYPE', operator: 'gt', value: '2024-03-01T13:45:00Z' },
+    { property: 'signedUp', type: 'DATETIME_COMPARISON_TYPE', operator: 'gt', value: signedUp },
     { property: 'entityId', type: 'ENTITY_ID_COMPARISON_TYPE', operator: 'isnotoneof', value: '["user-1"]' },
   ]);
   await expect(page.getByRole('row', { name: /signedUp DateTime is after/ })).toBeVisible();

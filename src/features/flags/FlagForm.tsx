@@ -10,6 +10,8 @@ import { NO_VARIANT, variantOptions } from '../../lib/options';
 import { useCreateFlag, useUpdateFlag } from './api';
 import { flagTypeLabel } from './labels';
 import { flagHrefs } from './hrefs';
+import { MetadataEditor } from './MetadataEditor';
+import { metadataProblems, toEntries, toMetadata } from './metadata';
 import { type FlagFormValues, flagSchema } from './schemas';
 
 function initialValues(flag?: Flag): FlagFormValues {
@@ -20,6 +22,7 @@ function initialValues(flag?: Flag): FlagFormValues {
     type: flag?.type ?? 'VARIANT_FLAG_TYPE',
     enabled: flag?.enabled ?? false,
     defaultVariantId: flag?.defaultVariant?.id ?? '',
+    metadata: toEntries(flag?.metadata),
   };
 }
 
@@ -35,7 +38,9 @@ export function FlagForm({ namespaceKey, flag }: { namespaceKey: string; flag?: 
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const { defaultVariantId, ...flagValues } = values;
+    const { defaultVariantId, metadata, ...rest } = values;
+    // The metadata is sent whole, `{}` when none is left, so that removing the last entry clears it.
+    const flagValues = { ...rest, metadata: toMetadata(metadata) };
     return save({
       update:
         flag &&
@@ -84,6 +89,12 @@ export function FlagForm({ namespaceKey, flag }: { namespaceKey: string; flag?: 
       <Field label="Description">
         {(props) => <input {...props} {...form.field('description')} disabled={disabled} />}
       </Field>
+      <MetadataEditor
+        entries={values.metadata}
+        onChange={(metadata) => form.set('metadata', metadata)}
+        problems={form.error('metadata') ? metadataProblems(values.metadata) : []}
+        disabled={disabled}
+      />
       {flag && flag.type === 'VARIANT_FLAG_TYPE' && flag.variants.length > 0 && (
         <Picker
           label="Default Variant"

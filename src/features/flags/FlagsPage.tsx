@@ -1,32 +1,28 @@
 import '../../app/shared-chunk';
 import { useNamespaceKey } from '../../lib/namespace';
-import { ListPage } from '../../components/ListPage';
+import { descriptionColumn, type ListColumn, ListPage } from '../../components/ListPage';
 import type { Flag } from '../../../domain/flipt/types';
 import { errorMessage } from '../../api/client';
 import { useWritable } from '../../api/writable';
 import { ReasonButton } from '../../components/Tooltip';
 import { toastError, toastSuccess } from '../../stores/toasts';
 import { flagValues, useFlags, useUpdateFlag } from './api';
-import { flagTypeLabel } from './labels';
+import { evaluationLabel, flagTypeLabel } from './labels';
 import { flagHrefs } from './hrefs';
 
-const COLUMNS = [
-  ['key', 'Key'],
-  ['name', 'Name'],
-  ['type', 'Type'],
-  ['enabled', 'Enabled'],
-  ['createdAt', 'Created'],
-] as const;
-
-/** The list's Enabled column: a switch that turns the flag on or off, refused with its reason in read-only mode. */
-function EnabledSwitch({ flag, namespaceKey }: { flag: Flag; namespaceKey: string }) {
+/**
+ * The list's Evaluation column: a switch that turns a variant flag on or off, or sets a boolean flag's
+ * default value (what it returns when no rollout matches, shown True or False as Flipt 1.56 shows it);
+ * refused with its reason in read-only mode.
+ */
+function EvaluationSwitch({ flag, namespaceKey }: { flag: Flag; namespaceKey: string }) {
   const update = useUpdateFlag(namespaceKey);
   const { reason } = useWritable();
   return (
     <ReasonButton
       role="switch"
       aria-checked={flag.enabled}
-      aria-label={`Enabled ${flag.key}`}
+      aria-label={`${flag.type === 'BOOLEAN_FLAG_TYPE' ? 'Default value' : 'Enabled'} ${flag.key}`}
       className={flag.enabled ? 'status status-switch status-on' : 'status status-switch'}
       reason={reason}
       disabled={update.isPending}
@@ -41,10 +37,21 @@ function EnabledSwitch({ flag, namespaceKey }: { flag: Flag; namespaceKey: strin
           .catch((error) => toastError(errorMessage(error)))
       }
     >
-      {flag.enabled ? 'Enabled' : 'Disabled'}
+      {evaluationLabel(flag)}
     </ReasonButton>
   );
 }
+
+// Flipt 1.61's flag table: Key, Name, Description, Evaluation, Type, Created, Updated.
+const columns = (namespaceKey: string): ListColumn<Flag, 'type'>[] => [
+  descriptionColumn(),
+  { label: 'Evaluation', cell: (flag) => <EvaluationSwitch flag={flag} namespaceKey={namespaceKey} /> },
+  {
+    label: 'Type',
+    sort: 'type',
+    cell: (flag) => <span className="badge badge-type">{flagTypeLabel(flag.type)}</span>,
+  },
+];
 
 export default function FlagsPage() {
   const namespaceKey = useNamespaceKey();
@@ -57,18 +64,9 @@ export default function FlagsPage() {
       list={flags}
       noun="flags"
       searchLabel="Search flags"
-      columns={COLUMNS}
+      sortId="flags"
+      columns={columns(namespaceKey)}
       rowHref={(flag) => flagHrefs.flag(namespaceKey, flag.key)}
-      cells={(flag) => (
-        <>
-          <td>
-            <span className="badge badge-type">{flagTypeLabel(flag.type)}</span>
-          </td>
-          <td>
-            <EnabledSwitch flag={flag} namespaceKey={namespaceKey} />
-          </td>
-        </>
-      )}
       emptyMessage="No flags yet."
       emptyHint="A flag turns a feature on or off, or chooses among its variants, for each entity. Create the first one with New Flag."
       noMatchMessage="No flags match your search."

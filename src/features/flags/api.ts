@@ -35,8 +35,13 @@ export const flagKeys = {
     [...flagKeys.analytics(ref, namespaceKey, flagKey), minutes] as const,
 };
 
-/** A flag's own values, as create and update send them. */
-export type FlagValues = Omit<FlagFormValues, 'defaultVariantId'>;
+/**
+ * A flag's own values, as create and update send them. `metadata` replaces the flag's (`{}` clears it);
+ * without it an update keeps the flag's metadata, as Flipt's does.
+ */
+export type FlagValues = Omit<FlagFormValues, 'defaultVariantId' | 'metadata'> & {
+  metadata?: Record<string, unknown>;
+};
 
 /** A flag's own editable values, e.g. to change only its enabled state or default variant. */
 export const flagValues = ({ key, name, description, type, enabled }: Flag): FlagValues => ({
@@ -79,8 +84,15 @@ export async function copyFlag(
 ): Promise<Flag> {
   const source = await request<Flag>('GET', flagPath(from.namespaceKey, from.flagKey));
   const key = to.flagKey || source.key;
-  const { name, description, type, enabled } = source;
-  const created = await request<Flag>('POST', flagsPath(to.namespaceKey), { key, name, description, type, enabled });
+  const { name, description, type, enabled, metadata } = source;
+  const created = await request<Flag>('POST', flagsPath(to.namespaceKey), {
+    key,
+    name,
+    description,
+    type,
+    enabled,
+    metadata,
+  });
   for (const variant of source.variants) {
     await request<Variant>('POST', variantsPath(to.namespaceKey, key), variantValues(variant));
   }

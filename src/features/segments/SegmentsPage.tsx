@@ -1,16 +1,20 @@
 import '../../app/shared-chunk';
 import { useNamespaceKey } from '../../lib/namespace';
 import { namespacePath } from '../../lib/paths';
-import { ListPage } from '../../components/ListPage';
+import type { Segment } from '../../../domain/flipt/types';
+import { descriptionColumn, type ListColumn, ListPage } from '../../components/ListPage';
 import { useSegments } from './api';
 import { MATCH_TYPES } from './operators';
 
-const COLUMNS = [
-  ['key', 'Key'],
-  ['name', 'Name'],
-  ['matchType', 'Match Type'],
-  ['createdAt', 'Created'],
-] as const;
+// Flipt 1.61's segment table: Key, Name, Match Type, Description, Created, Updated.
+const COLUMNS: ListColumn<Segment, 'matchType'>[] = [
+  {
+    label: 'Match Type',
+    sort: 'matchType',
+    cell: (segment) => MATCH_TYPES.find((match) => match.matchType === segment.matchType)?.label ?? segment.matchType,
+  },
+  descriptionColumn(),
+];
 
 export default function SegmentsPage() {
   const namespaceKey = useNamespaceKey();
@@ -23,11 +27,9 @@ export default function SegmentsPage() {
       list={segments}
       noun="segments"
       searchLabel="Search segments"
+      sortId="segments"
       columns={COLUMNS}
       rowHref={(segment) => namespacePath(namespaceKey, `/segments/${encodeURIComponent(segment.key)}`)}
-      cells={(segment) => (
-        <td>{MATCH_TYPES.find((match) => match.matchType === segment.matchType)?.label ?? segment.matchType}</td>
-      )}
       emptyMessage="No segments yet."
       emptyHint="A segment groups entities by the properties of their context, for rules and rollouts to target. Create the first one with New Segment."
       noMatchMessage="No segments match your search."

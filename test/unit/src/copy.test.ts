@@ -22,13 +22,14 @@ describe('copy flag', () => {
     description: 'd',
     type: 'VARIANT_FLAG_TYPE',
     enabled: true,
+    metadata: { team: 'growth', tier: 2 },
     variants: [
       { id: '1', key: 'a', name: 'A', description: '', attachment: '{"x":1}' },
       { id: '2', key: 'b', name: 'B', description: '', attachment: '' },
     ],
   };
 
-  it('gets the source, posts it under the new key to the target, then each variant', async () => {
+  it('gets the source, posts it (metadata too) under the new key to the target, then each variant', async () => {
     fetchMock.mockImplementation(async (_url, init) => json(200, init?.method === 'GET' ? source : {}));
     await copyFlag({ namespaceKey: 'default', flagKey: 'f' }, { namespaceKey: 'prod', flagKey: 'g' });
     expect(calls()).toEqual([
@@ -36,7 +37,14 @@ describe('copy flag', () => {
       [
         'POST',
         '/api/v1/namespaces/prod/flags',
-        { key: 'g', name: 'F', description: 'd', type: 'VARIANT_FLAG_TYPE', enabled: true },
+        {
+          key: 'g',
+          name: 'F',
+          description: 'd',
+          type: 'VARIANT_FLAG_TYPE',
+          enabled: true,
+          metadata: { team: 'growth', tier: 2 },
+        },
       ],
       [
         'POST',

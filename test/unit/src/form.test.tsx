@@ -63,6 +63,7 @@ describe('useForm', () => {
       type: 'VARIANT_FLAG_TYPE',
       enabled: false,
       defaultVariantId: '',
+      metadata: [],
     };
     const form = renderForm(flag, flagSchema);
     expect(form().valid).toBe(true);
@@ -71,5 +72,25 @@ describe('useForm', () => {
     expect(form().valid).toBe(false);
     expect(form().error('name')).toBe('Required');
     expect(form().error('key')).toBeUndefined();
+  });
+
+  it('is unchanged while a list field holds its initial entries again, even as a new list', () => {
+    const flag: FlagFormValues = {
+      key: 'k',
+      name: 'N',
+      description: '',
+      type: 'VARIANT_FLAG_TYPE',
+      enabled: false,
+      defaultVariantId: '',
+      metadata: [{ key: 'team', type: 'string', value: 'growth' }],
+    };
+    const form = renderForm(flag, flagSchema);
+    act(() => form().set('metadata', [{ key: 'team', type: 'string', value: 'ads' }]));
+    expect(form().dirty).toBe(true);
+    act(() => form().set('metadata', [{ key: 'team', type: 'string', value: 'growth' }]));
+    expect(form().dirty).toBe(false);
+    act(() => form().set('metadata', [...flag.metadata, { key: '', type: 'string', value: '' }]));
+    expect(form().dirty).toBe(true);
+    expect(form().valid).toBe(false);
   });
 });

@@ -46,6 +46,14 @@ describe('persisted stores', () => {
   });
 });
 
+describe('timezone', () => {
+  it('defaults to local, as Flipt 1.53 and later, and keeps a chosen UTC', () => {
+    expect(usePreferencesStore.getInitialState().timezone).toBe('local');
+    usePreferencesStore.getState().setTimezone('utc');
+    expect(stored('preferences')).toMatchObject({ timezone: 'utc' });
+  });
+});
+
 describe('theme', () => {
   it('defaults to system, takes the server default unless one is stored locally', () => {
     expect(effectiveTheme(undefined, undefined)).toBe('system');

@@ -31,6 +31,7 @@ const flagForm = (change: Partial<FlagFormValues>): FlagFormValues => ({
   type: 'VARIANT_FLAG_TYPE',
   enabled: false,
   defaultVariantId: '',
+  metadata: [],
   ...change,
 });
 const variantForm = (change: Partial<VariantValues>): VariantValues => ({
