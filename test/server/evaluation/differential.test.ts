@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { FliptClient } from '@flipt-io/flipt-client-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support.js';
+import { dialects, startTestApp, type TestApp } from '../support.js';
 import { Api } from './api.js';
 import { restWithInstants, startGrpc, toRestJson } from '../grpc/client.js';
 
@@ -13,7 +13,8 @@ import { restWithInstants, startGrpc, toRestJson } from '../grpc/client.js';
  * has surrounding whitespace, no UNKNOWN constraint types. The same requests go through gRPC's
  * EvaluationService (Batch, and Variant or Boolean for every tenth), whose answers must equal REST's.
  */
-const PAIRS = 10_000;
+/** Pairs per database: SQLite is the default storage and gets the most. */
+const PAIRS_ON = { sqlite: 10_000, postgres: 3_000 } as const;
 
 /** A small deterministic PRNG (mulberry32), so a failure can be replayed. */
 function random(seed: number) {
@@ -118,7 +119,8 @@ function split(r: ReturnType<typeof random>, parts: number): number[] {
   return [...cuts, 100].map((cut, i) => cut - (i === 0 ? 0 : cuts[i - 1]));
 }
 
-describe('differential check against @flipt-io/flipt-client-js 0.5.1', () => {
+describe.each(dialects)('differential check against @flipt-io/flipt-client-js 0.5.1 on %s', (dialect) => {
+  const PAIRS = PAIRS_ON[dialect];
   let test: TestApp;
   let baseUrl: string;
   let client: Awaited<ReturnType<typeof FliptClient.init>>;
@@ -126,7 +128,7 @@ describe('differential check against @flipt-io/flipt-client-js 0.5.1', () => {
   const flags: { key: string; type: 'VARIANT_FLAG_TYPE' | 'BOOLEAN_FLAG_TYPE' }[] = [];
 
   beforeAll(async () => {
-    test = await startTestApp('sqlite');
+    test = await startTestApp(dialect);
     await test.app.listen({ port: 0, host: '127.0.0.1' });
     baseUrl = `http://127.0.0.1:${(test.app.server.address() as AddressInfo).port}`;
     const api = new Api(test.app);
