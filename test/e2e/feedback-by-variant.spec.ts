@@ -7,6 +7,8 @@ import { expect, test } from './fixtures.js';
 import { hostPageUrl, startHostSite, survey } from './surveys-support.js';
 
 const VISITORS = 40;
+/** How many visitors are on the site at once. */
+const CONCURRENT_VISITORS = 4;
 
 const evaluationsCounted = async (url: string) =>
   (await (await fetch(`${url}/metrics`)).text())
@@ -56,11 +58,12 @@ test('a survey linked to variant b reaches exactly the b visitors, and the Feedb
   const site = await startHostSite();
   const evaluationsBefore = await evaluationsCounted(server.url);
   const shown = new Map<string, number | undefined>();
-  try {
-    for (let i = 0; i < VISITORS; i++) {
-      const userId = `visitor-${i}`;
-      const realFormbricks = i % 2 === 1;
-      const context = await browser.newContext();
+  /** One visitor in a browser context of its own: the survey shows, and is answered, or it does not show. */
+  const visit = async (i: number) => {
+    const userId = `visitor-${i}`;
+    const realFormbricks = i % 2 === 1;
+    const context = await browser.newContext();
+    try {
       const visitor = await context.newPage();
       const sync = visitor.waitForResponse((response) => /\/in-app\/sync\//.test(response.url()));
       await visitor.goto(
@@ -78,19 +81,37 @@ test('a survey linked to variant b reaches exactly the b visitors, and the Feedb
       if (synced) {
         const score = i % 11;
         await expect(dialog.getByText('How likely are you to recommend the checkout?')).toBeVisible();
+        // The answer is sent in the background: the context closes only once the server has it.
+        const stored = visitor.waitForResponse(
+          (response) =>
+            /\/api\/v1\/client\/[^/]+\/responses/.test(response.url()) &&
+            response.request().method() !== 'GET' &&
+            response.request().postDataJSON()?.finished === true,
+        );
         await dialog.getByRole('button', { name: String(score), exact: true }).click();
         await expect(dialog.getByText('Thank you!')).toBeVisible();
+        expect((await stored).ok(), userId).toBe(true);
         shown.set(userId, score);
       } else {
         await expect(visitor.locator('#log')).toContainText('init done');
         await expect(dialog).toHaveCount(0);
         shown.set(userId, undefined);
       }
+    } finally {
       await context.close();
     }
+  };
+  try {
+    // Visitors come a few at a time, as on a site (each one mostly waits on the network and idle time).
+    let next = 0;
+    const arrivals = async () => {
+      while (next < VISITORS) await visit(next++);
+    };
+    await Promise.all(Array.from({ length: CONCURRENT_VISITORS }, arrivals));
   } finally {
     await site.close();
   }
+  expect(shown.size).toBe(VISITORS);
   // Deciding who sees the survey evaluated the flag 40 times, and none of it is counted.
   expect(await evaluationsCounted(server.url)).toBe(evaluationsBefore);
 
