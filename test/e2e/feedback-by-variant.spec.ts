@@ -1,3 +1,4 @@
+// e2e-order: starts first (40 visitors)
 // Feedback by variant, as a team would use it: a 50/50 flag, a survey linked to variant b, 40 identified
 // visitors on another origin (half through Ensign's loader, half through the real @formbricks/js 1.6.5).
 // Exactly the visitors /evaluate/v1 gives b see it; their answers appear per variant on the flag's

@@ -1,3 +1,4 @@
+// e2e-order: starts first (axe on every card)
 import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';

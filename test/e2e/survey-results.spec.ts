@@ -1,3 +1,4 @@
+// e2e-order: starts first (visitors answering, a server restart and webhook retries)
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
