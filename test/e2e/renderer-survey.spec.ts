@@ -1,10 +1,10 @@
 // e2e-order: starts first (axe on every card)
 import { readFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import type { RenderSurveyModalProps, TSurvey, TSurveyQuestion } from '../../domain/surveys/types.js';
 import { makeSurvey } from '../unit/widget/render/survey-fixture.js';
 import { XSS_PAYLOADS } from '../unit/widget/render/xss-corpus.js';
+import { axe } from './console-support.js';
 import { expect, test } from './fixtures.js';
 
 // The built renderer, served with a host page from a routed origin (no server needed).
@@ -189,7 +189,7 @@ const survey = makeSurvey(everyType, {
 });
 
 async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).include('#formbricks-web-container').analyze();
+  const results = await axe(page).include('#formbricks-web-container').analyze();
   // The survey lives in a shadow root: make sure axe looked inside it (shadow targets are nested arrays).
   expect(results.passes.some((rule) => rule.nodes.some((node) => node.target.some((t) => Array.isArray(t))))).toBe(
     true,
