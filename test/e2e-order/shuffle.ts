@@ -1,7 +1,8 @@
 // The end-to-end suite in a shuffled order: Playwright runs spec files in the order of their names and
 // has no shuffle of its own, so this writes, for a seed, one file per spec whose name sorts by the seed
 // and which imports the spec; Playwright collects each spec's tests under that file. Tests that depend
-// on what another test did first fail in some orders; the seed replays an order.
+// on what another test did first fail in some orders; the seed replays an order. Specs marked as long
+// (STARTS_FIRST) come first, shuffled among themselves.
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 
@@ -17,15 +18,24 @@ function random(seed: number): () => number {
   };
 }
 
-/** The spec files in the seed's order (Fisher-Yates). */
-export function shuffledSpecs(specs: readonly string[], seed: number): string[] {
+/**
+ * A spec whose source has this line takes long (a journey of a minute, a package install): the shuffled
+ * order starts it before the others, so that it never runs alone on one worker at the end of the suite.
+ */
+export const STARTS_FIRST = /^\/\/ e2e-order: starts first\b/m;
+
+/**
+ * The spec files in the seed's order (Fisher-Yates); those named in `first` come before the others, in
+ * the seed's order among themselves, as the others are among themselves.
+ */
+export function shuffledSpecs(specs: readonly string[], seed: number, first: readonly string[] = []): string[] {
   const next = random(seed);
   const order = [...specs].sort();
   for (let i = order.length - 1; i > 0; i--) {
     const j = Math.floor(next() * (i + 1));
     [order[i], order[j]] = [order[j], order[i]];
   }
-  return order;
+  return [...order.filter((spec) => first.includes(spec)), ...order.filter((spec) => !first.includes(spec))];
 }
 
 /**
@@ -36,10 +46,11 @@ export function shuffledSpecs(specs: readonly string[], seed: number): string[] 
  */
 export function shuffledTestDir(specDir: string, seed: number): string {
   const specs = readdirSync(specDir).filter((name) => name.endsWith('.spec.ts'));
+  const first = specs.filter((spec) => STARTS_FIRST.test(readFileSync(join(specDir, spec), 'utf8')));
   const dir = resolve('.tmp', `e2e-shuffled-${seed}`);
   mkdirSync(dir, { recursive: true });
   const files = new Map<string, string>(
-    shuffledSpecs(specs, seed).map((spec, i) => {
+    shuffledSpecs(specs, seed, first).map((spec, i) => {
       const target = relative(dir, resolve(specDir, spec)).replaceAll('\\', '/');
       return [`${String(i).padStart(3, '0')}-${spec}`, `import '${target}';\n`] as const;
     }),

@@ -1,3 +1,4 @@
+// e2e-order: starts first (npm pack and a global install: about 30 s)
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

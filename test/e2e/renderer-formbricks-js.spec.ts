@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { expect, test, type Request } from '@playwright/test';
+import type { Request } from '@playwright/test';
+import { expect, test } from './fixtures.js';
 import { makeSurvey } from '../unit/widget/render/survey-fixture.js';
 
 // The real @formbricks/js 1.6.5 loader drives our renderer (preloaded as window.formbricksSurveys)

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './fixtures.js';
 import type { TSurveyQuestion } from '../../domain/surveys/types.js';
 import { makeSurvey } from '../unit/widget/render/survey-fixture.js';
 

@@ -1,9 +1,11 @@
+// e2e-order: starts first (axe on every card)
 import { readFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import type { RenderSurveyModalProps, TSurvey, TSurveyQuestion } from '../../domain/surveys/types.js';
 import { makeSurvey } from '../unit/widget/render/survey-fixture.js';
 import { XSS_PAYLOADS } from '../unit/widget/render/xss-corpus.js';
+import { axe } from './console-support.js';
+import { expect, test } from './fixtures.js';
 
 // The built renderer, served with a host page from a routed origin (no server needed).
 const ORIGIN = 'http://host.test';
@@ -187,7 +189,7 @@ const survey = makeSurvey(everyType, {
 });
 
 async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).include('#formbricks-web-container').analyze();
+  const results = await axe(page).include('#formbricks-web-container').analyze();
   // The survey lives in a shadow root: make sure axe looked inside it (shadow targets are nested arrays).
   expect(results.passes.some((rule) => rule.nodes.some((node) => node.target.some((t) => Array.isArray(t))))).toBe(
     true,
@@ -196,10 +198,6 @@ async function seriousViolations(page: Page) {
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
-
-test.beforeEach(async ({ page }) => {
-  await openHost(page);
-});
 
 test('rehearses a first survey in idle time unseen: hidden, out of flow, no focus taken, then removed', async ({
   page,
@@ -299,6 +297,7 @@ test('holds the survey the loader names ready, unseen, then shows that very dial
 test('answers every question type by keyboard and mouse, with the onResponse payloads of Formbricks 1.6', async ({
   page,
 }) => {
+  await openHost(page);
   await render(page, survey);
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByRole('heading', { name: 'Welcome!' })).toBeVisible();
@@ -417,6 +416,7 @@ test('answers every question type by keyboard and mouse, with the onResponse pay
 });
 
 test('follows logic jumps and closes on Escape, returning focus to the page', async ({ page }) => {
+  await openHost(page);
   const logicSurvey = makeSurvey([
     {
       id: 'q1',
@@ -446,6 +446,7 @@ test('follows logic jumps and closes on Escape, returning focus to the page', as
 });
 
 test('keeps keyboard focus inside the survey', async ({ page }) => {
+  await openHost(page);
   await render(page, makeSurvey([everyType[0], everyType[12]]));
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByPlaceholder('Your name')).toBeFocused();
@@ -460,6 +461,7 @@ test('keeps keyboard focus inside the survey', async ({ page }) => {
 });
 
 test('no XSS payload in survey texts ever runs', async ({ page }) => {
+  await openHost(page);
   const payloads = XSS_PAYLOADS.map((p) => p.replaceAll('parent.__xss', 'window.__xss'));
   const xssSurvey = makeSurvey(
     payloads.map((payload, i) => ({
@@ -521,6 +523,7 @@ test('no XSS payload in survey texts ever runs', async ({ page }) => {
 });
 
 test('axe finds no serious or critical violations on any card', async ({ page }) => {
+  await openHost(page);
   await render(page, survey, { placement: 'center', darkOverlay: true });
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByRole('heading', { name: 'Welcome!' })).toBeVisible();

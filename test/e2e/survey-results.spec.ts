@@ -1,3 +1,4 @@
+// e2e-order: starts first (visitors answering, a server restart and webhook retries)
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -5,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expectAccessible, open } from './console-support.js';
-import { shoot, SIZES, THEMES } from './console-page-list.js';
+import { SIZES, THEMES } from './console-page-list.js';
 import { expect, freePort, startServer, test, type RunningServer } from './fixtures.js';
 import { type HostSite, hostPageUrl, management, startHostSite, survey } from './surveys-support.js';
 
@@ -279,7 +280,6 @@ test('the summary, the response list and the CSV show what visitors answered thr
               await page.evaluate(() => document.documentElement.scrollWidth),
               `${name} at 375 px`,
             ).toBeLessThanOrEqual(375);
-          await shoot(page, 'test-results/screenshots', name, size, theme);
         }
       }
     }
@@ -370,7 +370,6 @@ test('a webhook made in the console gets each response event once, signed, also 
         await expect(row).toBeVisible();
         if (size.width === 1440) await expectAccessible(page);
         else expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-        await shoot(page, 'test-results/screenshots', 'survey-webhooks', size, theme);
       }
     }
     await page.setViewportSize(SIZES[0]);

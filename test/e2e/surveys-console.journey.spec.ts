@@ -1,3 +1,4 @@
+// e2e-order: starts first (a whole operator journey)
 // An operator's journey through the console's Surveys area, from a new namespace to a survey on another
 // origin's page, with Ensign's loader and with the real @formbricks/js 1.6.5: no YAML, no curl, no restart.
 import { createServer, type Server } from 'node:http';

@@ -1,3 +1,4 @@
+// e2e-order: starts first (the slow client API test waits 5 s per call)
 import { createServer, type Server } from 'node:http';
 import type { Page, Route } from '@playwright/test';
 import { expect, freePort, test } from './fixtures.js';

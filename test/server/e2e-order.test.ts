@@ -20,6 +20,32 @@ describe('the shuffled order of the end-to-end specs', () => {
     expect(orders.has(specs.join())).toBe(false);
   });
 
+  it('puts the specs to start first before the others, each group in the order the seed gives it', () => {
+    const first = [specs[3], specs[17], specs[30]];
+    const order = shuffledSpecs(specs, 42, first);
+    expect([...order].sort()).toEqual(specs);
+    expect([...order.slice(0, 3)].sort()).toEqual([...first].sort());
+    const alone = shuffledSpecs(specs, 42);
+    expect(order.slice(0, 3)).toEqual(alone.filter((spec) => first.includes(spec)));
+    expect(order.slice(3)).toEqual(alone.filter((spec) => !first.includes(spec)));
+    const firsts = new Set([1, 2, 3, 4, 5, 6].map((seed) => shuffledSpecs(specs, seed, first).slice(0, 3).join()));
+    expect(firsts.size).toBeGreaterThan(1);
+  });
+
+  it('starts first the specs whose source is marked so', () => {
+    const specDir = mkdtempSync(join(tmpdir(), 'ensign-specs-'));
+    try {
+      for (const spec of specs.slice(0, 6))
+        writeFileSync(join(specDir, spec), spec === specs[4] ? '// e2e-order: starts first (long)\n' : '');
+      const dir = shuffledTestDir(specDir, 7);
+      const written = readdirSync(dir).sort();
+      expect(written[0]).toBe(`000-${specs[4]}`);
+      rmSync(dir, { recursive: true, force: true });
+    } finally {
+      rmSync(specDir, { recursive: true, force: true });
+    }
+  });
+
   it('writes the folder again for the same seed without removing a file another process reads', () => {
     const specDir = mkdtempSync(join(tmpdir(), 'ensign-specs-'));
     const seed = 987_654_321;
