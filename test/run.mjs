@@ -24,12 +24,17 @@ const steps = [
   [`end-to-end tests (shuffled, E2E_SHUFFLE_SEED=${seed})`, 'npx', ['playwright', 'test'], { E2E_SHUFFLE_SEED: seed }],
 ];
 
+const seconds = (since) => `${((performance.now() - since) / 1000).toFixed(0)} s`;
+const times = [];
+const started = performance.now();
 for (const [name, command, args, env] of steps) {
   console.log(`\n=== ${name}: ${command} ${args.join(' ')}`);
+  const layerStarted = performance.now();
   const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  times.push(`${name}: ${seconds(layerStarted)}`);
   if (result.status !== 0) {
     console.error(`\n${name} failed (exit ${result.status ?? result.signal}).`);
     process.exit(result.status || 1);
   }
 }
-console.log('\nall test layers passed');
+console.log(`\nall test layers passed in ${seconds(started)}\n${times.map((line) => `  ${line}`).join('\n')}`);
