@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
+import type { HistoryEntityType } from '../domain/flipt/history.js';
 
 /**
  * The change feed: every committed write to a namespace's flags or segments is published here, so
@@ -15,6 +16,37 @@ export type ChangeListener = (namespaceKey: string, origin: ChangeOrigin, scope?
 export interface ChangeScope {
   flags: string[];
   segments: string[];
+}
+
+/** A change to one entity, as a write makes it and the history records it. */
+export interface EntityChange {
+  namespaceKey: string;
+  entityType: HistoryEntityType;
+  entityKey: string;
+}
+
+/** What a run of entity changes touched, by namespace: a change to a namespace itself touches anything in it. */
+export class TouchedScopes {
+  private readonly byNamespace = new Map<string, { flags: Set<string>; segments: Set<string> } | 'whole'>();
+
+  add({ namespaceKey, entityType, entityKey }: EntityChange): void {
+    const touched = this.byNamespace.get(namespaceKey) ?? { flags: new Set<string>(), segments: new Set<string>() };
+    if (entityType === 'namespace') this.byNamespace.set(namespaceKey, 'whole');
+    else if (touched !== 'whole') {
+      touched[entityType === 'flag' ? 'flags' : 'segments'].add(entityKey);
+      this.byNamespace.set(namespaceKey, touched);
+    }
+  }
+
+  /** Each namespace touched with its scope, undefined where anything in it may have changed. */
+  *scopes(): Iterable<[namespaceKey: string, scope: ChangeScope | undefined]> {
+    for (const [namespaceKey, touched] of this.byNamespace) {
+      yield [
+        namespaceKey,
+        touched === 'whole' ? undefined : { flags: [...touched.flags], segments: [...touched.segments] },
+      ];
+    }
+  }
 }
 
 /**
@@ -115,7 +147,9 @@ export class ChangeFeed {
         const entries = await history.after(seen, HISTORY_PAGE);
         if (entries.length === 0) return;
         seen = entries[entries.length - 1].id;
-        for (const [namespaceKey, scope] of scopesOf(entries)) this.deliver(namespaceKey, 'elsewhere', scope);
+        const touched = new TouchedScopes();
+        for (const entry of entries) touched.add(entry);
+        for (const [namespaceKey, scope] of touched.scopes()) this.deliver(namespaceKey, 'elsewhere', scope);
         if (entries.length < HISTORY_PAGE) return;
       }
     };
@@ -169,25 +203,11 @@ export interface HistoryReader {
   after(id: number, limit: number): Promise<HistoryChange[]>;
 }
 
-export interface HistoryChange {
+export interface HistoryChange extends EntityChange {
   id: number;
-  namespaceKey: string;
-  entityType: 'namespace' | 'flag' | 'segment';
-  entityKey: string;
 }
 
 const HISTORY_PAGE = 1000;
-
-/** The entries' changes by namespace: the flags and segments they name, or undefined (anything) for a namespace's. */
-function scopesOf(entries: HistoryChange[]): Map<string, ChangeScope | undefined> {
-  const scopes = new Map<string, ChangeScope | undefined>();
-  for (const { namespaceKey, entityType, entityKey } of entries) {
-    const scope = scopes.has(namespaceKey) ? scopes.get(namespaceKey) : { flags: [], segments: [] };
-    if (scope && entityType !== 'namespace') scope[entityType === 'flag' ? 'flags' : 'segments'].push(entityKey);
-    scopes.set(namespaceKey, entityType === 'namespace' ? undefined : scope);
-  }
-  return scopes;
-}
 
 /** PostgreSQL refuses a NOTIFY payload of 8,000 bytes or more: a larger scope is sent as the whole namespace. */
 const MAX_NOTIFY_BYTES = 7900;

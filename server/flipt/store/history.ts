@@ -13,6 +13,7 @@ import type { HistoryTable } from '../../db/schema.js';
 import { nowTimestamp } from '../../db/codec.js';
 import { invalid } from '../errors.js';
 import { compiledOnce, type Executor, writeCompiledOnce } from '../../db/executor.js';
+import type { HistoryChange } from '../../changes.js';
 import { findNamespace, namespaceFromRow } from './namespaces.js';
 import { flagIfAny } from './flags.js';
 import { segmentIfAny } from './segments.js';
@@ -269,16 +270,8 @@ export async function deleteHistoryBefore(executor: Executor, before: string, ba
   }
 }
 
-/** A change as the history records it: which entity of which namespace, in the order of the commits. */
-export interface RecordedChange {
-  id: number;
-  namespaceKey: string;
-  entityType: HistoryEntityType;
-  entityKey: string;
-}
-
 /** The history's changes after entry `afterId` (all namespaces), oldest first, at most `limit`. */
-export async function changesAfter(executor: Executor, afterId: number, limit: number): Promise<RecordedChange[]> {
+export async function changesAfter(executor: Executor, afterId: number, limit: number): Promise<HistoryChange[]> {
   const rows = await executor.db
     .selectFrom('history')
     .select(['id', 'namespace_key', 'entity_type', 'entity_key'])

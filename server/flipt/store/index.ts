@@ -41,7 +41,7 @@ import type {
   UpdateVariantInput,
 } from '../../../domain/flipt/schemas.js';
 import type { Database } from '../../db/index.js';
-import type { ChangeFeed, ChangeScope } from '../../changes.js';
+import { type ChangeFeed, type EntityChange, TouchedScopes } from '../../changes.js';
 import { FliptError, GrpcCode, notFound, readOnly } from '../errors.js';
 import type { Executor } from '../../db/executor.js';
 import * as namespaces from './namespaces.js';
@@ -145,12 +145,9 @@ async function requireEntry(executor: Executor, namespaceKey: string, id: string
   return entry;
 }
 
-/** What a transaction changed in a namespace: these flags and segments, or anything in it (`whole`). */
-type Touched = { flags: Set<string>; segments: Set<string> } | 'whole';
-
 /** Reads and writes inside one transaction; records what it changed, by namespace. */
 export class FliptWriter extends FliptReader {
-  readonly touched = new Map<string, Touched>();
+  readonly touched = new TouchedScopes();
   /** Tables analysed by an import in this transaction (see bulk.ts). */
   private readonly analysed = new Set<string>();
 
@@ -162,11 +159,8 @@ export class FliptWriter extends FliptReader {
   }
 
   /** Records a change to the entity of a history entry: a flag, a segment or a namespace (anything in it). */
-  private touch({ entityType, namespaceKey, entityKey }: Pick<Change, 'entityType' | 'namespaceKey' | 'entityKey'>) {
-    let touched = this.touched.get(namespaceKey) ?? { flags: new Set<string>(), segments: new Set<string>() };
-    if (entityType === 'namespace') touched = 'whole';
-    else if (touched !== 'whole') touched[entityType === 'flag' ? 'flags' : 'segments'].add(entityKey);
-    this.touched.set(namespaceKey, touched);
+  private touch(change: EntityChange): Executor {
+    this.touched.add(change);
     return this.executor;
   }
 
@@ -490,9 +484,6 @@ function conflict(error: unknown): FliptError | undefined {
   return undefined;
 }
 
-const scopeOf = (touched: Touched): ChangeScope | undefined =>
-  touched === 'whole' ? undefined : { flags: [...touched.flags], segments: [...touched.segments] };
-
 export interface FliptStoreOptions {
   readOnly: boolean;
 }
@@ -540,7 +531,7 @@ export class FliptStore extends FliptReader {
   /** Runs `work` in one transaction; after the commit, publishes every namespace it touched. */
   async transaction<T>(work: (writer: FliptWriter) => Promise<T>): Promise<T> {
     if (this.readOnly) throw readOnly();
-    let touched: FliptWriter['touched'] = new Map();
+    let touched = new TouchedScopes();
     const result = await this.current
       .transaction(async (trx) => {
         const writer = new FliptWriter({ db: trx, dialect: this.current.dialect }, currentActor() ?? SYSTEM_ACTOR);
@@ -550,7 +541,7 @@ export class FliptStore extends FliptReader {
       .catch((error: unknown) => {
         throw conflict(error) ?? error;
       });
-    for (const [namespaceKey, what] of touched) this.changes.publish(namespaceKey, scopeOf(what));
+    for (const [namespaceKey, scope] of touched.scopes()) this.changes.publish(namespaceKey, scope);
     return result;
   }
 
