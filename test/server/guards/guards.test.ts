@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Api } from '../evaluation/api.js';
-import { dialects } from '../support.js';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../../server/app.js';
+import { asToken, startAuthApp } from '../auth/helpers.js';
+import { dialects, postgresUrl } from '../support.js';
 import { CLIENT, ENV, type SurveyTestApp, startSurveyApp } from '../surveys/support.js';
 
 const questions = [
@@ -216,5 +219,123 @@ describe.each(dialects)('feedback guards on %s', (dialect) => {
     expect((await api.ok('GET', `${guards('healthy')}/${guard.id}`)).actedAt).toBeNull();
     expect((await api.call('DELETE', `${guards('healthy')}/${guard.id}`)).status).toBe(200);
     expect((await api.call('GET', `${guards('healthy')}/${guard.id}`)).status).toBe(404);
+  });
+});
+
+describe.skipIf(!postgresUrl)('a feedback guard on two instances of one PostgreSQL database', () => {
+  let t: SurveyTestApp;
+  let other: FastifyInstance;
+  beforeAll(async () => {
+    t = await startSurveyApp('postgres');
+    other = await buildApp(t.config);
+    await other.ready();
+  });
+  afterAll(async () => {
+    await other?.close();
+    await t?.close();
+  });
+
+  it('acts once, and both instances serve the rollback within 2 s of the trip', async () => {
+    const api = new Api(t.app);
+    const otherApi = new Api(other);
+    await api.segment('default', 'everyone', []);
+    await api.flag('default', 'shared');
+    const a = await api.variant('default', 'shared', 'a');
+    const b = await api.variant('default', 'shared', 'b');
+    await api.rule(
+      'default',
+      'shared',
+      ['everyone'],
+      [
+        [a.id, 50],
+        [b.id, 50],
+      ],
+      1,
+    );
+    const survey = await t.management('POST', '/surveys', {
+      name: 'Shared',
+      questions,
+      triggers: ['Shared action'],
+      linkedFlag: { flagKey: 'shared', variants: ['a', 'b'] },
+    });
+    const surveyId = survey.body.data.id as string;
+    const url = '/api/v1/namespaces/default/flags/shared/guards';
+    const guard = await otherApi.ok('POST', url, {
+      surveyId,
+      environmentId: ENV,
+      questionId: 'nps',
+      baseline: 'a',
+      minimumRegression: 10,
+      action: 'ROLLBACK',
+      minimumSample: 20,
+    });
+    for (let i = 0; i < 120; i++) {
+      const userId = `shared-${i}`;
+      const { variantKey } = await api.ok('POST', '/evaluate/v1/variant', {
+        flagKey: 'shared',
+        entityId: userId,
+        context: {},
+      });
+      await t.request('POST', `${CLIENT}/displays`, { surveyId, userId });
+      const nps = variantKey === 'b' ? i % 4 : 10;
+      await t.request('POST', `${CLIENT}/responses`, { surveyId, userId, finished: true, data: { nps } });
+    }
+    await expect
+      .poll(async () => (await api.ok('GET', `${url}/${guard.id}`)).actedAt, { timeout: 5000 })
+      .not.toBeNull();
+    const actedAt = Date.parse((await otherApi.ok('GET', `${url}/${guard.id}`)).actedAt);
+    for (const instance of [api, otherApi]) {
+      for (;;) {
+        const served = await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            instance.ok('POST', '/evaluate/v1/variant', { flagKey: 'shared', entityId: `probe-${i}`, context: {} }),
+          ),
+        );
+        if (served.every((answer) => answer.variantKey === 'a')) break;
+        expect(Date.now() - actedAt).toBeLessThan(2000);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    const history = await api.ok('GET', '/api/v1/namespaces/default/history?entityType=flag&entityKey=shared');
+    expect(history.entries.filter((entry: { actor: string }) => entry.actor === 'guard')).toHaveLength(1);
+  });
+});
+
+describe.each(dialects)('guard writes held back on %s', (dialect) => {
+  it('refuses guard writes in read-only mode, and keeps a scoped token to its namespace', async () => {
+    const readOnly = await startSurveyApp(dialect, (config) => {
+      config.storage.readOnly = true;
+    });
+    try {
+      const url = '/api/v1/namespaces/default/flags/any/guards';
+      const write = await new Api(readOnly.app).call('POST', url, { surveyId: 's' });
+      expect(write.status).not.toBe(200);
+      expect(write.body.message).toBe('not implemented');
+    } finally {
+      await readOnly.close();
+    }
+    const bootstrap = 'guards-bootstrap-token';
+    const auth = await startAuthApp(dialect, {
+      required: true,
+      methods: { token: { enabled: true, bootstrap: { token: bootstrap } } },
+    });
+    try {
+      const created = await asToken(auth.app, bootstrap, {
+        method: 'POST',
+        url: '/auth/v1/method/token',
+        payload: { name: 'team-a', namespaceKey: 'team-a' },
+      });
+      const scoped = created.json().clientToken as string;
+      const other = await asToken(auth.app, scoped, {
+        method: 'GET',
+        url: '/api/v1/namespaces/default/flags/f/guards',
+      });
+      expect(other.statusCode).toBe(401);
+      const own = await asToken(auth.app, scoped, { method: 'GET', url: '/api/v1/namespaces/team-a/flags/f/guards' });
+      expect(own.statusCode).toBe(404);
+    } finally {
+      await auth.close();
+    }
   });
 });
