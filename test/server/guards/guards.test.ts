@@ -184,6 +184,8 @@ describe.each(dialects)('feedback guards on %s', (dialect) => {
       expect(variantKey).toBe('a');
     }
 
+    const synced = await t.request('GET', `${CLIENT}/in-app/sync/after-trip-visitor?version=1.6.5`);
+    expect(synced.body.data.surveys.map((s: { id: string }) => s.id)).toContain(surveyId);
     const history = await api.ok('GET', '/api/v1/namespaces/default/history?entityType=flag&entityKey=checkout');
     const byGuard = history.entries.filter((entry: { actor: string }) => entry.actor === 'guard');
     expect(byGuard).toHaveLength(1);
