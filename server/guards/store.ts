@@ -6,7 +6,7 @@
 import { type Selectable, sql } from 'kysely';
 import type { Measure } from '../../domain/guards/assess.js';
 import { armOfAssignment } from '../../domain/guards/guard.js';
-import { addObservation, type Moments, NO_MOMENTS } from '../../domain/guards/statistics.js';
+import type { Moments } from '../../domain/guards/statistics.js';
 import { observationOf } from '../../domain/guards/assess.js';
 import type { FlagAssignment } from '../../domain/surveys/eligibility.js';
 import type { Executor } from '../db/executor.js';
@@ -173,15 +173,45 @@ const answerDelta = ({ guardId, arm, value }: Contribution[number], sign: 1 | -1
 });
 
 /**
+ * What an answer to the guard's question counts as, in SQL over `survey_responses.data` (as `observationOf` in
+ * domain/guards/assess.ts): NPS +100, 0 or -100; a rating itself; for a choice, 1 when the answer (or the list of
+ * answers) names it, else 0. NULL when the answer does not count.
+ */
+function observationSql(dialect: Executor['dialect'], guard: Pick<GuardRow, 'question_id' | 'measure' | 'answer'>) {
+  const postgres = dialect === 'postgres';
+  // SQLite's JSON path of the top-level member.
+  const path = `$."${guard.question_id.replaceAll('"', '\\"')}"`;
+  const member = postgres ? sql`(data::jsonb -> ${guard.question_id})` : sql`json_extract(data, ${path})`;
+  const type = postgres ? sql`jsonb_typeof(data::jsonb -> ${guard.question_id})` : sql`json_type(data, ${path})`;
+  if (guard.measure === 'share') {
+    const choice = guard.answer ?? '';
+    const isString = postgres ? sql`${type} = 'string'` : sql`${type} = 'text'`;
+    const text = postgres ? sql`(data::jsonb ->> ${guard.question_id})` : member;
+    const holds = postgres
+      ? sql`jsonb_exists(data::jsonb -> ${guard.question_id}, ${choice})`
+      : sql`exists (select 1 from json_each(data, ${path}) where value = ${choice})`;
+    return sql<number | null>`case when ${isString} then (case when ${text} = ${choice} then 1 else 0 end)
+      when ${type} = 'array' then (case when ${holds} then 1 else 0 end) end`;
+  }
+  const isNumber = postgres ? sql`${type} = 'number'` : sql`${type} in ('integer', 'real')`;
+  const value = postgres ? sql`(data::jsonb ->> ${guard.question_id})::float8` : member;
+  if (guard.measure === 'rating') return sql<number | null>`case when ${isNumber} then ${value} end`;
+  return sql<
+    number | null
+  >`case when ${isNumber} then (case when ${value} >= 9 then 100 when ${value} <= 6 then -100 else 0 end) end`;
+}
+
+/**
  * Fills a guard's arms from the survey's stored displays and responses (when it is created or changes what it
- * reads): one scan, after which the writes keep the sums.
+ * reads): two grouped scans in the database, after which the writes keep the sums.
  */
 export async function rebuildArms(executor: Executor, guard: GuardOfSurvey & { survey_id: string }): Promise<void> {
   const { db } = executor;
   await db.deleteFrom('flag_guard_arms').where('guard_id', '=', guard.id).execute();
-  const sums = new Map<string, ArmSums>();
-  const armOf = (arm: string) => {
-    const entry = sums.get(arm) ?? { displays: 0, answers: NO_MOMENTS };
+  const sums = new Map<string, { displays: number; answers: number; total: number; totalOfSquares: number }>();
+  const armOf = (variant: string) => {
+    const arm = armOfAssignment(variant);
+    const entry = sums.get(arm) ?? { displays: 0, answers: 0, total: 0, totalOfSquares: 0 };
     sums.set(arm, entry);
     return entry;
   };
@@ -192,31 +222,28 @@ export async function rebuildArms(executor: Executor, guard: GuardOfSurvey & { s
     .where('flag_key', '=', guard.flag_key)
     .groupBy('flag_variant')
     .execute();
-  for (const row of displays)
-    if (row.flag_variant !== null) armOf(armOfAssignment(row.flag_variant)).displays += Number(row.count);
-  const responses = await db
-    .selectFrom('survey_responses')
-    .select(['data', 'flag_variant'])
-    .where('survey_id', '=', guard.survey_id)
-    .where('flag_key', '=', guard.flag_key)
-    .execute();
-  for (const row of responses) {
+  for (const row of displays) if (row.flag_variant !== null) armOf(row.flag_variant).displays += Number(row.count);
+  const value = observationSql(executor.dialect, guard);
+  const { rows } = await sql<{
+    flag_variant: string | null;
+    n: number | string;
+    total: number | string | null;
+    squares: number | string | null;
+  }>`
+    select flag_variant, count(v) as n, sum(v) as total, sum(v * v) as squares
+    from (select flag_variant, ${value} as v from survey_responses
+      where survey_id = ${guard.survey_id} and flag_key = ${guard.flag_key}) answers
+    group by flag_variant`.execute(db);
+  for (const row of rows) {
     if (row.flag_variant === null) continue;
-    for (const { arm, value } of contributionOf([guard], guard.flag_key, row.flag_variant, JSON.parse(row.data))) {
-      const entry = armOf(arm);
-      entry.answers = addObservation(entry.answers, value);
-    }
+    const entry = armOf(row.flag_variant);
+    entry.answers += Number(row.n);
+    entry.total += Number(row.total ?? 0);
+    entry.totalOfSquares += Number(row.squares ?? 0);
   }
   await applyDeltas(
     executor,
-    [...sums].map(([arm, entry]) => ({
-      guardId: guard.id,
-      arm,
-      displays: entry.displays,
-      answers: entry.answers.n,
-      total: entry.answers.sum,
-      totalOfSquares: entry.answers.sumOfSquares,
-    })),
+    [...sums].map(([arm, entry]) => ({ guardId: guard.id, arm, ...entry })),
   );
 }
 

@@ -157,6 +157,39 @@ describe.each(dialects)('feedback guards on %s', (dialect) => {
     expect((await arms()).b.responses).toBe(before.responses - 1);
   });
 
+  it('reads a choice question as the share of one answer, the same from the stored responses as from the writes', async () => {
+    const surveyId = await guardedFlag('shares');
+    const respond = async (i: number) => {
+      const userId = `shares-visitor-${i}`;
+      await t.request('POST', `${CLIENT}/displays`, { surveyId, userId });
+      const broken = i % 3 === 0 ? 'Yes' : i % 3 === 1 ? 'No' : undefined;
+      await t.request('POST', `${CLIENT}/responses`, {
+        surveyId,
+        userId,
+        finished: true,
+        data: broken ? { broken } : { nps: 5 },
+      });
+    };
+    for (let i = 0; i < 12; i++) await respond(i);
+    const guard = await api.ok('POST', guards('shares'), guardBody(surveyId, { questionId: 'broken', answer: 'Yes' }));
+    const total = (read: { arms: { responses: number; estimate: number | null; displays: number }[] }) => ({
+      displays: read.arms.reduce((sum, arm) => sum + arm.displays, 0),
+      responses: read.arms.reduce((sum, arm) => sum + arm.responses, 0),
+      yes: read.arms.reduce((sum, arm) => sum + (arm.estimate ?? 0) * arm.responses, 0),
+    });
+    expect(total(guard)).toEqual({ displays: 12, responses: 8, yes: 4 });
+    for (let i = 12; i < 18; i++) await respond(i);
+    const written = total(await api.ok('GET', `${guards('shares')}/${guard.id}`));
+    expect(written).toEqual({ displays: 18, responses: 12, yes: 6 });
+    // Saving the guard again reads the stored responses anew: the same sums.
+    const saved = await api.ok(
+      'PUT',
+      `${guards('shares')}/${guard.id}`,
+      guardBody(surveyId, { questionId: 'broken', answer: 'Yes' }),
+    );
+    expect(total(saved)).toEqual(written);
+  });
+
   it('rolls a regressed variant back to the baseline once, as a change by "guard" that Revert undoes', async () => {
     const surveyId = await guardedFlag('checkout');
     const guard = await api.ok('POST', guards('checkout'), guardBody(surveyId));
