@@ -152,9 +152,11 @@ export class FeedbackGuards {
       errorRate: row.error_rate,
       minimumSample: row.minimum_sample,
     });
-    await store.recordAssessment(this.executor, row.id, revision, assessment);
+    const regressed = assessment.state === 'REGRESSED' ? assessment.arm : null;
+    const reason = regressed ? tripReason(assessment, row.baseline, regressed) : assessment.reason;
+    await store.recordAssessment(this.executor, row.id, revision, { ...assessment, reason });
     this.metrics?.guardState(row.namespace_key, row.flag_key, row.id, assessment.state);
-    if (assessment.state === 'REGRESSED' && assessment.arm) await this.trip(row, assessment, assessment.arm);
+    if (regressed) await this.trip(row, assessment, regressed, reason);
   }
 
   /** The baseline's and the guarded arms' sums, with the share of displays the flag's configuration gives each. */
@@ -174,7 +176,7 @@ export class FeedbackGuards {
   }
 
   /** Acts once on a regression: records it (alert) or serves the baseline instead of the regressed arm (rollback). */
-  private async trip(row: store.GuardRow, assessment: Assessment, regressed: string): Promise<void> {
+  private async trip(row: store.GuardRow, assessment: Assessment, regressed: string, reason: string): Promise<void> {
     if (!(await store.claimTrip(this.executor, row.id, nowTimestamp()))) return;
     const rollBack = row.action === 'ROLLBACK' && !this.flipt.readOnly;
     const payload = {
@@ -185,7 +187,7 @@ export class FeedbackGuards {
         surveyId: row.survey_id,
         questionId: row.question_id,
         action: rollBack ? 'ROLLBACK' : 'ALERT',
-        reason: tripReason(assessment, row.baseline, regressed),
+        reason,
         difference: assessment.difference,
         arms: [...(await store.armSums(this.executor, row.id))].map(([key, sum]) => ({
           key,
