@@ -51,6 +51,11 @@ export class FeedbackGuards {
     return this.flipt.database;
   }
 
+  /** What scans the stored answers for a guard written in `transaction` (see store.rebuildArms). */
+  private scanner(transaction: Executor): Executor {
+    return this.executor.readAside ? this.executor : transaction;
+  }
+
   async list(namespaceKey: string, flagKey: string): Promise<{ guards: Guard[] }> {
     await this.requireFlag(namespaceKey, flagKey);
     const rows = await store.guardsOfFlag(this.executor, namespaceKey, flagKey);
@@ -81,7 +86,7 @@ export class FeedbackGuards {
           updated_at: at,
         })
         .execute();
-      await store.rebuildArms(executor, { ...row, survey_id: settings.surveyId });
+      await store.rebuildArms(executor, { ...row, survey_id: settings.surveyId }, this.scanner(executor));
     });
     return this.assessAndRead(namespaceKey, flagKey, id);
   }
@@ -105,7 +110,8 @@ export class FeedbackGuards {
         })
         .where('id', '=', id)
         .execute();
-      await store.rebuildArms({ db, dialect: this.executor.dialect }, { id, flag_key: flagKey, ...columns });
+      const executor = { db, dialect: this.executor.dialect };
+      await store.rebuildArms(executor, { id, flag_key: flagKey, ...columns }, this.scanner(executor));
     });
     return this.assessAndRead(namespaceKey, flagKey, id);
   }

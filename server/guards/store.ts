@@ -9,7 +9,7 @@ import { armOfAssignment } from '../../domain/guards/guard.js';
 import type { Moments } from '../../domain/guards/statistics.js';
 import { observationOf } from '../../domain/guards/assess.js';
 import type { FlagAssignment } from '../../domain/surveys/eligibility.js';
-import type { Executor } from '../db/executor.js';
+import { type Executor, readAside } from '../db/executor.js';
 import type { FlagGuardsTable } from '../db/schema.js';
 
 export type GuardRow = Selectable<FlagGuardsTable>;
@@ -203,9 +203,16 @@ function observationSql(dialect: Executor['dialect'], guard: Pick<GuardRow, 'que
 
 /**
  * Fills a guard's arms from the survey's stored displays and responses (when it is created or changes what it
- * reads): two grouped scans in the database, after which the writes keep the sums.
+ * reads): two grouped scans in the database, after which the writes keep the sums. `executor` is the guard's
+ * write transaction; `scanner` runs the scans: on SQLite the open database, whose reads aside see what was
+ * committed before the transaction (which holds the only write lock) without holding the event loop for a
+ * million rows; on PostgreSQL the transaction itself.
  */
-export async function rebuildArms(executor: Executor, guard: GuardOfSurvey & { survey_id: string }): Promise<void> {
+export async function rebuildArms(
+  executor: Executor,
+  guard: GuardOfSurvey & { survey_id: string },
+  scanner: Executor = executor,
+): Promise<void> {
   const { db } = executor;
   await db.deleteFrom('flag_guard_arms').where('guard_id', '=', guard.id).execute();
   const sums = new Map<string, { displays: number; answers: number; total: number; totalOfSquares: number }>();
@@ -215,25 +222,31 @@ export async function rebuildArms(executor: Executor, guard: GuardOfSurvey & { s
     sums.set(arm, entry);
     return entry;
   };
-  const displays = await db
-    .selectFrom('survey_displays')
-    .select(['flag_variant', sql<number>`count(*)`.as('count')])
-    .where('survey_id', '=', guard.survey_id)
-    .where('flag_key', '=', guard.flag_key)
-    .groupBy('flag_variant')
-    .execute();
+  const displays = await readAside(
+    scanner,
+    db
+      .selectFrom('survey_displays')
+      .select(['flag_variant', sql<number>`count(*)`.as('count')])
+      .where('survey_id', '=', guard.survey_id)
+      .where('flag_key', '=', guard.flag_key)
+      .groupBy('flag_variant')
+      .compile(),
+  );
   for (const row of displays) if (row.flag_variant !== null) armOf(row.flag_variant).displays += Number(row.count);
   const value = observationSql(executor.dialect, guard);
-  const { rows } = await sql<{
-    flag_variant: string | null;
-    n: number | string;
-    total: number | string | null;
-    squares: number | string | null;
-  }>`
+  const rows = await readAside(
+    scanner,
+    sql<{
+      flag_variant: string | null;
+      n: number | string;
+      total: number | string | null;
+      squares: number | string | null;
+    }>`
     select flag_variant, count(v) as n, sum(v) as total, sum(v * v) as squares
     from (select flag_variant, ${value} as v from survey_responses
       where survey_id = ${guard.survey_id} and flag_key = ${guard.flag_key}) answers
-    group by flag_variant`.execute(db);
+    group by flag_variant`.compile(db),
+  );
   for (const row of rows) {
     if (row.flag_variant === null) continue;
     const entry = armOf(row.flag_variant);
