@@ -34,15 +34,15 @@ const surveyChunkExternal: Plugin = {
 };
 
 // The server's dependencies are bundled into dist/cli.js: Node then reads one file instead of about
-// 900 (resolving each), which halves the cold start (bench/startup). Left out: libsql (a native
-// addon it finds by platform at run time), pg's optional native binding, and OpenTelemetry's SDK, which
+// 900 (resolving each), which halves the cold start (bench/startup). Left out: libsql's native addon
+// (its JavaScript requires it by platform at run time), pg's optional native binding, and OpenTelemetry's SDK, which
 // tracing imports only when enabled. OpenTelemetry's API is bundled: prom-client requires it at load
 // (loading its 44 files from node_modules was a tenth of the start-up CPU time, bench/startup), and
 // the SDK's own copy shares its global registrations. CommonJS dependencies call require(): the banner
 // gives them one. Fastify's JSON Schema compilers are left out too: Ensign never builds them (app.ts). The
 // gRPC packages load their own .proto files from beside their modules, and are imported only when gRPC starts.
 const SERVER_EXTERNALS =
-  '(libsql|pg-native|@opentelemetry/(?!api$).*|@fastify/ajv-compiler|@fastify/fast-json-stringify-compiler|@grpc/.*|protobufjs)';
+  '(@libsql/(linux|darwin|win32)-.*|pg-native|@opentelemetry/(?!api$).*|@fastify/ajv-compiler|@fastify/fast-json-stringify-compiler|@grpc/.*|protobufjs)';
 const requireBanner =
   "import { createRequire as __ensignCreateRequire } from 'node:module'; const require = __ensignCreateRequire(import.meta.url);";
 
@@ -71,6 +71,32 @@ const noGlobForStatic: Plugin = {
       contents:
         "exports.glob = () => { throw new Error('@fastify/static wildcard: false needs glob, left out of dist/cli.js (tsup.config.ts)'); };",
       loader: 'js',
+    }));
+  },
+};
+
+// libsql finds its native addon's package by platform through @neon-rs/load, which tells glibc from musl
+// by building a whole process.report: a twentieth of the start-up CPU time (bench/startup). Its stand-in
+// asks detect-libc, which libsql itself loads and which reads /usr/bin/ldd first (a report only if that
+// says nothing); other platforms and `load` go to @neon-rs/load.
+const libcWithoutProcessReport: Plugin = {
+  name: 'libc-without-process-report',
+  setup(build) {
+    build.onResolve({ filter: /^@neon-rs\/load$/ }, (args) =>
+      args.importer.includes('libsql')
+        ? { path: 'neon-load', namespace: 'libc', pluginData: args.resolveDir }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'libc' }, (args) => ({
+      contents: `const neon = require('@neon-rs/load/dist/index.js');
+const { familySync, MUSL } = require('detect-libc');
+exports.load = neon.load;
+exports.currentTarget = () =>
+  process.platform === 'linux' && (process.arch === 'x64' || process.arch === 'arm64')
+    ? \`linux-\${process.arch}-\${familySync() === MUSL ? 'musl' : 'gnu'}\`
+    : neon.currentTarget();`,
+      loader: 'js',
+      resolveDir: args.pluginData,
     }));
   },
 };
@@ -107,7 +133,7 @@ export default defineConfig([
     noExternal: [new RegExp(`^(?!${SERVER_EXTERNALS}$)`)],
     external: [new RegExp(`^${SERVER_EXTERNALS}$`)],
     banner: { js: requireBanner },
-    esbuildPlugins: [localLibsqlClient, noGlobForStatic],
+    esbuildPlugins: [localLibsqlClient, noGlobForStatic, libcWithoutProcessReport],
     esbuildOptions(options) {
       options.minifyWhitespace = true;
       options.minifySyntax = true;

@@ -10,6 +10,7 @@ import Fastify, {
   type RouteOptions,
 } from 'fastify';
 import { DatabaseBusyError } from './db/sqlite-writes.js';
+import { http, https } from './node-http.js';
 import fastifyCookie from '@fastify/cookie';
 import type { Config } from './config/index.js';
 import { isPostgresUrl, openDatabase, type Database } from './db/index.js';
@@ -41,11 +42,6 @@ import { Metrics, reportToPrimary } from './metrics.js';
 import { startTracing } from './tracing.js';
 import packageJson from '../package.json' with { type: 'json' };
 
-// An ES import of node:http reads every export, its lazy WebSocket one too, which loads Node's fetch
-// (undici): about a tenth of the start-up CPU time (bench/startup). The module object reads none.
-const { createServer } = process.getBuiltinModule('node:http');
-const { createServer: createHttpsServer } = process.getBuiltinModule('node:https');
-
 export interface BuildOptions {
   /** An already open database; when absent the app opens (and later closes) `config.db.url`. */
   database?: Database;
@@ -75,7 +71,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       const answer: RequestListener = (request, response) =>
         fastPath?.handle(request, response, handler) || handler(request, response);
       const listener = tracing ? tracing.listener(answer) : answer;
-      return tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, listener) : createServer(listener);
+      return tls ? https.createServer({ cert: tls.cert, key: tls.key }, listener) : http.createServer(listener);
     },
     logger: options.logger ? loggerOptions(config) : false,
     // One line per request, at debug level, below (Fastify's own are two, at info).

@@ -2,6 +2,7 @@
 // latency per round, and each budget as met or not met.
 import { loadavg } from 'node:os';
 import autocannon, { type Options } from 'autocannon';
+import { verdict } from './verdicts.js';
 
 export interface Totals {
   requests: number;
@@ -105,10 +106,9 @@ export function report(label: string, totals: Totals): number {
   return rate;
 }
 
-/** A budget line: what was measured, the budget, and whether it is met. */
+/** A budget line: what was measured, the budget, and whether it is met (bench/support/verdicts.ts). */
 export function budget(what: string, measured: string, limit: string, met: boolean): boolean {
-  console.log(`${met ? 'met    ' : 'NOT MET'}  ${what}: ${measured} (budget: ${limit})`);
-  return met;
+  return verdict({ budget: what, figure: null, measured, limit, met });
 }
 
 /** The machine's load averages: the figures are comparable only between runs on a similarly loaded machine. */

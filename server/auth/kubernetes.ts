@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import { createRemoteJWKSet, customFetch } from 'jose';
 import { AuthMetadata } from '../../domain/flipt/auth.js';
+import { http, https } from '../node-http.js';
 import { JWKS_COOLDOWN_MS, JWKS_MAX_AGE_MS, JwtError, type KeySource, verifyJwt } from './jwt.js';
 import type { KubernetesSettings } from './settings.js';
 
@@ -97,7 +97,7 @@ export class KubernetesVerifier {
       );
     }
     const secure = url.startsWith('https:');
-    const send = secure ? httpsRequest : httpRequest;
+    const send = secure ? https.request : http.request;
     return new Promise((resolve, reject) => {
       const request = send(
         url,

@@ -21,6 +21,7 @@ import { SQLITE_BUSY_WAIT_MS, asReadOnly, takingTurnsToWrite } from './sqlite-wr
 import { DirectReads } from './direct-reads.js';
 import { ReadsAside } from './reads-aside.js';
 import { keepPreparedStatements } from './statement-cache.js';
+import { createFromSchema } from './sqlite-schema.js';
 
 export type { Dialect } from './codec.js';
 
@@ -34,6 +35,8 @@ export interface Database extends Executor {
   /** The PostgreSQL pool, for LISTEN/NOTIFY; undefined on SQLite. */
   readonly pgPool?: pg.Pool;
   transaction<T>(work: (trx: Transaction<Tables>) => Promise<T>): Promise<T>;
+  /** SQLite: creates an empty database's tables from the migrations' schema (sqlite-schema.ts); returns their names. */
+  createFromSchema?(): Promise<string[]>;
   /** A transaction that only reads, with a consistent view of the data (repeatable read). */
   readTransaction<T>(work: (trx: Transaction<Tables>) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -109,6 +112,7 @@ async function openSqlite(url: string, onQuery?: OpenOptions['onQuery']): Promis
     // libSQL opens every pooled connection with foreign keys enforced.
     transaction: (work) => db.transaction().execute(work),
     readTransaction: (work) => asReadOnly(() => db.transaction().execute(work)),
+    createFromSchema: () => createFromSchema(client),
     readAside: (query) => reported(query, onQuery, () => readsAside.read(query)),
     readDirect: (query, oneRow) => reported(query, onQuery, () => directReads.read(query, oneRow)),
     close: async () => {
@@ -179,10 +183,26 @@ async function openPostgres(url: string, onQuery?: OpenOptions['onQuery']): Prom
   };
 }
 
-/** Runs every pending migration; throws a DatabaseOpenError naming the one that failed. */
-export async function migrate(database: Database): Promise<string[]> {
+/**
+ * Runs every pending migration; throws a DatabaseOpenError naming the one that failed. An empty SQLite
+ * database is created from the migrations' schema instead, unless `fromSchema` is false; the Migrator
+ * then runs only what the schema lacks.
+ */
+export async function migrate(database: Database, { fromSchema = true } = {}): Promise<string[]> {
   const migrations = migrationsFor(database.dialect);
-  if (await allApplied(database, Object.keys(migrations))) return [];
+  let applied = await appliedNames(database);
+  let created: string[] = [];
+  if (!applied && fromSchema && database.createFromSchema) {
+    try {
+      created = await database.createFromSchema();
+      applied = new Set(created);
+    } catch (error) {
+      // Another process may have created the tables meanwhile (they then exist): the Migrator decides.
+      applied = await appliedNames(database);
+      if (!applied) throw new DatabaseOpenError(`creating the database failed: ${oneLine(error)}`);
+    }
+  }
+  if (applied && Object.keys(migrations).every((name) => applied.has(name))) return created;
   const migrator = new Migrator({
     db: database.db,
     provider: { getMigrations: async () => migrations },
@@ -194,24 +214,22 @@ export async function migrate(database: Database): Promise<string[]> {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new DatabaseOpenError(`migration ${failed} failed: ${oneLine(error)}`);
   }
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  return [...created, ...(results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)];
 }
 
 /**
- * Whether every migration is recorded as applied, in one read: the Migrator's own check of an
- * up-to-date database takes several statements and a lock at every start (bench/startup).
+ * The migrations recorded as applied, in one read (undefined when none ever ran): the Migrator's own
+ * check of an up-to-date database takes several statements and a lock at every start (bench/startup).
  */
-async function allApplied(database: Database, names: string[]): Promise<boolean> {
-  let applied: Set<string>;
+async function appliedNames(database: Database): Promise<Set<string> | undefined> {
   try {
     const { rows } = await sql<{ name: string }>`select name from ${sql.table(DEFAULT_MIGRATION_TABLE)}`.execute(
       database.db,
     );
-    applied = new Set(rows.map((row) => row.name));
+    return new Set(rows.map((row) => row.name));
   } catch {
-    return false; // a fresh database: no migration table yet
+    return undefined; // a fresh database: no migration table yet
   }
-  return names.every((name) => applied.has(name));
 }
 
 function oneLine(error: unknown): string {

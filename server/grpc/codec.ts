@@ -1,4 +1,5 @@
-import protobuf from 'protobufjs';
+import type protobuf from 'protobufjs';
+import { protobuf as loadedProtobuf } from './protobuf.js';
 
 /**
  * Between Flipt's REST JSON (what the stores, the engine's answers and the REST routes speak) and
@@ -33,7 +34,7 @@ function messageToJson(type: protobuf.Type, object: Record<string, unknown>): Re
     const value = object[field.name];
     if (value === undefined || value === null) continue;
     const resolved = field.resolvedType;
-    if (!(resolved instanceof protobuf.Type)) {
+    if (!(resolved instanceof loadedProtobuf().Type)) {
       json[field.name] =
         field.type === 'float' ? (field.repeated ? (value as number[]).map(float32) : float32(value as number)) : value;
       continue;
@@ -82,7 +83,7 @@ function jsonToMessage(type: protobuf.Type, json: Record<string, unknown>): Reco
     const value = json[field.name];
     if (value === undefined || value === null) continue;
     const resolved = field.resolvedType;
-    if (!(resolved instanceof protobuf.Type)) {
+    if (!(resolved instanceof loadedProtobuf().Type)) {
       object[field.name] = value;
       continue;
     }

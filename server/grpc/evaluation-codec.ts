@@ -1,4 +1,5 @@
-import protobuf from 'protobufjs';
+import type protobuf from 'protobufjs';
+import { protobuf as loadedProtobuf } from './protobuf.js';
 import type { BooleanEvaluation, VariantEvaluation } from '../../domain/evaluation/index.js';
 import type { AnswerMeta } from '../evaluation/answers.js';
 
@@ -10,7 +11,7 @@ import type { AnswerMeta } from '../evaluation/answers.js';
 
 /** flipt.evaluation.EvaluationRequest as the REST handler reads its body: the fields sent, camelCase. */
 export function decodeEvaluationRequest(buffer: Buffer): Record<string, unknown> {
-  const reader = protobuf.Reader.create(buffer);
+  const reader = loadedProtobuf().Reader.create(buffer);
   const request: Record<string, unknown> = {};
   const context: Record<string, string> = {};
   while (reader.pos < reader.len) {
@@ -61,7 +62,7 @@ const REASONS: Record<string, number> = {
 
 /** flipt.evaluation.VariantEvaluationResponse; zero values are left out, as protobuf writes them. */
 export function variantAnswerMessage(result: VariantEvaluation, meta: AnswerMeta): Buffer {
-  const writer = protobuf.Writer.create();
+  const writer = loadedProtobuf().Writer.create();
   if (result.match) writer.uint32(8).bool(true);
   for (const key of result.segmentKeys) writer.uint32(18).string(key);
   const reason = REASONS[result.reason] ?? 0;
@@ -78,7 +79,7 @@ export function variantAnswerMessage(result: VariantEvaluation, meta: AnswerMeta
 
 /** flipt.evaluation.BooleanEvaluationResponse (segment_keys is field 7, Flipt v1.61's). */
 export function booleanAnswerMessage(result: BooleanEvaluation, meta: AnswerMeta): Buffer {
-  const writer = protobuf.Writer.create();
+  const writer = loadedProtobuf().Writer.create();
   if (result.enabled) writer.uint32(8).bool(true);
   const reason = REASONS[result.reason] ?? 0;
   if (reason) writer.uint32(16).int32(reason);

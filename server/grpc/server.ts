@@ -1,7 +1,5 @@
-import { createRequire } from 'node:module';
 import { isAbsolute, join } from 'node:path';
 import type * as grpc from '@grpc/grpc-js';
-import protobuf from 'protobufjs';
 import { AuthMetadata, type Authentication } from '../../domain/flipt/auth.js';
 import { authenticateHeader, type Protection } from '../auth/enforce.js';
 import type { AuthRuntime } from '../auth/runtime.js';
@@ -10,6 +8,7 @@ import { DatabaseBusyError } from '../db/sqlite-writes.js';
 import { FliptError, GrpcCode, unauthenticated } from '../flipt/errors.js';
 import { decodeJson, encodeJson } from './codec.js';
 import { FrontStatus, PEER_HEADER, startFront, type FrontMethod } from './front.js';
+import { protobuf, requireGrpc } from './protobuf.js';
 import { RateLimiter } from './rate-limiter.js';
 import { addressOf, grpcServices, type CallInfo } from './services.js';
 
@@ -105,9 +104,6 @@ class MethodsPreparedOnFirstLookup extends Map<string, FrontMethod> {
   }
 }
 
-/** The gRPC packages, required (synchronously) only when the backend is prepared. */
-const requireGrpc = createRequire(import.meta.url);
-
 /** grpc-js with the services and reflection, the front's own methods added to `frontMethods`. */
 function prepareBackend(
   context: AppContext,
@@ -119,7 +115,7 @@ function prepareBackend(
   const protoLoader = requireGrpc('@grpc/proto-loader') as typeof import('@grpc/proto-loader');
   const { ReflectionService } = requireGrpc('@grpc/reflection') as typeof import('@grpc/reflection');
   const files = PROTO_FILES.map((file) => join(options.protoDir, file));
-  const root = new protobuf.Root();
+  const root = new (protobuf().Root)();
   // Imports name paths under protoDir; protobufjs ships the google/protobuf ones itself.
   root.resolvePath = (_origin, target) =>
     isAbsolute(target) || target.startsWith('google/protobuf/') ? target : join(options.protoDir, target);

@@ -5,9 +5,8 @@
  * already written odd IPv4 spellings (127.1, 2130706433, 0x7f000001, 017700000001) as dotted quads.
  */
 import { lookup } from 'node:dns/promises';
-import http from 'node:http';
-import https from 'node:https';
 import { BlockList, isIP } from 'node:net';
+import { http, https } from '../node-http.js';
 
 /**
  * Loopback, private, link-local, CGNAT, unspecified, multicast and reserved ranges. A BlockList checks an
