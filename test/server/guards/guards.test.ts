@@ -79,7 +79,7 @@ describe.each(dialects)('feedback guards on %s', (dialect) => {
     baseline: 'a',
     minimumRegression: 10,
     action: 'ROLLBACK',
-    minimumSample: 20,
+    minimumSample: 10,
     ...extra,
   });
 
@@ -131,7 +131,7 @@ describe.each(dialects)('feedback guards on %s', (dialect) => {
         .ok('GET', `${guards('sums')}/${guard.id}`)
         .then((read) => Object.fromEntries(read.arms.map((arm: { key: string }) => [arm.key, arm])));
     expect(guard.state).toBe('COLLECTING');
-    expect(guard.reason).toContain('needs 20 answers per arm');
+    expect(guard.reason).toContain('needs 10 answers per arm');
     let read = await arms();
     expect(read.a.displays + read.b.displays).toBe(12);
     expect(read.a.responses).toBe(given.a);
@@ -200,7 +200,7 @@ describe.each(dialects)('feedback guards on %s', (dialect) => {
       state: 'COLLECTING',
       actedAt: null,
     });
-    await answer('checkout', surveyId, 120, (i) => i % 4);
+    await answer('checkout', surveyId, 50, (i) => i % 4);
 
     await expect
       .poll(async () => (await api.ok('GET', `${guards('checkout')}/${guard.id}`)).actedAt, { timeout: 5000 })
@@ -247,7 +247,7 @@ describe.each(dialects)('feedback guards on %s', (dialect) => {
   it('holds back on a healthy variant and deletes a guard', async () => {
     const surveyId = await guardedFlag('healthy');
     const guard = await api.ok('POST', guards('healthy'), guardBody(surveyId, { minimumRegression: 150 }));
-    await answer('healthy', surveyId, 60, (i) => 9 + (i % 2));
+    await answer('healthy', surveyId, 44, (i) => 9 + (i % 2));
     await expect
       .poll(async () => (await api.ok('GET', `${guards('healthy')}/${guard.id}`)).state, { timeout: 5000 })
       .toBe('HEALTHY');
@@ -302,9 +302,9 @@ describe.skipIf(!postgresUrl)('a feedback guard on two instances of one PostgreS
       baseline: 'a',
       minimumRegression: 10,
       action: 'ROLLBACK',
-      minimumSample: 20,
+      minimumSample: 10,
     });
-    for (let i = 0; i < 120; i++) {
+    for (let i = 0; i < 50; i++) {
       const userId = `shared-${i}`;
       const { variantKey } = await api.ok('POST', '/evaluate/v1/variant', {
         flagKey: 'shared',
