@@ -20,6 +20,7 @@ import { AuditDispatcher } from './audit/dispatcher.js';
 import { FliptError, GrpcCode, codeForStatus } from './flipt/errors.js';
 import { fliptManagementRoutes } from './flipt/routes/index.js';
 import { FliptStore } from './flipt/store/index.js';
+import { FeedbackGuards } from './guards/guards.js';
 import { installAuth } from './auth/index.js';
 import { protectedAs, protectRoutes } from './auth/enforce.js';
 import { metaRoutes } from './flipt/routes/meta.js';
@@ -129,6 +130,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     fastPath!.close();
     done();
   });
+  const guards = new FeedbackGuards(flipt, metrics);
+  const stopGuards = guards.start((error) => app.log.warn(`feedback guards: ${(error as Error).message}`));
+  app.addHook('preClose', async () => stopGuards());
   const snapshots = new SnapshotCache(flipt, changes, metrics);
   app.addHook('onClose', async () => snapshots.close());
   const context: AppContext = { config, database, changes, flipt, snapshots, fastPath, git, metrics, tracing };
@@ -173,7 +177,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(async (api) => {
     protectRoutes(api, 'management');
     git?.answerReferences(api);
-    await fliptManagementRoutes(api, context.flipt);
+    await fliptManagementRoutes(api, context.flipt, guards);
   });
   await app.register(async (api) => {
     protectRoutes(api, 'always');

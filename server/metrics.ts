@@ -1,6 +1,7 @@
 import cluster from 'node:cluster';
 import { randomUUID } from 'node:crypto';
-import { AggregatorRegistry, collectDefaultMetrics, Registry } from 'prom-client';
+import { AggregatorRegistry, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { GUARD_STATES, type GuardState } from '../domain/guards/assess.js';
 import { type CountSeries, CounterFamily, HistogramFamily, type HistogramSeries } from './metric-series.js';
 
 /**
@@ -23,6 +24,7 @@ export class Metrics {
   readonly analyticsFlushes: Record<'ok' | 'failed', CountSeries>;
   readonly surveyDisplays: CountSeries;
   readonly surveyResponses: CountSeries;
+  private readonly guardStates: Gauge;
   private readonly grpcStartedFamily: CounterFamily;
   private readonly grpcHandledFamily: CounterFamily;
   /** Namespace, then flag key: nested maps, so that a lookup builds no string. */
@@ -95,10 +97,24 @@ export class Metrics {
       help: 'Total number of RPCs completed on the server, regardless of success or failure.',
       labelNames: ['grpc_type', 'grpc_service', 'grpc_method', 'grpc_code'],
     });
+    this.guardStates = new Gauge({
+      name: 'ensign_guard_state',
+      help: "Each feedback guard's state: 1 on the state it is in, 0 on the others",
+      labelNames: ['namespace', 'flag', 'guard', 'state'],
+      registers: [registry],
+      // With --workers every process assesses the same guards: the primary shows one verdict, not their sum.
+      aggregator: 'max',
+    });
     this.surveyResponses = new CounterFamily(registry, {
       name: 'ensign_survey_responses_total',
       help: 'Survey responses created through the client API',
     }).series();
+  }
+
+  /** A feedback guard's latest verdict. */
+  guardState(namespace: string, flag: string, guard: string, state: GuardState): void {
+    for (const each of GUARD_STATES)
+      this.guardStates.set({ namespace, flag, guard, state: each }, each === state ? 1 : 0);
   }
 
   /** One evaluation that found its flag: Flipt's request, result and latency series. */

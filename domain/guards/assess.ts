@@ -7,7 +7,8 @@ import { differenceSequence, type Interval, type Moments, sampleRatioPValue } fr
 /** Below this p-value the displays' split is taken to differ from the flag's: the comparison is not trusted. */
 export const SAMPLE_RATIO_ALARM = 0.001;
 
-export type GuardState = 'COLLECTING' | 'HEALTHY' | 'REGRESSED' | 'SAMPLE_RATIO_MISMATCH';
+export const GUARD_STATES = ['COLLECTING', 'HEALTHY', 'REGRESSED', 'SAMPLE_RATIO_MISMATCH'] as const;
+export type GuardState = (typeof GUARD_STATES)[number];
 
 /** What is measured from one answer to the guard's question. */
 export type Measure =

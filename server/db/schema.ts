@@ -352,6 +352,42 @@ export interface SurveyResultRollupsTable {
   fingerprint: string;
 }
 
+export interface FlagGuardsTable extends Timestamps {
+  id: string;
+  namespace_key: string;
+  flag_key: string;
+  survey_id: string;
+  environment_id: string;
+  question_id: string;
+  /** What an answer counts as: nps, rating or share (of `answer`). */
+  measure: string;
+  /** The choice whose share a choice question's guard reads; null for NPS and rating. */
+  answer: string | null;
+  baseline: string;
+  minimum_regression: number;
+  action: string;
+  error_rate: number;
+  minimum_sample: number;
+  state: string;
+  reason: string;
+  /** JSON `{estimate, lower, upper}`, or null. */
+  difference: string | null;
+  acted_at: string | null;
+  /** Counts the display and response writes to the guard's arms; `assessed_revision` is the last one assessed. */
+  revision: Generated<number | string>;
+  assessed_revision: Generated<number | string>;
+}
+
+/** A guard's running sums for one value of its flag (a variant key, or "true" / "false"). */
+export interface FlagGuardArmsTable {
+  guard_id: string;
+  arm: string;
+  displays: Generated<number | string>;
+  answers: Generated<number | string>;
+  total: Generated<number>;
+  total_of_squares: Generated<number>;
+}
+
 export interface Database {
   namespaces: NamespacesTable;
   flags: FlagsTable;
@@ -390,4 +426,6 @@ export interface Database {
   flag_evaluation_counts: FlagEvaluationCountsTable;
   history: HistoryTable;
   audit_cursors: AuditCursorsTable;
+  flag_guards: FlagGuardsTable;
+  flag_guard_arms: FlagGuardArmsTable;
 }

@@ -13,6 +13,7 @@ import * as history from './0010_history.js';
 import * as surveyFlagLinks from './0012_survey_flag_links.js';
 import * as surveyResultRollups from './0013_survey_result_rollups.js';
 import * as webhookPayloads from './0014_webhook_payloads.js';
+import * as flagGuards from './0015_flag_guards.js';
 
 // Migrations import their context from context.ts (importing this file, which imports them, is a circle).
 export type { MigrationContext };
@@ -40,6 +41,7 @@ const modules: Record<string, MigrationModule> = {
   '0012_survey_flag_links': surveyFlagLinks,
   '0013_survey_result_rollups': surveyResultRollups,
   '0014_webhook_payloads': webhookPayloads,
+  '0015_flag_guards': flagGuards,
 };
 
 export function migrationsFor(dialect: MigrationContext['dialect']): Record<string, Migration> {

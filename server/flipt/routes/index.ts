@@ -9,9 +9,15 @@ import { ruleRoutes } from './rules.js';
 import { rolloutRoutes } from './rollouts.js';
 import { recordActors } from './actor.js';
 import { historyRoutes } from './history.js';
+import { guardRoutes } from './guards.js';
+import type { FeedbackGuards } from '../../guards/guards.js';
 
 /** The Flipt v1 management API, in its own plugin scope. */
-export async function fliptManagementRoutes(app: FastifyInstance, store: FliptStore): Promise<void> {
+export async function fliptManagementRoutes(
+  app: FastifyInstance,
+  store: FliptStore,
+  guards: FeedbackGuards,
+): Promise<void> {
   prettyPrinting(app);
   recordActors(app);
   const routes = new FliptRoutes(app);
@@ -22,5 +28,6 @@ export async function fliptManagementRoutes(app: FastifyInstance, store: FliptSt
   ruleRoutes(routes, ops);
   rolloutRoutes(routes, ops);
   historyRoutes(routes, store);
+  guardRoutes(routes, guards);
   routes.finish();
 }

@@ -363,6 +363,30 @@ export class FliptWriter extends FliptReader {
     );
   }
 
+  /**
+   * Rewrites the flag's rules, rollouts and default as `reconfigure` makes them from its current state (a
+   * feedback guard's rollback), as one change whose audit payload is `reason`; `reconfigure` returning the state
+   * unchanged records the change all the same (a guard that only alerts).
+   */
+  reconfigureFlag(
+    namespaceKey: string,
+    flagKey: string,
+    reconfigure: (state: FlagState) => FlagState,
+    reason: unknown,
+  ) {
+    return this.change(
+      flagChange(namespaceKey, flagKey, 'flag', 'updated'),
+      async (e) => {
+        const current = (await history.stateOf(e, 'flag', namespaceKey, flagKey)) as FlagState | undefined;
+        if (!current) throw notFound(`flag "${namespaceKey}/${flagKey}"`);
+        const target = reconfigure(current);
+        if (target !== current)
+          await restore(e, { entityType: 'flag', namespaceKey, entityKey: flagKey }, target, current);
+      },
+      { request: reason, evenIfUnchanged: true },
+    );
+  }
+
   /** Restores the entity of a history entry to its state before that change, as one new change; returns the new entry. */
   async revert(namespaceKey: string, id: string): Promise<HistoryEntry> {
     await this.takeHistoryTurn();
@@ -372,7 +396,7 @@ export class FliptWriter extends FliptReader {
     const current = await history.stateOf(executor, entityType, namespaceKey, entityKey);
     const refusal = await revertRefusal(executor, entry, current);
     if (refusal) throw revertRefused(refusal);
-    await restore(executor, entry, current);
+    await restore(executor, entry, revertTarget(entry), current);
     const after = await history.stateOf(executor, entityType, namespaceKey, entityKey);
     const action = !current ? 'created' : after ? 'updated' : 'deleted';
     const object = after && entityType === 'flag' ? (after as FlagState).flag : after;

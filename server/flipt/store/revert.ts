@@ -62,13 +62,16 @@ export async function revertRefusal(
   return undefined;
 }
 
-/** Writes `target` over the entity's current rows (the caller has checked `revertRefusal`). */
+/** The entity a history entry or a write is about. */
+type Entity = Pick<HistoryEntry, 'entityType' | 'namespaceKey' | 'entityKey'>;
+
+/** Writes `target` over the entity's current rows, ids and all (for a revert, the caller has checked `revertRefusal`). */
 export async function restore(
   executor: Executor,
-  entry: HistoryEntry,
+  entry: Entity,
+  target: EntityState | null,
   current: EntityState | undefined,
 ): Promise<void> {
-  const target = revertTarget(entry);
   const { db } = executor;
   const { namespaceKey, entityKey } = entry;
   if (entry.entityType === 'namespace') {

@@ -4,6 +4,7 @@ import { cuid } from '../ids.js';
 import type { FlagAssignment } from '../../../domain/surveys/eligibility.js';
 import { assignmentColumns, assignmentOf } from './links.js';
 import { displayAdded } from './rollups.js';
+import { guardDisplayAdded } from '../../guards/store.js';
 import { now, type Page, paged } from './shared.js';
 
 export interface DisplayRecord {
@@ -42,6 +43,7 @@ export async function createDisplay(
       })
       .execute();
     await displayAdded(trx, surveyId, at);
+    await guardDisplayAdded(trx, surveyId, flag);
   });
   return id;
 }

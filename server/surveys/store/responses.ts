@@ -6,6 +6,7 @@ import { cuid } from '../ids.js';
 import type { FlagAssignment } from '../../../domain/surveys/eligibility.js';
 import { assignmentColumns, assignmentOf } from './links.js';
 import { responseRollups } from './rollups.js';
+import { responseGuards } from '../../guards/store.js';
 import { now } from './shared.js';
 
 export interface ResponseRecord {
@@ -58,6 +59,8 @@ export async function createResponse(executor: Executor, input: ResponseInput): 
       .execute();
     const rollups = await responseRollups(trx, input.surveyId);
     if (rollups) await rollups.apply(undefined, await rollups.contribution(id));
+    const guards = await responseGuards(trx, input.surveyId);
+    if (guards) await guards.apply([], await guards.contribution(id));
   });
   return id;
 }
@@ -134,6 +137,8 @@ export async function updateResponse(
     if (!row) return undefined;
     const rollups = await responseRollups(trx, row.survey_id);
     const before = await rollups?.contribution(id);
+    const guards = await responseGuards(trx, row.survey_id);
+    const guardedBefore = await guards?.contribution(id);
     const data = { ...JSON.parse(row.data), ...update.data };
     let ttc: TResponseTtc = update.ttc ?? JSON.parse(row.ttc);
     if (update.finished) {
@@ -151,6 +156,7 @@ export async function updateResponse(
       .where('id', '=', id)
       .execute();
     if (rollups) await rollups.apply(before, await rollups.contribution(id));
+    if (guards && guardedBefore) await guards.apply(guardedBefore, await guards.contribution(id));
     return row.survey_id;
   });
 }
@@ -166,7 +172,10 @@ export async function deleteResponse(executor: Executor, id: string): Promise<vo
     if (!row) return;
     const rollups = await responseRollups(trx, row.survey_id);
     const before = await rollups?.contribution(id);
+    const guards = await responseGuards(trx, row.survey_id);
+    const guardedBefore = await guards?.contribution(id);
     await trx.db.deleteFrom('survey_responses').where('id', '=', id).execute();
     if (rollups) await rollups.apply(before, undefined);
+    if (guards && guardedBefore) await guards.apply(guardedBefore, []);
   });
 }

@@ -21,6 +21,12 @@ function EntityLink({ entry }: { entry: HistoryEntry }) {
 /** The entry a revert undid, named in the revert's own entry. */
 const revertOf = (entry: HistoryEntry) => (entry.payload as { revertOf?: unknown } | null)?.revertOf;
 
+/** Why a feedback guard made the change (its payload says), or undefined for any other change. */
+const guardReason = (entry: HistoryEntry) => {
+  const reason = (entry.payload as { guard?: { reason?: unknown } } | null)?.guard?.reason;
+  return typeof reason === 'string' ? reason : undefined;
+};
+
 /** One change: what, by whom, when, its before/after diff, and a Revert that asks first. */
 export function HistoryEntryCard({
   namespaceKey,
@@ -35,6 +41,7 @@ export function HistoryEntryCard({
   const [reverting, setReverting] = useState(false);
   const what = `${entry.noun} ${entry.action}`;
   const reverted = revertOf(entry);
+  const why = guardReason(entry);
   return (
     <article className="history-entry" aria-label={`${what} by ${entry.actor}`}>
       <header className="history-entry-header">
@@ -52,6 +59,7 @@ export function HistoryEntryCard({
           Revert
         </ReasonButton>
       </header>
+      {why && <p className="history-reason">Feedback guard: {why}</p>}
       <DiffTable caption={`What ${what} changed`} rows={entityDiff(entry.entityType, entry.before, entry.after)} />
       {reverting && <RevertDialog namespaceKey={namespaceKey} entry={entry} onClose={() => setReverting(false)} />}
     </article>

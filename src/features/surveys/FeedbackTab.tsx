@@ -1,9 +1,11 @@
 import '../../app/shared-chunk';
 import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import { compareEstimates, type Estimate, MIN_ANSWERS } from '../../../domain/surveys/by-variant';
 import type { Flag } from '../../../domain/flipt/types';
 import { namespacePath } from '../../lib/paths';
+import { GuardsPanel } from '../guards';
 import { byVariantQuery, linkedSurveysQuery, type SurveySummary, surveyPaths } from './api';
 import { linkValues } from './FlagTargeting';
 import { STATUS_LABELS } from './status';
@@ -33,8 +35,14 @@ export default function FeedbackTab({ namespaceKey, flag }: { namespaceKey: stri
       {linked.isError && <p role="alert">{linked.error.message}</p>}
       {linked.data?.length === 0 && <p className="muted">No survey links this flag yet.</p>}
       {linked.data?.map(({ environment, survey }) => (
-        <LinkedSurvey key={survey.id} namespaceKey={namespaceKey} environmentId={environment.id} survey={survey}>
-          {ENVIRONMENT_LABELS[environment.type]}
+        <LinkedSurvey
+          key={survey.id}
+          namespaceKey={namespaceKey}
+          environmentId={environment.id}
+          environmentName={ENVIRONMENT_LABELS[environment.type]}
+          survey={survey}
+        >
+          <GuardsPanel namespaceKey={namespaceKey} flag={flag} survey={survey} />
         </LinkedSurvey>
       ))}
     </section>
@@ -44,13 +52,16 @@ export default function FeedbackTab({ namespaceKey, flag }: { namespaceKey: stri
 function LinkedSurvey({
   namespaceKey,
   environmentId,
+  environmentName,
   survey,
   children,
 }: {
   namespaceKey: string;
   environmentId: string;
   survey: SurveySummary;
-  children: string;
+  environmentName: string;
+  /** What follows the results: the survey's guards. */
+  children: ReactNode;
 }) {
   const results = useQuery(byVariantQuery(namespaceKey, environmentId, survey.id));
   const values = results.data?.values ?? [];
@@ -60,7 +71,7 @@ function LinkedSurvey({
     <article className="feedback-survey" aria-label={survey.name}>
       <h2>
         <Link href={namespacePath(namespaceKey, surveyPaths.edit(environmentId, survey.id))}>{survey.name}</Link>{' '}
-        <span className="badge">{STATUS_LABELS[survey.status]}</span> <span className="muted">{children}</span>
+        <span className="badge">{STATUS_LABELS[survey.status]}</span> <span className="muted">{environmentName}</span>
       </h2>
       <p className="muted">Asks visitors who get: {survey.linkedFlag?.variants.join(', ')}</p>
       {results.isError && <p role="alert">{results.error.message}</p>}
@@ -107,6 +118,7 @@ function LinkedSurvey({
         </div>
       )}
       <p className="muted">Intervals need {MIN_ANSWERS} answers per variant.</p>
+      {children}
     </article>
   );
 }
