@@ -9,14 +9,13 @@ import Fastify, {
   type FastifyReply,
   type RouteOptions,
 } from 'fastify';
-import { DatabaseBusyError } from './db/sqlite-writes.js';
 import fastifyCookie from '@fastify/cookie';
 import type { Config } from './config/index.js';
 import { isPostgresUrl, openDatabase, type Database } from './db/index.js';
 import type { AppContext } from './context.js';
 import { ChangeFeed } from './changes.js';
 import { AuditDispatcher } from './audit/dispatcher.js';
-import { FliptError, GrpcCode, codeForStatus } from './flipt/errors.js';
+import { type FliptError, GrpcCode } from './flipt/errors.js';
 import { fliptManagementRoutes } from './flipt/routes/index.js';
 import { FliptStore } from './flipt/store/index.js';
 import { installAuth } from './auth/index.js';
@@ -29,11 +28,12 @@ import { consoleSurveyRoutes } from './surveys/console.js';
 import { SurveyStore } from './surveys/store/index.js';
 import { surveyResultsPlugin } from './surveys/results-routes.js';
 import { evaluationPlugin } from './evaluation/index.js';
-import { FastPath } from './evaluation/fast-path.js';
 import { SnapshotCache } from './evaluation/cache.js';
 import { parseJsonBody } from './json-body.js';
 import { serveConsole } from './console-files.js';
-import { helmetHeaders, installSecurityHeaders } from './security-headers.js';
+import { installSecurityHeaders } from './security-headers.js';
+import { answers, BODY_LIMIT, fliptErrorAnswer } from './http/answer.js';
+import { HotPath } from './http/hot-path.js';
 import { installRateLimits } from './rate-limits.js';
 import { loggerOptions } from './logging.js';
 import { Metrics, reportToPrimary } from './metrics.js';
@@ -54,9 +54,6 @@ export interface BuildOptions {
   onRoute?: (route: RouteOptions) => void;
 }
 
-/** 1 MiB: Flipt's request size limit, answered with 413 beyond it. */
-export const BODY_LIMIT = 1024 * 1024;
-
 /**
  * Builds the Fastify app: the Flipt v1 API, the survey client API and the built console and widget.
  * Tests drive it with `app.inject()`; `ensign serve` calls `listen()` on it.
@@ -66,13 +63,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ? await startTracing(config, packageJson.version, isPostgresUrl(config.db.url) ? 'postgres' : 'sqlite')
     : undefined;
   const database = options.database ?? (await openDatabase(config.db.url, { onQuery: tracing?.query }));
-  let fastPath: FastPath | undefined;
+  let hotPath: HotPath | undefined;
   const { tls } = config.server;
   const app = Fastify({
-    // The evaluation hot path answers before Fastify sees the request (evaluation/fast-path.ts).
+    // The hot routes are answered before Fastify sees the request (http/hot-path.ts).
     serverFactory: (handler) => {
       const answer: RequestListener = (request, response) =>
-        fastPath?.handle(request, response, handler) || handler(request, response);
+        hotPath?.handle(request, response, handler) || handler(request, response);
       const listener = tracing ? tracing.listener(answer) : answer;
       return tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, listener) : createServer(listener);
     },
@@ -128,14 +125,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('preClose', async () => audit.close());
   const metrics = config.metrics.enabled ? new Metrics() : undefined;
   if (metrics) reportToPrimary(metrics);
-  fastPath = new FastPath(BODY_LIMIT, app.log, metrics, tracing, helmetHeaders());
-  app.addHook('preClose', (done) => {
-    fastPath!.close();
-    done();
-  });
+  hotPath = new HotPath(app.log, metrics, tracing);
+  app.decorate('hotPath', hotPath);
   const snapshots = new SnapshotCache(flipt, changes, metrics);
   app.addHook('onClose', async () => snapshots.close());
-  const context: AppContext = { config, database, changes, flipt, snapshots, fastPath, git, metrics, tracing };
+  const context: AppContext = { config, database, changes, flipt, snapshots, git, metrics, tracing };
   // The gRPC server (server/grpc/) serves from the same context, once the routes have filled it in.
   app.decorate('ensign', context);
   app.addHook('onResponse', async (request, reply) => {
@@ -159,6 +153,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(fastifyCookie);
   // Before every route, so that its hooks guard them all.
   await installAuth(app, context);
+  // After the rate limits and protection are marked on each route, which it reads to take or leave a hot route.
+  hotPath.install(app, config);
 
   app.get('/health', { ...protectedAs('public'), exposeHeadRoute: true }, async (_request, reply) => {
     const answers = await sql`select 1`.execute(database.db).then(
@@ -234,22 +230,5 @@ function answerInFliptShape(
   request: { log: FastifyInstance['log'] },
   reply: FastifyReply,
 ) {
-  if (error instanceof FliptError) {
-    if (error.code === GrpcCode.Unauthenticated) reply.header('www-authenticate', error.message);
-    return reply.code(error.httpStatus).send(error.toJSON());
-  }
-  if (error instanceof DatabaseBusyError) {
-    request.log.warn(error.message);
-    reply.header('retry-after', String(error.retryAfter));
-    return reply.code(503).send({ code: GrpcCode.Unavailable, message: error.message, details: [] });
-  }
-  const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
-  if (status >= 500) request.log.error(error);
-  const message =
-    status === 413
-      ? `request body is too large (the limit is ${BODY_LIMIT} bytes)`
-      : status >= 500
-        ? 'internal error'
-        : error.message;
-  return reply.code(status).send({ code: codeForStatus(status), message, details: [] });
+  return answers.send(reply, fliptErrorAnswer(error, request.log));
 }

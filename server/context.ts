@@ -2,7 +2,6 @@ import type { Config } from './config/index.js';
 import type { Database } from './db/index.js';
 import type { ChangeFeed } from './changes.js';
 import type { FliptStore } from './flipt/store/index.js';
-import type { FastPath } from './evaluation/fast-path.js';
 import type { GitStorage } from './flipt/declarative/git.js';
 import type { Metrics } from './metrics.js';
 import type { SnapshotCache } from './evaluation/cache.js';
@@ -20,8 +19,6 @@ export interface AppContext {
   flipt: FliptStore;
   /** Each namespace's compiled flags and segments, rebuilt after a change: evaluation and survey targeting read them. */
   snapshots: SnapshotCache;
-  /** Routes answered before Fastify's pipeline (the evaluation hot path). */
-  fastPath: FastPath;
   /** Present with `storage.type: git`: other refs for `?reference=`, the branch and tag list, health. */
   git?: GitStorage;
   /** Prometheus metrics; undefined when `metrics.enabled` is false. */

@@ -23,12 +23,6 @@ const BOOTSTRAP_METADATA = {
   [AuthMetadata.tokenDescription]: 'Initial token created when bootstrapping authentication',
 };
 
-/** Whether authentication installs hooks that every request, evaluations included, must pass. */
-export function authenticationHooksInstalled(config: AppContext['config']): boolean {
-  const settings = resolveAuthSettings(config.authentication);
-  return settings.required || Boolean(settings.session.csrfKey);
-}
-
 /**
  * Installs authentication on the root instance, before any route is registered so its hooks guard
  * every route: CSRF, enforcement of `authentication.required`, namespace-scoped tokens, and the

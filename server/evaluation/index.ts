@@ -1,22 +1,19 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { BooleanEvaluation, VariantEvaluation } from '../../domain/evaluation/index.js';
 import type { AppContext } from '../context.js';
 import { AnalyticsRecorder, analyticsRoutes } from './analytics.js';
 import { booleanAnswerJson, variantAnswerJson, type AnswerMeta } from './answers.js';
 import type { NamespaceSnapshot } from './cache.js';
-import type { FastHandler } from './fast-path.js';
-import { ofrepEvaluation, ofrepRoutes } from './ofrep.js';
+import { type OfrepHandler, ofrepEvaluation, ofrepRoutes } from './ofrep.js';
 import { evaluationRecorder } from './recording.js';
-import { authenticationHooksInstalled } from '../auth/index.js';
 import { protectRoutes } from '../auth/enforce.js';
-import { parse, prettyPrinting } from '../flipt/routes/http.js';
+import { fliptHotScope, parse, prettyPrinting } from '../flipt/routes/http.js';
+import { jsonOk } from '../http/answer.js';
 import { RouteTable } from '../route-definitions.js';
 import { legacyEvaluation, legacyRoutes } from './legacy.js';
 import { snapshotRoutes, snapshots } from './snapshot.js';
 import { v2Evaluation } from './v2.js';
 import { evaluator } from './wire.js';
-
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * The evaluation API's operations, each answered as its REST route answers (JSON text or a JSON
@@ -32,7 +29,7 @@ export interface EvaluationApi {
   legacyBatch(body: unknown, pathNamespace?: string): Promise<Record<string, unknown>>;
   snapshot(key: string, reference: string | undefined): Promise<NamespaceSnapshot>;
   /** OFREP's single-flag evaluation: the flag key and the headers (`X-Flipt-Namespace`) ride in the request. */
-  ofrep: FastHandler;
+  ofrep: OfrepHandler;
 }
 
 /** How often a server on SQLite looks for changes another process committed (`ensign import`). */
@@ -66,35 +63,32 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
   });
 
   prettyPrinting(app);
-  const routes = new RouteTable(app, parse);
+  const routes = new RouteTable(app, parse, fliptHotScope);
   const engine = evaluator(context.snapshots, record);
   const { withSnapshot } = engine;
 
   const { variant, boolean, batch } = v2Evaluation(engine);
-  const variantJson = (body: unknown) => variant(body, variantAnswerJson);
-  const booleanJson = (body: unknown) => boolean(body, booleanAnswerJson);
-  const sendJson = async (reply: FastifyReply, json: string | Promise<string>) =>
-    reply.type(JSON_TYPE).send(await json);
+  routes.add({
+    method: 'POST',
+    url: '/evaluate/v1/variant',
+    hot: true,
+    handler: ({ body }) => jsonOk(variant(body, variantAnswerJson)),
+  });
+  routes.add({
+    method: 'POST',
+    url: '/evaluate/v1/boolean',
+    hot: true,
+    handler: ({ body }) => jsonOk(boolean(body, booleanAnswerJson)),
+  });
+  routes.add({ method: 'POST', url: '/evaluate/v1/batch', hot: true, handler: ({ body }) => jsonOk(batch(body)) });
 
-  app.post('/evaluate/v1/variant', async (request, reply) => sendJson(reply, variantJson(request.body)));
-  app.post('/evaluate/v1/boolean', async (request, reply) => sendJson(reply, booleanJson(request.body)));
-  // The fast path runs no hook: a guard or a rate limit on evaluations needs Fastify's route.
-  const hotPath = !authenticationHooksInstalled(context.config) && context.config.rateLimits.evaluation === 0;
-  if (hotPath) {
-    context.fastPath.add('/evaluate/v1/variant', variantJson);
-    context.fastPath.add('/evaluate/v1/boolean', booleanJson);
-  }
-
-  // The hot path adds no CORS headers, so a browser-facing OFREP goes through Fastify.
   await app.register(
     async (ofrep) => {
       protectRoutes(ofrep, 'ofrep');
-      await ofrepRoutes(ofrep, { context, withSnapshot, record, hotPath: hotPath && !context.config.cors.enabled });
+      await ofrepRoutes(ofrep, { withSnapshot, record }, context.config.cors);
     },
     { prefix: '/ofrep/v1' },
   );
-
-  app.post('/evaluate/v1/batch', async (request, reply) => sendJson(reply, batch(request.body)));
 
   const legacy = legacyEvaluation(engine);
   legacyRoutes(routes, legacy);
