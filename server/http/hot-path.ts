@@ -12,6 +12,9 @@ const PLAIN_KEY = /^[-_,A-Za-z0-9]+$/;
 /** Query strings the hot path reads: plain `name=value` pairs; anything to decode goes to Fastify. */
 const PLAIN_QUERY = /^[-_.A-Za-z0-9]+(=[-_.,A-Za-z0-9]*)?(&[-_.A-Za-z0-9]+(=[-_.,A-Za-z0-9]*)?)*$/;
 
+/** Content types the hot path reads (any other, Fastify may refuse as malformed, 415): `type/subtype`, perhaps with a charset. */
+const PLAIN_CONTENT_TYPE = /^[a-z]+\/[-+.a-z0-9]+(\s*;\s*charset=[-a-z0-9]+)?$/i;
+
 interface HotRoute {
   method: HTTPMethods;
   /** The route's URL as registered, as metrics and traces name it. */
@@ -38,7 +41,7 @@ export function slowPathReason(route: RouteOptions, config: Config): string | un
  * `node:http`, ahead of Fastify's request pipeline, which on its own costs more than half of the
  * throughput of an evaluation (bench/http). It takes only requests Fastify would answer the same way
  * without running a hook: an exact path whose parameters are plain keys, a plain query string where the
- * route reads one (no query otherwise), nothing the scope reshapes (`?pretty`). Inputs are checked by
+ * route reads one (no query otherwise), a plain content type, nothing the scope reshapes (`?pretty`). Inputs are checked by
  * the route's own schemas, errors answered in its scope's shape, answers written by the one writer
  * (security headers included), counted in the HTTP metrics, traced and logged as Fastify's are.
  * Everything else, a GET whose handler hands it over, and requests during shutdown go to Fastify.
@@ -99,6 +102,8 @@ export class HotPath {
     const queryText = question < 0 ? '' : url.slice(question + 1);
     if (queryText !== '' && !(twin.readsQuery && PLAIN_QUERY.test(queryText))) return false;
     if (twin.reshapes?.(request)) return false;
+    const contentType = request.headers['content-type'];
+    if (twin.readsBody && contentType !== undefined && !PLAIN_CONTENT_TYPE.test(contentType)) return false;
     const query = queryText === '' ? {} : Object.fromEntries(new URLSearchParams(queryText));
     if (!twin.readsBody) {
       request.resume();
