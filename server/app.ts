@@ -19,7 +19,9 @@ import { type FliptError, GrpcCode } from './flipt/errors.js';
 import { fliptManagementRoutes } from './flipt/routes/index.js';
 import { FliptStore } from './flipt/store/index.js';
 import { installAuth } from './auth/index.js';
-import { protectedAs, protectRoutes } from './auth/enforce.js';
+import { protectRoutes } from './auth/enforce.js';
+import { parse } from './flipt/routes/http.js';
+import { RouteTable } from './route-definitions.js';
 import { metaRoutes } from './flipt/routes/meta.js';
 import { LocalStorage } from './flipt/declarative/local.js';
 import { GitStorage } from './flipt/declarative/git.js';
@@ -156,18 +158,28 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // After the rate limits and protection are marked on each route, which it reads to take or leave a hot route.
   hotPath.install(app, config);
 
-  app.get('/health', { ...protectedAs('public'), exposeHeadRoute: true }, async (_request, reply) => {
-    const answers = await sql`select 1`.execute(database.db).then(
-      () => true,
-      () => false,
-    );
-    const detail = git ? { detail: { git: git.health() } } : {};
-    return answers ? { status: 'SERVING', ...detail } : reply.code(503).send({ status: 'NOT_SERVING', ...detail });
+  const routes = new RouteTable(app, parse);
+  routes.add({
+    method: 'GET',
+    url: '/health',
+    protection: 'public',
+    exposeHeadRoute: true,
+    handler: async (_input, _request, reply) => {
+      const serving = await sql`select 1`.execute(database.db).then(
+        () => true,
+        () => false,
+      );
+      const detail = git ? { detail: { git: git.health() } } : {};
+      return serving ? { status: 'SERVING', ...detail } : reply.code(503).send({ status: 'NOT_SERVING', ...detail });
+    },
   });
   if (metrics) {
-    app.get('/metrics', protectedAs('public'), async (_request, reply) =>
-      reply.type(metrics.contentType).send(await metrics.exposition()),
-    );
+    routes.add({
+      method: 'GET',
+      url: '/metrics',
+      protection: 'public',
+      handler: async (_input, _request, reply) => reply.type(metrics.contentType).send(await metrics.exposition()),
+    });
   }
   // Each scope declares its routes' protection (routes that differ declare their own).
   await app.register(async (api) => {

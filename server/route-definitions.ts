@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type * as v from 'valibot';
-import { protectedAs, type Protection } from './auth/enforce.js';
+import type { Protection } from './auth/enforce.js';
 import { answers, type ErrorLog, type HttpAnswer } from './http/answer.js';
 import type { LimitedKind } from './rate-limits.js';
 
@@ -18,7 +18,7 @@ export interface RouteInput<P, Q, B> {
 }
 
 interface RouteShape<P, Q, B> {
-  method: HTTPMethods;
+  method: HTTPMethods | HTTPMethods[];
   url: string;
   /** The route's own protection; without one, its scope's (`protectRoutes`). */
   protection?: Protection;
@@ -62,6 +62,7 @@ export type HotHandler<P, Q, B> = (input: RouteInput<P, Q, B>, request: HotReque
  * no hook would run on it: its handler returns the whole answer, which one writer sends on both paths.
  */
 export interface HotRouteDefinition<P, Q, B> extends RouteShape<P, Q, B> {
+  method: HTTPMethods;
   hot: true;
   handler: HotHandler<P, Q, B>;
 }
@@ -108,6 +109,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** A hot route's twin, for the hot path (server/http/hot-path.ts) to take when no hook forbids it. */
     hot?: HotTwin;
+    /** Set on every route a RouteTable adds: the route scan refuses routes registered any other way. */
+    declared?: true;
   }
 }
 
@@ -137,7 +140,7 @@ export class RouteTable {
     this.app.route({
       method,
       url,
-      ...(protection && protectedAs(protection)),
+      config: { declared: true, ...(protection && { protection }) },
       ...(exposeHeadRoute !== undefined && { exposeHeadRoute }),
       handler: async (request, reply) => {
         const located = { params: this.check<P>(params, request.params), query: this.check<Q>(query, request.query) };
@@ -166,6 +169,7 @@ export class RouteTable {
       method,
       url,
       config: {
+        declared: true,
         ...(protection && { protection }),
         hot: { ...this.hotScope, readsQuery: query !== undefined, readsBody, answer },
       },

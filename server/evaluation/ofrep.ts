@@ -12,6 +12,7 @@ import type { Config } from '../config/index.js';
 import * as v from 'valibot';
 import { FliptError, GrpcCode } from '../flipt/errors.js';
 import { fliptHotScope, parse } from '../flipt/routes/http.js';
+import { textField } from '../http/fields.js';
 import { fliptErrorAnswer, type HttpAnswer, jsonAnswer, jsonOk } from '../http/answer.js';
 import { type HotScope, RouteTable } from '../route-definitions.js';
 import type { NamespaceSnapshot } from './cache.js';
@@ -52,17 +53,11 @@ export interface OfrepDependencies {
   record: RecordEvaluation;
 }
 
-/** The flag key of an OFREP route's path parameters, if it names one. */
-const keyOf = (params: unknown) =>
-  typeof params === 'object' && params !== null && 'key' in params && typeof params.key === 'string'
-    ? params.key
-    : undefined;
-
 /** Flipt's errors in OFREP's shape, on Fastify's path and the hot one; browsers may call it (CORS). */
 const ofrepHotScope: HotScope = {
   ...fliptHotScope,
   errorAnswer: (error, params, log) =>
-    fliptErrorAnswer(error instanceof FliptError ? asOfrepError(error, keyOf(params)) : error, log),
+    fliptErrorAnswer(error instanceof FliptError ? asOfrepError(error, textField(params, 'key')) : error, log),
   browserCors: true,
 };
 
@@ -71,7 +66,7 @@ export async function ofrepRoutes(app: FastifyInstance, deps: OfrepDependencies,
   await browserCors(app, cors);
   // Thrown on to the app's handler, which answers with the error's status and JSON.
   app.setErrorHandler((error, request) => {
-    throw error instanceof FliptError ? asOfrepError(error, keyOf(request.params)) : error;
+    throw error instanceof FliptError ? asOfrepError(error, textField(request.params, 'key')) : error;
   });
 
   const evaluateOne = ofrepEvaluation(deps);

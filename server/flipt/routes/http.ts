@@ -79,7 +79,7 @@ export class FliptRoutes {
   private readonly methodsByPath = new Map<string, Set<HTTPMethods>>();
   private readonly table: RouteTable;
 
-  constructor(private readonly app: FastifyInstance) {
+  constructor(app: FastifyInstance) {
     this.table = new RouteTable(app, parse);
   }
 
@@ -127,7 +127,7 @@ export class FliptRoutes {
   finish(): void {
     for (const [url, methods] of this.methodsByPath) {
       const others = METHODS.filter((method) => !methods.has(method));
-      this.app.route({
+      this.table.add({
         method: others,
         url,
         handler: async () => {
