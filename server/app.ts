@@ -30,6 +30,8 @@ import { consoleSurveyRoutes } from './surveys/console.js';
 import { SurveyStore } from './surveys/store/index.js';
 import { surveyResultsPlugin } from './surveys/results-routes.js';
 import { evaluationPlugin } from './evaluation/index.js';
+import { buildEvaluation } from './evaluation/api.js';
+import { createAuthRuntime } from './auth/runtime.js';
 import { SnapshotCache } from './evaluation/cache.js';
 import { parseJsonBody } from './json-body.js';
 import { serveConsole } from './console-files.js';
@@ -131,8 +133,21 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('hotPath', hotPath);
   const snapshots = new SnapshotCache(flipt, changes, metrics);
   app.addHook('onClose', async () => snapshots.close());
-  const context: AppContext = { config, database, changes, flipt, snapshots, git, metrics, tracing };
-  // The gRPC server (server/grpc/) serves from the same context, once the routes have filled it in.
+  const evaluation = buildEvaluation({ config, database, snapshots, git, metrics, tracing });
+  const auth = createAuthRuntime(config, database, app.log);
+  const context: AppContext = Object.freeze({
+    config,
+    database,
+    changes,
+    flipt,
+    snapshots,
+    git,
+    metrics,
+    tracing,
+    evaluation: evaluation.api,
+    auth,
+  });
+  // The gRPC server (server/grpc/) serves from the same context.
   app.decorate('ensign', context);
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
@@ -154,7 +169,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await installRateLimits(app, config.rateLimits);
   await app.register(fastifyCookie);
   // Before every route, so that its hooks guard them all.
-  await installAuth(app, context);
+  await installAuth(app, auth);
   // After the rate limits and protection are marked on each route, which it reads to take or leave a hot route.
   hotPath.install(app, config);
 
@@ -193,7 +208,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   await app.register(async (api) => {
     protectRoutes(api, 'evaluation');
-    await evaluationPlugin(api, context);
+    await evaluationPlugin(api, { config, database, changes, flipt, evaluation });
   });
   if (config.surveys.enabled) {
     // The survey APIs check their own keys.

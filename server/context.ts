@@ -6,7 +6,7 @@ import type { GitStorage } from './flipt/declarative/git.js';
 import type { Metrics } from './metrics.js';
 import type { SnapshotCache } from './evaluation/cache.js';
 import type { Tracing } from './tracing.js';
-import type { EvaluationApi } from './evaluation/index.js';
+import type { EvaluationApi } from './evaluation/api.js';
 import type { AuthRuntime } from './auth/runtime.js';
 
 /** What every route module is given: the resolved configuration and the open database. */
@@ -25,10 +25,10 @@ export interface AppContext {
   metrics?: Metrics;
   /** OpenTelemetry spans; undefined unless `tracing.enabled`. */
   tracing?: Tracing;
-  /** The evaluation operations, set by the evaluation plugin as it registers their routes. */
-  evaluation?: EvaluationApi;
-  /** Authentication's settings, store and keys, set by installAuth. */
-  auth?: AuthRuntime;
+  /** The evaluation operations, built before any route: the REST routes and the gRPC services call them. */
+  readonly evaluation: EvaluationApi;
+  /** Authentication's settings, store and keys, made before any route. */
+  readonly auth: AuthRuntime;
 }
 
 declare module 'fastify' {
