@@ -9,7 +9,6 @@ import Fastify, {
   type FastifyReply,
   type RouteOptions,
 } from 'fastify';
-import { DatabaseBusyError } from './db/sqlite-writes.js';
 import { http, https } from './node-http.js';
 import fastifyCookie from '@fastify/cookie';
 import type { Config } from './config/index.js';
@@ -17,12 +16,14 @@ import { isPostgresUrl, openDatabase, type Database } from './db/index.js';
 import type { AppContext } from './context.js';
 import { ChangeFeed } from './changes.js';
 import { AuditDispatcher } from './audit/dispatcher.js';
-import { FliptError, GrpcCode, codeForStatus } from './flipt/errors.js';
+import { type FliptError, GrpcCode } from './flipt/errors.js';
 import { fliptManagementRoutes } from './flipt/routes/index.js';
 import { FliptStore } from './flipt/store/index.js';
 import { FeedbackGuards } from './guards/guards.js';
 import { installAuth } from './auth/index.js';
-import { protectedAs, protectRoutes } from './auth/enforce.js';
+import { protectRoutes } from './auth/enforce.js';
+import { parse } from './flipt/routes/http.js';
+import { RouteTable } from './route-definitions.js';
 import { metaRoutes } from './flipt/routes/meta.js';
 import { LocalStorage } from './flipt/declarative/local.js';
 import { GitStorage } from './flipt/declarative/git.js';
@@ -31,11 +32,14 @@ import { consoleSurveyRoutes } from './surveys/console.js';
 import { SurveyStore } from './surveys/store/index.js';
 import { surveyResultsPlugin } from './surveys/results-routes.js';
 import { evaluationPlugin } from './evaluation/index.js';
-import { FastPath } from './evaluation/fast-path.js';
+import { buildEvaluation } from './evaluation/api.js';
+import { createAuthRuntime } from './auth/runtime.js';
 import { SnapshotCache } from './evaluation/cache.js';
 import { parseJsonBody } from './json-body.js';
 import { serveConsole } from './console-files.js';
-import { helmetHeaders, installSecurityHeaders } from './security-headers.js';
+import { installSecurityHeaders } from './security-headers.js';
+import { answers, BODY_LIMIT, fliptErrorAnswer } from './http/answer.js';
+import { HotPath } from './http/hot-path.js';
 import { installRateLimits } from './rate-limits.js';
 import { loggerOptions } from './logging.js';
 import { Metrics, reportToPrimary } from './metrics.js';
@@ -51,9 +55,6 @@ export interface BuildOptions {
   onRoute?: (route: RouteOptions) => void;
 }
 
-/** 1 MiB: Flipt's request size limit, answered with 413 beyond it. */
-export const BODY_LIMIT = 1024 * 1024;
-
 /**
  * Builds the Fastify app: the Flipt v1 API, the survey client API and the built console and widget.
  * Tests drive it with `app.inject()`; `ensign serve` calls `listen()` on it.
@@ -63,13 +64,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ? await startTracing(config, packageJson.version, isPostgresUrl(config.db.url) ? 'postgres' : 'sqlite')
     : undefined;
   const database = options.database ?? (await openDatabase(config.db.url, { onQuery: tracing?.query }));
-  let fastPath: FastPath | undefined;
+  let hotPath: HotPath | undefined;
   const { tls } = config.server;
   const app = Fastify({
-    // The evaluation hot path answers before Fastify sees the request (evaluation/fast-path.ts).
+    // The hot routes are answered before Fastify sees the request (http/hot-path.ts).
     serverFactory: (handler) => {
       const answer: RequestListener = (request, response) =>
-        fastPath?.handle(request, response, handler) || handler(request, response);
+        hotPath?.handle(request, response, handler) || handler(request, response);
       const listener = tracing ? tracing.listener(answer) : answer;
       return tls ? https.createServer({ cert: tls.cert, key: tls.key }, listener) : http.createServer(listener);
     },
@@ -125,18 +126,28 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('preClose', async () => audit.close());
   const metrics = config.metrics.enabled ? new Metrics() : undefined;
   if (metrics) reportToPrimary(metrics);
-  fastPath = new FastPath(BODY_LIMIT, app.log, metrics, tracing, helmetHeaders());
-  app.addHook('preClose', (done) => {
-    fastPath!.close();
-    done();
-  });
+  hotPath = new HotPath(app.log, metrics, tracing);
+  app.decorate('hotPath', hotPath);
   const guards = new FeedbackGuards(flipt, metrics);
   const stopGuards = guards.start((error) => app.log.warn(`feedback guards: ${(error as Error).message}`));
   app.addHook('preClose', async () => stopGuards());
   const snapshots = new SnapshotCache(flipt, changes, metrics);
   app.addHook('onClose', async () => snapshots.close());
-  const context: AppContext = { config, database, changes, flipt, snapshots, fastPath, git, metrics, tracing };
-  // The gRPC server (server/grpc/) serves from the same context, once the routes have filled it in.
+  const evaluation = buildEvaluation({ config, database, snapshots, git, metrics, tracing });
+  const auth = createAuthRuntime(config, database, app.log);
+  const context: AppContext = Object.freeze({
+    config,
+    database,
+    changes,
+    flipt,
+    snapshots,
+    git,
+    metrics,
+    tracing,
+    evaluation: evaluation.api,
+    auth,
+  });
+  // The gRPC server (server/grpc/) serves from the same context.
   app.decorate('ensign', context);
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
@@ -158,20 +169,32 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await installRateLimits(app, config.rateLimits);
   await app.register(fastifyCookie);
   // Before every route, so that its hooks guard them all.
-  await installAuth(app, context);
+  await installAuth(app, auth);
+  // After the rate limits and protection are marked on each route, which it reads to take or leave a hot route.
+  hotPath.install(app, config);
 
-  app.get('/health', { ...protectedAs('public'), exposeHeadRoute: true }, async (_request, reply) => {
-    const answers = await sql`select 1`.execute(database.db).then(
-      () => true,
-      () => false,
-    );
-    const detail = git ? { detail: { git: git.health() } } : {};
-    return answers ? { status: 'SERVING', ...detail } : reply.code(503).send({ status: 'NOT_SERVING', ...detail });
+  const routes = new RouteTable(app, parse);
+  routes.add({
+    method: 'GET',
+    url: '/health',
+    protection: 'public',
+    exposeHeadRoute: true,
+    handler: async (_input, _request, reply) => {
+      const serving = await sql`select 1`.execute(database.db).then(
+        () => true,
+        () => false,
+      );
+      const detail = git ? { detail: { git: git.health() } } : {};
+      return serving ? { status: 'SERVING', ...detail } : reply.code(503).send({ status: 'NOT_SERVING', ...detail });
+    },
   });
   if (metrics) {
-    app.get('/metrics', protectedAs('public'), async (_request, reply) =>
-      reply.type(metrics.contentType).send(await metrics.exposition()),
-    );
+    routes.add({
+      method: 'GET',
+      url: '/metrics',
+      protection: 'public',
+      handler: async (_input, _request, reply) => reply.type(metrics.contentType).send(await metrics.exposition()),
+    });
   }
   // Each scope declares its routes' protection (routes that differ declare their own).
   await app.register(async (api) => {
@@ -185,7 +208,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   await app.register(async (api) => {
     protectRoutes(api, 'evaluation');
-    await evaluationPlugin(api, context);
+    await evaluationPlugin(api, { config, database, changes, flipt, evaluation });
   });
   if (config.surveys.enabled) {
     // The survey APIs check their own keys.
@@ -234,22 +257,5 @@ function answerInFliptShape(
   request: { log: FastifyInstance['log'] },
   reply: FastifyReply,
 ) {
-  if (error instanceof FliptError) {
-    if (error.code === GrpcCode.Unauthenticated) reply.header('www-authenticate', error.message);
-    return reply.code(error.httpStatus).send(error.toJSON());
-  }
-  if (error instanceof DatabaseBusyError) {
-    request.log.warn(error.message);
-    reply.header('retry-after', String(error.retryAfter));
-    return reply.code(503).send({ code: GrpcCode.Unavailable, message: error.message, details: [] });
-  }
-  const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
-  if (status >= 500) request.log.error(error);
-  const message =
-    status === 413
-      ? `request body is too large (the limit is ${BODY_LIMIT} bytes)`
-      : status >= 500
-        ? 'internal error'
-        : error.message;
-  return reply.code(status).send({ code: codeForStatus(status), message, details: [] });
+  return answers.send(reply, fliptErrorAnswer(error, request.log));
 }

@@ -2,6 +2,8 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import { parse } from './flipt/routes/http.js';
+import { RouteTable } from './route-definitions.js';
 
 /**
  * Serves the built console: each file at the top of its folder (index.html, the entry script and
@@ -15,9 +17,17 @@ export async function serveConsole(files: FastifyInstance, root: string): Promis
   const entries = readdirSync(root, { withFileTypes: true });
   // serve: false only gives the scope reply.sendFile(), from the root.
   await files.register(fastifyStatic, { root, serve: false });
+  const routes = new RouteTable(files, parse);
   for (const entry of entries.filter((entry) => entry.isFile())) {
     const urls = entry.name === 'index.html' ? ['/', '/index.html'] : [`/${entry.name}`];
-    for (const url of urls) files.get(url, { exposeHeadRoute: true }, (_request, reply) => reply.sendFile(entry.name));
+    for (const url of urls) {
+      routes.add({
+        method: 'GET',
+        url,
+        exposeHeadRoute: true,
+        handler: (_input, _request, reply) => reply.sendFile(entry.name),
+      });
+    }
   }
   for (const folder of entries.filter((entry) => entry.isDirectory())) {
     await files.register(fastifyStatic, {

@@ -30,7 +30,7 @@ const HELMET_OPTIONS = {
 /**
  * The headers helmet puts on an answer, as flat name/value pairs (names in lower case) for `writeHead`: helmet's
  * own middleware run once with the options @fastify/helmet gets, so that answers written without Fastify (the
- * fast path) carry exactly what helmet gives every other answer.
+ * hot path, server/http/) carry exactly what helmet gives every other answer.
  */
 export function helmetHeaders(): string[] {
   const headers: string[] = [];
@@ -40,18 +40,6 @@ export function helmetHeaders(): string[] {
   };
   helmet(HELMET_OPTIONS)({} as IncomingMessage, collect as unknown as ServerResponse, () => {});
   return headers;
-}
-
-/**
- * `headers` (flat name/value pairs) with each of `defaults` not already named in them: a route's own header
- * (a cross-origin resource policy, say) wins over the default.
- */
-export function withDefaultHeaders(headers: string[], defaults: readonly string[]): string[] {
-  const named = new Set<string>();
-  for (let i = 0; i < headers.length; i += 2) named.add(headers[i].toLowerCase());
-  const merged = [...headers];
-  for (let i = 0; i < defaults.length; i += 2) if (!named.has(defaults[i])) merged.push(defaults[i], defaults[i + 1]);
-  return merged;
 }
 
 /**

@@ -8,6 +8,7 @@ import {
 import { AuthMetadata, type Authentication } from '../../domain/flipt/auth.js';
 import { DEFAULT_NAMESPACE } from '../../domain/flipt/types.js';
 import { unauthenticated } from '../flipt/errors.js';
+import { textField } from '../http/fields.js';
 import { JwtError, verifyJwt } from './jwt.js';
 import type { AuthRuntime } from './runtime.js';
 import { isExpired } from './store.js';
@@ -188,18 +189,17 @@ export async function enforceNamespaceScope(request: FastifyRequest) {
  */
 function requestNamespaces(request: FastifyRequest): (string | undefined)[] | undefined {
   const route = routeOf(request) ?? '';
-  const params = request.params as Record<string, string>;
   const body = request.body;
   const items = (): unknown[] => {
     const requests = typeof body === 'object' && body !== null ? (body as { requests?: unknown }).requests : undefined;
     return Array.isArray(requests) ? requests : [];
   };
   const namespaced = /^\/api\/v1\/namespaces\/:(\w+)\/./.exec(route);
-  if (namespaced && !/\/(batch-)?evaluate$/.test(route)) return [params[namespaced[1]]];
+  if (namespaced && !/\/(batch-)?evaluate$/.test(route)) return [textField(request.params, namespaced[1])];
   if (/^\/api\/v1\/(flags|segments)(\/|$)/.test(route)) return legacyManagementNamespaces(body, request.query);
   if (/^\/api\/v1\/(namespaces\/:namespaceKey\/)?(batch-)?evaluate$/.test(route)) {
     // The namespace the handler evaluates in, and every one a batch's items name (an item naming none uses the batch's).
-    const evaluated = legacyEvaluationNamespace(params.namespaceKey, body);
+    const evaluated = legacyEvaluationNamespace(textField(request.params, 'namespaceKey'), body);
     return [
       evaluated,
       ...items().map((item) => {
@@ -218,7 +218,7 @@ function requestNamespaces(request: FastifyRequest): (string | undefined)[] | un
   // OFREP names its namespace in a header.
   if (/^\/ofrep\/v1\/evaluate\//.test(route)) return [ofrepNamespace(request.headers)];
   const snapshot = /^\/internal\/v1\/evaluation\/snapshot\/namespace\/:(\w+)$/.exec(route);
-  if (snapshot) return [params[snapshot[1]]];
+  if (snapshot) return [textField(request.params, snapshot[1])];
   return undefined;
 }
 

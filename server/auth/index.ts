@@ -1,10 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AuthMetadata } from '../../domain/flipt/auth.js';
-import type { AppContext } from '../context.js';
-import { resolveAuthSettings } from './settings.js';
-import { AuthStore, timestampIn } from './store.js';
-import { jwksKeySource, pemKeySource } from './jwt.js';
-import { KubernetesVerifier } from './kubernetes.js';
+import { timestampIn } from './store.js';
 import type { AuthRuntime } from './runtime.js';
 import {
   enforceAuthentication,
@@ -23,33 +19,13 @@ const BOOTSTRAP_METADATA = {
   [AuthMetadata.tokenDescription]: 'Initial token created when bootstrapping authentication',
 };
 
-/** Whether authentication installs hooks that every request, evaluations included, must pass. */
-export function authenticationHooksInstalled(config: AppContext['config']): boolean {
-  const settings = resolveAuthSettings(config.authentication);
-  return settings.required || Boolean(settings.session.csrfKey);
-}
-
 /**
  * Installs authentication on the root instance, before any route is registered so its hooks guard
  * every route: CSRF, enforcement of `authentication.required`, namespace-scoped tokens, and the
  * `/auth/v1` routes. Needs @fastify/cookie registered first.
  */
-export async function installAuth(app: FastifyInstance, context: AppContext): Promise<void> {
-  const settings = resolveAuthSettings(context.config.authentication);
-  const { jwt } = settings;
-  const runtime: AuthRuntime = {
-    settings,
-    store: new AuthStore(context.database),
-    jwtKeys: !jwt.enabled
-      ? undefined
-      : jwt.jwksUrl
-        ? jwksKeySource(jwt.jwksUrl, (message) => app.log.warn(message))
-        : pemKeySource(jwt.publicKeyPem!),
-    kubernetes: settings.kubernetes.enabled
-      ? new KubernetesVerifier(settings.kubernetes, (message) => app.log.warn(message))
-      : undefined,
-  };
-  context.auth = runtime;
+export async function installAuth(app: FastifyInstance, runtime: AuthRuntime): Promise<void> {
+  const { settings } = runtime;
   if (settings.token.enabled) await bootstrapToken(app, runtime);
   scheduleCleanup(app, runtime);
 

@@ -16,7 +16,6 @@ import { clearSessionCookies } from './cookies.js';
 import { storedTimestamp, timestampIn } from './store.js';
 import { JwtError } from './jwt.js';
 import type { ServiceAccountIdentity } from './kubernetes.js';
-import { protectedAs } from './enforce.js';
 import * as v from 'valibot';
 import { parse } from '../flipt/routes/http.js';
 import { RouteTable } from '../route-definitions.js';
@@ -186,22 +185,31 @@ export function authOperations(runtime: AuthRuntime) {
 export async function authRoutes(app: FastifyInstance, runtime: AuthRuntime): Promise<void> {
   const ops = authOperations(runtime);
 
-  app.get('/auth/v1/method', protectedAs('public'), async (request) => ops.listMethods(forwardedPrefix(request)));
-
-  app.get('/auth/v1/self', async (request) => ops.self(request.authentication));
-
-  app.put('/auth/v1/self/expire', async (request, reply) => {
-    const { expiresAt } = request.query as { expiresAt?: string };
-    await ops.expireSelf(request.authentication, expiresAt);
-    clearSessionCookies(reply, runtime.settings);
-    return {};
-  });
-
-  app.get('/auth/v1/tokens', async (request) =>
-    ops.listTokens(request.query as { method?: string; limit?: string; pageToken?: string }),
-  );
-
   const routes = new RouteTable(app, parse);
+  const text = v.optional(v.string());
+  routes.add({
+    method: 'GET',
+    url: '/auth/v1/method',
+    protection: 'public',
+    handler: (_input, request) => ops.listMethods(forwardedPrefix(request)),
+  });
+  routes.add({ method: 'GET', url: '/auth/v1/self', handler: (_input, request) => ops.self(request.authentication) });
+  routes.add({
+    method: 'PUT',
+    url: '/auth/v1/self/expire',
+    query: v.object({ expiresAt: text }),
+    handler: async ({ query }, request, reply) => {
+      await ops.expireSelf(request.authentication, query.expiresAt);
+      clearSessionCookies(reply, runtime.settings);
+      return {};
+    },
+  });
+  routes.add({
+    method: 'GET',
+    url: '/auth/v1/tokens',
+    query: v.object({ method: text, limit: text, pageToken: text }),
+    handler: ({ query }) => ops.listTokens(query),
+  });
   const token = v.object({ id: v.string() });
   routes.add({
     method: 'GET',
@@ -217,12 +225,15 @@ export async function authRoutes(app: FastifyInstance, runtime: AuthRuntime): Pr
   });
 
   if (runtime.settings.token.enabled) {
-    app.post('/auth/v1/method/token', async (request) => ops.createToken(request.body));
+    routes.add({ method: 'POST', url: '/auth/v1/method/token', handler: ({ body }) => ops.createToken(body) });
   }
   if (runtime.kubernetes) {
-    app.post('/auth/v1/method/kubernetes/serviceaccount', protectedAs('public'), async (request) =>
-      ops.verifyServiceAccount(request.body),
-    );
+    routes.add({
+      method: 'POST',
+      url: '/auth/v1/method/kubernetes/serviceaccount',
+      protection: 'public',
+      handler: ({ body }) => ops.verifyServiceAccount(body),
+    });
   }
 }
 

@@ -6,10 +6,22 @@ import type { AuthRuntime } from './runtime.js';
 import { setSessionCookie, STATE_COOKIE } from './cookies.js';
 import { forwardedPrefix } from './routes.js';
 import { timestampIn } from './store.js';
-import { protectedAs } from './enforce.js';
+import * as v from 'valibot';
+import { parse } from '../flipt/routes/http.js';
+import { RouteTable } from '../route-definitions.js';
 import * as oidc from 'openid-client';
 import { causeOf, type Claims } from './jwt.js';
 import type { OidcProviderSettings } from './settings.js';
+
+const provider = v.object({ provider: v.string() });
+/** What a login's authorize and callback read of the query: the caller's state, the provider's code or error. */
+const loginQuery = v.object({
+  state: v.optional(v.string()),
+  code: v.optional(v.string()),
+  error: v.optional(v.string()),
+  error_description: v.optional(v.string()),
+});
+type LoginQuery = v.InferOutput<typeof loginQuery>;
 
 /**
  * Browser sessions: OIDC providers and GitHub. `authorize` wraps the caller's state with a random
@@ -19,6 +31,7 @@ import type { OidcProviderSettings } from './settings.js';
  */
 export async function sessionRoutes(app: FastifyInstance, runtime: AuthRuntime): Promise<void> {
   const { settings } = runtime;
+  const routes = new RouteTable(app, parse);
   if (settings.oidc.enabled) {
     const discovery = new DiscoveryCache();
     const providerFor = (name: string) => {
@@ -27,75 +40,90 @@ export async function sessionRoutes(app: FastifyInstance, runtime: AuthRuntime):
       return discovery.get(name, config);
     };
 
-    app.get('/auth/v1/method/oidc/:provider/authorize', protectedAs('public'), async (request, reply) => {
-      const name = (request.params as { provider: string }).provider;
-      const provider = await providerFor(name);
-      const config = settings.oidc.providers[name];
-      // A configured nonce (`nonce`, as Flipt v1.50 and later) is the same for every login and is
-      // checked from the settings; otherwise a fresh one per login rides in the state cookie.
-      const nonce = config.nonce ?? oidc.randomNonce();
-      const verifier = config.usePkce ? oidc.randomPKCECodeVerifier() : undefined;
-      const kept = config.nonce === undefined ? nonce : undefined;
-      const state = beginLogin(request, reply, runtime, `/auth/v1/method/oidc/${name}/callback`, [kept, verifier]);
-      const url = oidc.buildAuthorizationUrl(provider, {
-        redirect_uri: `${config.redirectAddress}/auth/v1/method/oidc/${name}/callback`,
-        scope: ['openid', ...config.scopes.filter((scope) => scope !== 'openid')].join(' '),
-        state,
-        nonce,
-        ...(verifier && {
-          code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-          code_challenge_method: 'S256',
-        }),
-      });
-      return { authorizeUrl: url.href };
+    routes.add({
+      method: 'GET',
+      url: '/auth/v1/method/oidc/:provider/authorize',
+      protection: 'public',
+      params: provider,
+      query: loginQuery,
+      handler: async ({ params: { provider: name }, query }, request, reply) => {
+        const provider = await providerFor(name);
+        const config = settings.oidc.providers[name];
+        // A configured nonce (`nonce`, as Flipt v1.50 and later) is the same for every login and is
+        // checked from the settings; otherwise a fresh one per login rides in the state cookie.
+        const nonce = config.nonce ?? oidc.randomNonce();
+        const verifier = config.usePkce ? oidc.randomPKCECodeVerifier() : undefined;
+        const kept = config.nonce === undefined ? nonce : undefined;
+        const state = beginLogin(request, reply, runtime, `/auth/v1/method/oidc/${name}/callback`, query.state, [
+          kept,
+          verifier,
+        ]);
+        const url = oidc.buildAuthorizationUrl(provider, {
+          redirect_uri: `${config.redirectAddress}/auth/v1/method/oidc/${name}/callback`,
+          scope: ['openid', ...config.scopes.filter((scope) => scope !== 'openid')].join(' '),
+          state,
+          nonce,
+          ...(verifier && {
+            code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+            code_challenge_method: 'S256',
+          }),
+        });
+        return { authorizeUrl: url.href };
+      },
     });
 
-    app.get('/auth/v1/method/oidc/:provider/callback', protectedAs('public'), async (request, reply) => {
-      const name = (request.params as { provider: string }).provider;
-      const provider = await providerFor(name);
-      const config = settings.oidc.providers[name];
-      const callbackPath = `/auth/v1/method/oidc/${name}/callback`;
-      const { state, secrets } = finishLogin(request, reply, runtime, callbackPath);
-      const [nonce, verifier] = secrets;
-      // The URL the provider redirected to, as the provider knows it (the redirect address, not our host).
-      const currentUrl = new URL(
-        `${config.redirectAddress}${callbackPath}${request.url.slice(request.url.indexOf('?'))}`,
-      );
-      const endpoints = provider.serverMetadata();
-      let tokens: Awaited<ReturnType<typeof oidc.authorizationCodeGrant>>;
-      try {
-        tokens = await oidc.authorizationCodeGrant(provider, currentUrl, {
-          expectedState: state,
-          expectedNonce: config.nonce ?? (nonce || undefined),
-          pkceCodeVerifier: verifier || undefined,
-          idTokenExpected: true,
-        });
-      } catch (error) {
-        throw providerFailure(error, endpoints.token_endpoint ?? config.issuerUrl);
-      }
-      let claims: Claims = { ...tokens.claims() };
-      if (endpoints.userinfo_endpoint && tokens.access_token) {
+    routes.add({
+      method: 'GET',
+      url: '/auth/v1/method/oidc/:provider/callback',
+      protection: 'public',
+      params: provider,
+      query: loginQuery,
+      handler: async ({ params: { provider: name }, query }, request, reply) => {
+        const provider = await providerFor(name);
+        const config = settings.oidc.providers[name];
+        const callbackPath = `/auth/v1/method/oidc/${name}/callback`;
+        const { state, secrets } = finishLogin(request, reply, runtime, callbackPath, query);
+        const [nonce, verifier] = secrets;
+        // The URL the provider redirected to, as the provider knows it (the redirect address, not our host).
+        const currentUrl = new URL(
+          `${config.redirectAddress}${callbackPath}${request.url.slice(request.url.indexOf('?'))}`,
+        );
+        const endpoints = provider.serverMetadata();
+        let tokens: Awaited<ReturnType<typeof oidc.authorizationCodeGrant>>;
         try {
-          const info = await oidc.fetchUserInfo(provider, tokens.access_token, String(claims.sub));
-          claims = { ...claims, ...definedOnly(info) };
+          tokens = await oidc.authorizationCodeGrant(provider, currentUrl, {
+            expectedState: state,
+            expectedNonce: config.nonce ?? (nonce || undefined),
+            pkceCodeVerifier: verifier || undefined,
+            idTokenExpected: true,
+          });
         } catch (error) {
-          throw providerFailure(error, endpoints.userinfo_endpoint);
+          throw providerFailure(error, endpoints.token_endpoint ?? config.issuerUrl);
         }
-      }
-      const metadata: Record<string, string> = { 'io.flipt.auth.oidc.provider': name };
-      for (const claim of ['email', 'email_verified', 'name', 'profile', 'picture', 'sub', 'preferred_username']) {
-        const value = claims[claim];
-        if (typeof value === 'string' || typeof value === 'boolean')
-          metadata[`io.flipt.auth.oidc.${claim}`] = String(value);
-      }
-      addGenericMetadata(metadata, claims.email, claims.name, claims.picture);
-      // email_matches refuses the login itself: no session, no stored authentication.
-      const email = typeof claims.email === 'string' ? claims.email : undefined;
-      const patterns = settings.oidc.emailMatches;
-      if (patterns.length > 0 && (email === undefined || !patterns.some((pattern) => pattern.test(email)))) {
-        throw loginFailed(`${email ?? 'a login without an email'} is not allowed by email_matches`);
-      }
-      await startSession(request, reply, runtime, 'METHOD_OIDC', metadata);
+        let claims: Claims = { ...tokens.claims() };
+        if (endpoints.userinfo_endpoint && tokens.access_token) {
+          try {
+            const info = await oidc.fetchUserInfo(provider, tokens.access_token, String(claims.sub));
+            claims = { ...claims, ...definedOnly(info) };
+          } catch (error) {
+            throw providerFailure(error, endpoints.userinfo_endpoint);
+          }
+        }
+        const metadata: Record<string, string> = { 'io.flipt.auth.oidc.provider': name };
+        for (const claim of ['email', 'email_verified', 'name', 'profile', 'picture', 'sub', 'preferred_username']) {
+          const value = claims[claim];
+          if (typeof value === 'string' || typeof value === 'boolean')
+            metadata[`io.flipt.auth.oidc.${claim}`] = String(value);
+        }
+        addGenericMetadata(metadata, claims.email, claims.name, claims.picture);
+        // email_matches refuses the login itself: no session, no stored authentication.
+        const email = typeof claims.email === 'string' ? claims.email : undefined;
+        const patterns = settings.oidc.emailMatches;
+        if (patterns.length > 0 && (email === undefined || !patterns.some((pattern) => pattern.test(email)))) {
+          throw loginFailed(`${email ?? 'a login without an email'} is not allowed by email_matches`);
+        }
+        await startSession(request, reply, runtime, 'METHOD_OIDC', metadata);
+      },
     });
   }
 
@@ -103,71 +131,83 @@ export async function sessionRoutes(app: FastifyInstance, runtime: AuthRuntime):
     const github = settings.github;
     const redirectUri = `${github.redirectAddress}/auth/v1/method/github/callback`;
 
-    app.get('/auth/v1/method/github/authorize', protectedAs('public'), async (request, reply) => {
-      const state = beginLogin(request, reply, runtime, '/auth/v1/method/github/callback');
-      const scopes = new Set(['user:email', ...github.scopes]);
-      if (github.allowedOrganizations.length > 0) scopes.add('read:org');
-      const url = new URL(`${github.serverUrl}/login/oauth/authorize`);
-      url.search = new URLSearchParams({
-        client_id: github.clientId,
-        redirect_uri: redirectUri,
-        scope: [...scopes].join(' '),
-        state,
-      }).toString();
-      return { authorizeUrl: url.toString() };
+    routes.add({
+      method: 'GET',
+      url: '/auth/v1/method/github/authorize',
+      protection: 'public',
+      query: loginQuery,
+      handler: ({ query }, request, reply) => {
+        const state = beginLogin(request, reply, runtime, '/auth/v1/method/github/callback', query.state);
+        const scopes = new Set(['user:email', ...github.scopes]);
+        if (github.allowedOrganizations.length > 0) scopes.add('read:org');
+        const url = new URL(`${github.serverUrl}/login/oauth/authorize`);
+        url.search = new URLSearchParams({
+          client_id: github.clientId,
+          redirect_uri: redirectUri,
+          scope: [...scopes].join(' '),
+          state,
+        }).toString();
+        return { authorizeUrl: url.toString() };
+      },
     });
 
-    app.get('/auth/v1/method/github/callback', protectedAs('public'), async (request, reply) => {
-      const { code } = finishLogin(request, reply, runtime, '/auth/v1/method/github/callback');
-      const token = await postForm<{ access_token?: string; error_description?: string }>(
-        `${github.serverUrl}/login/oauth/access_token`,
-        { client_id: github.clientId, client_secret: github.clientSecret, code, redirect_uri: redirectUri },
-      );
-      if (!token.access_token)
-        throw loginFailed(`GitHub refused the code${token.error_description ? `: ${token.error_description}` : ''}`);
-      const user = await getJson<{
-        login?: string;
-        id?: number;
-        name?: string | null;
-        email?: string | null;
-        avatar_url?: string;
-      }>(`${github.apiUrl}/user`, token.access_token);
-      if (github.allowedOrganizations.length > 0) {
-        const orgs = new Set(
-          (await getJson<{ login: string }[]>(`${github.apiUrl}/user/orgs`, token.access_token)).map(
-            (org) => org.login,
-          ),
+    routes.add({
+      method: 'GET',
+      url: '/auth/v1/method/github/callback',
+      protection: 'public',
+      query: loginQuery,
+      handler: async ({ query }, request, reply) => {
+        const { code } = finishLogin(request, reply, runtime, '/auth/v1/method/github/callback', query);
+        const token = await postForm<{ access_token?: string; error_description?: string }>(
+          `${github.serverUrl}/login/oauth/access_token`,
+          { client_id: github.clientId, client_secret: github.clientSecret, code, redirect_uri: redirectUri },
         );
-        const teamsByOrg = new Map<string, Set<string>>();
-        if (Object.keys(github.allowedTeams).length > 0) {
-          const teams = await getJson<{ slug: string; organization: { login: string } }[]>(
-            `${github.apiUrl}/user/teams`,
-            token.access_token,
+        if (!token.access_token)
+          throw loginFailed(`GitHub refused the code${token.error_description ? `: ${token.error_description}` : ''}`);
+        const user = await getJson<{
+          login?: string;
+          id?: number;
+          name?: string | null;
+          email?: string | null;
+          avatar_url?: string;
+        }>(`${github.apiUrl}/user`, token.access_token);
+        if (github.allowedOrganizations.length > 0) {
+          const orgs = new Set(
+            (await getJson<{ login: string }[]>(`${github.apiUrl}/user/orgs`, token.access_token)).map(
+              (org) => org.login,
+            ),
           );
-          for (const team of teams) {
-            const slugs = teamsByOrg.get(team.organization.login) ?? new Set();
-            teamsByOrg.set(team.organization.login, slugs.add(team.slug));
+          const teamsByOrg = new Map<string, Set<string>>();
+          if (Object.keys(github.allowedTeams).length > 0) {
+            const teams = await getJson<{ slug: string; organization: { login: string } }[]>(
+              `${github.apiUrl}/user/teams`,
+              token.access_token,
+            );
+            for (const team of teams) {
+              const slugs = teamsByOrg.get(team.organization.login) ?? new Set();
+              teamsByOrg.set(team.organization.login, slugs.add(team.slug));
+            }
           }
+          // A member of an allowed organization is let in, unless that organization also names teams: then one of them.
+          const admitted = github.allowedOrganizations.some((org) => {
+            const teams = github.allowedTeams[org];
+            return orgs.has(org) && (!teams || teams.some((team) => teamsByOrg.get(org)?.has(team)));
+          });
+          if (!admitted) throw loginFailed('the user is not a member of an allowed organization or team');
         }
-        // A member of an allowed organization is let in, unless that organization also names teams: then one of them.
-        const admitted = github.allowedOrganizations.some((org) => {
-          const teams = github.allowedTeams[org];
-          return orgs.has(org) && (!teams || teams.some((team) => teamsByOrg.get(org)?.has(team)));
-        });
-        if (!admitted) throw loginFailed('the user is not a member of an allowed organization or team');
-      }
-      const metadata: Record<string, string> = {};
-      const put = (key: string, value: unknown) => {
-        if (value !== undefined && value !== null && value !== '')
-          metadata[`io.flipt.auth.github.${key}`] = String(value);
-      };
-      put('email', user.email);
-      put('name', user.name);
-      put('picture', user.avatar_url);
-      put('sub', user.id);
-      put('preferred_username', user.login);
-      addGenericMetadata(metadata, user.email, user.name, user.avatar_url);
-      await startSession(request, reply, runtime, 'METHOD_GITHUB', metadata);
+        const metadata: Record<string, string> = {};
+        const put = (key: string, value: unknown) => {
+          if (value !== undefined && value !== null && value !== '')
+            metadata[`io.flipt.auth.github.${key}`] = String(value);
+        };
+        put('email', user.email);
+        put('name', user.name);
+        put('picture', user.avatar_url);
+        put('sub', user.id);
+        put('preferred_username', user.login);
+        addGenericMetadata(metadata, user.email, user.name, user.avatar_url);
+        await startSession(request, reply, runtime, 'METHOD_GITHUB', metadata);
+      },
     });
   }
 }
@@ -244,11 +284,12 @@ function beginLogin(
   reply: FastifyReply,
   runtime: AuthRuntime,
   callbackPath: string,
+  /** The caller's own state, returned to it after the login. */
+  originalState = '',
   secrets: (string | undefined)[] = [],
 ): string {
   const { session } = runtime.settings;
   const securityToken = randomBytes(32).toString('base64url');
-  const originalState = (request.query as { state?: string }).state ?? '';
   // Every part is base64url, so a dot separates them.
   reply.setCookie(STATE_COOKIE, [securityToken, ...secrets.map((secret) => secret ?? '')].join('.'), {
     path: `${forwardedPrefix(request)}${callbackPath}`,
@@ -286,10 +327,10 @@ function finishLogin(
   reply: FastifyReply,
   runtime: AuthRuntime,
   callbackPath: string,
+  query: LoginQuery,
 ): { code: string; state: string; secrets: string[] } {
   const { session } = runtime.settings;
   reply.clearCookie(STATE_COOKIE, { path: `${forwardedPrefix(request)}${callbackPath}`, domain: session.cookieDomain });
-  const query = request.query as { code?: string; state?: string; error?: string; error_description?: string };
   if (query.error) throw loginFailed(query.error_description || query.error);
   const [securityToken, ...secrets] = (request.cookies[STATE_COOKIE] ?? '').split('.');
   let sent: unknown;

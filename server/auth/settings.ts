@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { ConfigError, parseDurationMs, type AuthenticationFileConfig } from '../config/index.js';
+import { ConfigError, parseDurationMs, type AuthenticationFileConfig, type Config } from '../config/index.js';
 
 /** The `authentication` section resolved with Flipt v1's defaults. */
 export interface AuthSettings {
@@ -259,4 +259,10 @@ function trustedOrigin(origin: string, name: string): string {
     );
   }
   return origin;
+}
+
+/** Whether authentication installs hooks that every guarded request, evaluations included, must pass. */
+export function authenticationHooksInstalled(config: Config): boolean {
+  const settings = resolveAuthSettings(config.authentication);
+  return settings.required || Boolean(settings.session.csrfKey);
 }

@@ -1,59 +1,47 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { BooleanEvaluation, VariantEvaluation } from '../../domain/evaluation/index.js';
-import type { AppContext } from '../context.js';
-import { AnalyticsRecorder, analyticsRoutes } from './analytics.js';
-import { booleanAnswerJson, variantAnswerJson, type AnswerMeta } from './answers.js';
-import type { NamespaceSnapshot } from './cache.js';
-import type { FastHandler } from './fast-path.js';
-import { ofrepEvaluation, ofrepRoutes } from './ofrep.js';
-import { evaluationRecorder } from './recording.js';
-import { authenticationHooksInstalled } from '../auth/index.js';
+import type { FastifyInstance } from 'fastify';
 import { protectRoutes } from '../auth/enforce.js';
-import { parse, prettyPrinting } from '../flipt/routes/http.js';
+import type { ChangeFeed } from '../changes.js';
+import type { Config } from '../config/index.js';
+import type { Database } from '../db/index.js';
+import { fliptHotScope, parse, prettyPrinting } from '../flipt/routes/http.js';
+import type { FliptStore } from '../flipt/store/index.js';
+import { jsonOk } from '../http/answer.js';
 import { RouteTable } from '../route-definitions.js';
-import { legacyEvaluation, legacyRoutes } from './legacy.js';
-import { snapshotRoutes, snapshots } from './snapshot.js';
-import { v2Evaluation } from './v2.js';
-import { evaluator } from './wire.js';
+import { analyticsRoutes } from './analytics.js';
+import { booleanAnswerJson, variantAnswerJson } from './answers.js';
+import type { Evaluation } from './api.js';
+import { legacyRoutes } from './legacy.js';
+import { ofrepRoutes } from './ofrep.js';
+import { snapshotRoutes } from './snapshot.js';
 
-const JSON_TYPE = 'application/json; charset=utf-8';
-
-/**
- * The evaluation API's operations, each answered as its REST route answers (JSON text or a JSON
- * value); the gRPC services (server/grpc/) call these same functions.
- */
-export interface EvaluationApi {
-  /** One variant flag's evaluation, answered by `answer` (the REST route's JSON, or gRPC's message). */
-  variant<T>(body: unknown, answer: (result: VariantEvaluation, meta: AnswerMeta) => T): T | Promise<T>;
-  boolean<T>(body: unknown, answer: (result: BooleanEvaluation, meta: AnswerMeta) => T): T | Promise<T>;
-  batch(body: unknown): Promise<string>;
-  /** The deprecated v1 evaluation, in the path's namespace (when given), else the body's. */
-  legacyEvaluate(body: unknown, pathNamespace?: string): Promise<Record<string, unknown>>;
-  legacyBatch(body: unknown, pathNamespace?: string): Promise<Record<string, unknown>>;
-  snapshot(key: string, reference: string | undefined): Promise<NamespaceSnapshot>;
-  /** OFREP's single-flag evaluation: the flag key and the headers (`X-Flipt-Namespace`) ride in the request. */
-  ofrep: FastHandler;
-}
+// The gRPC services take the API's type from here.
+export type { EvaluationApi } from './api.js';
 
 /** How often a server on SQLite looks for changes another process committed (`ensign import`). */
 const HISTORY_POLL_MS = 1000;
 
+/** What the evaluation routes are handed: the evaluation built before them, and what keeps its snapshots current. */
+export interface EvaluationRouteDependencies {
+  config: Config;
+  database: Database;
+  changes: ChangeFeed;
+  flipt: FliptStore;
+  evaluation: Evaluation;
+}
+
 /**
  * Flag evaluation, the evaluation snapshot and analytics (docs/architecture.md, "How an evaluation flows"):
  * `/evaluate/v1` (v2.ts), the legacy `/api/v1/evaluate` (legacy.ts), OFREP (ofrep.ts), the snapshot
- * (snapshot.ts) and a flag's analytics. Evaluations run on in-memory snapshots (cache.ts); the database is
- * read only to rebuild them.
+ * (snapshot.ts) and a flag's analytics, over the operations of api.ts. Evaluations run on in-memory
+ * snapshots (cache.ts); the database is read only to rebuild them.
  */
-export async function evaluationPlugin(app: FastifyInstance, context: AppContext): Promise<void> {
-  const analytics = context.config.analytics.enabled
-    ? new AnalyticsRecorder(() => context.database, context.metrics)
-    : undefined;
-  analytics?.start(context.config.analytics.flushIntervalMs);
-  const record = evaluationRecorder(analytics, context.metrics, context.tracing);
-  const { pgPool } = context.database;
-  const { flipt, changes, config } = context;
+export async function evaluationPlugin(app: FastifyInstance, deps: EvaluationRouteDependencies): Promise<void> {
+  const { config, database, changes, flipt, evaluation } = deps;
+  const { api, analytics } = evaluation;
+  analytics?.start(config.analytics.flushIntervalMs);
+  const { pgPool } = database;
   const stopRelay = pgPool
-    ? await changes.relayThroughPostgres(context.database.url, pgPool)
+    ? await changes.relayThroughPostgres(database.url, pgPool)
     : config.storage.type === 'database'
       ? await changes.followHistory(
           { lastId: () => flipt.lastHistoryId(), after: (id, limit) => flipt.changesAfter(id, limit) },
@@ -66,52 +54,34 @@ export async function evaluationPlugin(app: FastifyInstance, context: AppContext
   });
 
   prettyPrinting(app);
-  const routes = new RouteTable(app, parse);
-  const engine = evaluator(context.snapshots, record);
-  const { withSnapshot } = engine;
+  const routes = new RouteTable(app, parse, fliptHotScope);
+  routes.add({
+    method: 'POST',
+    url: '/evaluate/v1/variant',
+    hot: true,
+    handler: ({ body }) => jsonOk(api.variant(body, variantAnswerJson)),
+  });
+  routes.add({
+    method: 'POST',
+    url: '/evaluate/v1/boolean',
+    hot: true,
+    handler: ({ body }) => jsonOk(api.boolean(body, booleanAnswerJson)),
+  });
+  routes.add({ method: 'POST', url: '/evaluate/v1/batch', hot: true, handler: ({ body }) => jsonOk(api.batch(body)) });
 
-  const { variant, boolean, batch } = v2Evaluation(engine);
-  const variantJson = (body: unknown) => variant(body, variantAnswerJson);
-  const booleanJson = (body: unknown) => boolean(body, booleanAnswerJson);
-  const sendJson = async (reply: FastifyReply, json: string | Promise<string>) =>
-    reply.type(JSON_TYPE).send(await json);
-
-  app.post('/evaluate/v1/variant', async (request, reply) => sendJson(reply, variantJson(request.body)));
-  app.post('/evaluate/v1/boolean', async (request, reply) => sendJson(reply, booleanJson(request.body)));
-  // The fast path runs no hook: a guard or a rate limit on evaluations needs Fastify's route.
-  const hotPath = !authenticationHooksInstalled(context.config) && context.config.rateLimits.evaluation === 0;
-  if (hotPath) {
-    context.fastPath.add('/evaluate/v1/variant', variantJson);
-    context.fastPath.add('/evaluate/v1/boolean', booleanJson);
-  }
-
-  // The hot path adds no CORS headers, so a browser-facing OFREP goes through Fastify.
   await app.register(
     async (ofrep) => {
       protectRoutes(ofrep, 'ofrep');
-      await ofrepRoutes(ofrep, { context, withSnapshot, record, hotPath: hotPath && !context.config.cors.enabled });
+      await ofrepRoutes(ofrep, evaluation.ofrep, config.cors);
     },
     { prefix: '/ofrep/v1' },
   );
 
-  app.post('/evaluate/v1/batch', async (request, reply) => sendJson(reply, batch(request.body)));
+  legacyRoutes(routes, api);
 
-  const legacy = legacyEvaluation(engine);
-  legacyRoutes(routes, legacy);
-
-  const snapshotOf = snapshots(context);
-  await app.register(async (scope) => snapshotRoutes(scope, context, snapshotOf), {
+  await app.register(async (scope) => snapshotRoutes(scope, config.cors, api.snapshot), {
     prefix: '/internal/v1/evaluation',
   });
 
-  context.evaluation = {
-    variant,
-    boolean,
-    batch,
-    ...legacy,
-    snapshot: snapshotOf,
-    ofrep: ofrepEvaluation({ withSnapshot, record }),
-  };
-
-  analyticsRoutes(routes, context.database, analytics);
+  analyticsRoutes(routes, database, analytics);
 }

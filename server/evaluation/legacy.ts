@@ -70,8 +70,14 @@ export function legacyEvaluation({ recorded, compiled, record }: Evaluator) {
   return { legacyEvaluate, legacyBatch };
 }
 
+/** The legacy operations the routes answer with (the evaluation API's). */
+interface LegacyOperations {
+  legacyEvaluate(body: unknown, pathNamespace?: string): Promise<unknown>;
+  legacyBatch(body: unknown, pathNamespace?: string): Promise<unknown>;
+}
+
 /** The legacy routes, guarded as the management API (as Flipt mounts them), with and without a namespace in the path. */
-export function legacyRoutes(routes: RouteTable, { legacyEvaluate, legacyBatch }: ReturnType<typeof legacyEvaluation>) {
+export function legacyRoutes(routes: RouteTable, { legacyEvaluate, legacyBatch }: LegacyOperations) {
   const params = v.object({ namespaceKey: v.optional(v.string()) });
   for (const [path, evaluate] of [
     ['evaluate', legacyEvaluate],

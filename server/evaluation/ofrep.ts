@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { FastifyInstance } from 'fastify';
 import {
   EvaluationError,
   evaluateFlag,
@@ -7,14 +8,15 @@ import {
   type CompiledNamespace,
   type EvaluationReason,
 } from '../../domain/evaluation/index.js';
-import type { AppContext } from '../context.js';
+import type { Config } from '../config/index.js';
 import * as v from 'valibot';
 import { FliptError, GrpcCode } from '../flipt/errors.js';
-import { parse } from '../flipt/routes/http.js';
-import { RouteTable } from '../route-definitions.js';
+import { fliptHotScope, parse } from '../flipt/routes/http.js';
+import { textField } from '../http/fields.js';
+import { fliptErrorAnswer, type HttpAnswer, jsonAnswer, jsonOk } from '../http/answer.js';
+import { type HotScope, RouteTable } from '../route-definitions.js';
 import type { NamespaceSnapshot } from './cache.js';
 import { browserCors } from './cors.js';
-import type { FastHandler } from './fast-path.js';
 import type { RecordEvaluation } from './recording.js';
 import { ofrepNamespace } from './request-namespace.js';
 
@@ -34,69 +36,89 @@ export const PROVIDER_CONFIGURATION = JSON.stringify({
   },
 });
 
-const JSON_TYPE = 'application/json; charset=utf-8';
+/** One flag's evaluation as JSON: synchronously when its namespace is in memory. */
+export type OfrepHandler = (body: unknown, request: OfrepRequestInfo) => string | Promise<string>;
+
+/** What a single-flag evaluation reads of its request besides the body: the flag key and `X-Flipt-Namespace`. */
+export interface OfrepRequestInfo {
+  key: string;
+  headers: IncomingHttpHeaders;
+}
 
 /** What the OFREP routes need from the evaluation plugin. */
 export interface OfrepDependencies {
-  context: AppContext;
   /** Runs `answer` on the namespace's snapshot: synchronously when it is in memory. */
   withSnapshot: <R>(namespaceKey: string, answer: (snapshot: NamespaceSnapshot) => R) => R | Promise<R>;
   /** Records one evaluation (analytics, metrics, tracing), as `/evaluate/v1` does. */
   record: RecordEvaluation;
-  /** Whether the single-flag route may be answered by the hot path (no hook would have to run on it). */
-  hotPath: boolean;
 }
 
+/** Flipt's errors in OFREP's shape, on Fastify's path and the hot one; browsers may call it (CORS). */
+const ofrepHotScope: HotScope = {
+  ...fliptHotScope,
+  errorAnswer: (error, params, log) =>
+    fliptErrorAnswer(error instanceof FliptError ? asOfrepError(error, textField(params, 'key')) : error, log),
+  browserCors: true,
+};
+
 /** Registered under `/ofrep/v1`. */
-export async function ofrepRoutes(app: FastifyInstance, deps: OfrepDependencies): Promise<void> {
-  await browserCors(app, deps.context.config.cors);
+export async function ofrepRoutes(app: FastifyInstance, deps: OfrepDependencies, cors: Config['cors']): Promise<void> {
+  await browserCors(app, cors);
   // Thrown on to the app's handler, which answers with the error's status and JSON.
   app.setErrorHandler((error, request) => {
-    const { key } = (request.params ?? {}) as { key?: string };
-    throw error instanceof FliptError ? asOfrepError(error, key) : error;
+    throw error instanceof FliptError ? asOfrepError(error, textField(request.params, 'key')) : error;
   });
 
   const evaluateOne = ofrepEvaluation(deps);
-  const send = async (reply: FastifyReply, json: string | Promise<string>) => reply.type(JSON_TYPE).send(await json);
+  const routes = new RouteTable(app, parse, ofrepHotScope);
 
-  app.get('/configuration', async (_request, reply) => send(reply, PROVIDER_CONFIGURATION));
-
-  new RouteTable(app, parse).add({
+  routes.add({
+    method: 'GET',
+    url: '/configuration',
+    hot: true,
+    handler: () => jsonAnswer(200, PROVIDER_CONFIGURATION),
+  });
+  routes.add({
     method: 'POST',
     url: '/evaluate/flags/:key',
     params: v.object({ key: v.string() }),
-    handler: async ({ params: { key }, body }, request, reply) =>
-      send(reply, evaluateOne(body, { key, headers: request.headers })),
+    hot: true,
+    handler: ({ params: { key }, body }, request) => jsonOk(evaluateOne(body, { key, headers: request.headers })),
   });
-  if (deps.hotPath) {
-    deps.context.fastPath.addPrefix('/ofrep/v1/evaluate/flags/', evaluateOne, (error, request) =>
-      asOfrepError(error, request.key),
-    );
-  }
-
-  app.post('/evaluate/flags', async (request, reply) => {
-    const namespaceKey = ofrepNamespace(request.headers);
-    const input = readOfrepRequest(request.body);
-    const snapshot = await deps.withSnapshot(namespaceKey, (loaded) => loaded);
-    const keys = bulkFlagKeys(snapshot.compiled, input.context.flags);
-    const etag = bulkEtag(snapshot.etag, namespaceKey, input.context);
-    reply.header('etag', etag);
-    if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
-    const flags = keys.map((key) => {
-      try {
-        const started = performance.now();
-        return evaluatedFlagJson(recordedOfrep(deps.record, snapshot.compiled, key, input, started));
-      } catch (error) {
-        if (error instanceof OfrepError) return JSON.stringify(error.toJSON());
-        throw error;
-      }
-    });
-    return send(reply, `{"flags":[${flags.join(',')}]}`);
+  routes.add({
+    method: 'POST',
+    url: '/evaluate/flags',
+    hot: true,
+    handler: (input, request) => bulkEvaluation(deps, input.body, request.headers),
   });
 }
 
+/** `POST /ofrep/v1/evaluate/flags`: the named (else every) flag of the namespace, 304 while the ETag holds. */
+async function bulkEvaluation(
+  deps: OfrepDependencies,
+  body: unknown,
+  headers: IncomingHttpHeaders,
+): Promise<HttpAnswer> {
+  const namespaceKey = ofrepNamespace(headers);
+  const input = readOfrepRequest(body);
+  const snapshot = await deps.withSnapshot(namespaceKey, (loaded) => loaded);
+  const keys = bulkFlagKeys(snapshot.compiled, input.context.flags);
+  const etag = bulkEtag(snapshot.etag, namespaceKey, input.context);
+  if (etagMatches(headers['if-none-match'], etag)) return { status: 304, headers: ['etag', etag] };
+  const flags = keys.map((key) => {
+    try {
+      const started = performance.now();
+      return evaluatedFlagJson(recordedOfrep(deps.record, snapshot.compiled, key, input, started));
+    } catch (error) {
+      if (error instanceof OfrepError) return JSON.stringify(error.toJSON());
+      throw error;
+    }
+  });
+  return jsonAnswer(200, `{"flags":[${flags.join(',')}]}`, ['etag', etag]);
+}
+
 /** One flag's evaluation (`POST /ofrep/v1/evaluate/flags/{key}`, and gRPC's EvaluateFlag): the key is the request's. */
-export function ofrepEvaluation(deps: Pick<OfrepDependencies, 'withSnapshot' | 'record'>): FastHandler {
+export function ofrepEvaluation(deps: OfrepDependencies): OfrepHandler {
   return (body, request) => {
     const namespaceKey = ofrepNamespace(request.headers);
     const input = readOfrepRequest(body, request.key);

@@ -1,21 +1,29 @@
 import type { FastifyInstance } from 'fastify';
 import * as v from 'valibot';
-import type { AppContext } from '../context.js';
+import type { Config } from '../config/index.js';
+import type { GitStorage } from '../flipt/declarative/git.js';
 import { FliptError, GrpcCode } from '../flipt/errors.js';
 import { parse } from '../flipt/routes/http.js';
 import { RouteTable } from '../route-definitions.js';
-import { NamespaceSnapshot, type SnapshotGate } from './cache.js';
+import { NamespaceSnapshot, type SnapshotCache, type SnapshotGate } from './cache.js';
 import { browserCors } from './cors.js';
 import { loadNamespace } from './loader.js';
 
-/** The namespace's evaluation snapshot, or undefined for an unknown one outside database storage (Flipt's 404). */
-export function snapshots(context: AppContext) {
+/** Where snapshots come from: the cache of the served ref, the git storage for other refs. */
+export interface SnapshotSources {
+  cache: SnapshotCache;
+  git?: GitStorage;
+  storageType: Config['storage']['type'];
+}
+
+/** The namespace's evaluation snapshot; an unknown one outside database storage is Flipt's 404. */
+export function snapshots({ cache, git, storageType }: SnapshotSources) {
   return async (key: string, reference: string | undefined) => {
     const snapshot =
-      context.git && reference
-        ? new NamespaceSnapshot(await loadNamespace(await context.git.databaseFor(reference), key))
-        : await context.snapshots.get(key);
-    if (!snapshot.exists && context.config.storage.type !== 'database') {
+      git && reference
+        ? new NamespaceSnapshot(await loadNamespace(await git.databaseFor(reference), key))
+        : await cache.get(key);
+    if (!snapshot.exists && storageType !== 'database') {
       throw new FliptError(GrpcCode.NotFound, `getting flags: namespace "${key}" not found`);
     }
     return snapshot;
@@ -25,10 +33,10 @@ export function snapshots(context: AppContext) {
 /** Registered under `/internal/v1/evaluation`: the snapshot the client-side SDKs evaluate on, revalidated by its ETag. */
 export async function snapshotRoutes(
   app: FastifyInstance,
-  context: AppContext,
-  snapshotOf: ReturnType<typeof snapshots>,
+  cors: Config['cors'],
+  snapshotOf: (key: string, reference: string | undefined) => Promise<NamespaceSnapshot>,
 ): Promise<void> {
-  await browserCors(app, context.config.cors);
+  await browserCors(app, cors);
   new RouteTable(app, parse).add({
     method: 'GET',
     url: '/snapshot/namespace/:key',

@@ -22,14 +22,10 @@ import {
   UpdateVariantRequest,
 } from '../../domain/flipt/schemas.js';
 import { DEFAULT_NAMESPACE } from '../../domain/flipt/types.js';
-import { parse } from './routes/http.js';
+import { type FliptMessage, parse } from './routes/http.js';
 import type { FliptStore } from './store/index.js';
 
-/**
- * A request message of Flipt's management API, in its JSON form (camelCase fields): the REST routes
- * build it from the body or query and the path, the gRPC service decodes it from protobuf.
- */
-export type FliptMessage = Record<string, unknown>;
+export type { FliptMessage };
 
 /**
  * The `flipt.Flipt` RPCs over the store, one function each (`listFlags` is ListFlags): the REST routes (server/flipt/routes/)

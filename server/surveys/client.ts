@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { RouteHandler, RouteTable } from '../route-definitions.js';
+import { HAND_OVER, type RouteTable } from '../route-definitions.js';
 import * as v from 'valibot';
 import { flagAssignment, type TargetingNamespace } from '../../domain/surveys/eligibility.js';
 import type { TEnvironment, TSurvey } from '../../domain/surveys/types.js';
@@ -12,7 +12,7 @@ import {
   MAX_CLIENT_ACTION_CLASSES,
   SurveyStore,
 } from './store/index.js';
-import { type IdentifiedSync, isMobile } from './identified-sync.js';
+import { type IdentifiedSync, identifiedAnswer, isMobile } from './identified-sync.js';
 import { anonymousAnswer, type SyncStates } from './sync.js';
 import type { Metrics } from '../metrics.js';
 import { cuidString, parseInput, plainObject, userIdString } from './validation.js';
@@ -99,8 +99,6 @@ const attributesBody = v.object({
   ),
 });
 
-const JSON_TYPE = 'application/json; charset=utf-8';
-
 /** Formbricks 1.6 client API: everything the in-app widget calls, answered as `{data}`. */
 export function clientRoutes(
   routes: RouteTable,
@@ -114,15 +112,19 @@ export function clientRoutes(
   /** Loads the route's environment before its body is checked: an unknown one is a 404 whatever the body. */
   const environment = ({ params }: { params: { environmentId: string } }) =>
     environmentById(store, params.environmentId);
-  /** The environment's kept sync state (400 when the id is not a cuid, 404 when unknown); the first sync tells the operator the widget is installed. */
-  const syncStateOf = async (request: FastifyRequest) => {
-    const { environmentId } = parseInput(environmentParams, request.params);
+  /** The environment's sync state, read when not kept (404 when unknown); the first sync tells the operator the widget is installed. */
+  const syncStateOf = async (environmentId: string) => {
     const state = async () => SurveyStore.required(await syncStates.get(environmentId), 'Environment', environmentId);
     const kept = await state();
     if (kept.environment.widgetSetupCompleted) return kept;
     // The answer already says so: the write drops the kept state, read again.
     await store.markWidgetSetupCompleted(environmentId);
     return state();
+  };
+  /** On the hot path, only a kept state of an installed widget: anything else is read (or written) by Fastify's route. */
+  const keptState = (environmentId: string) => {
+    const state = syncStates.kept(environmentId);
+    return state?.environment.widgetSetupCompleted ? state : undefined;
   };
 
   /** What the linked flag gives the person now, from their stored attributes. */
@@ -143,38 +145,35 @@ export function clientRoutes(
     method: 'GET',
     url: '/:environmentId/in-app/sync',
     params: environmentParams,
-    handler: async (_input, request, reply) => {
-      const answer = anonymousAnswer(await syncStateOf(request), request.headers['if-none-match']);
-      for (let i = 0; i < answer.headers.length; i += 2) reply.header(answer.headers[i], answer.headers[i + 1]);
-      return reply.code(answer.status).send(answer.body);
+    hot: true,
+    handler: ({ params: { environmentId } }, request) => {
+      const ifNoneMatch = request.headers['if-none-match'];
+      if (!request.onHotPath) return syncStateOf(environmentId).then((state) => anonymousAnswer(state, ifNoneMatch));
+      const state = keptState(environmentId);
+      return state ? anonymousAnswer(state, ifNoneMatch) : HAND_OVER;
     },
   });
 
-  const identifiedSyncRoute: RouteHandler<typeof syncParams, typeof syncQuery> = async (
-    { params: { userId }, query },
-    request,
-    reply,
-  ) => {
-    const state = await syncStateOf(request);
-    const body = await identified(
-      state,
-      {
-        userId,
-        userAgent: request.headers['user-agent'] ?? '',
-        // Clients older than 1.6 send no version and read the person from the sync.
-        withPerson: query.version === undefined,
-      },
-      () => request.server.countAgainst('surveyWrites', request, reply),
-    );
-    reply.header('cache-control', 'no-store');
-    return reply.type(JSON_TYPE).send(body);
-  };
   routes.add({
     method: 'GET',
     url: '/:environmentId/in-app/sync/:userId',
     params: syncParams,
     query: syncQuery,
-    handler: identifiedSyncRoute,
+    hot: true,
+    handler: async ({ params: { environmentId, userId }, query }, request) => {
+      const state = request.onHotPath ? keptState(environmentId) : await syncStateOf(environmentId);
+      if (!state) return HAND_OVER;
+      const visitor = {
+        userId,
+        userAgent: request.headers['user-agent'] ?? '',
+        // Clients older than 1.6 send no version and read the person from the sync.
+        withPerson: query.version === undefined,
+      };
+      // A visitor seen for the first time is made a person on Fastify's path, where it counts as a survey write.
+      const { countAgainst } = request;
+      const body = await identified(state, visitor, countAgainst && (() => countAgainst('surveyWrites')));
+      return body ? identifiedAnswer(body) : HAND_OVER;
+    },
   });
 
   routes.add({

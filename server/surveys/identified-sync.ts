@@ -1,5 +1,5 @@
 import { needsIdentity, passesFlagTargeting, type TargetingNamespace } from '../../domain/surveys/eligibility.js';
-import type { FastAnswer } from '../evaluation/fast-path.js';
+import type { HttpAnswer } from '../http/answer.js';
 import type { SurveyStore } from './store/index.js';
 import { type EnvironmentState, visitorAnswer } from './sync.js';
 import { surveysForVisitor } from './targeting.js';
@@ -12,8 +12,8 @@ export interface SyncingVisitor {
 }
 
 /**
- * The identified sync's `{data}` answer for a visitor of a kept environment; the Fastify route and the fast path
- * both send it. A visitor with no person yet gets one only when `beforeCreating` is given (it counts the
+ * The identified sync's `{data}` answer for a visitor of a kept environment; both paths of the hot route
+ * send it. A visitor with no person yet gets one only when `beforeCreating` is given (it counts the
  * creation against the survey write limit, and may throw to refuse it); without it the answer is undefined.
  */
 export type IdentifiedSync = (
@@ -52,8 +52,8 @@ export function identifiedSync(
   };
 }
 
-/** The identified sync's answer as the fast path sends it, with the headers the client API's route gives it. */
-export function identifiedAnswer(body: Buffer): FastAnswer {
+/** The identified sync's answer, with the headers the client API's scope gives it. */
+export function identifiedAnswer(body: Buffer): HttpAnswer {
   return {
     status: 200,
     headers: [
@@ -65,8 +65,6 @@ export function identifiedAnswer(body: Buffer): FastAnswer {
       'cross-origin',
       'content-type',
       'application/json; charset=utf-8',
-      'content-length',
-      String(body.length),
     ],
     body,
   };

@@ -8,9 +8,8 @@ import { demoEnabled } from '../config/index.js';
 import { SurveyApiError, answerSurveyError, badRequest } from './errors.js';
 import { SurveyStore } from './store/index.js';
 import { clientRoutes } from './client.js';
-import { identifiedAnswer, identifiedSync } from './identified-sync.js';
-import { anonymousAnswer, SyncStates } from './sync.js';
-import { MAX_USER_ID_LENGTH } from './validation.js';
+import { identifiedSync } from './identified-sync.js';
+import { SyncStates } from './sync.js';
 import { namespaceOfEnvironment } from './store/links.js';
 import { fillMissingRollups } from './store/rollups.js';
 import { fileRoutes, storageRoutes } from './storage.js';
@@ -79,24 +78,7 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
     }
     return context.snapshots.get(await namespaceKey);
   };
-  // The syncs of a kept environment are answered ahead of Fastify (no hook guards or limits them); the
-  // routes below answer the others (an environment not read yet, a user id needing percent-encoding).
-  context.fastPath.addGet('/api/v1/client/:environmentId/in-app/sync', ({ params, headers }) => {
-    const state = syncStates.kept(params.environmentId);
-    return state?.environment.widgetSetupCompleted ? anonymousAnswer(state, headers['if-none-match']) : undefined;
-  });
   const identified = identifiedSync(store, targeting);
-  context.fastPath.addGet('/api/v1/client/:environmentId/in-app/sync/:userId', ({ params, query, headers }) => {
-    const state = syncStates.kept(params.environmentId);
-    if (!state?.environment.widgetSetupCompleted || params.userId.length > MAX_USER_ID_LENGTH) return undefined;
-    const visitor = {
-      userId: params.userId,
-      userAgent: headers['user-agent'] ?? '',
-      withPerson: !new URLSearchParams(query).has('version'),
-    };
-    // A visitor seen for the first time is made a person by the Fastify route, which counts it as a survey write.
-    return identified(state, visitor).then((body) => body && identifiedAnswer(body));
-  });
   const webhooks = new WebhookDispatcher(context.database, app.log, config.surveys.webhooksAllowInternalAddresses);
   app.addHook('onReady', async () => webhooks.start());
   app.addHook('onClose', async () => webhooks.stop());

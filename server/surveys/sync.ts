@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { TEnvironment, TProduct, TSurvey } from '../../domain/surveys/types.js';
 import { ALL_NAMESPACES, type ChangeFeed } from '../changes.js';
-import type { FastAnswer } from '../evaluation/fast-path.js';
+import type { HttpAnswer } from '../http/answer.js';
 import { etagMatches } from '../evaluation/ofrep.js';
 import { SURVEY_CONTENT, type SurveyStore } from './store/index.js';
 import { isPublicSurvey } from './targeting.js';
@@ -124,9 +124,9 @@ export class SyncStates {
 
 /**
  * The anonymous sync's answer: 304 to the ETag it gave, else the kept bytes; to be revalidated by
- * browsers (`no-cache`), from any origin. The survey client's Fastify route and the fast path both send it.
+ * browsers (`no-cache`), from any origin. Both paths of the survey client's hot route send it.
  */
-export function anonymousAnswer(state: EnvironmentState, ifNoneMatch: string | undefined): FastAnswer {
+export function anonymousAnswer(state: EnvironmentState, ifNoneMatch: string | undefined): HttpAnswer {
   const headers = [
     'cache-control',
     'no-cache',
@@ -140,7 +140,7 @@ export function anonymousAnswer(state: EnvironmentState, ifNoneMatch: string | u
   if (etagMatches(ifNoneMatch, state.etag)) return { status: 304, headers };
   return {
     status: 200,
-    headers: [...headers, 'content-type', JSON_TYPE, 'content-length', String(state.anonymous.length)],
+    headers: [...headers, 'content-type', JSON_TYPE],
     body: state.anonymous,
   };
 }

@@ -12,6 +12,7 @@ import { FliptStore } from '../store/index.js';
 import { parseFeatures } from './format.js';
 import { INDEX_FILE, type LocalLog, loadDocuments, type Snapshot, selectFeaturesFiles, swapDatabase } from './local.js';
 import { highestMatching, parseConstraint } from './semver.js';
+import { textField } from '../../http/fields.js';
 
 /** Commits other than the followed one kept loaded for `?reference=`; the least recently used goes first. */
 const MAX_REFERENCES = 8;
@@ -473,8 +474,8 @@ export class GitStorage {
   /** Makes the Flipt routes registered in `app`'s scope answer `?reference=` from that ref. */
   answerReferences(app: FastifyInstance): void {
     app.addHook('preHandler', (request, _reply, done) => {
-      const { reference } = (request.query ?? {}) as { reference?: unknown };
-      if (typeof reference !== 'string' || reference === '') return done();
+      const reference = textField(request.query, 'reference');
+      if (reference === undefined || reference === '') return done();
       this.databaseFor(reference).then(
         (database) => this.selected.run(database, done),
         (error: Error) => done(error),

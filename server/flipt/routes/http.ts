@@ -3,8 +3,15 @@ import * as v from 'valibot';
 import { parseRequest } from '../../../domain/flipt/schemas.js';
 import { DEFAULT_NAMESPACE } from '../../../domain/flipt/types.js';
 import { FliptError, GrpcCode, invalid } from '../errors.js';
-import type { FliptMessage } from '../operations.js';
-import { RouteTable } from '../../route-definitions.js';
+import { type HotScope, RouteTable } from '../../route-definitions.js';
+import { fliptErrorAnswer } from '../../http/answer.js';
+import { parseJsonBody } from '../../json-body.js';
+
+/**
+ * A request message of Flipt's management API, in its JSON form (camelCase fields): the REST routes
+ * build it from the body or query and the path, the gRPC service decodes it from protobuf.
+ */
+export type FliptMessage = Record<string, unknown>;
 
 /** Parses a request against a schema, or throws Flipt's 400 naming the problem. */
 export function parse<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
@@ -72,7 +79,7 @@ export class FliptRoutes {
   private readonly methodsByPath = new Map<string, Set<HTTPMethods>>();
   private readonly table: RouteTable;
 
-  constructor(private readonly app: FastifyInstance) {
+  constructor(app: FastifyInstance) {
     this.table = new RouteTable(app, parse);
   }
 
@@ -120,7 +127,7 @@ export class FliptRoutes {
   finish(): void {
     for (const [url, methods] of this.methodsByPath) {
       const others = METHODS.filter((method) => !methods.has(method));
-      this.app.route({
+      this.table.add({
         method: others,
         url,
         handler: async () => {
@@ -131,17 +138,25 @@ export class FliptRoutes {
   }
 }
 
+/** `?pretty` (any value) or `Accept: application/json+pretty` asks for indented JSON. */
+function wantsPretty(query: unknown, accept: string | undefined): boolean {
+  return (
+    (typeof query === 'object' && query !== null && Object.hasOwn(query, 'pretty')) ||
+    (accept?.includes('application/json+pretty') ?? false)
+  );
+}
+
 /**
  * `?pretty` (any value) or `Accept: application/json+pretty` indents the JSON answer.
  * Registered in the Flipt routes' scope.
  */
 export function prettyPrinting(app: FastifyInstance): void {
   app.addHook('onSend', async (request, reply, payload) => {
-    const { query } = request;
-    const wanted =
-      (typeof query === 'object' && query !== null && Object.hasOwn(query, 'pretty')) ||
-      request.headers.accept?.includes('application/json+pretty');
-    if (!wanted || typeof payload !== 'string' || !String(reply.getHeader('content-type') ?? '').includes('json'))
+    if (
+      !wantsPretty(request.query, request.headers.accept) ||
+      typeof payload !== 'string' ||
+      !String(reply.getHeader('content-type') ?? '').includes('json')
+    )
       return payload;
     try {
       return JSON.stringify(JSON.parse(payload), null, 2);
@@ -150,3 +165,13 @@ export function prettyPrinting(app: FastifyInstance): void {
     }
   });
 }
+
+/**
+ * How the Flipt API scopes (with `prettyPrinting`) answer on the hot path: bodies as the app's parser
+ * reads them, errors in Flipt's shape, indented answers left to Fastify.
+ */
+export const fliptHotScope: HotScope = {
+  errorAnswer: (error, _params, log) => fliptErrorAnswer(error, log),
+  readBody: parseJsonBody,
+  reshapes: (request) => wantsPretty(undefined, request.headers.accept),
+};

@@ -3,7 +3,8 @@ import packageJson from '../../../package.json' with { type: 'json' };
 import type { AppContext } from '../../context.js';
 import type { AuthenticationFileConfig, Config } from '../../config/index.js';
 import { redactUrl } from '../declarative/git.js';
-import { prettyPrinting } from './http.js';
+import { RouteTable } from '../../route-definitions.js';
+import { parse, prettyPrinting } from './http.js';
 
 // Defined by tsup at build time; absent when the sources run directly (vitest).
 declare const __ENSIGN_COMMIT__: string | undefined;
@@ -143,8 +144,9 @@ function authenticationSection(auth: AuthenticationFileConfig): Record<string, u
 export async function metaRoutes(app: FastifyInstance, { config, git }: AppContext): Promise<void> {
   prettyPrinting(app);
   const info = metaInfo(config);
-  app.get('/meta/info', async () => info);
-  app.get('/meta/config', async () => metaConfig(config));
+  const routes = new RouteTable(app, parse);
+  routes.add({ method: 'GET', url: '/meta/info', handler: () => info });
+  routes.add({ method: 'GET', url: '/meta/config', handler: () => metaConfig(config) });
   // Ensign's own (docs/compatibility.md): the branches and tags the console's ref selector offers.
-  if (git) app.get('/internal/v1/git/references', async () => git.listReferences());
+  if (git) routes.add({ method: 'GET', url: '/internal/v1/git/references', handler: () => git.listReferences() });
 }

@@ -56,7 +56,7 @@ describe('security headers', () => {
   });
 
   it("the evaluation fast path's answers carry exactly the headers Fastify gives the same route", async () => {
-    const handled = vi.spyOn(t.app.ensign.fastPath!, 'handle');
+    const handled = vi.spyOn(t.app.hotPath, 'handle');
     const body = JSON.stringify({ namespaceKey: 'default', flagKey: 'absent', entityId: 'e' });
     for (const url of ['/evaluate/v1/variant', '/evaluate/v1/boolean']) {
       handled.mockClear();

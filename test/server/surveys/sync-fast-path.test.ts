@@ -18,7 +18,7 @@ describe.each(dialects)('the identified sync on the fast path, on %s', (dialect)
 
   /** An answer over HTTP, and whether the fast path gave it (rather than handing it to Fastify). */
   const overHttp = async (path: string) => {
-    const fastPath = t.app.ensign.fastPath!;
+    const fastPath = t.app.hotPath;
     const handle = fastPath.handle.bind(fastPath);
     let byFastify = false;
     const spy = vi.spyOn(fastPath, 'handle').mockImplementation((request, response, fallback) => {
