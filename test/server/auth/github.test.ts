@@ -169,6 +169,24 @@ describe.each(dialects)('GitHub login against a local OAuth server on %s', (dial
     expect((await logIn(teamOnly, EVE)).statusCode).toBe(302);
   });
 
+  it('stores the organizations and teams it read, as Flipt v1.53 and later do with read:org', async () => {
+    const member = {
+      ...ADA,
+      orgs: ['analytical', 'babbage'],
+      teams: ['analytical/engines', 'analytical/looms', 'babbage/cogs'],
+    };
+    const organizationsOf = async (app: AuthTestApp) => {
+      const { metadata } = (await selfOf(app, await logIn(app, member))).json();
+      return [metadata['io.flipt.auth.github.organizations'], metadata['io.flipt.auth.github.teams']];
+    };
+    // Only the allowed organizations and, where teams are named, only those teams.
+    expect(await organizationsOf(orgOnly)).toEqual(['["analytical"]', '{"analytical":["engines","looms"]}']);
+    expect(await organizationsOf(teamOnly)).toEqual(['["analytical"]', '{"analytical":["engines"]}']);
+    // Without read:org nothing is read or stored.
+    const { metadata } = (await selfOf(t, await logIn(t, member))).json();
+    expect(Object.keys(metadata).filter((key) => /organizations|teams/.test(key))).toEqual([]);
+  });
+
   it('refuses a code GitHub does not know', async () => {
     const authorize = await t.app.inject({ method: 'GET', url: '/auth/v1/method/github/authorize' });
     const state = new URL(authorize.json().authorizeUrl).searchParams.get('state')!;
