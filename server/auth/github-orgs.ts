@@ -13,13 +13,19 @@ export interface GithubRestrictions {
   allowedTeams: Record<string, string[]>;
 }
 
-/** A member of an allowed organization is let in, unless that organization also names teams: then one of them. */
+/**
+ * A member of an allowed organization is let in; once `allowed_teams` names any team, only a member of a
+ * team it names for that organization, as Flipt decides (an organization it names no teams for admits
+ * no one then).
+ */
 export function admitted(member: GithubMembership, { allowedOrganizations, allowedTeams }: GithubRestrictions) {
   if (allowedOrganizations.length === 0) return true;
-  return allowedOrganizations.some((org) => {
-    const teams = allowedTeams[org];
-    return member.orgs.has(org) && (!teams || teams.some((team) => member.teamsByOrg.get(org)?.includes(team)));
-  });
+  const teamsNamed = Object.keys(allowedTeams).length > 0;
+  return allowedOrganizations.some(
+    (org) =>
+      member.orgs.has(org) &&
+      (!teamsNamed || (allowedTeams[org] ?? []).some((team) => member.teamsByOrg.get(org)?.includes(team))),
+  );
 }
 
 /**
