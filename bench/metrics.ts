@@ -7,7 +7,13 @@ import { Metrics } from '../server/metrics.js';
 const COUNT = 1_000_000;
 const ROUNDS = 5;
 const metrics = new Metrics();
-const outcome = { match: true, reason: 'MATCH_EVALUATION_REASON', value: 'variant_002', type: 'variant' as const };
+const outcome = {
+  match: true,
+  reason: 'MATCH_EVALUATION_REASON',
+  value: 'variant_002',
+  type: 'variant' as const,
+  segmentKeys: [],
+};
 const perRound: number[] = [];
 for (let round = 0; round < ROUNDS; round++) {
   const started = performance.now();

@@ -219,6 +219,8 @@ export interface EvaluationOutcome {
   reason: string;
   value: string;
   type: 'variant' | 'boolean';
+  /** The segments that matched, for the span's `flipt.segments` (Flipt v1.61). */
+  segmentKeys: string[];
 }
 
 /** A flag's series, each created when first counted (a flag never evaluated successfully has no latency). */

@@ -52,7 +52,11 @@ export async function startTracing(config: Config, version: string, dialect: Dia
   const spans = new WeakMap<IncomingMessage, Span>();
   const dbSystem = dialect === 'postgres' ? 'postgresql' : 'sqlite';
   /** A span for work that has finished, started `durationMs` ago, under the active span. */
-  const finished = (name: string, durationMs: number, attributes: Record<string, string | number | boolean>) => {
+  const finished = (
+    name: string,
+    durationMs: number,
+    attributes: Record<string, string | number | boolean | string[]>,
+  ) => {
     const end = Date.now();
     tracer.startSpan(name, { startTime: end - durationMs, attributes }).end(end);
   };
@@ -104,7 +108,12 @@ export async function startTracing(config: Config, version: string, dialect: Dia
         'flipt.namespace': namespaceKey,
         'flipt.flag': flagKey,
         ...(outcome
-          ? { 'flipt.match': outcome.match, 'flipt.reason': outcome.reason, 'flipt.value': outcome.value }
+          ? {
+              'flipt.match': outcome.match,
+              'flipt.reason': outcome.reason,
+              'flipt.value': outcome.value,
+              'flipt.segments': outcome.segmentKeys,
+            }
           : { 'flipt.error': true }),
       }),
     query: (event) =>

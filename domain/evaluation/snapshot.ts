@@ -72,8 +72,7 @@ export interface SnapshotSegment {
   name: string;
   description: string;
   matchType: SnapshotMatchType;
-  createdAt: null;
-  updatedAt: null;
+  /** A snapshot segment carries no timestamps: Flipt v1.54 and later omit them (v1.47 wrote `null`). */
   constraints: SnapshotConstraint[];
 }
 

@@ -21,12 +21,16 @@ export const AUTH_METHODS: readonly AuthMethod[] = [
   'METHOD_CLOUD',
 ];
 
+/**
+ * Unset fields are absent, as Flipt v1.54 and later write them (v1.47 wrote `null`): `expiresAt` for a
+ * token that never expires, all three timestamps for a JWT authentication.
+ */
 export interface Authentication {
   id: string;
   method: AuthMethod;
-  expiresAt: string | null;
-  createdAt: string | null;
-  updatedAt: string | null;
+  expiresAt?: string;
+  createdAt?: string;
+  updatedAt?: string;
   metadata: Record<string, string>;
 }
 
@@ -34,7 +38,8 @@ export interface MethodInfo {
   method: AuthMethod;
   enabled: boolean;
   sessionCompatible: boolean;
-  metadata: Record<string, unknown> | null;
+  /** GitHub's and OIDC's login addresses; absent for the other methods. */
+  metadata?: Record<string, unknown>;
 }
 
 export interface ListAuthenticationMethodsResponse {

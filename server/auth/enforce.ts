@@ -141,9 +141,6 @@ async function byJwt(runtime: AuthRuntime, token: string): Promise<Authenticatio
   return {
     id: '',
     method: 'METHOD_JWT',
-    expiresAt: null,
-    createdAt: null,
-    updatedAt: null,
     metadata: jwtMetadata(claims),
   };
 }

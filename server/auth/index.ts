@@ -8,10 +8,9 @@ import {
   protectionOf,
   protectRoutes,
   requireProtection,
-  routeOf,
 } from './enforce.js';
 import { authRoutes } from './routes.js';
-import { Csrf } from './csrf.js';
+import { CrossOriginProtection } from './csrf.js';
 import { sessionRoutes } from './session.js';
 
 const BOOTSTRAP_METADATA = {
@@ -31,16 +30,13 @@ export async function installAuth(app: FastifyInstance, runtime: AuthRuntime): P
 
   app.addHook('onRoute', requireProtection);
   app.decorateRequest('authentication', undefined);
-  const { csrfKey } = settings.session;
-  if (csrfKey) {
-    const csrf = new Csrf(csrfKey, settings.session.secure, settings.session.csrfTrustedOrigins);
-    // Only Flipt's API is guarded, as in Flipt: the survey APIs and static files never read the session cookie.
+  if (settings.session.csrfKey) {
+    const protection = new CrossOriginProtection(settings.session.csrfTrustedOrigins);
+    // Flipt's API is guarded, as in Flipt; the survey APIs (public) are called from other sites by design.
     app.addHook('onRequest', async (request, reply) => {
-      if (protectionOf(request) === 'public' || csrf.allows(request)) return;
-      return reply.code(403).type('text/plain; charset=utf-8').send('Forbidden - CSRF token invalid\n');
-    });
-    app.addHook('onSend', async (request, reply) => {
-      if (/^\/meta\//.test(routeOf(request) ?? '')) csrf.issue(request, reply);
+      if (protectionOf(request) === 'public') return;
+      const refusal = protection.refusal(request);
+      if (refusal) return reply.code(403).type('text/plain; charset=utf-8').send(`${refusal}\n`);
     });
   }
   // With authentication off nothing is checked, so the evaluation path carries no hook at all.

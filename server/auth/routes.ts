@@ -7,7 +7,6 @@ import {
   type CreateTokenResponse,
   type ListAuthenticationMethodsResponse,
   type ListAuthenticationsResponse,
-  type MethodInfo,
 } from '../../domain/flipt/auth.js';
 import { FliptError, GrpcCode, invalid, invalidField, notFound, unauthenticated } from '../flipt/errors.js';
 import { nowTimestamp } from '../db/codec.js';
@@ -43,39 +42,31 @@ export type AuthOperations = ReturnType<typeof authOperations>;
 export function authOperations(runtime: AuthRuntime) {
   const { settings, store } = runtime;
   return {
-    /** The six methods in Flipt's order; `prefix` is the reverse proxy's mount path of the URLs. */
+    /**
+     * The five methods in Flipt v1.61's order (Cloud went in v1.50.1). GitHub and OIDC always carry their
+     * login addresses, as Flipt's do whether or not they are enabled; the others carry no metadata.
+     * `prefix` is the reverse proxy's mount path of the addresses.
+     */
     listMethods(prefix: string): ListAuthenticationMethodsResponse {
       const urls = (base: string) => ({
         authorize_url: `${prefix}${base}/authorize`,
         callback_url: `${prefix}${base}/callback`,
-      });
-      const info = (
-        method: AuthMethod,
-        enabled: boolean,
-        sessionCompatible: boolean,
-        metadata: MethodInfo['metadata'] = null,
-      ) => ({
-        method,
-        enabled,
-        sessionCompatible,
-        metadata,
       });
       const providers = Object.fromEntries(
         Object.keys(settings.oidc.providers).map((name) => [name, urls(`/auth/v1/method/oidc/${name}`)]),
       );
       return {
         methods: [
-          info('METHOD_TOKEN', settings.token.enabled, false),
-          info(
-            'METHOD_GITHUB',
-            settings.github.enabled,
-            true,
-            settings.github.enabled ? urls('/auth/v1/method/github') : null,
-          ),
-          info('METHOD_OIDC', settings.oidc.enabled, true, settings.oidc.enabled ? { providers } : null),
-          info('METHOD_KUBERNETES', settings.kubernetes.enabled, false),
-          info('METHOD_JWT', settings.jwt.enabled, false),
-          info('METHOD_CLOUD', false, true),
+          { method: 'METHOD_TOKEN', enabled: settings.token.enabled, sessionCompatible: false },
+          {
+            method: 'METHOD_GITHUB',
+            enabled: settings.github.enabled,
+            sessionCompatible: true,
+            metadata: urls('/auth/v1/method/github'),
+          },
+          { method: 'METHOD_OIDC', enabled: settings.oidc.enabled, sessionCompatible: true, metadata: { providers } },
+          { method: 'METHOD_KUBERNETES', enabled: settings.kubernetes.enabled, sessionCompatible: false },
+          { method: 'METHOD_JWT', enabled: settings.jwt.enabled, sessionCompatible: false },
         ],
       };
     },
@@ -93,7 +84,7 @@ export function authOperations(runtime: AuthRuntime) {
       if (expiresAt !== undefined && expiresAt !== '') {
         at = storedTimestamp(expiresAt) ?? failTimestamp('expiresAt');
         // Expiring may shorten an authentication's life, never lengthen it.
-        const issuedUntil = caller.expiresAt === null ? undefined : storedTimestamp(caller.expiresAt);
+        const issuedUntil = caller.expiresAt === undefined ? undefined : storedTimestamp(caller.expiresAt);
         if (issuedUntil !== undefined && at > issuedUntil) {
           throw invalid('expiresAt must not be later than the current expiry');
         }

@@ -12,6 +12,7 @@ import { RouteTable } from '../route-definitions.js';
 import * as oidc from 'openid-client';
 import { causeOf, type Claims } from './jwt.js';
 import type { OidcProviderSettings } from './settings.js';
+import { admitted, type GithubMembership, membershipMetadata } from './github-orgs.js';
 
 const provider = v.object({ provider: v.string() });
 /** What a login's authorize and callback read of the query: the caller's state, the provider's code or error. */
@@ -130,6 +131,8 @@ export async function sessionRoutes(app: FastifyInstance, runtime: AuthRuntime):
   if (settings.github.enabled) {
     const github = settings.github;
     const redirectUri = `${github.redirectAddress}/auth/v1/method/github/callback`;
+    // Organizations are read, for the login check and the metadata, when read:org is asked for.
+    const readsOrgs = github.allowedOrganizations.length > 0 || github.scopes.includes('read:org');
 
     routes.add({
       method: 'GET',
@@ -139,7 +142,7 @@ export async function sessionRoutes(app: FastifyInstance, runtime: AuthRuntime):
       handler: ({ query }, request, reply) => {
         const state = beginLogin(request, reply, runtime, '/auth/v1/method/github/callback', query.state);
         const scopes = new Set(['user:email', ...github.scopes]);
-        if (github.allowedOrganizations.length > 0) scopes.add('read:org');
+        if (readsOrgs) scopes.add('read:org');
         const url = new URL(`${github.serverUrl}/login/oauth/authorize`);
         url.search = new URLSearchParams({
           client_id: github.clientId,
@@ -171,30 +174,9 @@ export async function sessionRoutes(app: FastifyInstance, runtime: AuthRuntime):
           email?: string | null;
           avatar_url?: string;
         }>(`${github.apiUrl}/user`, token.access_token);
-        if (github.allowedOrganizations.length > 0) {
-          const orgs = new Set(
-            (await getJson<{ login: string }[]>(`${github.apiUrl}/user/orgs`, token.access_token)).map(
-              (org) => org.login,
-            ),
-          );
-          const teamsByOrg = new Map<string, Set<string>>();
-          if (Object.keys(github.allowedTeams).length > 0) {
-            const teams = await getJson<{ slug: string; organization: { login: string } }[]>(
-              `${github.apiUrl}/user/teams`,
-              token.access_token,
-            );
-            for (const team of teams) {
-              const slugs = teamsByOrg.get(team.organization.login) ?? new Set();
-              teamsByOrg.set(team.organization.login, slugs.add(team.slug));
-            }
-          }
-          // A member of an allowed organization is let in, unless that organization also names teams: then one of them.
-          const admitted = github.allowedOrganizations.some((org) => {
-            const teams = github.allowedTeams[org];
-            return orgs.has(org) && (!teams || teams.some((team) => teamsByOrg.get(org)?.has(team)));
-          });
-          if (!admitted) throw loginFailed('the user is not a member of an allowed organization or team');
-        }
+        const member = readsOrgs ? await githubMembership(github.apiUrl, token.access_token) : undefined;
+        if (member && !admitted(member, github))
+          throw loginFailed('the user is not a member of an allowed organization or team');
         const metadata: Record<string, string> = {};
         const put = (key: string, value: unknown) => {
           if (value !== undefined && value !== null && value !== '')
@@ -205,11 +187,31 @@ export async function sessionRoutes(app: FastifyInstance, runtime: AuthRuntime):
         put('picture', user.avatar_url);
         put('sub', user.id);
         put('preferred_username', user.login);
+        if (member) {
+          const { organizations, teams } = membershipMetadata(member, github);
+          put('organizations', organizations);
+          put('teams', teams);
+        }
         addGenericMetadata(metadata, user.email, user.name, user.avatar_url);
         await startSession(request, reply, runtime, 'METHOD_GITHUB', metadata);
       },
     });
   }
+}
+
+/** The user's organizations and teams (the first 100, as Flipt asks for them). */
+async function githubMembership(apiUrl: string, accessToken: string): Promise<GithubMembership> {
+  const orgs = await getJson<{ login: string }[]>(`${apiUrl}/user/orgs`, accessToken);
+  const teams = await getJson<{ slug: string; organization: { login: string } }[]>(
+    `${apiUrl}/user/teams?per_page=100`,
+    accessToken,
+  );
+  const teamsByOrg = new Map<string, string[]>();
+  for (const team of teams) {
+    const org = team.organization.login;
+    teamsByOrg.set(org, [...(teamsByOrg.get(org) ?? []), team.slug]);
+  }
+  return { orgs: new Set(orgs.map((org) => org.login)), teamsByOrg };
 }
 
 /** How long a provider's discovery document (and so its endpoints) is trusted before it is fetched again. */

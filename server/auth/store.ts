@@ -30,14 +30,14 @@ export function storedTimestamp(rfc3339: string): string | undefined {
 }
 
 export function isExpired(authentication: Authentication): boolean {
-  return authentication.expiresAt !== null && Date.parse(authentication.expiresAt) <= Date.now();
+  return authentication.expiresAt !== undefined && Date.parse(authentication.expiresAt) <= Date.now();
 }
 
 function toAuthentication(row: AuthenticationsTable): Authentication {
   return {
     id: row.id,
     method: row.method as AuthMethod,
-    expiresAt: row.expires_at === null ? null : formatTimestamp(row.expires_at),
+    ...(row.expires_at !== null && { expiresAt: formatTimestamp(row.expires_at) }),
     createdAt: formatTimestamp(row.created_at),
     updatedAt: formatTimestamp(row.updated_at),
     metadata: JSON.parse(row.metadata) as Record<string, string>,

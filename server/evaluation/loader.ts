@@ -272,8 +272,6 @@ async function readSegments(trx: Reader, ns: string, keys?: string[]): Promise<M
       name: '',
       description: '',
       matchType: snapshotMatchType(segment.match_type),
-      createdAt: null,
-      updatedAt: null,
       constraints: (constraintsBySegment.get(segment.key) ?? []).map((c) => ({
         id: c.id,
         type: snapshotComparisonType(c.type),

@@ -49,11 +49,18 @@ function failureLabels(namespace: CompiledNamespace, flagKey: string): [namespac
 
 function outcomeOf(result: VariantEvaluation | BooleanEvaluation): EvaluationOutcome {
   return 'variantKey' in result
-    ? { match: result.match, reason: result.reason, value: result.variantKey, type: 'variant' }
+    ? {
+        match: result.match,
+        reason: result.reason,
+        value: result.variantKey,
+        type: 'variant',
+        segmentKeys: result.segmentKeys,
+      }
     : {
         match: result.reason === 'MATCH_EVALUATION_REASON',
         reason: result.reason,
         value: String(result.enabled),
         type: 'boolean',
+        segmentKeys: result.segmentKeys,
       };
 }

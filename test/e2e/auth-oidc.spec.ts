@@ -84,25 +84,39 @@ test('signs in through the local OpenID provider, shows the user menu, and logs 
   expect((await page.request.get(`${server.url}/auth/v1/self`)).status()).toBe(401);
 });
 
-test("the console's own writes carry the CSRF token; a cookie-authenticated write without it is refused", async ({
-  page,
-}) => {
+test('the console writes with no CSRF token; a form another site posts is refused', async ({ page }) => {
   await logIn(page, 'grace');
   await expect(page.getByRole('button', { name: 'User menu: Grace' })).toBeVisible();
-  const refused = await page.evaluate(async () => {
-    const response = await fetch('/api/v1/namespaces', {
-      method: 'POST',
-      body: JSON.stringify({ key: 'forged', name: 'Forged' }),
-    });
-    return { status: response.status, text: await response.text() };
-  });
-  expect(refused).toEqual({ status: 403, text: 'Forbidden - CSRF token invalid\n' });
+
+  // The classic forgery: a page elsewhere posts a form to the API, which the browser sends with the cookie.
+  await page.route('http://elsewhere.test/', (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: `<form method="post" enctype="text/plain" action="${server.url}/api/v1/namespaces">
+        <input name='{"key":"forged","name":"Forged","x":"' value='"}'><button>Send</button></form>`,
+    }),
+  );
+  await page.goto('http://elsewhere.test/');
+  const [refused] = await Promise.all([
+    page.waitForResponse(`${server.url}/api/v1/namespaces`),
+    page.getByRole('button', { name: 'Send' }).click(),
+  ]);
+  expect(refused.status()).toBe(403);
+  expect(await refused.text()).toBe('cross-origin request detected from Sec-Fetch-Site header\n');
+  const namespaces = await page.request.get(`${server.url}/api/v1/namespaces`);
+  expect((await namespaces.json()).namespaces.map((namespace: { key: string }) => namespace.key)).not.toContain(
+    'forged',
+  );
 
   await page.goto(`${server.url}/#/settings/namespaces`);
   await page.getByRole('button', { name: 'New Namespace' }).click();
   const dialog = page.getByRole('dialog', { name: 'New Namespace' });
   await dialog.getByLabel('Name', { exact: true }).fill('Team Grace');
-  await dialog.getByRole('button', { name: 'Create' }).click();
+  const [created] = await Promise.all([
+    page.waitForResponse((response) => response.request().method() === 'POST'),
+    dialog.getByRole('button', { name: 'Create' }).click(),
+  ]);
+  expect(created.request().headers()['x-csrf-token']).toBeUndefined();
   await expect(page.getByRole('row').filter({ hasText: 'Team Grace' })).toBeVisible();
 });
 

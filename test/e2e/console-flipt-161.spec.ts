@@ -253,7 +253,7 @@ test.describe('in a browser east of UTC', () => {
   });
 });
 
-test('segments are picked by name with their key beside it, and unnamed variants by their key', async ({
+test('segments are picked and shown in rule and rollout rows by name with their key beside it, unnamed variants by key', async ({
   page,
   server,
   namespace,
@@ -292,6 +292,9 @@ test('segments are picked by name with their key beside it, and unnamed variants
   await rule.getByRole('button', { name: 'Create' }).click();
   await expect(toast(page).success).toHaveText('Successfully created rule');
   await expect(page.getByRole('article', { name: 'Rule 1' })).toContainText('blue');
+  // The rule's row names its segment too (Flipt 1.61's rule card shows the picker, by name).
+  const ruleSegments = page.getByRole('article', { name: 'Rule 1' }).getByRole('paragraph').first();
+  await expect(ruleSegments).toHaveText(`Beta testers ${segment}`);
 
   // The unnamed variant as the default, shown by its key after leaving and coming back.
   await pick(page.getByRole('form', { name: 'Default Rule' }), 'Default Variant', 'blue');
@@ -303,6 +306,7 @@ test('segments are picked by name with their key beside it, and unnamed variants
     page.getByRole('form', { name: 'Default Rule' }).getByRole('combobox', { name: 'Default Variant' }),
   ).toHaveText('blue');
   await expect(page.getByRole('article', { name: 'Rule 1' })).toContainText('blue');
+  await expect(ruleSegments).toHaveText(`Beta testers ${segment}`);
   // The flag form's Default Variant too.
   await expect(page.getByRole('combobox', { name: 'Default Variant' }).first()).toHaveText('blue');
 
@@ -317,6 +321,9 @@ test('segments are picked by name with their key beside it, and unnamed variants
   await expect(toast(page).success).toHaveText('Successfully created rollout');
   await goTo(page, 'Segments');
   await openFlag(page, booleanFlag);
+  await expect(page.getByRole('article', { name: 'Rollout 1' }).getByRole('paragraph').first()).toHaveText(
+    `Beta testers ${segment}`,
+  );
   await page.getByRole('button', { name: 'Edit rollout 1' }).click();
   const edit = page.getByRole('dialog', { name: 'Edit Rollout' });
   await expect(edit.getByRole('combobox', { name: 'Segments' })).toHaveText('Beta testers');

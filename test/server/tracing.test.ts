@@ -19,6 +19,8 @@ describe.each(dialects)('tracing to an OTLP/HTTP receiver on %s', (dialect) => {
     });
     const api = new Api(t.app);
     await api.flag('default', 'switch', 'BOOLEAN_FLAG_TYPE', true);
+    await api.segment('default', 'staff', [['STRING_COMPARISON_TYPE', 'team', 'eq', 'core']]);
+    await api.segmentRollout('default', 'switch', 1, ['staff'], true);
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
   });
@@ -30,7 +32,7 @@ describe.each(dialects)('tracing to an OTLP/HTTP receiver on %s', (dialect) => {
   it('sends a span per request, with the evaluation and the database queries inside it', async () => {
     const answer = await fetch(`${base}/evaluate/v1/boolean`, {
       method: 'POST',
-      body: JSON.stringify({ flagKey: 'switch', entityId: 'e1' }),
+      body: JSON.stringify({ flagKey: 'switch', entityId: 'e1', context: { team: 'core' } }),
     });
     expect(answer.status).toBe(200);
     await expect.poll(() => receiver.spans.some((span) => span.name === 'evaluation'), { timeout: 10_000 }).toBe(true);
@@ -43,7 +45,13 @@ describe.each(dialects)('tracing to an OTLP/HTTP receiver on %s', (dialect) => {
     expect(evaluation).toMatchObject({
       traceId: request.traceId,
       parentSpanId: request.spanId,
-      attributes: { 'flipt.flag': 'switch', 'flipt.namespace': 'default', 'flipt.value': 'true' },
+      attributes: {
+        'flipt.flag': 'switch',
+        'flipt.namespace': 'default',
+        'flipt.value': 'true',
+        // The segments that matched, as Flipt v1.61 names them on its span.
+        'flipt.segments': ['staff'],
+      },
     });
     // The namespace's snapshot was loaded for this request: its queries are in the same trace.
     const queries = receiver.spans.filter((span) => span.name === 'db.query' && span.traceId === request.traceId);

@@ -14,6 +14,7 @@ interface AnyValue {
   boolValue?: boolean;
   intValue?: string | number;
   doubleValue?: number;
+  arrayValue?: { values?: AnyValue[] };
 }
 interface KeyValue {
   key: string;
@@ -95,12 +96,12 @@ export class OtlpReceiver {
 }
 
 function attributesOf(list: KeyValue[] = []): Record<string, unknown> {
-  return Object.fromEntries(
-    list.map(({ key, value }) => [
-      key,
-      value.stringValue ??
-        value.boolValue ??
-        (value.intValue !== undefined ? Number(value.intValue) : value.doubleValue),
-    ]),
+  return Object.fromEntries(list.map(({ key, value }) => [key, attributeValue(value)]));
+}
+
+function attributeValue(value: AnyValue): unknown {
+  if (value.arrayValue) return (value.arrayValue.values ?? []).map(attributeValue);
+  return (
+    value.stringValue ?? value.boolValue ?? (value.intValue !== undefined ? Number(value.intValue) : value.doubleValue)
   );
 }

@@ -27,8 +27,8 @@ export interface MetaInfo {
   arch: string;
   authentication: { required: boolean };
   storage: StorageInfo;
-  analytics?: { enabled: true };
-  ui?: { theme?: string; topbarColor?: string };
+  analytics: { enabled?: true };
+  ui: { theme: string; topbarColor?: string };
 }
 
 interface StorageInfo {
@@ -40,14 +40,11 @@ interface StorageInfo {
 /**
  * Flipt's build info: string fields are omitted when empty; the booleans are always present. The
  * `authentication`, `storage`, `analytics` and `ui` keys are what Flipt added from v1.53 on, when
- * its console stopped reading `/meta/config`.
+ * its console stopped reading `/meta/config`; Flipt always writes `analytics` and `ui`, with Go's
+ * omitempty inside (`"analytics": {}` when off, `"ui": {"theme": "system"}` by default).
  */
 export function metaInfo(config: Config): MetaInfo {
   const version = `v${packageJson.version}`;
-  const ui = {
-    ...(config.ui.defaultTheme !== 'system' && { theme: config.ui.defaultTheme }),
-    ...(config.ui.topbar.color && { topbarColor: config.ui.topbar.color }),
-  };
   return {
     version,
     ...(commit && { commit }),
@@ -59,8 +56,11 @@ export function metaInfo(config: Config): MetaInfo {
     arch: GO_ARCH[process.arch] ?? process.arch,
     authentication: { required: config.authentication.required === true },
     storage: storageInfo(config),
-    ...(config.analytics.enabled && { analytics: { enabled: true } as const }),
-    ...(Object.keys(ui).length > 0 && { ui }),
+    analytics: config.analytics.enabled ? { enabled: true } : {},
+    ui: {
+      theme: config.ui.defaultTheme,
+      ...(config.ui.topbar.color && { topbarColor: config.ui.topbar.color }),
+    },
   };
 }
 

@@ -165,8 +165,26 @@ describe.each(dialects)('GitHub login against a local OAuth server on %s', (dial
   it('admits, in an organization that names teams, only members of those teams', async () => {
     expect((await logIn(teamOnly, { ...ADA, teams: ['analytical/engines'] })).statusCode).toBe(302);
     expect((await logIn(teamOnly, { ...ADA, teams: ['analytical/looms'] })).statusCode).toBe(401);
-    // "elsewhere" names no teams: any member will do.
-    expect((await logIn(teamOnly, EVE)).statusCode).toBe(302);
+    // Once teams are named, an allowed organization naming none admits no one, as in Flipt.
+    expect((await logIn(teamOnly, EVE)).statusCode).toBe(401);
+  });
+
+  it('stores the organizations and teams it read, as Flipt v1.53 and later do with read:org', async () => {
+    const member = {
+      ...ADA,
+      orgs: ['analytical', 'babbage'],
+      teams: ['analytical/engines', 'analytical/looms', 'babbage/cogs'],
+    };
+    const organizationsOf = async (app: AuthTestApp) => {
+      const { metadata } = (await selfOf(app, await logIn(app, member))).json();
+      return [metadata['io.flipt.auth.github.organizations'], metadata['io.flipt.auth.github.teams']];
+    };
+    // Only the allowed organizations and, where teams are named, only those teams.
+    expect(await organizationsOf(orgOnly)).toEqual(['["analytical"]', '{"analytical":["engines","looms"]}']);
+    expect(await organizationsOf(teamOnly)).toEqual(['["analytical"]', '{"analytical":["engines"]}']);
+    // Without read:org nothing is read or stored.
+    const { metadata } = (await selfOf(t, await logIn(t, member))).json();
+    expect(Object.keys(metadata).filter((key) => /organizations|teams/.test(key))).toEqual([]);
   });
 
   it('refuses a code GitHub does not know', async () => {

@@ -105,9 +105,6 @@ describe.each(dialects)('JWT authentication with a JWKS address on %s', (dialect
     expect(response.json()).toEqual({
       id: '',
       method: 'METHOD_JWT',
-      expiresAt: null,
-      createdAt: null,
-      updatedAt: null,
       metadata: {
         'io.flipt.auth.role': 'admin',
         'io.flipt.auth.jwt.issuer': ISSUER,
@@ -174,7 +171,6 @@ describe.each(dialects)('JWT authentication with a JWKS address on %s', (dialect
       method: 'METHOD_JWT',
       enabled: true,
       sessionCompatible: false,
-      metadata: null,
     });
   });
 });

@@ -122,7 +122,6 @@ describe.each(dialects)('Kubernetes service-account authentication on %s', (dial
       method: 'METHOD_KUBERNETES',
       enabled: true,
       sessionCompatible: false,
-      metadata: null,
     });
   });
 

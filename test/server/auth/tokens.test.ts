@@ -13,17 +13,24 @@ describe.each(dialects)('authentication off on %s', (dialect) => {
   });
   afterAll(() => t.close());
 
-  it('lists all six methods in Flipt order, token enabled', async () => {
+  it("lists Flipt v1.61's five methods in its order, token enabled, metadata only where Flipt sets it", async () => {
     const response = await t.app.inject({ method: 'GET', url: '/auth/v1/method' });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
       methods: [
-        { method: 'METHOD_TOKEN', enabled: true, sessionCompatible: false, metadata: null },
-        { method: 'METHOD_GITHUB', enabled: false, sessionCompatible: true, metadata: null },
-        { method: 'METHOD_OIDC', enabled: false, sessionCompatible: true, metadata: null },
-        { method: 'METHOD_KUBERNETES', enabled: false, sessionCompatible: false, metadata: null },
-        { method: 'METHOD_JWT', enabled: false, sessionCompatible: false, metadata: null },
-        { method: 'METHOD_CLOUD', enabled: false, sessionCompatible: true, metadata: null },
+        { method: 'METHOD_TOKEN', enabled: true, sessionCompatible: false },
+        {
+          method: 'METHOD_GITHUB',
+          enabled: false,
+          sessionCompatible: true,
+          metadata: {
+            authorize_url: '/auth/v1/method/github/authorize',
+            callback_url: '/auth/v1/method/github/callback',
+          },
+        },
+        { method: 'METHOD_OIDC', enabled: false, sessionCompatible: true, metadata: { providers: {} } },
+        { method: 'METHOD_KUBERNETES', enabled: false, sessionCompatible: false },
+        { method: 'METHOD_JWT', enabled: false, sessionCompatible: false },
       ],
     });
   });
@@ -90,13 +97,13 @@ describe.each(dialects)('API tokens with authentication required on %s', (dialec
     const self = response.json();
     expect(self).toMatchObject({
       method: 'METHOD_TOKEN',
-      expiresAt: null,
       metadata: {
         'io.flipt.auth.token.name': 'initial_bootstrap_token',
         'io.flipt.auth.token.description': 'Initial token created when bootstrapping authentication',
       },
     });
-    expect(Object.keys(self)).toEqual(['id', 'method', 'expiresAt', 'createdAt', 'updatedAt', 'metadata']);
+    // A token that never expires has no expiresAt, as Flipt v1.54 and later omit an unset field.
+    expect(Object.keys(self)).toEqual(['id', 'method', 'createdAt', 'updatedAt', 'metadata']);
     expect((await asToken(t.app, BOOTSTRAP, { method: 'GET', url: MANAGEMENT_PROBE })).statusCode).toBe(200);
   });
 

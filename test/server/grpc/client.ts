@@ -79,7 +79,8 @@ export async function startGrpc(
 
 /**
  * A decoded message in the REST API's JSON terms: Timestamps as instants, Structs and Values as JSON,
- * unset message fields as null. Timestamps on both sides go through `instant` to compare them.
+ * unset message fields (null once decoded) left out, as Flipt v1.54 and later write them. Timestamps on
+ * both sides go through `instant` to compare them.
  */
 export function toRestJson(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(toRestJson);
@@ -91,7 +92,7 @@ export function toRestJson(value: unknown): unknown {
   }
   if (keys.length === 1 && 'fields' in object) return structJson(object.fields as Record<string, any>);
   if (keys.length === 1 && VALUE_KINDS.includes(keys[0])) return valueJson(object);
-  return Object.fromEntries(keys.map((key) => [key, toRestJson(object[key])]));
+  return Object.fromEntries(keys.filter((key) => object[key] !== null).map((key) => [key, toRestJson(object[key])]));
 }
 
 /** google.protobuf.Value's kinds: an object with one of them alone is a Value (no Flipt message has such a field). */

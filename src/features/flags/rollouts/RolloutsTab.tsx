@@ -12,6 +12,7 @@ import { segmentsOf } from '../../../lib/segments';
 import { toastError, toastSuccess } from '../../../stores/toasts';
 import { useSegments } from '../../segments';
 import { flagValues, useUpdateFlag } from '../api';
+import { SegmentNames } from '../SegmentNames';
 import type { FlagTabProps } from '../tab-props';
 import { useCreateRollout, useDeleteRollout, useOrderRollouts, useRollouts, useUpdateRollout } from './api';
 import { RolloutForm } from './RolloutForm';
@@ -67,7 +68,15 @@ export default function RolloutsTab({ namespaceKey, flag }: FlagTabProps) {
             <article className="rule" aria-label={`Rollout ${index + 1}`}>
               <header className="rule-header">
                 <strong>{rollout.threshold ? 'Threshold' : 'Segment'}</strong>
-                <span>{describeRollout(rollout)}</span>
+                {rollout.segment ? (
+                  <SegmentNames
+                    segmentKeys={segmentsOf(rollout.segment)}
+                    operator={rollout.segment.segmentOperator}
+                    segments={segments.data?.segments ?? []}
+                  />
+                ) : (
+                  <span>{describeRollout(rollout)}</span>
+                )}
                 <span className="badge">{String(rolloutValue(rollout))}</span>
                 <span className="row-actions">
                   <EditDeleteButtons

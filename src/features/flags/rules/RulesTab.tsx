@@ -6,7 +6,6 @@ import { errorMessage } from '../../../api/client';
 import { useWritable } from '../../../api/writable';
 import { ConfirmDialog, Dialog } from '../../../components/Dialog';
 import { Picker } from '../../../components/Picker';
-import { SEGMENT_OPERATOR_LABELS } from '../../../components/SegmentsPicker';
 import { SortableList } from '../../../components/SortableList';
 import { useSubmitting } from '../../../lib/form';
 import { NO_VARIANT, variantOptions } from '../../../lib/options';
@@ -14,23 +13,11 @@ import { segmentsOf } from '../../../lib/segments';
 import { toastError, toastSuccess } from '../../../stores/toasts';
 import { useSegments } from '../../segments';
 import { flagValues, useUpdateFlag } from '../api';
+import { SegmentNames } from '../SegmentNames';
 import type { FlagTabProps } from '../tab-props';
 import { useCreateRule, useDeleteRule, useOrderRules, useRules, useUpdateDistributions } from './api';
 import { distributionsError } from './distributions';
 import { PercentageInputs, RuleForm } from './RuleForm';
-
-function SegmentList({ segmentKeys, operator }: { segmentKeys: string[]; operator: Rule['segmentOperator'] }) {
-  return (
-    <p className="rule-segments">
-      {segmentKeys.map((key, index) => (
-        <span key={key}>
-          {index > 0 && <span className="operator"> {SEGMENT_OPERATOR_LABELS[operator]} </span>}
-          <code>{key}</code>
-        </span>
-      ))}
-    </p>
-  );
-}
 
 /** A rule's distributions, editable in place; Update PUTs each distribution. */
 function Distributions({
@@ -162,7 +149,11 @@ export default function RulesTab({ namespaceKey, flag }: FlagTabProps) {
             <article className="rule" aria-label={`Rule ${index + 1}`}>
               <header className="rule-header">
                 <strong>Rule {index + 1}</strong>
-                <SegmentList segmentKeys={segmentsOf(rule)} operator={rule.segmentOperator} />
+                <SegmentNames
+                  segmentKeys={segmentsOf(rule)}
+                  operator={rule.segmentOperator}
+                  segments={segments.data?.segments ?? []}
+                />
                 <ReasonButton className="link-button danger" reason={writable.reason} onClick={() => setDeleting(rule)}>
                   Delete<span className="visually-hidden"> rule {index + 1}</span>
                 </ReasonButton>

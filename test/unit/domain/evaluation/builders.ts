@@ -29,8 +29,6 @@ export function segment(
     name: '',
     description: '',
     matchType: `${matchType}_SEGMENT_MATCH_TYPE`,
-    createdAt: null,
-    updatedAt: null,
     constraints,
   };
 }
