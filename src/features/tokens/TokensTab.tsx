@@ -20,7 +20,7 @@ import { toastError, toastSuccess } from '../../stores/toasts';
 import { methodEnabled, useAuthMethods } from '../../api/authMethods';
 import { useNamespaces } from '../namespaces';
 import { useWritable } from '../../api/writable';
-import { useTokenMutations, useTokens } from './queries';
+import { useCreateToken, useDeleteTokens, useTokens } from './api';
 
 const ALL_NAMESPACES = { value: '', name: 'All namespaces', key: '' };
 
@@ -29,7 +29,7 @@ const EMPTY = { name: '', description: '', expiresOn: '', namespaceKey: '' };
 
 function TokenForm({ onCreated }: { onCreated(created: CreateTokenResponse): void }) {
   const form = useForm(EMPTY, tokenSchema);
-  const { create } = useTokenMutations();
+  const create = useCreateToken();
   const namespaces = useNamespaces();
   const timezone = usePreferencesStore((state) => state.timezone);
   const { values } = form;
@@ -109,7 +109,7 @@ export default function TokensTab() {
   const methods = useAuthMethods();
   const tokenAuth = methods.data && methodEnabled(methods.data.methods, 'METHOD_TOKEN');
   const { reason } = useWritable();
-  const { removeMany } = useTokenMutations();
+  const removeMany = useDeleteTokens();
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreateTokenResponse>();
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
