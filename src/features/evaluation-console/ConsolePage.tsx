@@ -88,13 +88,7 @@ export default function ConsolePage() {
         >
           {(props) => (
             <>
-              <input
-                {...props}
-                list={suggestions}
-                autoComplete="off"
-                value={form.values.flagKey}
-                onChange={(event) => form.set('flagKey', event.target.value)}
-              />
+              <input {...props} list={suggestions} autoComplete="off" {...form.field('flagKey')} />
               <datalist id={suggestions}>
                 {matches.map((candidate) => (
                   <option key={candidate.key} value={candidate.key}>
@@ -108,11 +102,7 @@ export default function ConsolePage() {
         <Field label="Entity ID">
           {(props) => (
             <div className="input-with-button">
-              <input
-                {...props}
-                value={form.values.entityId}
-                onChange={(event) => form.set('entityId', event.target.value)}
-              />
+              <input {...props} {...form.field('entityId')} />
               <button type="button" className="button" onClick={() => form.set('entityId', newEntityId())}>
                 Generate
               </button>
@@ -124,15 +114,7 @@ export default function ConsolePage() {
           error={form.error('context')}
           hint='A JSON object of strings, for example {"plan": "pro"}'
         >
-          {(props) => (
-            <textarea
-              {...props}
-              rows={5}
-              className="code"
-              value={form.values.context}
-              onChange={(event) => form.set('context', event.target.value)}
-            />
-          )}
+          {(props) => <textarea {...props} rows={5} className="code" {...form.field('context')} />}
         </Field>
         <div className="form-actions">
           {curl && <CopyButton text={curl} label="Copy as curl" />}

@@ -5,7 +5,7 @@ import * as v from 'valibot';
 import type { Namespace } from '../../../domain/flipt/types';
 import { errorMessage } from '../../api/client';
 import { ItemDialogs } from '../../components/ItemDialogs';
-import { Field } from '../../components/Field';
+import { Field, TextField } from '../../components/Field';
 import { EditDeleteButtons, TableHead } from '../../components/RowActions';
 import { SubmitButton } from '../../components/SubmitButton';
 import { nameKeySetters, useForm, useSubmitting } from '../../lib/form';
@@ -54,7 +54,7 @@ function NamespaceForm({
           />
         )}
       </Field>
-      <Field label="Description">{(props) => <input {...props} {...form.field('description')} />}</Field>
+      <TextField label="Description" {...form.field('description')} />
       <div className="form-actions">
         <SubmitButton
           label={namespace ? 'Update' : 'Create'}

@@ -1,12 +1,14 @@
 import '../../app/shared-chunk';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import * as v from 'valibot';
 import { errorMessage } from '../../api/client';
-import { READ_ONLY_TITLE, useReadOnly } from '../../api/writable';
+import { useWritable } from '../../api/writable';
 import { CopyButton } from '../../components/CopyButton';
 import { ConfirmDialog, Dialog } from '../../components/Dialog';
 import { RelativeTime } from '../../components/RelativeTime';
 import { ReasonButton } from '../../components/Tooltip';
+import { useForm } from '../../lib/form';
 import { useNamespaceKey } from '../../lib/namespace';
 import { toastError, toastSuccess } from '../../stores/toasts';
 import { type SurveyEnvironment, SurveysArea, surveysQuery } from '../surveys';
@@ -40,8 +42,7 @@ export default function WebhooksPage({ params }: { params: Record<string, string
 
 function Webhooks({ environment }: { environment: SurveyEnvironment }) {
   const namespaceKey = useNamespaceKey();
-  const readOnly = useReadOnly();
-  const reason = readOnly ? READ_ONLY_TITLE : undefined;
+  const { reason } = useWritable();
   const hooks = useQuery(webhooksQuery(namespaceKey, environment.id));
   const surveys = useQuery(surveysQuery(namespaceKey, environment.id));
   const remove = useDeleteWebhook(namespaceKey, environment.id);
@@ -216,29 +217,59 @@ function Queue({ environmentId, hook }: { environmentId: string; hook: Webhook }
   );
 }
 
+const webhookSchema = v.pipe(
+  v.object({
+    name: v.string(),
+    url: v.pipe(
+      v.string(),
+      v.check((url) => /^https?:\/\/\S+$/i.test(url.trim()), 'URL must be an http or https URL'),
+    ),
+    triggers: v.pipe(v.array(v.picklist(WEBHOOK_TRIGGERS)), v.minLength(1, 'Choose at least one trigger')),
+    allSurveys: v.boolean(),
+    surveyIds: v.array(v.string()),
+  }),
+  v.forward(
+    v.partialCheck(
+      [['allSurveys'], ['surveyIds']],
+      ({ allSurveys, surveyIds }) => allSurveys || surveyIds.length > 0,
+      'Choose at least one survey',
+    ),
+    ['surveyIds'],
+  ),
+);
+type WebhookValues = v.InferInput<typeof webhookSchema>;
+const NEW_WEBHOOK: WebhookValues = {
+  name: '',
+  url: '',
+  triggers: [...WEBHOOK_TRIGGERS],
+  allSurveys: true,
+  surveyIds: [],
+};
+
 function WebhookForm({ environment, onCreated }: { environment: SurveyEnvironment; onCreated(hook: Webhook): void }) {
   const namespaceKey = useNamespaceKey();
   const surveys = useQuery(surveysQuery(namespaceKey, environment.id));
   const create = useCreateWebhook(namespaceKey, environment.id);
-  const [name, setName] = useState('');
-  const [url, setUrl] = useState('');
-  const [triggers, setTriggers] = useState<WebhookTrigger[]>([...WEBHOOK_TRIGGERS]);
-  const [allSurveys, setAllSurveys] = useState(true);
-  const [surveyIds, setSurveyIds] = useState<string[]>([]);
+  const form = useForm(NEW_WEBHOOK, webhookSchema);
   const [error, setError] = useState<string>();
-  const toggle = <T,>(list: T[], item: T, on: boolean) => (on ? [...list, item] : list.filter((x) => x !== item));
+  const { values } = form;
 
   return (
     <form
       className="form"
       onSubmit={(event) => {
         event.preventDefault();
-        if (!/^https?:\/\/\S+$/i.test(url.trim())) return setError('URL must be an http or https URL');
-        if (triggers.length === 0) return setError('Choose at least one trigger');
-        if (!allSurveys && surveyIds.length === 0) return setError('Choose at least one survey');
+        // One problem at a time, in the order of the fields.
+        const problem = form.errors.url ?? form.errors.triggers ?? form.errors.surveyIds;
+        if (problem) return setError(problem);
         setError(undefined);
         create
-          .mutateAsync({ name: name.trim() || null, url: url.trim(), triggers, surveyIds: allSurveys ? [] : surveyIds })
+          .mutateAsync({
+            name: values.name.trim() || null,
+            url: values.url.trim(),
+            triggers: values.triggers,
+            surveyIds: values.allSurveys ? [] : values.surveyIds,
+          })
           .then((hook) => {
             toastSuccess('Successfully created webhook');
             onCreated(hook);
@@ -248,27 +279,17 @@ function WebhookForm({ environment, onCreated }: { environment: SurveyEnvironmen
     >
       <label className="field">
         <span>Name</span>
-        <input value={name} onChange={(event) => setName(event.target.value)} placeholder="Optional" />
+        <input {...form.field('name')} placeholder="Optional" />
       </label>
       <label className="field">
         <span>URL</span>
-        <input
-          type="url"
-          required
-          value={url}
-          onChange={(event) => setUrl(event.target.value)}
-          placeholder="https://example.com/formbricks"
-        />
+        <input type="url" required {...form.field('url')} placeholder="https://example.com/formbricks" />
       </label>
       <fieldset className="radio-group">
         <legend>Triggers</legend>
         {WEBHOOK_TRIGGERS.map((trigger) => (
           <label key={trigger} className="check">
-            <input
-              type="checkbox"
-              checked={triggers.includes(trigger)}
-              onChange={(event) => setTriggers(toggle(triggers, trigger, event.target.checked))}
-            />
+            <input type="checkbox" {...form.member('triggers', trigger)} />
             {TRIGGER_LABELS[trigger]}
           </label>
         ))}
@@ -276,17 +297,13 @@ function WebhookForm({ environment, onCreated }: { environment: SurveyEnvironmen
       <fieldset className="radio-group">
         <legend>Surveys</legend>
         <label className="check">
-          <input type="checkbox" checked={allSurveys} onChange={(event) => setAllSurveys(event.target.checked)} />
+          <input type="checkbox" {...form.checkbox('allSurveys')} />
           All surveys, current and future
         </label>
-        {!allSurveys &&
+        {!values.allSurveys &&
           (surveys.data ?? []).map((survey) => (
             <label key={survey.id} className="check">
-              <input
-                type="checkbox"
-                checked={surveyIds.includes(survey.id)}
-                onChange={(event) => setSurveyIds(toggle(surveyIds, survey.id, event.target.checked))}
-              />
+              <input type="checkbox" {...form.member('surveyIds', survey.id)} />
               {survey.name}
             </label>
           ))}

@@ -7,7 +7,7 @@ import { errorMessage } from '../../api/client';
 import { useWritable } from '../../api/writable';
 import { CopyButton } from '../../components/CopyButton';
 import { ConfirmDialog } from '../../components/Dialog';
-import { Field } from '../../components/Field';
+import { Field, TextField } from '../../components/Field';
 import { SubmitButton } from '../../components/SubmitButton';
 import { Timestamp } from '../../components/Timestamp';
 import { ReasonButton } from '../../components/Tooltip';
@@ -112,12 +112,7 @@ function ProductForm({ environment }: { environment: SurveyEnvironment }) {
   };
   const check = (field: 'clickOutsideClose' | 'darkOverlay' | 'inAppSurveyBranding', label: string) => (
     <label className="check">
-      <input
-        type="checkbox"
-        checked={values[field]}
-        disabled={writable.disabled}
-        onChange={(event) => form.set(field, event.target.checked)}
-      />
+      <input type="checkbox" disabled={writable.disabled} {...form.checkbox(field)} />
       {label}
     </label>
   );
@@ -130,26 +125,18 @@ function ProductForm({ environment }: { environment: SurveyEnvironment }) {
         What the widget's sync sends for every environment of this product; a survey may override the look.
       </p>
       <form className="form form-grid" onSubmit={submit}>
-        <Field label="Product name" error={form.error('name')}>
-          {(props) => (
-            <input
-              {...props}
-              value={values.name}
-              disabled={writable.disabled}
-              onChange={(e) => form.set('name', e.target.value)}
-            />
-          )}
-        </Field>
-        <Field label="Brand colour" error={form.error('brandColor')}>
-          {(props) => (
-            <input
-              {...props}
-              value={values.brandColor}
-              disabled={writable.disabled}
-              onChange={(e) => form.set('brandColor', e.target.value)}
-            />
-          )}
-        </Field>
+        <TextField
+          label="Product name"
+          error={form.error('name')}
+          disabled={writable.disabled}
+          {...form.field('name')}
+        />
+        <TextField
+          label="Brand colour"
+          error={form.error('brandColor')}
+          disabled={writable.disabled}
+          {...form.field('brandColor')}
+        />
         <Field label="Highlight border colour" error={form.error('highlightBorderColor')} hint="Empty for none">
           {(props) => (
             <input
@@ -162,12 +149,7 @@ function ProductForm({ environment }: { environment: SurveyEnvironment }) {
         </Field>
         <Field label="Placement" error={form.error('placement')}>
           {(props) => (
-            <select
-              {...props}
-              value={values.placement}
-              disabled={writable.disabled}
-              onChange={(e) => form.set('placement', e.target.value as ProductSettings['placement'])}
-            >
+            <select {...props} disabled={writable.disabled} {...form.choice('placement')}>
               {PLACEMENTS.map((placement) => (
                 <option key={placement} value={placement}>
                   {PLACEMENT_LABELS[placement]}

@@ -6,7 +6,7 @@ import { AuthMetadata, type Authentication, type CreateTokenResponse } from '../
 import { errorMessage } from '../../api/client';
 import { CopyButton } from '../../components/CopyButton';
 import { ConfirmDialog, Dialog } from '../../components/Dialog';
-import { Field } from '../../components/Field';
+import { Field, TextField } from '../../components/Field';
 import { Picker } from '../../components/Picker';
 import { keyedOptions } from '../../lib/options';
 import { SubmitButton } from '../../components/SubmitButton';
@@ -50,7 +50,7 @@ function TokenForm({ onCreated }: { onCreated(created: CreateTokenResponse): voi
       <Field label="Name" error={form.error('name')}>
         {(props) => <input {...props} {...form.field('name')} />}
       </Field>
-      <Field label="Description">{(props) => <input {...props} {...form.field('description')} />}</Field>
+      <TextField label="Description" {...form.field('description')} />
       <Field label="Expires On" hint="Optional: the token never expires when left empty.">
         {(props) => <input {...props} type="date" {...form.field('expiresOn')} />}
       </Field>
@@ -59,8 +59,7 @@ function TokenForm({ onCreated }: { onCreated(created: CreateTokenResponse): voi
         hint="Optional: a token scoped to one namespace can only reach that namespace."
         placeholder="All namespaces"
         options={[ALL_NAMESPACES, ...keyedOptions(namespaces.data?.namespaces ?? [])]}
-        value={values.namespaceKey}
-        onChange={(namespaceKey) => form.set('namespaceKey', namespaceKey)}
+        {...form.control('namespaceKey')}
       />
       <div className="form-actions">
         <SubmitButton label="Create" submitting={create.isPending} ready={form.dirty && form.valid} />
