@@ -5,7 +5,8 @@ import * as v from 'valibot';
 import { errorMessage } from '../../api/client';
 import { useWritable } from '../../api/writable';
 import { CopyButton } from '../../components/CopyButton';
-import { ConfirmDialog, Dialog } from '../../components/Dialog';
+import { DeleteDialog, Dialog } from '../../components/Dialog';
+import { DataTable, EmptyState } from '../../components/RowActions';
 import { RelativeTime } from '../../components/RelativeTime';
 import { ReasonButton } from '../../components/Tooltip';
 import { useForm } from '../../lib/form';
@@ -71,74 +72,54 @@ function Webhooks({ environment }: { environment: SurveyEnvironment }) {
       {hooks.isError && <p role="alert">{hooks.error.message}</p>}
       {hooks.data &&
         (hooks.data.length === 0 ? (
-          <div className="empty-state">
-            <p>
-              <strong>No webhooks yet.</strong>
-            </p>
-            <p className="muted">Add one to hear of responses as they are created, updated and finished.</p>
-          </div>
+          <EmptyState title="No webhooks yet.">
+            Add one to hear of responses as they are created, updated and finished.
+          </EmptyState>
         ) : (
-          <div className="table-scroll">
-            <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">URL</th>
-                  <th scope="col">Triggers</th>
-                  <th scope="col">Surveys</th>
-                  <th scope="col">Queue</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {hooks.data.map((hook) => (
-                  <tr key={hook.id}>
-                    <td>{hook.name || <span className="muted">Unnamed</span>}</td>
-                    <td>
-                      <code className="code">{hook.url}</code>
-                    </td>
-                    <td>{hook.triggers.map((trigger) => TRIGGER_LABELS[trigger]).join(', ')}</td>
-                    <td>{hook.surveyIds.length === 0 ? 'All surveys' : hook.surveyIds.map(surveyName).join(', ')}</td>
-                    <td>
-                      <Queue environmentId={environment.id} hook={hook} />
-                    </td>
-                    <td>
-                      <RelativeTime value={hook.createdAt} />
-                    </td>
-                    <td className="row-actions">
-                      {hook.pausedAt && (
-                        <ReasonButton
-                          className="button"
-                          reason={reason}
-                          aria-label={`Resume webhook ${hook.name || hook.url}`}
-                          disabled={resume.isPending}
-                          onClick={() =>
-                            resume
-                              .mutateAsync(hook.id)
-                              .then(() => toastSuccess('Webhook resumed'))
-                              .catch((error) => toastError(errorMessage(error)))
-                          }
-                        >
-                          Resume
-                        </ReasonButton>
-                      )}
-                      <ReasonButton
-                        className="button button-danger"
-                        reason={reason}
-                        aria-label={`Delete webhook ${hook.name || hook.url}`}
-                        onClick={() => setDeleting(hook)}
-                      >
-                        Delete
-                      </ReasonButton>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable columns={['Name', 'URL', 'Triggers', 'Surveys', 'Queue', 'Created']}>
+            {hooks.data.map((hook) => (
+              <tr key={hook.id}>
+                <td>{hook.name || <span className="muted">Unnamed</span>}</td>
+                <td>
+                  <code className="code">{hook.url}</code>
+                </td>
+                <td>{hook.triggers.map((trigger) => TRIGGER_LABELS[trigger]).join(', ')}</td>
+                <td>{hook.surveyIds.length === 0 ? 'All surveys' : hook.surveyIds.map(surveyName).join(', ')}</td>
+                <td>
+                  <Queue environmentId={environment.id} hook={hook} />
+                </td>
+                <td>
+                  <RelativeTime value={hook.createdAt} />
+                </td>
+                <td className="row-actions">
+                  {hook.pausedAt && (
+                    <ReasonButton
+                      className="button"
+                      reason={reason}
+                      aria-label={`Resume webhook ${hook.name || hook.url}`}
+                      disabled={resume.isPending}
+                      onClick={() =>
+                        resume
+                          .mutateAsync(hook.id)
+                          .then(() => toastSuccess('Webhook resumed'))
+                          .catch((error) => toastError(errorMessage(error)))
+                      }
+                    >
+                      Resume
+                    </ReasonButton>
+                  )}
+                  <ReasonButton
+                    className="button button-danger"
+                    reason={reason}
+                    aria-label={`Delete webhook ${hook.name || hook.url}`}
+                    onClick={() => setDeleting(hook)}
+                  >
+                    Delete
+                  </ReasonButton>
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         ))}
       <Dialog
         open={creating}
@@ -177,19 +158,19 @@ function Webhooks({ environment }: { environment: SurveyEnvironment }) {
           <WebhookForm environment={environment} onCreated={setCreated} />
         )}
       </Dialog>
-      <ConfirmDialog
-        open={deleting !== undefined}
+      <DeleteDialog
+        item={deleting}
         onClose={() => setDeleting(undefined)}
         title="Delete Webhook"
-        onConfirm={() =>
-          remove
-            .mutateAsync(deleting!.id)
-            .then(() => toastSuccess('Successfully deleted webhook'))
-            .catch((error) => toastError(errorMessage(error)))
-        }
+        onDelete={(hook) => remove.mutateAsync(hook.id)}
+        success="Successfully deleted webhook"
       >
-        Are you sure you want to delete the webhook <strong>{deleting?.name || deleting?.url}</strong>?
-      </ConfirmDialog>
+        {(hook) => (
+          <>
+            Are you sure you want to delete the webhook <strong>{hook.name || hook.url}</strong>?
+          </>
+        )}
+      </DeleteDialog>
     </>
   );
 }

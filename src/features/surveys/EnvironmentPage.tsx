@@ -6,14 +6,15 @@ import { PLACEMENTS, type ProductSettings, productSettingsSchema } from '../../.
 import { errorMessage } from '../../api/client';
 import { useWritable } from '../../api/writable';
 import { CopyButton } from '../../components/CopyButton';
-import { ConfirmDialog } from '../../components/Dialog';
+import { DeleteDialog } from '../../components/Dialog';
+import { DataTable } from '../../components/RowActions';
 import { Field, TextField } from '../../components/Field';
 import { SubmitButton } from '../../components/SubmitButton';
 import { Timestamp } from '../../components/Timestamp';
 import { ReasonButton } from '../../components/Tooltip';
 import { useForm } from '../../lib/form';
 import { useNamespaceKey } from '../../lib/namespace';
-import { toastError, toastOutcome, toastSuccess } from '../../stores/toasts';
+import { toastError, toastSuccess } from '../../stores/toasts';
 import {
   type ApiKey,
   apiKeysQuery,
@@ -245,52 +246,43 @@ function ApiKeys({ environment }: { environment: SurveyEnvironment }) {
       {keys.isError && <p role="alert">{keys.error.message}</p>}
       {keys.data && keys.data.length === 0 && <p className="muted">No API keys yet.</p>}
       {keys.data && keys.data.length > 0 && (
-        <div className="table-scroll">
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Label</th>
-                <th scope="col">Key</th>
-                <th scope="col">Created</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data.map((key) => (
-                <tr key={key.id}>
-                  <td>{key.label}</td>
-                  <td>
-                    <code>{key.prefix ? `${key.prefix}…` : '…'}</code>
-                  </td>
-                  <td>
-                    <Timestamp value={key.createdAt} />
-                  </td>
-                  <td>
-                    <ReasonButton
-                      className="button button-danger"
-                      reason={writable.reason}
-                      onClick={() => setRevoking(key)}
-                    >
-                      Revoke
-                    </ReasonButton>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={['Label', 'Key', 'Created']}>
+          {keys.data.map((key) => (
+            <tr key={key.id}>
+              <td>{key.label}</td>
+              <td>
+                <code>{key.prefix ? `${key.prefix}…` : '…'}</code>
+              </td>
+              <td>
+                <Timestamp value={key.createdAt} />
+              </td>
+              <td>
+                <ReasonButton
+                  className="button button-danger"
+                  reason={writable.reason}
+                  onClick={() => setRevoking(key)}
+                >
+                  Revoke
+                </ReasonButton>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
-      <ConfirmDialog
-        open={revoking !== undefined}
+      <DeleteDialog
+        item={revoking}
         onClose={() => setRevoking(undefined)}
         title="Revoke API Key"
         confirmLabel="Revoke"
-        onConfirm={() => toastOutcome(revoke.mutateAsync(revoking!.id), 'Successfully revoked API key')}
+        onDelete={(key) => revoke.mutateAsync(key.id)}
+        success="Successfully revoked API key"
       >
-        Are you sure you want to revoke the API key <strong>{revoking?.label}</strong>?
-      </ConfirmDialog>
+        {(key) => (
+          <>
+            Are you sure you want to revoke the API key <strong>{key.label}</strong>?
+          </>
+        )}
+      </DeleteDialog>
     </section>
   );
 }
