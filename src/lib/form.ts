@@ -58,7 +58,8 @@ export function useForm<T extends object>(initial: T, schema: v.GenericSchema<un
     values,
     errors,
     dirty,
-    valid: Object.keys(errors).length === 0,
+    /** Whether the schema takes the values: a problem of the whole form (a check across fields) counts too. */
+    valid: Object.keys(errors).length === 0 && v.is(schema, values),
     /** The error to show for a field: only once it was touched. */
     error: (field: keyof T) => (touched[field] ? errors[field] : undefined),
     set,
