@@ -3,7 +3,7 @@
 // (A module of its own rather than part of meta.ts, which the first page loads: only pages that write need it.)
 import { useConfig } from './meta';
 
-export const READ_ONLY_TITLE = 'Not allowed in Read-Only mode';
+const READ_ONLY_TITLE = 'Not allowed in Read-Only mode';
 
 /** Whether the controls that change the storage work, and if not, why (their tooltip). */
 export interface Writable {
@@ -14,12 +14,4 @@ export interface Writable {
 export function useWritable(): Writable {
   const { readOnly } = useConfig().storage;
   return { disabled: readOnly, reason: readOnly ? READ_ONLY_TITLE : undefined };
-}
-
-/**
- * `useWritable().disabled`: kept only for survey-results/WebhooksPage.tsx, which moves to `useWritable`
- * with its form rewrite; the linter refuses it anywhere else.
- */
-export function useReadOnly(): boolean {
-  return useWritable().disabled;
 }

@@ -1,14 +1,6 @@
 import './shared-chunk';
-import { useQuery } from '@tanstack/react-query';
-import { INTERNAL, request } from '../api/client';
+import { useGitReferences } from '../api/gitReferences';
 import { useRefStore } from '../stores/ref';
-
-/** Ensign's `GET /internal/v1/git/references` (docs/compatibility.md). */
-interface GitReferences {
-  ref: string;
-  branches: string[];
-  tags: string[];
-}
 
 /**
  * The current ref: the followed one (no `reference` parameter) or a branch or tag of the repository.
@@ -17,11 +9,7 @@ interface GitReferences {
 export default function RefSelector() {
   const ref = useRefStore((state) => state.ref);
   const setRef = useRefStore((state) => state.setRef);
-  const { data } = useQuery({
-    queryKey: ['git', 'references'],
-    queryFn: () => request<GitReferences>('GET', `${INTERNAL}/git/references`),
-    staleTime: 30_000,
-  });
+  const { data } = useGitReferences();
   if (!data) return null;
   const known = ref === '' || data.branches.includes(ref) || data.tags.includes(ref);
   return (

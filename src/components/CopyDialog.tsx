@@ -43,8 +43,8 @@ export function CopyDialog({ open, onClose, entity, sourceKey, namespaces, onCop
           label="Namespace"
           placeholder="Choose a namespace"
           options={keyedOptions(namespaces)}
+          {...form.control('namespaceKey')}
           value={chosen}
-          onChange={(namespaceKey) => form.set('namespaceKey', namespaceKey)}
         />
         <Field label="New Key (optional)">
           {(props) => <input {...props} placeholder={sourceKey} {...form.field('key', stringAsKey)} />}

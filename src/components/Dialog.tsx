@@ -1,5 +1,6 @@
 import { Dialog as AriakitDialog, DialogDismiss, DialogHeading } from '@ariakit/react';
 import type { ReactNode } from 'react';
+import { toastOutcome } from '../stores/toasts';
 
 interface DialogProps {
   open: boolean;
@@ -68,5 +69,41 @@ export function ConfirmDialog({
         </button>
       </div>
     </Dialog>
+  );
+}
+
+interface DeleteDialogProps<T> {
+  /** The item to delete; the dialog is open while there is one. */
+  item: T | null | undefined;
+  onClose(): void;
+  title: string;
+  /** The question, given the item. */
+  children(item: T): ReactNode;
+  confirmLabel?: string;
+  onDelete(item: T): Promise<unknown>;
+  /** The toast once it is done; a failure is toasted with its error. */
+  success: string;
+}
+
+/** The confirmation of a row's deletion, with its outcome as a toast. */
+export function DeleteDialog<T>({
+  item,
+  onClose,
+  title,
+  children,
+  confirmLabel,
+  onDelete,
+  success,
+}: DeleteDialogProps<T>) {
+  return (
+    <ConfirmDialog
+      open={item != null}
+      onClose={onClose}
+      title={title}
+      confirmLabel={confirmLabel}
+      onConfirm={() => toastOutcome(onDelete(item!), success)}
+    >
+      {item != null && children(item)}
+    </ConfirmDialog>
   );
 }

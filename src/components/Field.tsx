@@ -1,4 +1,4 @@
-import { useId, type ReactNode } from 'react';
+import { type InputHTMLAttributes, useId, type ReactNode } from 'react';
 
 interface FieldProps {
   label: string;
@@ -22,5 +22,22 @@ export function Field({ label, error, hint, children }: FieldProps) {
         </span>
       )}
     </div>
+  );
+}
+
+/**
+ * A labelled text input, bound in one spread by `useForm`'s binder:
+ * `<TextField label="Description" {...form.field('description')} />`.
+ */
+export function TextField({
+  label,
+  error,
+  hint,
+  ...input
+}: { label: string; error?: string; hint?: ReactNode } & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <Field label={label} error={error} hint={hint}>
+      {(props) => <input {...props} {...input} />}
+    </Field>
   );
 }

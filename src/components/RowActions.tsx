@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { ReasonButton } from './Tooltip';
 
 interface EditDeleteButtonsProps {
@@ -60,5 +61,29 @@ export function TableHead({
         </th>
       </tr>
     </thead>
+  );
+}
+
+/** A table that scrolls sideways on narrow screens: its head (see `TableHead`) and its rows. */
+export function DataTable({ columns, children }: { columns: readonly string[]; children: ReactNode }) {
+  return (
+    <div className="table-scroll">
+      <table className="table">
+        <TableHead columns={columns} />
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
+/** What a list shows while it has nothing: a bold line, then what to do about it. */
+export function EmptyState({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <div className="empty-state">
+      <p>
+        <strong>{title}</strong>
+      </p>
+      <p className="muted">{children}</p>
+    </div>
   );
 }

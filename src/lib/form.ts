@@ -31,6 +31,14 @@ function same(initial: unknown, value: unknown): boolean {
 /** The fields of T that hold plain text: those an input or textarea edits as is. */
 type TextField<T> = { [K in keyof T]: string extends T[K] ? (T[K] extends string ? K : never) : never }[keyof T] &
   string;
+/** The fields of T that hold one of a few strings: a select's or a radio group's. */
+type ChoiceField<T> = { [K in keyof T]: T[K] extends string ? K : never }[keyof T] & string;
+/** The fields of T that are on or off: a checkbox's. */
+type CheckField<T> = { [K in keyof T]: T[K] extends boolean ? K : never }[keyof T] & string;
+/** The fields of T that hold a list. */
+type ListField<T> = { [K in keyof T]: T[K] extends readonly unknown[] ? K : never }[keyof T] & string;
+type ItemOf<L> = L extends readonly (infer I)[] ? I : never;
+type TextElement = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
 
 /**
  * A small form hook: values, per-field errors from a valibot schema (shown once a field is
@@ -50,7 +58,8 @@ export function useForm<T extends object>(initial: T, schema: v.GenericSchema<un
     values,
     errors,
     dirty,
-    valid: Object.keys(errors).length === 0,
+    /** Whether the schema takes the values: a problem of the whole form (a check across fields) counts too. */
+    valid: Object.keys(errors).length === 0 && v.is(schema, values),
     /** The error to show for a field: only once it was touched. */
     error: (field: keyof T) => (touched[field] ? errors[field] : undefined),
     set,
@@ -62,8 +71,43 @@ export function useForm<T extends object>(initial: T, schema: v.GenericSchema<un
     field: <K extends TextField<T>>(name: K, fromText: (text: string) => string = String) => ({
       name,
       value: values[name] as string,
-      onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
-        set(name, fromText(event.target.value) as T[K]),
+      onChange: (event: ChangeEvent<TextElement>) => set(name, fromText(event.target.value) as T[K]),
+    }),
+    /** Binds a select to a field holding one of its options' values: `<select {...form.choice('type')}>`. */
+    choice: <K extends ChoiceField<T>>(name: K) => ({
+      name,
+      value: values[name] as string,
+      onChange: (event: ChangeEvent<TextElement>) => set(name, event.target.value as T[K]),
+    }),
+    /** Binds one radio button of a group to the field it sets to `value`. */
+    radio: <K extends ChoiceField<T>>(name: K, value: T[K]) => ({
+      name,
+      value,
+      checked: values[name] === value,
+      onChange: () => set(name, value),
+    }),
+    /** Binds a checkbox to a field that is on or off. */
+    checkbox: <K extends CheckField<T>>(name: K) => ({
+      name,
+      checked: values[name] as boolean,
+      onChange: (event: ChangeEvent<HTMLInputElement>) => set(name, event.target.checked as T[K]),
+    }),
+    /** Binds a checkbox to whether a list field holds `item`. */
+    member: <K extends ListField<T>, I extends ItemOf<T[K]>>(name: K, item: I) => {
+      const list = values[name] as readonly I[];
+      return {
+        checked: list.includes(item),
+        onChange: (event: ChangeEvent<HTMLInputElement>) =>
+          set(name, (event.target.checked ? [...list, item] : list.filter((other) => other !== item)) as T[K]),
+      };
+    },
+    /**
+     * Binds a component that takes a value and hands back the next one (a picker, a list editor, a date
+     * input): `<Picker {...form.control('namespaceKey')} />`.
+     */
+    control: <K extends keyof T>(name: K) => ({
+      value: values[name],
+      onChange: (value: T[K]) => set(name, value),
     }),
     update(change: Partial<T>) {
       setValues((current) => ({ ...current, ...change }));

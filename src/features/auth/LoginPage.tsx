@@ -1,7 +1,8 @@
 import '../../app/shared-chunk';
 import { useState } from 'react';
 import { Redirect } from 'wouter';
-import { errorMessage, request } from '../../api/client';
+import { errorMessage } from '../../api/client';
+import { authorizeAddress } from './api';
 import { useSessionStore } from '../../stores/session';
 import { loginProviders, type LoginProvider } from './methods';
 import { useAuthMethods } from '../../api/authMethods';
@@ -22,10 +23,7 @@ export default function LoginPage() {
     setError(undefined);
     setLeaving(provider.name);
     try {
-      const { authorizeUrl } = await request<{ authorizeUrl: string }>('GET', provider.authorizeUrl, undefined, {
-        passUnauthorized: true,
-      });
-      window.location.href = authorizeUrl;
+      window.location.href = await authorizeAddress(provider);
     } catch (failure) {
       setLeaving(undefined);
       setError(errorMessage(failure));

@@ -1,2 +1,2 @@
 // What the shell may use of auth; everything else in this folder is internal.
-export { logout, useSessionCheck } from './session';
+export { logout, useSessionCheck } from './api';

@@ -1,36 +1,23 @@
 import '../../app/shared-chunk';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useMemo } from 'react';
 import * as v from 'valibot';
-import {
-  compileSnapshot,
-  explainEvaluation,
-  type EvaluationExplanation,
-  type SnapshotDocument,
-} from '../../../domain/evaluation/index';
 import type { Flag } from '../../../domain/flipt/types';
-import { errorMessage, request } from '../../api/client';
 import { useNamespaceKey } from '../../lib/namespace';
 import { CopyButton } from '../../components/CopyButton';
 import { Icon } from '../../components/Icon';
 import { Field } from '../../components/Field';
 import { useForm } from '../../lib/form';
 import { MESSAGES } from '../../lib/validation';
-import { useCurrentRef } from '../../api/currentRef';
-import { flagKeys, useFlags } from '../flags';
+import { useFlags } from '../flags';
+import { useEvaluate } from './api';
 import { Explanation } from './Explanation';
 import {
-  compareWithServer,
   curlCommand,
   evaluationPath,
   isContextOrEmpty,
   newEntityId,
   parseContext,
-  snapshotPath,
-  SNAPSHOT_HEADERS,
-  type Difference,
   type EvaluationBody,
-  type ServerAnswer,
 } from './evaluation';
 
 const schema = v.object({
@@ -54,45 +41,11 @@ function flagMatches(flags: Flag[], typed: string): Flag[] {
 
 const TYPE_LABELS: Record<string, string> = { VARIANT_FLAG_TYPE: 'Variant', BOOLEAN_FLAG_TYPE: 'Boolean' };
 
-interface Outcome {
-  body: EvaluationBody;
-  answer: ServerAnswer;
-  explanation?: { explanation: EvaluationExplanation; differences: Difference[] };
-  explanationError?: string;
-}
-
-/**
- * Evaluates with the server and, from the namespace's snapshot, with the console's own engine, to
- * explain the answer. A failing evaluation fails; a failing explanation only reports why.
- */
-async function evaluate(flag: Flag, body: EvaluationBody): Promise<Outcome> {
-  const [answer, snapshot] = await Promise.all([
-    request<ServerAnswer>('POST', evaluationPath(flag.type), body),
-    request<SnapshotDocument>('GET', snapshotPath(body.namespaceKey), undefined, { headers: SNAPSHOT_HEADERS }).catch(
-      (error: unknown) => error as Error,
-    ),
-  ]);
-  try {
-    if (snapshot instanceof Error) throw snapshot;
-    const explanation = explainEvaluation(compileSnapshot(snapshot), body);
-    return { body, answer, explanation: { explanation, differences: compareWithServer(explanation.result, answer) } };
-  } catch (error) {
-    return { body, answer, explanationError: errorMessage(error) };
-  }
-}
-
 export default function ConsolePage() {
   const namespaceKey = useNamespaceKey();
   const flags = useFlags(namespaceKey);
   const form = useForm({ flagKey: '', entityId: '', context: '' }, schema);
-  const client = useQueryClient();
-  const ref = useCurrentRef();
-  const evaluation = useMutation({
-    mutationFn: ({ flag, body }: { flag: Flag; body: EvaluationBody }) => evaluate(flag, body),
-    // The server counted this evaluation: drop the flag's cached series, which would not refetch on mount.
-    onSuccess: (_outcome, { body }) =>
-      client.removeQueries({ queryKey: flagKeys.analytics(ref, body.namespaceKey, body.flagKey) }),
-  });
+  const evaluation = useEvaluate();
   const suggestions = useId();
 
   const flag = flags.items?.find((candidate) => candidate.key === form.values.flagKey);
@@ -135,13 +88,7 @@ export default function ConsolePage() {
         >
           {(props) => (
             <>
-              <input
-                {...props}
-                list={suggestions}
-                autoComplete="off"
-                value={form.values.flagKey}
-                onChange={(event) => form.set('flagKey', event.target.value)}
-              />
+              <input {...props} list={suggestions} autoComplete="off" {...form.field('flagKey')} />
               <datalist id={suggestions}>
                 {matches.map((candidate) => (
                   <option key={candidate.key} value={candidate.key}>
@@ -155,11 +102,7 @@ export default function ConsolePage() {
         <Field label="Entity ID">
           {(props) => (
             <div className="input-with-button">
-              <input
-                {...props}
-                value={form.values.entityId}
-                onChange={(event) => form.set('entityId', event.target.value)}
-              />
+              <input {...props} {...form.field('entityId')} />
               <button type="button" className="button" onClick={() => form.set('entityId', newEntityId())}>
                 Generate
               </button>
@@ -171,15 +114,7 @@ export default function ConsolePage() {
           error={form.error('context')}
           hint='A JSON object of strings, for example {"plan": "pro"}'
         >
-          {(props) => (
-            <textarea
-              {...props}
-              rows={5}
-              className="code"
-              value={form.values.context}
-              onChange={(event) => form.set('context', event.target.value)}
-            />
-          )}
+          {(props) => <textarea {...props} rows={5} className="code" {...form.field('context')} />}
         </Field>
         <div className="form-actions">
           {curl && <CopyButton text={curl} label="Copy as curl" />}

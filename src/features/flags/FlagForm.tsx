@@ -2,7 +2,7 @@ import type { FormEvent } from 'react';
 import { FLAG_TYPES, type Flag } from '../../../domain/flipt/types';
 import { useWritable } from '../../api/writable';
 import { NameKeyFields, useSaveEntity } from '../../components/EntityForm';
-import { Field } from '../../components/Field';
+import { TextField } from '../../components/Field';
 import { Picker } from '../../components/Picker';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useForm } from '../../lib/form';
@@ -78,20 +78,16 @@ export function FlagForm({ namespaceKey, flag }: { namespaceKey: string; flag?: 
             type="checkbox"
             role="switch"
             aria-checked={values.enabled}
-            name="enabled"
-            checked={values.enabled}
             disabled={disabled}
-            onChange={(event) => form.set('enabled', event.target.checked)}
+            {...form.checkbox('enabled')}
           />
           Enabled
         </label>
       )}
-      <Field label="Description">
-        {(props) => <input {...props} {...form.field('description')} disabled={disabled} />}
-      </Field>
+      <TextField label="Description" {...form.field('description')} disabled={disabled} />
       <MetadataEditor
         entries={values.metadata}
-        onChange={(metadata) => form.set('metadata', metadata)}
+        onChange={form.control('metadata').onChange}
         problems={form.error('metadata') ? metadataProblems(values.metadata) : []}
         disabled={disabled}
       />
@@ -100,9 +96,8 @@ export function FlagForm({ namespaceKey, flag }: { namespaceKey: string; flag?: 
           label="Default Variant"
           placeholder="None"
           options={[NO_VARIANT, ...variantOptions(flag.variants)]}
-          value={values.defaultVariantId}
           disabled={disabled}
-          onChange={(variantId) => form.set('defaultVariantId', variantId)}
+          {...form.control('defaultVariantId')}
         />
       )}
       <div className="form-actions">

@@ -5,7 +5,7 @@ import type { Variant } from '../../../domain/flipt/types';
 import { errorMessage } from '../../api/client';
 import { useWritable } from '../../api/writable';
 import { ItemDialogs } from '../../components/ItemDialogs';
-import { Field } from '../../components/Field';
+import { Field, TextField } from '../../components/Field';
 import { EditDeleteButtons, TableHead } from '../../components/RowActions';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useForm, useSubmitting } from '../../lib/form';
@@ -30,7 +30,7 @@ function VariantForm({ variant, onSave }: { variant?: Variant; onSave(values: Va
         {(props) => <input {...props} {...form.field('key', stringAsKey)} />}
       </Field>
       <Field label="Name">{(props) => <input {...props} {...form.field('name')} />}</Field>
-      <Field label="Description">{(props) => <input {...props} {...form.field('description')} />}</Field>
+      <TextField label="Description" {...form.field('description')} />
       <Field label="Attachment" error={form.error('attachment')}>
         {(props) => <textarea {...props} {...form.field('attachment')} rows={5} />}
       </Field>

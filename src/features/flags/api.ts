@@ -5,7 +5,7 @@
  * Every key starts with the git ref the data was read at. The flag tabs' own API modules (rules/api.ts,
  * rollouts/api.ts, analytics/api.ts) have the same shape and load with their tab.
  */
-import { type QueryKey, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Flag, FlagList, Variant } from '../../../domain/flipt/types';
 import { API, request } from '../../api/client';
 import { useInvalidatingMutation } from '../../api/mutation';
@@ -181,12 +181,3 @@ export const useCopyFlag = (namespaceKey: string) =>
       copyFlag({ namespaceKey, flagKey }, to),
     (ref, { to }) => [flagKeys.list(ref, to.namespaceKey)],
   );
-
-/**
- * A change of a flag's rules or rollouts: their list is fetched again whether it succeeded or not (a
- * rule's creation is several requests, of which the first may have gone through).
- */
-export function useRankedMutation<I, O>(queryKey: QueryKey, mutationFn: (input: I) => Promise<O>) {
-  const client = useQueryClient();
-  return useMutation({ mutationFn, onSettled: () => client.invalidateQueries({ queryKey }) });
-}

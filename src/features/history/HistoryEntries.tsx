@@ -1,4 +1,4 @@
-import { useHistory } from './queries';
+import { useHistory } from './api';
 import type { HistoryFilter } from './schemas';
 import { HistoryEntryCard } from './HistoryEntryCard';
 

@@ -1,4 +1,4 @@
-import { Field } from '../../components/Field';
+import { Field, TextField } from '../../components/Field';
 import { useForm } from '../../lib/form';
 import { type FilterValues, filterSchema, NO_FILTER } from './schemas';
 
@@ -9,23 +9,13 @@ const ENTITY_TYPES: [FilterValues['entityType'], string][] = [
   ['namespace', 'Namespace'],
 ];
 
-type TextField = Exclude<keyof FilterValues, 'entityType'>;
+type TextName = Exclude<keyof FilterValues, 'entityType'>;
 
 /** Narrows the namespace's history by entity, actor and a range of days; Apply sends it, Clear resets it. */
 export function HistoryFilters({ onApply }: { onApply(values: FilterValues): void }) {
   const form = useForm<FilterValues>(NO_FILTER, filterSchema);
-  const text = (name: TextField, label: string, type = 'text') => (
-    <Field label={label} error={form.error(name)}>
-      {(props) => (
-        <input
-          {...props}
-          type={type}
-          name={name}
-          value={form.values[name]}
-          onChange={(event) => form.set(name, event.target.value)}
-        />
-      )}
-    </Field>
+  const text = (name: TextName, label: string, type = 'text') => (
+    <TextField label={label} error={form.error(name)} type={type} {...form.field(name)} />
   );
   return (
     <form
@@ -38,12 +28,7 @@ export function HistoryFilters({ onApply }: { onApply(values: FilterValues): voi
     >
       <Field label="Entity">
         {(props) => (
-          <select
-            {...props}
-            name="entityType"
-            value={form.values.entityType}
-            onChange={(event) => form.set('entityType', event.target.value as FilterValues['entityType'])}
-          >
+          <select {...props} {...form.choice('entityType')}>
             {ENTITY_TYPES.map(([value, label]) => (
               <option key={value} value={value}>
                 {label}

@@ -5,7 +5,7 @@ import { Dialog } from '../../components/Dialog';
 import { useSubmitting } from '../../lib/form';
 import { toastError, toastSuccess } from '../../stores/toasts';
 import { entityDiff } from './diff';
-import { useRevert, useRevertPreview } from './queries';
+import { useRevert, useRevertPreview } from './api';
 
 interface RevertDialogProps {
   namespaceKey: string;

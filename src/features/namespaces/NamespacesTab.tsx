@@ -5,15 +5,14 @@ import * as v from 'valibot';
 import type { Namespace } from '../../../domain/flipt/types';
 import { errorMessage } from '../../api/client';
 import { ItemDialogs } from '../../components/ItemDialogs';
-import { Field } from '../../components/Field';
+import { Field, TextField } from '../../components/Field';
 import { EditDeleteButtons, TableHead } from '../../components/RowActions';
 import { SubmitButton } from '../../components/SubmitButton';
 import { nameKeySetters, useForm, useSubmitting } from '../../lib/form';
 import { truncate } from '../../lib/format';
 import { keyRule, requiredString } from '../../lib/validation';
 import { toastError, toastSuccess } from '../../stores/toasts';
-import { useNamespaceMutations, type NamespaceValues } from './mutations';
-import { useNamespaces } from './queries';
+import { type NamespaceValues, useCreateNamespace, useDeleteNamespace, useNamespaces, useUpdateNamespace } from './api';
 import { useWritable } from '../../api/writable';
 
 const namespaceSchema = v.object({ key: keyRule, name: requiredString });
@@ -55,7 +54,7 @@ function NamespaceForm({
           />
         )}
       </Field>
-      <Field label="Description">{(props) => <input {...props} {...form.field('description')} />}</Field>
+      <TextField label="Description" {...form.field('description')} />
       <div className="form-actions">
         <SubmitButton
           label={namespace ? 'Update' : 'Create'}
@@ -69,13 +68,15 @@ function NamespaceForm({
 
 export default function NamespacesTab() {
   const namespaces = useNamespaces();
-  const mutations = useNamespaceMutations();
+  const create = useCreateNamespace();
+  const update = useUpdateNamespace();
+  const remove = useDeleteNamespace();
   const [editing, setEditing] = useState<Namespace | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Namespace | null>(null);
   const writable = useWritable();
 
   const save = (values: NamespaceValues) =>
-    (editing === 'new' ? mutations.create : mutations.update)
+    (editing === 'new' ? create : update)
       .mutateAsync(values)
       .then(() => {
         // Flipt's words, its full stop included
@@ -128,7 +129,7 @@ export default function NamespacesTab() {
         onCloseDelete={() => setDeleting(null)}
         deleteNoun="namespace"
         deleteName={deleting?.key}
-        onDelete={(namespace) => mutations.remove.mutateAsync(namespace.key)}
+        onDelete={(namespace) => remove.mutateAsync(namespace.key)}
       />
     </section>
   );

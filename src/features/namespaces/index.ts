@@ -1,2 +1,2 @@
 // What other features may use of namespaces; everything else in this folder is internal.
-export { namespaceKeys, useNamespaces } from './queries';
+export { namespaceKeys, useNamespaces } from './api';

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { ComparisonType, Constraint } from '../../../domain/flipt/types';
-import { Field } from '../../components/Field';
+import { Field, TextField } from '../../components/Field';
 import { MultiValueInput } from '../../components/MultiValueInput';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useForm, useSubmitting } from '../../lib/form';
@@ -86,17 +86,7 @@ export function ConstraintForm({
 
   return (
     <form className="form" onSubmit={submit}>
-      <Field label="Property" error={form.error('property')}>
-        {(props) => (
-          <input
-            {...props}
-            name="property"
-            value={values.property}
-            disabled={entity}
-            onChange={(event) => form.set('property', event.target.value)}
-          />
-        )}
-      </Field>
+      <TextField label="Property" error={form.error('property')} disabled={entity} {...form.field('property')} />
       <Field label="Type">
         {(props) => (
           <select
@@ -135,34 +125,22 @@ export function ConstraintForm({
             list ? (
               <MultiValueInput
                 {...props}
-                value={values.value}
                 numbers={values.type === 'NUMBER_COMPARISON_TYPE'}
-                onChange={(value) => form.set('value', value)}
+                {...form.control('value')}
               />
             ) : values.type === 'DATETIME_COMPARISON_TYPE' ? (
-              <DatetimeInput value={values.value} onChange={(value) => form.set('value', value)} />
+              <DatetimeInput {...form.control('value')} />
             ) : (
               <input
                 {...props}
-                name="value"
                 type={values.type === 'NUMBER_COMPARISON_TYPE' ? 'number' : 'text'}
-                value={values.value}
-                onChange={(event) => form.set('value', event.target.value)}
+                {...form.field('value')}
               />
             )
           }
         </Field>
       )}
-      <Field label="Description">
-        {(props) => (
-          <input
-            {...props}
-            name="description"
-            value={values.description}
-            onChange={(event) => form.set('description', event.target.value)}
-          />
-        )}
-      </Field>
+      <TextField label="Description" {...form.field('description')} />
       <div className="form-actions">
         <SubmitButton
           label={constraint ? 'Update' : 'Create'}

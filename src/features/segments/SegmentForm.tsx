@@ -1,8 +1,8 @@
 import type { FormEvent } from 'react';
-import type { MatchType, Segment } from '../../../domain/flipt/types';
+import type { Segment } from '../../../domain/flipt/types';
 import { namespacePath } from '../../lib/paths';
 import { NameKeyFields, useSaveEntity } from '../../components/EntityForm';
-import { Field } from '../../components/Field';
+import { TextField } from '../../components/Field';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useForm } from '../../lib/form';
 import { useWritable } from '../../api/writable';
@@ -41,21 +41,12 @@ export function SegmentForm({ namespaceKey, segment }: { namespaceKey: string; s
   return (
     <form className="form" onSubmit={submit}>
       <NameKeyFields form={form} editing={editing} />
-      <Field label="Description">
-        {(props) => <input {...props} disabled={disabled} {...form.field('description')} />}
-      </Field>
+      <TextField label="Description" disabled={disabled} {...form.field('description')} />
       <fieldset className="radio-group">
         <legend>Match Type</legend>
         {MATCH_TYPES.map(({ matchType, label, description }) => (
           <label key={matchType}>
-            <input
-              type="radio"
-              name="matchType"
-              value={matchType}
-              checked={values.matchType === matchType}
-              disabled={disabled}
-              onChange={() => form.set('matchType', matchType as MatchType)}
-            />
+            <input type="radio" disabled={disabled} {...form.radio('matchType', matchType)} />
             {label}
             <span className="muted">{description}</span>
           </label>

@@ -10,6 +10,8 @@ export interface SettingsTab {
 /** The settings tabs; a feature adds its tab here. */
 export const SETTINGS_TABS: SettingsTab[] = [
   { label: 'General', path: '', component: lazy(() => import('./PreferencesTab')) },
+  // biome-ignore lint/style/noRestrictedImports: another feature's page, loaded lazily as docs/architecture.md allows
   { label: 'Namespaces', path: 'namespaces', component: lazy(() => import('../namespaces/NamespacesTab')) },
+  // biome-ignore lint/style/noRestrictedImports: another feature's page, loaded lazily as docs/architecture.md allows
   { label: 'API Tokens', path: 'tokens', component: lazy(() => import('../tokens/TokensTab')) },
 ];

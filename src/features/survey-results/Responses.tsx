@@ -4,10 +4,10 @@ import type { ResponseFilter } from '../../../domain/surveys/response-filter';
 import type { TSurvey } from '../../../domain/surveys/types';
 import { errorMessage } from '../../api/client';
 import { useWritable } from '../../api/writable';
-import { ConfirmDialog } from '../../components/Dialog';
+import { DeleteDialog } from '../../components/Dialog';
 import { Timestamp } from '../../components/Timestamp';
 import { ReasonButton } from '../../components/Tooltip';
-import { toastError, toastOutcome } from '../../stores/toasts';
+import { toastError } from '../../stores/toasts';
 import {
   type ResultResponse,
   responsesQuery,
@@ -69,14 +69,19 @@ export function Responses({
           {responses.isFetchingNextPage ? 'Loading…' : 'Load more'}
         </button>
       )}
-      <ConfirmDialog
-        open={deleting !== undefined}
+      <DeleteDialog
+        item={deleting}
         onClose={() => setDeleting(undefined)}
         title="Delete Response"
-        onConfirm={() => toastOutcome(remove.mutateAsync(deleting!.id), 'Successfully deleted response')}
+        onDelete={(response) => remove.mutateAsync(response.id)}
+        success="Successfully deleted response"
       >
-        Are you sure you want to delete the response <strong>{deleting?.id}</strong>?
-      </ConfirmDialog>
+        {(response) => (
+          <>
+            Are you sure you want to delete the response <strong>{response.id}</strong>?
+          </>
+        )}
+      </DeleteDialog>
     </section>
   );
 }

@@ -1,12 +1,15 @@
 import '../../app/shared-chunk';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import * as v from 'valibot';
 import { errorMessage } from '../../api/client';
-import { READ_ONLY_TITLE, useReadOnly } from '../../api/writable';
+import { useWritable } from '../../api/writable';
 import { CopyButton } from '../../components/CopyButton';
-import { ConfirmDialog, Dialog } from '../../components/Dialog';
+import { DeleteDialog, Dialog } from '../../components/Dialog';
+import { DataTable, EmptyState } from '../../components/RowActions';
 import { RelativeTime } from '../../components/RelativeTime';
 import { ReasonButton } from '../../components/Tooltip';
+import { useForm } from '../../lib/form';
 import { useNamespaceKey } from '../../lib/namespace';
 import { toastError, toastSuccess } from '../../stores/toasts';
 import { type SurveyEnvironment, SurveysArea, surveysQuery } from '../surveys';
@@ -40,8 +43,7 @@ export default function WebhooksPage({ params }: { params: Record<string, string
 
 function Webhooks({ environment }: { environment: SurveyEnvironment }) {
   const namespaceKey = useNamespaceKey();
-  const readOnly = useReadOnly();
-  const reason = readOnly ? READ_ONLY_TITLE : undefined;
+  const { reason } = useWritable();
   const hooks = useQuery(webhooksQuery(namespaceKey, environment.id));
   const surveys = useQuery(surveysQuery(namespaceKey, environment.id));
   const remove = useDeleteWebhook(namespaceKey, environment.id);
@@ -70,74 +72,54 @@ function Webhooks({ environment }: { environment: SurveyEnvironment }) {
       {hooks.isError && <p role="alert">{hooks.error.message}</p>}
       {hooks.data &&
         (hooks.data.length === 0 ? (
-          <div className="empty-state">
-            <p>
-              <strong>No webhooks yet.</strong>
-            </p>
-            <p className="muted">Add one to hear of responses as they are created, updated and finished.</p>
-          </div>
+          <EmptyState title="No webhooks yet.">
+            Add one to hear of responses as they are created, updated and finished.
+          </EmptyState>
         ) : (
-          <div className="table-scroll">
-            <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">URL</th>
-                  <th scope="col">Triggers</th>
-                  <th scope="col">Surveys</th>
-                  <th scope="col">Queue</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {hooks.data.map((hook) => (
-                  <tr key={hook.id}>
-                    <td>{hook.name || <span className="muted">Unnamed</span>}</td>
-                    <td>
-                      <code className="code">{hook.url}</code>
-                    </td>
-                    <td>{hook.triggers.map((trigger) => TRIGGER_LABELS[trigger]).join(', ')}</td>
-                    <td>{hook.surveyIds.length === 0 ? 'All surveys' : hook.surveyIds.map(surveyName).join(', ')}</td>
-                    <td>
-                      <Queue environmentId={environment.id} hook={hook} />
-                    </td>
-                    <td>
-                      <RelativeTime value={hook.createdAt} />
-                    </td>
-                    <td className="row-actions">
-                      {hook.pausedAt && (
-                        <ReasonButton
-                          className="button"
-                          reason={reason}
-                          aria-label={`Resume webhook ${hook.name || hook.url}`}
-                          disabled={resume.isPending}
-                          onClick={() =>
-                            resume
-                              .mutateAsync(hook.id)
-                              .then(() => toastSuccess('Webhook resumed'))
-                              .catch((error) => toastError(errorMessage(error)))
-                          }
-                        >
-                          Resume
-                        </ReasonButton>
-                      )}
-                      <ReasonButton
-                        className="button button-danger"
-                        reason={reason}
-                        aria-label={`Delete webhook ${hook.name || hook.url}`}
-                        onClick={() => setDeleting(hook)}
-                      >
-                        Delete
-                      </ReasonButton>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable columns={['Name', 'URL', 'Triggers', 'Surveys', 'Queue', 'Created']}>
+            {hooks.data.map((hook) => (
+              <tr key={hook.id}>
+                <td>{hook.name || <span className="muted">Unnamed</span>}</td>
+                <td>
+                  <code className="code">{hook.url}</code>
+                </td>
+                <td>{hook.triggers.map((trigger) => TRIGGER_LABELS[trigger]).join(', ')}</td>
+                <td>{hook.surveyIds.length === 0 ? 'All surveys' : hook.surveyIds.map(surveyName).join(', ')}</td>
+                <td>
+                  <Queue environmentId={environment.id} hook={hook} />
+                </td>
+                <td>
+                  <RelativeTime value={hook.createdAt} />
+                </td>
+                <td className="row-actions">
+                  {hook.pausedAt && (
+                    <ReasonButton
+                      className="button"
+                      reason={reason}
+                      aria-label={`Resume webhook ${hook.name || hook.url}`}
+                      disabled={resume.isPending}
+                      onClick={() =>
+                        resume
+                          .mutateAsync(hook.id)
+                          .then(() => toastSuccess('Webhook resumed'))
+                          .catch((error) => toastError(errorMessage(error)))
+                      }
+                    >
+                      Resume
+                    </ReasonButton>
+                  )}
+                  <ReasonButton
+                    className="button button-danger"
+                    reason={reason}
+                    aria-label={`Delete webhook ${hook.name || hook.url}`}
+                    onClick={() => setDeleting(hook)}
+                  >
+                    Delete
+                  </ReasonButton>
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         ))}
       <Dialog
         open={creating}
@@ -176,19 +158,19 @@ function Webhooks({ environment }: { environment: SurveyEnvironment }) {
           <WebhookForm environment={environment} onCreated={setCreated} />
         )}
       </Dialog>
-      <ConfirmDialog
-        open={deleting !== undefined}
+      <DeleteDialog
+        item={deleting}
         onClose={() => setDeleting(undefined)}
         title="Delete Webhook"
-        onConfirm={() =>
-          remove
-            .mutateAsync(deleting!.id)
-            .then(() => toastSuccess('Successfully deleted webhook'))
-            .catch((error) => toastError(errorMessage(error)))
-        }
+        onDelete={(hook) => remove.mutateAsync(hook.id)}
+        success="Successfully deleted webhook"
       >
-        Are you sure you want to delete the webhook <strong>{deleting?.name || deleting?.url}</strong>?
-      </ConfirmDialog>
+        {(hook) => (
+          <>
+            Are you sure you want to delete the webhook <strong>{hook.name || hook.url}</strong>?
+          </>
+        )}
+      </DeleteDialog>
     </>
   );
 }
@@ -216,29 +198,59 @@ function Queue({ environmentId, hook }: { environmentId: string; hook: Webhook }
   );
 }
 
+const webhookSchema = v.pipe(
+  v.object({
+    name: v.string(),
+    url: v.pipe(
+      v.string(),
+      v.check((url) => /^https?:\/\/\S+$/i.test(url.trim()), 'URL must be an http or https URL'),
+    ),
+    triggers: v.pipe(v.array(v.picklist(WEBHOOK_TRIGGERS)), v.minLength(1, 'Choose at least one trigger')),
+    allSurveys: v.boolean(),
+    surveyIds: v.array(v.string()),
+  }),
+  v.forward(
+    v.partialCheck(
+      [['allSurveys'], ['surveyIds']],
+      ({ allSurveys, surveyIds }) => allSurveys || surveyIds.length > 0,
+      'Choose at least one survey',
+    ),
+    ['surveyIds'],
+  ),
+);
+type WebhookValues = v.InferInput<typeof webhookSchema>;
+const NEW_WEBHOOK: WebhookValues = {
+  name: '',
+  url: '',
+  triggers: [...WEBHOOK_TRIGGERS],
+  allSurveys: true,
+  surveyIds: [],
+};
+
 function WebhookForm({ environment, onCreated }: { environment: SurveyEnvironment; onCreated(hook: Webhook): void }) {
   const namespaceKey = useNamespaceKey();
   const surveys = useQuery(surveysQuery(namespaceKey, environment.id));
   const create = useCreateWebhook(namespaceKey, environment.id);
-  const [name, setName] = useState('');
-  const [url, setUrl] = useState('');
-  const [triggers, setTriggers] = useState<WebhookTrigger[]>([...WEBHOOK_TRIGGERS]);
-  const [allSurveys, setAllSurveys] = useState(true);
-  const [surveyIds, setSurveyIds] = useState<string[]>([]);
+  const form = useForm(NEW_WEBHOOK, webhookSchema);
   const [error, setError] = useState<string>();
-  const toggle = <T,>(list: T[], item: T, on: boolean) => (on ? [...list, item] : list.filter((x) => x !== item));
+  const { values } = form;
 
   return (
     <form
       className="form"
       onSubmit={(event) => {
         event.preventDefault();
-        if (!/^https?:\/\/\S+$/i.test(url.trim())) return setError('URL must be an http or https URL');
-        if (triggers.length === 0) return setError('Choose at least one trigger');
-        if (!allSurveys && surveyIds.length === 0) return setError('Choose at least one survey');
+        // One problem at a time, in the order of the fields.
+        const problem = form.errors.url ?? form.errors.triggers ?? form.errors.surveyIds;
+        if (problem) return setError(problem);
         setError(undefined);
         create
-          .mutateAsync({ name: name.trim() || null, url: url.trim(), triggers, surveyIds: allSurveys ? [] : surveyIds })
+          .mutateAsync({
+            name: values.name.trim() || null,
+            url: values.url.trim(),
+            triggers: values.triggers,
+            surveyIds: values.allSurveys ? [] : values.surveyIds,
+          })
           .then((hook) => {
             toastSuccess('Successfully created webhook');
             onCreated(hook);
@@ -248,27 +260,17 @@ function WebhookForm({ environment, onCreated }: { environment: SurveyEnvironmen
     >
       <label className="field">
         <span>Name</span>
-        <input value={name} onChange={(event) => setName(event.target.value)} placeholder="Optional" />
+        <input {...form.field('name')} placeholder="Optional" />
       </label>
       <label className="field">
         <span>URL</span>
-        <input
-          type="url"
-          required
-          value={url}
-          onChange={(event) => setUrl(event.target.value)}
-          placeholder="https://example.com/formbricks"
-        />
+        <input type="url" required {...form.field('url')} placeholder="https://example.com/formbricks" />
       </label>
       <fieldset className="radio-group">
         <legend>Triggers</legend>
         {WEBHOOK_TRIGGERS.map((trigger) => (
           <label key={trigger} className="check">
-            <input
-              type="checkbox"
-              checked={triggers.includes(trigger)}
-              onChange={(event) => setTriggers(toggle(triggers, trigger, event.target.checked))}
-            />
+            <input type="checkbox" {...form.member('triggers', trigger)} />
             {TRIGGER_LABELS[trigger]}
           </label>
         ))}
@@ -276,17 +278,13 @@ function WebhookForm({ environment, onCreated }: { environment: SurveyEnvironmen
       <fieldset className="radio-group">
         <legend>Surveys</legend>
         <label className="check">
-          <input type="checkbox" checked={allSurveys} onChange={(event) => setAllSurveys(event.target.checked)} />
+          <input type="checkbox" {...form.checkbox('allSurveys')} />
           All surveys, current and future
         </label>
-        {!allSurveys &&
+        {!values.allSurveys &&
           (surveys.data ?? []).map((survey) => (
             <label key={survey.id} className="check">
-              <input
-                type="checkbox"
-                checked={surveyIds.includes(survey.id)}
-                onChange={(event) => setSurveyIds(toggle(surveyIds, survey.id, event.target.checked))}
-              />
+              <input type="checkbox" {...form.member('surveyIds', survey.id)} />
               {survey.name}
             </label>
           ))}

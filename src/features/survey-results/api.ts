@@ -1,7 +1,8 @@
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import { encodeFilter, type ResponseFilter } from '../../../domain/surveys/response-filter';
 import type { QuestionDropOff, QuestionSummary, SummaryMeta } from '../../../domain/surveys/summary';
 import { API, request } from '../../api/client';
+import { useInvalidatingMutation } from '../../api/mutation';
 import { surveyKeys } from '../surveys';
 
 /** One answer listed under a question: the newest answers first. */
@@ -213,13 +214,8 @@ export const deliveriesQuery = (namespaceKey: string, environmentId: string, web
   });
 
 /** A change to the environment's results: its queries (and the survey list's counts) are fetched again. */
-function useResultsMutation<I, O>(namespaceKey: string, environmentId: string, mutationFn: (input: I) => Promise<O>) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn,
-    onSuccess: () => client.invalidateQueries({ queryKey: resultsKeys.environment(namespaceKey, environmentId) }),
-  });
-}
+const useResultsMutation = <I, O>(namespaceKey: string, environmentId: string, mutationFn: (input: I) => Promise<O>) =>
+  useInvalidatingMutation(mutationFn, () => [resultsKeys.environment(namespaceKey, environmentId)]);
 
 export const useDeleteResponse = (namespaceKey: string, environmentId: string) =>
   useResultsMutation(namespaceKey, environmentId, (responseId: string) =>

@@ -5,13 +5,14 @@ import { Link } from 'wouter';
 import { URL_RULES, type TActionClassPageUrlRule } from '../../../domain/surveys/types';
 import { errorMessage } from '../../api/client';
 import { useWritable } from '../../api/writable';
-import { ConfirmDialog, Dialog } from '../../components/Dialog';
+import { DeleteDialog, Dialog } from '../../components/Dialog';
+import { DataTable } from '../../components/RowActions';
 import { Field } from '../../components/Field';
 import { RelativeTime } from '../../components/RelativeTime';
 import { ReasonButton } from '../../components/Tooltip';
 import { useNamespaceKey } from '../../lib/namespace';
 import { namespacePath } from '../../lib/paths';
-import { toastError, toastOutcome, toastSuccess } from '../../stores/toasts';
+import { toastError, toastSuccess } from '../../stores/toasts';
 import {
   type ActionClassUsage,
   actionClassesQuery,
@@ -64,79 +65,63 @@ function ActionClasses({ environment }: { environment: SurveyEnvironment }) {
       </div>
       {classes.isError && <p role="alert">{classes.error.message}</p>}
       {classes.data && (
-        <div className="table-scroll">
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Type</th>
-                <th scope="col">Fires on</th>
-                <th scope="col">Surveys</th>
-                <th scope="col">Last fired</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {classes.data.map((actionClass) => (
-                <tr key={actionClass.id}>
-                  <td>{actionClass.name}</td>
-                  <td>{TYPE_LABELS[actionClass.type]}</td>
-                  <td>{actionClassDescription(actionClass)}</td>
-                  <td>
-                    {actionClass.surveys.length === 0 ? (
-                      <span className="muted">None</span>
-                    ) : (
-                      actionClass.surveys.map((survey, index) => (
-                        <span key={survey.id}>
-                          {index > 0 && ', '}
-                          <Link href={namespacePath(namespaceKey, surveyPaths.edit(environment.id, survey.id))}>
-                            {survey.name}
-                          </Link>
-                        </span>
-                      ))
-                    )}
-                  </td>
-                  <td>
-                    {actionClass.lastFiredAt ? (
-                      <RelativeTime value={actionClass.lastFiredAt} />
-                    ) : (
-                      <span className="muted">Never</span>
-                    )}
-                  </td>
-                  <td className="row-actions">
-                    {actionClass.type !== 'automatic' && (
-                      <ReasonButton
-                        className="button"
-                        reason={reason}
-                        aria-label={`Edit ${actionClass.name}`}
-                        onClick={() => setEditing(actionClass)}
-                      >
-                        Edit
-                      </ReasonButton>
-                    )}
-                    {actionClass.type !== 'automatic' && (
-                      <ReasonButton
-                        className="button button-danger"
-                        reason={
-                          reason ??
-                          (actionClass.surveys.length > 0
-                            ? 'Used by a survey: remove it from its triggers first'
-                            : undefined)
-                        }
-                        aria-label={`Delete ${actionClass.name}`}
-                        onClick={() => setDeleting(actionClass)}
-                      >
-                        Delete
-                      </ReasonButton>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={['Name', 'Type', 'Fires on', 'Surveys', 'Last fired']}>
+          {classes.data.map((actionClass) => (
+            <tr key={actionClass.id}>
+              <td>{actionClass.name}</td>
+              <td>{TYPE_LABELS[actionClass.type]}</td>
+              <td>{actionClassDescription(actionClass)}</td>
+              <td>
+                {actionClass.surveys.length === 0 ? (
+                  <span className="muted">None</span>
+                ) : (
+                  actionClass.surveys.map((survey, index) => (
+                    <span key={survey.id}>
+                      {index > 0 && ', '}
+                      <Link href={namespacePath(namespaceKey, surveyPaths.edit(environment.id, survey.id))}>
+                        {survey.name}
+                      </Link>
+                    </span>
+                  ))
+                )}
+              </td>
+              <td>
+                {actionClass.lastFiredAt ? (
+                  <RelativeTime value={actionClass.lastFiredAt} />
+                ) : (
+                  <span className="muted">Never</span>
+                )}
+              </td>
+              <td className="row-actions">
+                {actionClass.type !== 'automatic' && (
+                  <ReasonButton
+                    className="button"
+                    reason={reason}
+                    aria-label={`Edit ${actionClass.name}`}
+                    onClick={() => setEditing(actionClass)}
+                  >
+                    Edit
+                  </ReasonButton>
+                )}
+                {actionClass.type !== 'automatic' && (
+                  <ReasonButton
+                    className="button button-danger"
+                    reason={
+                      reason ??
+                      (actionClass.surveys.length > 0
+                        ? 'Used by a survey: remove it from its triggers first'
+                        : undefined)
+                    }
+                    aria-label={`Delete ${actionClass.name}`}
+                    onClick={() => setDeleting(actionClass)}
+                  >
+                    Delete
+                  </ReasonButton>
+                )}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       <Dialog open={creating} onClose={() => setCreating(false)} title="New Action" side>
         <ActionClassEditor environment={environment} onDone={() => setCreating(false)} />
@@ -146,14 +131,19 @@ function ActionClasses({ environment }: { environment: SurveyEnvironment }) {
           <ActionClassEditor environment={environment} editing={editing} onDone={() => setEditing(undefined)} />
         )}
       </Dialog>
-      <ConfirmDialog
-        open={deleting !== undefined}
+      <DeleteDialog
+        item={deleting}
         onClose={() => setDeleting(undefined)}
         title="Delete Action"
-        onConfirm={() => toastOutcome(remove.mutateAsync(deleting!.id), 'Successfully deleted action')}
+        onDelete={(actionClass) => remove.mutateAsync(actionClass.id)}
+        success="Successfully deleted action"
       >
-        Are you sure you want to delete the action <strong>{deleting?.name}</strong>?
-      </ConfirmDialog>
+        {(actionClass) => (
+          <>
+            Are you sure you want to delete the action <strong>{actionClass.name}</strong>?
+          </>
+        )}
+      </DeleteDialog>
     </>
   );
 }

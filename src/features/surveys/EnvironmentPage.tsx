@@ -6,14 +6,15 @@ import { PLACEMENTS, type ProductSettings, productSettingsSchema } from '../../.
 import { errorMessage } from '../../api/client';
 import { useWritable } from '../../api/writable';
 import { CopyButton } from '../../components/CopyButton';
-import { ConfirmDialog } from '../../components/Dialog';
-import { Field } from '../../components/Field';
+import { DeleteDialog } from '../../components/Dialog';
+import { DataTable } from '../../components/RowActions';
+import { Field, TextField } from '../../components/Field';
 import { SubmitButton } from '../../components/SubmitButton';
 import { Timestamp } from '../../components/Timestamp';
 import { ReasonButton } from '../../components/Tooltip';
 import { useForm } from '../../lib/form';
 import { useNamespaceKey } from '../../lib/namespace';
-import { toastError, toastOutcome, toastSuccess } from '../../stores/toasts';
+import { toastError, toastSuccess } from '../../stores/toasts';
 import {
   type ApiKey,
   apiKeysQuery,
@@ -112,12 +113,7 @@ function ProductForm({ environment }: { environment: SurveyEnvironment }) {
   };
   const check = (field: 'clickOutsideClose' | 'darkOverlay' | 'inAppSurveyBranding', label: string) => (
     <label className="check">
-      <input
-        type="checkbox"
-        checked={values[field]}
-        disabled={writable.disabled}
-        onChange={(event) => form.set(field, event.target.checked)}
-      />
+      <input type="checkbox" disabled={writable.disabled} {...form.checkbox(field)} />
       {label}
     </label>
   );
@@ -130,26 +126,18 @@ function ProductForm({ environment }: { environment: SurveyEnvironment }) {
         What the widget's sync sends for every environment of this product; a survey may override the look.
       </p>
       <form className="form form-grid" onSubmit={submit}>
-        <Field label="Product name" error={form.error('name')}>
-          {(props) => (
-            <input
-              {...props}
-              value={values.name}
-              disabled={writable.disabled}
-              onChange={(e) => form.set('name', e.target.value)}
-            />
-          )}
-        </Field>
-        <Field label="Brand colour" error={form.error('brandColor')}>
-          {(props) => (
-            <input
-              {...props}
-              value={values.brandColor}
-              disabled={writable.disabled}
-              onChange={(e) => form.set('brandColor', e.target.value)}
-            />
-          )}
-        </Field>
+        <TextField
+          label="Product name"
+          error={form.error('name')}
+          disabled={writable.disabled}
+          {...form.field('name')}
+        />
+        <TextField
+          label="Brand colour"
+          error={form.error('brandColor')}
+          disabled={writable.disabled}
+          {...form.field('brandColor')}
+        />
         <Field label="Highlight border colour" error={form.error('highlightBorderColor')} hint="Empty for none">
           {(props) => (
             <input
@@ -162,12 +150,7 @@ function ProductForm({ environment }: { environment: SurveyEnvironment }) {
         </Field>
         <Field label="Placement" error={form.error('placement')}>
           {(props) => (
-            <select
-              {...props}
-              value={values.placement}
-              disabled={writable.disabled}
-              onChange={(e) => form.set('placement', e.target.value as ProductSettings['placement'])}
-            >
+            <select {...props} disabled={writable.disabled} {...form.choice('placement')}>
               {PLACEMENTS.map((placement) => (
                 <option key={placement} value={placement}>
                   {PLACEMENT_LABELS[placement]}
@@ -263,52 +246,43 @@ function ApiKeys({ environment }: { environment: SurveyEnvironment }) {
       {keys.isError && <p role="alert">{keys.error.message}</p>}
       {keys.data && keys.data.length === 0 && <p className="muted">No API keys yet.</p>}
       {keys.data && keys.data.length > 0 && (
-        <div className="table-scroll">
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Label</th>
-                <th scope="col">Key</th>
-                <th scope="col">Created</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data.map((key) => (
-                <tr key={key.id}>
-                  <td>{key.label}</td>
-                  <td>
-                    <code>{key.prefix ? `${key.prefix}…` : '…'}</code>
-                  </td>
-                  <td>
-                    <Timestamp value={key.createdAt} />
-                  </td>
-                  <td>
-                    <ReasonButton
-                      className="button button-danger"
-                      reason={writable.reason}
-                      onClick={() => setRevoking(key)}
-                    >
-                      Revoke
-                    </ReasonButton>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={['Label', 'Key', 'Created']}>
+          {keys.data.map((key) => (
+            <tr key={key.id}>
+              <td>{key.label}</td>
+              <td>
+                <code>{key.prefix ? `${key.prefix}…` : '…'}</code>
+              </td>
+              <td>
+                <Timestamp value={key.createdAt} />
+              </td>
+              <td>
+                <ReasonButton
+                  className="button button-danger"
+                  reason={writable.reason}
+                  onClick={() => setRevoking(key)}
+                >
+                  Revoke
+                </ReasonButton>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
-      <ConfirmDialog
-        open={revoking !== undefined}
+      <DeleteDialog
+        item={revoking}
         onClose={() => setRevoking(undefined)}
         title="Revoke API Key"
         confirmLabel="Revoke"
-        onConfirm={() => toastOutcome(revoke.mutateAsync(revoking!.id), 'Successfully revoked API key')}
+        onDelete={(key) => revoke.mutateAsync(key.id)}
+        success="Successfully revoked API key"
       >
-        Are you sure you want to revoke the API key <strong>{revoking?.label}</strong>?
-      </ConfirmDialog>
+        {(key) => (
+          <>
+            Are you sure you want to revoke the API key <strong>{key.label}</strong>?
+          </>
+        )}
+      </DeleteDialog>
     </section>
   );
 }

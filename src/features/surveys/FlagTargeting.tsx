@@ -1,27 +1,13 @@
-import { useQuery } from '@tanstack/react-query';
 import { BOOLEAN_LINK_VALUES } from '../../../domain/surveys/eligibility';
 import type { Flag, Segment } from '../../../domain/flipt/types';
 import type { TLinkedFlag } from '../../../domain/surveys/types';
-import { API, request } from '../../api/client';
+import { useNamespaceEntity } from './api';
 import { Field } from '../../components/Field';
 import { useNamespaceKey } from '../../lib/namespace';
-
-const enc = encodeURIComponent;
 
 /** The values a survey can be linked to: a variant flag's variant keys, or a boolean flag's two values. */
 export const linkValues = (flag: Pick<Flag, 'type' | 'variants'>): string[] =>
   flag.type === 'BOOLEAN_FLAG_TYPE' ? [...BOOLEAN_LINK_VALUES] : flag.variants.map((variant) => variant.key);
-
-/** A flag or segment of the namespace, looked up by key as the operator types it (undefined while empty). */
-function useNamespaceEntity<T>(kind: 'flags' | 'segments', key: string) {
-  const namespaceKey = useNamespaceKey();
-  return useQuery({
-    queryKey: [kind, 'lookup', namespaceKey, key],
-    queryFn: () => request<T>('GET', `${API}/namespaces/${enc(namespaceKey)}/${kind}/${enc(key)}`),
-    enabled: key !== '',
-    retry: false,
-  });
-}
 
 interface Props {
   linkedFlag: TLinkedFlag | null;
@@ -35,9 +21,10 @@ interface Props {
  * Flipt segment the visitor's attributes must match.
  */
 export function FlagTargeting({ linkedFlag, segmentKey, issues, change }: Props) {
+  const namespaceKey = useNamespaceKey();
   const flagKey = linkedFlag?.flagKey ?? '';
-  const flag = useNamespaceEntity<Flag>('flags', flagKey.trim());
-  const segment = useNamespaceEntity<Segment>('segments', (segmentKey ?? '').trim());
+  const flag = useNamespaceEntity<Flag>('flags', namespaceKey, flagKey.trim());
+  const segment = useNamespaceEntity<Segment>('segments', namespaceKey, (segmentKey ?? '').trim());
   const values = flag.data ? linkValues(flag.data) : [];
   const chosen = linkedFlag?.variants ?? [];
   const toggle = (value: string, on: boolean) =>

@@ -14,7 +14,9 @@ const PAGES: [pattern: string, page: Page][] = [
   ['/:environmentId/edit/:surveyId', lazy(() => import('./editor/EditorPage'))],
   ['/:environmentId/environment', lazy(() => import('./EnvironmentPage'))],
   ['/:environmentId/actions', lazy(() => import('./ActionsPage'))],
+  // biome-ignore lint/style/noRestrictedImports: another feature's page, loaded lazily as docs/architecture.md allows
   ['/:environmentId/results/:surveyId/:view?', lazy(() => import('../survey-results/ResultsPage'))],
+  // biome-ignore lint/style/noRestrictedImports: another feature's page, loaded lazily as docs/architecture.md allows
   ['/:environmentId/webhooks', lazy(() => import('../survey-results/WebhooksPage'))],
   ['/:environmentId?', lazy(() => import('./SurveysPage'))],
 ];

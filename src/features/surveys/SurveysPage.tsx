@@ -6,7 +6,8 @@ import type { TLinkedFlag, TSurveyStatus } from '../../../domain/surveys/types';
 import { errorMessage } from '../../api/client';
 import { useWritable } from '../../api/writable';
 import { ActionsMenu, type Action } from '../../components/ActionsMenu';
-import { ConfirmDialog, Dialog } from '../../components/Dialog';
+import { DeleteDialog, Dialog } from '../../components/Dialog';
+import { DataTable, EmptyState } from '../../components/RowActions';
 import { RelativeTime } from '../../components/RelativeTime';
 import { ReasonButton } from '../../components/Tooltip';
 import { useNamespaceKey } from '../../lib/namespace';
@@ -119,60 +120,40 @@ function SurveyList({ environment, all }: { environment: SurveyEnvironment; all:
       </div>
       {surveys.isError && <p role="alert">{surveys.error.message}</p>}
       {surveys.data && surveys.data.length === 0 ? (
-        <div className="empty-state">
-          <p>
-            <strong>No surveys yet.</strong>
-          </p>
-          <p className="muted">
-            Start from a blank survey or a template with New Survey; publish it and the widget shows it on the next
-            visit of every page that runs this environment's snippet.
-          </p>
-        </div>
+        <EmptyState title="No surveys yet.">
+          Start from a blank survey or a template with New Survey; publish it and the widget shows it on the next visit
+          of every page that runs this environment's snippet.
+        </EmptyState>
       ) : (
-        <div className="table-scroll">
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Status</th>
-                <th scope="col">Triggers</th>
-                <th scope="col">Displays</th>
-                <th scope="col">Responses</th>
-                <th scope="col">Updated</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
+        <>
+          <DataTable columns={['Name', 'Status', 'Triggers', 'Displays', 'Responses', 'Updated']}>
+            {shown.map((survey) => (
+              <tr key={survey.id}>
+                <td>
+                  <Link href={editHref(survey)}>{survey.name}</Link>
+                </td>
+                <td>
+                  <span className="badge">{STATUS_LABELS[survey.status]}</span>
+                </td>
+                <td>{survey.triggers.join(', ') || <span className="muted">None</span>}</td>
+                <td>{survey.displayCount.toLocaleString('en-US')}</td>
+                <td>
+                  {survey.responseCount.toLocaleString('en-US')}{' '}
+                  <Link href={namespacePath(namespaceKey, resultsPaths.results(environment.id, survey.id))}>
+                    Results
+                  </Link>
+                </td>
+                <td>
+                  <RelativeTime value={survey.updatedAt} />
+                </td>
+                <td className="row-actions">
+                  <ActionsMenu actions={actionsOf(survey)} />
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {shown.map((survey) => (
-                <tr key={survey.id}>
-                  <td>
-                    <Link href={editHref(survey)}>{survey.name}</Link>
-                  </td>
-                  <td>
-                    <span className="badge">{STATUS_LABELS[survey.status]}</span>
-                  </td>
-                  <td>{survey.triggers.join(', ') || <span className="muted">None</span>}</td>
-                  <td>{survey.displayCount.toLocaleString('en-US')}</td>
-                  <td>
-                    {survey.responseCount.toLocaleString('en-US')}{' '}
-                    <Link href={namespacePath(namespaceKey, resultsPaths.results(environment.id, survey.id))}>
-                      Results
-                    </Link>
-                  </td>
-                  <td>
-                    <RelativeTime value={survey.updatedAt} />
-                  </td>
-                  <td className="row-actions">
-                    <ActionsMenu actions={actionsOf(survey)} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
           {surveys.data && shown.length === 0 && <p className="muted">No surveys match your search.</p>}
-        </div>
+        </>
       )}
       <Dialog open={choosing} onClose={() => setChoosing(false)} title="New Survey">
         {linkedFlag && (
@@ -206,14 +187,19 @@ function SurveyList({ environment, all }: { environment: SurveyEnvironment; all:
           ))}
         </ul>
       </Dialog>
-      <ConfirmDialog
-        open={deleting !== undefined}
+      <DeleteDialog
+        item={deleting}
         onClose={() => setDeleting(undefined)}
         title="Delete Survey"
-        onConfirm={() => toastOutcome(remove.mutateAsync(deleting!.id), 'Successfully deleted survey')}
+        onDelete={(survey) => remove.mutateAsync(survey.id)}
+        success="Successfully deleted survey"
       >
-        Are you sure you want to delete the survey <strong>{deleting?.name}</strong> with its displays and responses?
-      </ConfirmDialog>
+        {(survey) => (
+          <>
+            Are you sure you want to delete the survey <strong>{survey.name}</strong> with its displays and responses?
+          </>
+        )}
+      </DeleteDialog>
     </>
   );
 }

@@ -1,9 +1,11 @@
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Estimate } from '../../../domain/surveys/by-variant';
 import type { ActionClassInput, ProductSettings } from '../../../domain/surveys/schema';
 import type { SummaryMeta } from '../../../domain/surveys/summary';
 import type { TActionClass, TEnvironment, TSurvey } from '../../../domain/surveys/types';
 import { API, request } from '../../api/client';
+import { useCurrentRef } from '../../api/currentRef';
+import { useInvalidatingMutation } from '../../api/mutation';
 
 /** A survey environment as the console API answers it (server/surveys/console.ts). */
 export interface SurveyEnvironment extends TEnvironment {
@@ -38,7 +40,11 @@ const environmentsPath = (namespaceKey: string) => `${API}/namespaces/${enc(name
 const environmentPath = (namespaceKey: string, environmentId: string) =>
   `${environmentsPath(namespaceKey)}/${enc(environmentId)}`;
 
-/** Query keys: everything of a namespace's surveys under one prefix, so one invalidation refreshes it all. */
+/**
+ * Query keys: everything of a namespace's surveys under one prefix, so one invalidation refreshes it all.
+ * Surveys live in the server's database, not in the flag storage: they are the same at every git ref,
+ * so their keys carry none.
+ */
 export const surveyKeys = {
   namespace: (namespaceKey: string) => ['surveys', namespaceKey] as const,
   environments: (namespaceKey: string) => [...surveyKeys.namespace(namespaceKey), 'environments'] as const,
@@ -109,14 +115,22 @@ export const byVariantQuery = (namespaceKey: string, environmentId: string, surv
       ).then((r) => r.data),
   });
 
-/** A mutation of the namespace's surveys; on success everything of the namespace's surveys is fetched again. */
-function useSurveyMutation<I, O>(namespaceKey: string, mutationFn: (input: I) => Promise<O>) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn,
-    onSuccess: () => client.invalidateQueries({ queryKey: surveyKeys.namespace(namespaceKey) }),
+/**
+ * A flag or segment of the namespace, looked up by key as the operator types it (a survey's targeting);
+ * nothing is asked while the key is empty.
+ */
+export function useNamespaceEntity<T>(kind: 'flags' | 'segments', namespaceKey: string, key: string) {
+  return useQuery({
+    queryKey: [useCurrentRef(), kind, 'lookup', namespaceKey, key],
+    queryFn: () => request<T>('GET', `${API}/namespaces/${enc(namespaceKey)}/${kind}/${enc(key)}`),
+    enabled: key !== '',
+    retry: false,
   });
 }
+
+/** A mutation of the namespace's surveys; on success everything of the namespace's surveys is fetched again. */
+const useSurveyMutation = <I, O>(namespaceKey: string, mutationFn: (input: I) => Promise<O>) =>
+  useInvalidatingMutation(mutationFn, () => [surveyKeys.namespace(namespaceKey)]);
 
 export const useCreateEnvironments = (namespaceKey: string) =>
   useSurveyMutation(namespaceKey, () => request<unknown>('POST', environmentsPath(namespaceKey), {}));

@@ -6,7 +6,7 @@ import { AuthMetadata, type Authentication, type CreateTokenResponse } from '../
 import { errorMessage } from '../../api/client';
 import { CopyButton } from '../../components/CopyButton';
 import { ConfirmDialog, Dialog } from '../../components/Dialog';
-import { Field } from '../../components/Field';
+import { Field, TextField } from '../../components/Field';
 import { Picker } from '../../components/Picker';
 import { keyedOptions } from '../../lib/options';
 import { SubmitButton } from '../../components/SubmitButton';
@@ -20,7 +20,7 @@ import { toastError, toastSuccess } from '../../stores/toasts';
 import { methodEnabled, useAuthMethods } from '../../api/authMethods';
 import { useNamespaces } from '../namespaces';
 import { useWritable } from '../../api/writable';
-import { useTokenMutations, useTokens } from './queries';
+import { useCreateToken, useDeleteTokens, useTokens } from './api';
 
 const ALL_NAMESPACES = { value: '', name: 'All namespaces', key: '' };
 
@@ -29,7 +29,7 @@ const EMPTY = { name: '', description: '', expiresOn: '', namespaceKey: '' };
 
 function TokenForm({ onCreated }: { onCreated(created: CreateTokenResponse): void }) {
   const form = useForm(EMPTY, tokenSchema);
-  const { create } = useTokenMutations();
+  const create = useCreateToken();
   const namespaces = useNamespaces();
   const timezone = usePreferencesStore((state) => state.timezone);
   const { values } = form;
@@ -50,7 +50,7 @@ function TokenForm({ onCreated }: { onCreated(created: CreateTokenResponse): voi
       <Field label="Name" error={form.error('name')}>
         {(props) => <input {...props} {...form.field('name')} />}
       </Field>
-      <Field label="Description">{(props) => <input {...props} {...form.field('description')} />}</Field>
+      <TextField label="Description" {...form.field('description')} />
       <Field label="Expires On" hint="Optional: the token never expires when left empty.">
         {(props) => <input {...props} type="date" {...form.field('expiresOn')} />}
       </Field>
@@ -59,8 +59,7 @@ function TokenForm({ onCreated }: { onCreated(created: CreateTokenResponse): voi
         hint="Optional: a token scoped to one namespace can only reach that namespace."
         placeholder="All namespaces"
         options={[ALL_NAMESPACES, ...keyedOptions(namespaces.data?.namespaces ?? [])]}
-        value={values.namespaceKey}
-        onChange={(namespaceKey) => form.set('namespaceKey', namespaceKey)}
+        {...form.control('namespaceKey')}
       />
       <div className="form-actions">
         <SubmitButton label="Create" submitting={create.isPending} ready={form.dirty && form.valid} />
@@ -109,7 +108,7 @@ export default function TokensTab() {
   const methods = useAuthMethods();
   const tokenAuth = methods.data && methodEnabled(methods.data.methods, 'METHOD_TOKEN');
   const { reason } = useWritable();
-  const { removeMany } = useTokenMutations();
+  const removeMany = useDeleteTokens();
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreateTokenResponse>();
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());

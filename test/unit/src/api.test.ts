@@ -9,7 +9,7 @@ import {
 } from '../../../src/api/client';
 import { useRefStore } from '../../../src/stores/ref';
 import { useSessionStore } from '../../../src/stores/session';
-import { logout } from '../../../src/features/auth/session';
+import { logout } from '../../../src/features/auth/api';
 import { isWebUrl } from '../../../src/lib/format';
 
 const fetchMock = vi.fn<typeof fetch>();

@@ -1,5 +1,6 @@
 import { act, type ChangeEvent } from 'react';
 import { createRoot } from 'react-dom/client';
+import * as v from 'valibot';
 import type { GenericSchema } from 'valibot';
 import { describe, expect, it } from 'vitest';
 import {
@@ -41,6 +42,7 @@ function renderForm<T extends object>(initial: T, schema: GenericSchema) {
 }
 
 const typed = (text: string) => ({ target: { value: text } }) as ChangeEvent<HTMLInputElement>;
+const checked = (on: boolean) => ({ target: { checked: on } }) as ChangeEvent<HTMLInputElement>;
 
 describe('useForm', () => {
   it('binds a text field in one spread: its name, value and change, what is typed turned by `fromText`', () => {
@@ -92,5 +94,28 @@ describe('useForm', () => {
     act(() => form().set('metadata', [...flag.metadata, { key: '', type: 'string', value: '' }]));
     expect(form().dirty).toBe(true);
     expect(form().valid).toBe(false);
+  });
+
+  it('binds selects, radio buttons, checkboxes, list members and value components to their fields', () => {
+    const schema = v.object({
+      type: v.picklist(['a', 'b']),
+      on: v.boolean(),
+      tags: v.pipe(v.array(v.string()), v.minLength(1, 'Choose one')),
+      picked: v.string(),
+    });
+    const form = renderForm<v.InferInput<typeof schema>>({ type: 'a', on: false, tags: ['x'], picked: '' }, schema);
+    expect(form().radio('type', 'b')).toMatchObject({ name: 'type', value: 'b', checked: false });
+
+    act(() => form().choice('type').onChange(typed('b')));
+    expect(form().radio('type', 'b').checked).toBe(true);
+    act(() => form().checkbox('on').onChange(checked(true)));
+    act(() => form().member('tags', 'y').onChange(checked(true)));
+    act(() => form().member('tags', 'x').onChange(checked(false)));
+    act(() => form().control('picked').onChange('chosen'));
+    expect(form().values).toEqual({ type: 'b', on: true, tags: ['y'], picked: 'chosen' });
+    expect(form().member('tags', 'y').checked).toBe(true);
+
+    act(() => form().member('tags', 'y').onChange(checked(false)));
+    expect(form().error('tags')).toBe('Choose one');
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { loadSession } from '../../../src/features/auth/session';
+import { loadSession } from '../../../src/features/auth/api';
 import { clearOnRefChange, createQueryClient } from '../../../src/app/queryClient';
 import { useRefStore } from '../../../src/stores/ref';
 import { useSessionStore } from '../../../src/stores/session';

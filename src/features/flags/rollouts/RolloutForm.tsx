@@ -1,11 +1,12 @@
-import { useId, useState, type FormEvent } from 'react';
-import type { Rollout, Segment } from '../../../../domain/flipt/types';
-import { Field } from '../../../components/Field';
+import { useId, type FormEvent } from 'react';
+import * as v from 'valibot';
+import { type Rollout, SEGMENT_OPERATORS, type Segment } from '../../../../domain/flipt/types';
+import { Field, TextField } from '../../../components/Field';
 import { SegmentsPicker } from '../../../components/SegmentsPicker';
 import { SubmitButton } from '../../../components/SubmitButton';
 import { segmentsOf } from '../../../lib/segments';
 import type { RolloutValues } from './api';
-import { useSubmitting } from '../../../lib/form';
+import { useForm, useSubmitting, validate } from '../../../lib/form';
 
 export const PERCENTAGE_MESSAGE = 'Percentage must be between 0 and 100';
 
@@ -30,14 +31,27 @@ const NEW_SEGMENT: RolloutValues = {
   value: true,
 };
 
-export function rolloutError(values: RolloutValues): string | undefined {
-  if (values.kind === 'threshold') {
-    return Number.isFinite(values.percentage) && values.percentage >= 0 && values.percentage <= 100
-      ? undefined
-      : PERCENTAGE_MESSAGE;
-  }
-  return values.segmentKeys.length ? undefined : 'Choose at least one segment';
-}
+const percentageRule = v.pipe(
+  v.number(PERCENTAGE_MESSAGE),
+  v.minValue(0, PERCENTAGE_MESSAGE),
+  v.maxValue(100, PERCENTAGE_MESSAGE),
+);
+
+/** The rollout form: a threshold (percentage and value) or segments (operator and value). */
+const rolloutSchema = v.variant('kind', [
+  v.object({ kind: v.literal('threshold'), description: v.string(), percentage: percentageRule, value: v.boolean() }),
+  v.object({
+    kind: v.literal('segment'),
+    description: v.string(),
+    segmentKeys: v.pipe(v.array(v.string()), v.minLength(1, 'Choose at least one segment')),
+    segmentOperator: v.picklist(SEGMENT_OPERATORS),
+    value: v.boolean(),
+  }),
+]);
+
+/** The form's one problem, if it has one. */
+export const rolloutError = (values: RolloutValues): string | undefined =>
+  Object.values(validate(rolloutSchema, values))[0];
 
 /** New and Edit Rollout: a threshold (percentage and value) or segments (operator and value). */
 export function RolloutForm({
@@ -50,11 +64,11 @@ export function RolloutForm({
   onSave(values: RolloutValues): Promise<unknown>;
 }) {
   const initial = rollout ? rolloutValues(rollout) : NEW_THRESHOLD;
-  const [values, setValues] = useState<RolloutValues>(initial);
+  const form = useForm<RolloutValues>(initial, rolloutSchema);
+  const { values } = form;
   const [submitting, track] = useSubmitting();
   const kindName = useId();
   const error = rolloutError(values);
-  const dirty = JSON.stringify(values) !== JSON.stringify(initial);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -71,7 +85,7 @@ export function RolloutForm({
               type="radio"
               name={kindName}
               checked={values.kind === 'threshold'}
-              onChange={() => setValues({ ...NEW_THRESHOLD, description: values.description })}
+              onChange={() => form.update({ ...NEW_THRESHOLD, description: values.description })}
             />
             Threshold
           </label>
@@ -80,7 +94,7 @@ export function RolloutForm({
               type="radio"
               name={kindName}
               checked={values.kind === 'segment'}
-              onChange={() => setValues({ ...NEW_SEGMENT, description: values.description })}
+              onChange={() => form.update({ ...NEW_SEGMENT, description: values.description })}
             />
             Segment
           </label>
@@ -96,7 +110,7 @@ export function RolloutForm({
               max={100}
               step={0.01}
               value={Number.isFinite(values.percentage) ? values.percentage : ''}
-              onChange={(event) => setValues({ ...values, percentage: event.target.valueAsNumber })}
+              onChange={(event) => form.update({ percentage: event.target.valueAsNumber })}
             />
           )}
         </Field>
@@ -105,7 +119,7 @@ export function RolloutForm({
           segmentKeys={values.segmentKeys}
           available={segments}
           operator={values.segmentOperator}
-          onChange={(segmentKeys, segmentOperator) => setValues({ ...values, segmentKeys, segmentOperator })}
+          onChange={(segmentKeys, segmentOperator) => form.update({ segmentKeys, segmentOperator })}
         />
       )}
       <Field label="Value">
@@ -113,24 +127,16 @@ export function RolloutForm({
           <select
             {...props}
             value={String(values.value)}
-            onChange={(event) => setValues({ ...values, value: event.target.value === 'true' })}
+            onChange={(event) => form.update({ value: event.target.value === 'true' })}
           >
             <option value="true">true</option>
             <option value="false">false</option>
           </select>
         )}
       </Field>
-      <Field label="Description">
-        {(props) => (
-          <input
-            {...props}
-            value={values.description}
-            onChange={(event) => setValues({ ...values, description: event.target.value })}
-          />
-        )}
-      </Field>
+      <TextField label="Description" {...form.field('description')} />
       <div className="form-actions">
-        <SubmitButton label={rollout ? 'Update' : 'Create'} submitting={submitting} ready={dirty && !error} />
+        <SubmitButton label={rollout ? 'Update' : 'Create'} submitting={submitting} ready={form.dirty && !error} />
       </div>
     </form>
   );

@@ -2,10 +2,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Rollout, RolloutList, SegmentOperator } from '../../../../domain/flipt/types';
 import { request } from '../../../api/client';
-import { useOrderMutation } from '../../../lib/ordering';
+import { useOrderMutation, useSettledMutation } from '../../../api/mutation';
 import { segmentFields } from '../../../lib/segments';
 import { useCurrentRef } from '../../../api/currentRef';
-import { flagKeys, flagPath, useRankedMutation } from '../api';
+import { flagKeys, flagPath } from '../api';
 
 const enc = encodeURIComponent;
 const rolloutsPath = (namespaceKey: string, flagKey: string) => `${flagPath(namespaceKey, flagKey)}/rollouts`;
@@ -50,19 +50,19 @@ export const useRollouts = (namespaceKey: string, flagKey: string) =>
   useQuery(rolloutsQuery(useCurrentRef(), namespaceKey, flagKey));
 
 export const useCreateRollout = (namespaceKey: string, flagKey: string) =>
-  useRankedMutation(
+  useSettledMutation(
     flagKeys.rollouts(useCurrentRef(), namespaceKey, flagKey),
     (input: { values: RolloutValues; rank: number }) => createRollout(namespaceKey, flagKey, input),
   );
 
 export const useUpdateRollout = (namespaceKey: string, flagKey: string) =>
-  useRankedMutation(
+  useSettledMutation(
     flagKeys.rollouts(useCurrentRef(), namespaceKey, flagKey),
     (input: { id: string; values: RolloutValues }) => updateRollout(namespaceKey, flagKey, input),
   );
 
 export const useDeleteRollout = (namespaceKey: string, flagKey: string) =>
-  useRankedMutation(flagKeys.rollouts(useCurrentRef(), namespaceKey, flagKey), (id: string) =>
+  useSettledMutation(flagKeys.rollouts(useCurrentRef(), namespaceKey, flagKey), (id: string) =>
     deleteRollout(namespaceKey, flagKey, id),
   );
 

@@ -1,12 +1,13 @@
-import { useId, useState, type FormEvent } from 'react';
-import type { Segment, SegmentOperator, Variant } from '../../../../domain/flipt/types';
+import { useId, type FormEvent } from 'react';
+import * as v from 'valibot';
+import { SEGMENT_OPERATORS, type Segment, type Variant } from '../../../../domain/flipt/types';
 import { Picker } from '../../../components/Picker';
 import { variantOptions } from '../../../lib/options';
 import { SegmentsPicker } from '../../../components/SegmentsPicker';
 import { SubmitButton } from '../../../components/SubmitButton';
 import { distributionsError, evenSplit } from './distributions';
 import type { NewRule } from './api';
-import { useSubmitting } from '../../../lib/form';
+import { useForm, useSubmitting } from '../../../lib/form';
 
 export type RuleKind = 'single' | 'multi';
 
@@ -47,6 +48,22 @@ export function PercentageInputs({
   );
 }
 
+const ruleSchema = v.pipe(
+  v.object({
+    segmentKeys: v.pipe(v.array(v.string()), v.minLength(1, 'Choose at least one segment')),
+    segmentOperator: v.picklist(SEGMENT_OPERATORS),
+    kind: v.picklist(['single', 'multi']),
+    variantId: v.string(),
+    percentages: v.array(v.number()),
+  }),
+  v.check(
+    ({ kind, variantId, percentages }) =>
+      kind === 'single' ? variantId !== '' : distributionsError(percentages) === undefined,
+    'Choose a variant, or a split totalling 100%',
+  ),
+);
+type RuleValues = v.InferInput<typeof ruleSchema>;
+
 /** The New Rule form: segments, operator, then a single variant or a multi-variate split totalling 100%. */
 export function RuleForm({
   variants,
@@ -57,16 +74,20 @@ export function RuleForm({
   segments: Pick<Segment, 'key' | 'name'>[];
   onCreate(rule: NewRule): Promise<unknown>;
 }) {
-  const [segmentKeys, setSegmentKeys] = useState<string[]>([]);
-  const [operator, setOperator] = useState<SegmentOperator>('OR_SEGMENT_OPERATOR');
-  const [kind, setKind] = useState<RuleKind>('single');
-  const [variantId, setVariantId] = useState(variants[0]?.id ?? '');
-  const [percentages, setPercentages] = useState(() => evenSplit(variants.length));
+  const form = useForm<RuleValues>(
+    {
+      segmentKeys: [],
+      segmentOperator: 'OR_SEGMENT_OPERATOR',
+      kind: 'single',
+      variantId: variants[0]?.id ?? '',
+      percentages: evenSplit(variants.length),
+    },
+    ruleSchema,
+  );
+  const { segmentKeys, segmentOperator, kind, variantId, percentages } = form.values;
   const [submitting, track] = useSubmitting();
   const kindName = useId();
-
   const splitError = kind === 'multi' ? distributionsError(percentages) : undefined;
-  const ready = segmentKeys.length > 0 && (kind === 'single' ? variantId !== '' : !splitError);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -76,7 +97,7 @@ export function RuleForm({
           ? [{ variantId, rollout: 100 }]
           : []
         : variants.map((variant, index) => ({ variantId: variant.id, rollout: percentages[index] }));
-    track(() => onCreate({ segmentKeys, segmentOperator: operator, distributions }));
+    track(() => onCreate({ segmentKeys, segmentOperator, distributions }));
   };
 
   return (
@@ -84,26 +105,17 @@ export function RuleForm({
       <SegmentsPicker
         segmentKeys={segmentKeys}
         available={segments}
-        operator={operator}
-        onChange={(keys, nextOperator) => {
-          setSegmentKeys(keys);
-          setOperator(nextOperator);
-        }}
+        operator={segmentOperator}
+        onChange={(keys, nextOperator) => form.update({ segmentKeys: keys, segmentOperator: nextOperator })}
       />
       <fieldset className="field">
         <legend>Type</legend>
         <label className="choice">
-          <input type="radio" name={kindName} checked={kind === 'single'} onChange={() => setKind('single')} />
+          <input type="radio" {...form.radio('kind', 'single')} name={kindName} />
           Single Variant
         </label>
         <label className="choice">
-          <input
-            type="radio"
-            name={kindName}
-            checked={kind === 'multi'}
-            disabled={variants.length < 2}
-            onChange={() => setKind('multi')}
-          />
+          <input type="radio" {...form.radio('kind', 'multi')} name={kindName} disabled={variants.length < 2} />
           Multi-Variate
         </label>
       </fieldset>
@@ -112,18 +124,21 @@ export function RuleForm({
           label="Variant"
           placeholder={variants.length ? 'Choose a variant' : 'No variants'}
           options={variantOptions(variants)}
-          value={variantId}
-          onChange={setVariantId}
+          {...form.control('variantId')}
         />
       ) : (
         <fieldset className="field">
           <legend>Distribution</legend>
-          <PercentageInputs variants={variants} percentages={percentages} onChange={setPercentages} />
+          <PercentageInputs
+            variants={variants}
+            percentages={percentages}
+            onChange={form.control('percentages').onChange}
+          />
           {splitError && <span className="field-error">{splitError}</span>}
         </fieldset>
       )}
       <div className="form-actions">
-        <SubmitButton label="Create" submitting={submitting} ready={ready} />
+        <SubmitButton label="Create" submitting={submitting} ready={form.valid} />
       </div>
     </form>
   );

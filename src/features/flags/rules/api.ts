@@ -2,10 +2,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Distribution, Rule, RuleList, SegmentOperator } from '../../../../domain/flipt/types';
 import { request } from '../../../api/client';
-import { useOrderMutation } from '../../../lib/ordering';
+import { useOrderMutation, useSettledMutation } from '../../../api/mutation';
 import { segmentFields } from '../../../lib/segments';
 import { useCurrentRef } from '../../../api/currentRef';
-import { flagKeys, flagPath, useRankedMutation } from '../api';
+import { flagKeys, flagPath } from '../api';
 
 const enc = encodeURIComponent;
 const rulesPath = (namespaceKey: string, flagKey: string) => `${flagPath(namespaceKey, flagKey)}/rules`;
@@ -55,18 +55,18 @@ export const useRules = (namespaceKey: string, flagKey: string) =>
   useQuery(rulesQuery(useCurrentRef(), namespaceKey, flagKey));
 
 export const useCreateRule = (namespaceKey: string, flagKey: string) =>
-  useRankedMutation(flagKeys.rules(useCurrentRef(), namespaceKey, flagKey), (input: { rule: NewRule; rank: number }) =>
+  useSettledMutation(flagKeys.rules(useCurrentRef(), namespaceKey, flagKey), (input: { rule: NewRule; rank: number }) =>
     createRule(namespaceKey, flagKey, input),
   );
 
 export const useUpdateDistributions = (namespaceKey: string, flagKey: string) =>
-  useRankedMutation(
+  useSettledMutation(
     flagKeys.rules(useCurrentRef(), namespaceKey, flagKey),
     (input: Parameters<typeof updateDistributions>[2]) => updateDistributions(namespaceKey, flagKey, input),
   );
 
 export const useDeleteRule = (namespaceKey: string, flagKey: string) =>
-  useRankedMutation(flagKeys.rules(useCurrentRef(), namespaceKey, flagKey), (ruleId: string) =>
+  useSettledMutation(flagKeys.rules(useCurrentRef(), namespaceKey, flagKey), (ruleId: string) =>
     deleteRule(namespaceKey, flagKey, ruleId),
   );
 

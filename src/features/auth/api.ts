@@ -1,5 +1,6 @@
-import { isWebUrl } from '../../lib/format';
+// The auth feature's API: the session check (a query), sign-in's authorize address, and logout.
 import { useQuery } from '@tanstack/react-query';
+import { isWebUrl } from '../../lib/format';
 import { AUTH, META, request } from '../../api/client';
 import { sessionUser, useSessionStore, type AuthMethod, type Session } from '../../stores/session';
 
@@ -29,6 +30,12 @@ export async function loadSession(): Promise<Session | null> {
 export function useSessionCheck() {
   return useQuery({ queryKey: ['session'], queryFn: loadSession, staleTime: Infinity });
 }
+
+/** A sign-in provider's authorize address; asking for it also sets the login state cookie. */
+export const authorizeAddress = (provider: { authorizeUrl: string }) =>
+  request<{ authorizeUrl: string }>('GET', provider.authorizeUrl, undefined, { passUnauthorized: true }).then(
+    (answer) => answer.authorizeUrl,
+  );
 
 /**
  * Ends the session on the server, clears it, then goes to the issuer if the user has one (and it is an
