@@ -1,7 +1,7 @@
 /**
- * Loads the survey chunk (survey.ts): only when a survey is about to show (alongside the renderer), when
- * responses wait in local storage, or for a file upload. How a build imports it, and how the loader starts
- * it with its own parts, comes from the build's entry (global.ts, module.ts).
+ * Loads the survey chunk (survey.ts): only when a survey could show (from init(), alongside a sync that
+ * tells whether one can), when responses wait in local storage, or for a file upload. How a build imports
+ * it, and how the loader starts it with its own parts, comes from the build's entry (global.ts, module.ts).
  */
 import type { TSurvey, TUploadFileConfig } from '../../domain/surveys/types.js';
 import { error } from './log.js';

@@ -5,7 +5,7 @@
 import type { TJsConfig, TJsConfigInput } from '../../domain/surveys/types.js';
 import { NEW_SESSION } from '../../domain/surveys/types.js';
 import { client, type Client } from './api.js';
-import { type SurveyChunk, sendUnsent } from './chunk.js';
+import { type SurveyChunk, sendUnsent, surveyChunk } from './chunk.js';
 import { addContainer, removeContainer } from './container.js';
 import { darkMode } from './dark.js';
 import { debug, error, flags, handle } from './log.js';
@@ -54,6 +54,9 @@ const initialize = async (c: Partial<TJsConfigInput> = {}): Promise<void> => {
   addContainer();
   use(reuse);
   if (!reuse) {
+    // The survey chunk is imported alongside the sync, so that a survey shown as soon as init() resolves waits
+    // for no download. (With a config reused, the idle-time prefetch loads it if a survey could show.)
+    void surveyChunk(apiHost);
     try {
       await sync(target);
     } catch (e) {
