@@ -91,7 +91,7 @@ test('our loader drives the real @formbricks/surveys 1.6.3 renderer', async ({ p
   expect(latest.person).toBeNull();
 });
 
-test('the survey chunk and the renderer are fetched next to the loader once the page is idle, before the first survey', async ({
+test('the survey chunk (alongside the sync) and the renderer (once the page is idle) are fetched next to the loader', async ({
   page,
 }) => {
   const chunkRequests: string[] = [];

@@ -1,29 +1,37 @@
 /**
- * Loads the survey chunk (survey.ts): only when a survey is about to show (alongside the renderer), when
- * responses wait in local storage, or for a file upload. It gets the loader's own config store, client and logger.
+ * Loads the survey chunk (survey.ts): only when a survey could show (from init(), alongside a sync that
+ * tells whether one can), when responses wait in local storage, or for a file upload. How a build imports
+ * it, and how the loader starts it with its own parts, comes from the build's entry (global.ts, module.ts).
  */
-import type { SurveyChunk } from './survey.js';
-import { client } from './api.js';
-import { debug, error, handle } from './log.js';
-import { QUEUE_KEY, cfg, read, save } from './store.js';
-import { errorState, sync } from './sync.js';
-import { deinit } from './triggers.js';
+import type { TSurvey, TUploadFileConfig } from '../../domain/surveys/types.js';
+import { error } from './log.js';
+import { QUEUE_KEY, read } from './store.js';
 
-/** The chunk's file, next to the loader's (dist/widget). */
-export const CHUNK_FILE = 'formbricks-survey.mjs';
 export const CHUNK_FAILED = 'Failed to load the Formbricks survey chunk';
 
+/** What the survey chunk, once started, does for the loader. */
+export interface SurveyChunk {
+  /** Shows a survey; with none, loads the renderer and has it rehearse (survey.ts). */
+  render(survey: TSurvey | undefined, rendererUrl: string): Promise<void>;
+  /** Forgets the survey running or waiting for its delay, and the live run. */
+  reset(): void;
+  /** Sends the responses still waiting. */
+  flush(): Promise<void>;
+  /** `storage.uploadFile` of the client API under `base`. */
+  upload(base: string, file: File, config?: TUploadFileConfig): Promise<string>;
+}
+
 /**
- * Where the IIFE loader finds the chunk: next to its own script, wherever that was loaded from (a real
- * Formbricks server as apiHost does not serve it). With no script URL (an inline copy of the loader):
- * `{apiHost}/js/`, where our server serves it.
+ * Where the IIFE loader finds the chunk, built next to it (dist/widget): next to its own script, wherever
+ * that was loaded from (a real Formbricks server as apiHost does not serve it). With no script URL (an
+ * inline copy of the loader): `{apiHost}/js/`, where our server serves it.
  */
 export const chunkUrl = (loaderUrl: string | undefined, apiHost?: string): string =>
-  new URL(CHUNK_FILE, loaderUrl || apiHost + '/js/').href;
+  new URL('formbricks-survey.mjs', loaderUrl || apiHost + '/js/').href;
 
-type ImportChunk = (apiHost?: string) => Promise<typeof import('./survey.js')>;
+type ImportChunk = (apiHost?: string) => Promise<SurveyChunk>;
 let importChunk: ImportChunk;
-/** How this build imports the chunk: set by its entry (global.ts, module.ts). */
+/** How this build imports and starts the chunk: set by its entry (global.ts, module.ts). */
 export const setChunkImport = (f: ImportChunk): void => {
   importChunk = f;
 };
@@ -34,9 +42,9 @@ export let loaded: SurveyChunk | undefined;
 
 const load = async (apiHost?: string): Promise<SurveyChunk | undefined> => {
   try {
-    return (loaded = (await importChunk(apiHost)).default(cfg, save, client, sync, errorState, deinit, debug, handle));
+    return (loaded = await importChunk(apiHost));
   } catch (e) {
-    error(`${CHUNK_FAILED}: ${e}`);
+    error(CHUNK_FAILED + ': ' + e);
     loading = undefined;
   }
 };

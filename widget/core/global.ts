@@ -1,5 +1,5 @@
 import { chunkUrl, setChunkImport } from './chunk.js';
-import formbricks from './index.js';
+import formbricks, { startChunk } from './index.js';
 
 // The IIFE build defines window.formbricks, as the @formbricks/js UMD build does.
 (window as unknown as { formbricks: typeof formbricks }).formbricks = formbricks;
@@ -7,4 +7,4 @@ import formbricks from './index.js';
 // document.currentScript is only set while this script evaluates: read now. import() works from a
 // classic script too; the chunk is one ES module for both builds.
 const loaderUrl = (document.currentScript as HTMLScriptElement | null)?.src;
-setChunkImport((apiHost) => import(chunkUrl(loaderUrl, apiHost)));
+setChunkImport((apiHost) => import(chunkUrl(loaderUrl, apiHost)).then(startChunk));

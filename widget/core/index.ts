@@ -5,12 +5,12 @@
 import type { TJsConfig, TJsConfigInput } from '../../domain/surveys/types.js';
 import { NEW_SESSION } from '../../domain/surveys/types.js';
 import { client, type Client } from './api.js';
-import { sendUnsent } from './chunk.js';
+import { type SurveyChunk, sendUnsent, surveyChunk } from './chunk.js';
 import { addContainer, removeContainer } from './container.js';
 import { darkMode } from './dark.js';
 import { debug, error, flags, handle } from './log.js';
 import { q } from './queue.js';
-import { KEY, cfg, expired, peek, read, save, use, write } from './store.js';
+import { KEY, cfg, expired, peek, read, save, use } from './store.js';
 import { VERSION, errorState, sync, updatePerson, type Target } from './sync.js';
 import { checkPage, deinit, listen, track } from './triggers.js';
 
@@ -54,6 +54,9 @@ const initialize = async (c: Partial<TJsConfigInput> = {}): Promise<void> => {
   addContainer();
   use(reuse);
   if (!reuse) {
+    // The survey chunk is imported alongside the sync, so that a survey shown as soon as init() resolves waits
+    // for no download. (With a config reused, the idle-time prefetch loads it if a survey could show.)
+    void surveyChunk(apiHost);
     try {
       await sync(target);
     } catch (e) {
@@ -107,8 +110,7 @@ const setAttribute = async (key: string, value: unknown): Promise<void> => {
 
 const logout = (): void => {
   deinit();
-  use(null);
-  write(KEY, null);
+  save(null);
 };
 
 const reset = async (): Promise<void> => {
@@ -152,3 +154,7 @@ const formbricks = {
 };
 
 export default formbricks;
+
+/** The builds' entries start the imported survey chunk with the loader's own config store, client and logger. */
+export const startChunk = (chunk: typeof import('./survey.js')): SurveyChunk =>
+  chunk.default(cfg, save, client, sync, errorState, deinit, debug, handle);

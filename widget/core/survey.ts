@@ -5,6 +5,7 @@
  */
 import type { FormbricksSurveys, SurveyLook, TJsConfig, TJsState, TSurvey } from '../../domain/surveys/types.js';
 import type { client } from './api.js';
+import type { SurveyChunk } from './chunk.js';
 import type { debug, handle } from './log.js';
 import type { cfg, save } from './store.js';
 import type { errorState, sync } from './sync.js';
@@ -32,7 +33,9 @@ export type LoaderParts = [
   handle: typeof handle,
 ];
 
-export default function surveyChunk(...[cfg, save, client, sync, errorState, deinit, debug, handle]: LoaderParts) {
+export default function surveyChunk(
+  ...[cfg, save, client, sync, errorState, deinit, debug, handle]: LoaderParts
+): SurveyChunk {
   adoptClient(client);
   let running = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -174,5 +177,3 @@ export default function surveyChunk(...[cfg, save, client, sync, errorState, dei
 
   return { render, reset, flush, upload };
 }
-
-export type SurveyChunk = ReturnType<typeof surveyChunk>;

@@ -1,5 +1,5 @@
 import type { FormbricksSurveys, SurveyLook, TSurvey } from '../../domain/surveys/types.js';
-import { loaded, surveyChunk } from './chunk.js';
+import { surveyChunk } from './chunk.js';
 import { flags } from './log.js';
 import { cfg, peek } from './store.js';
 
@@ -19,12 +19,12 @@ export const render = async (survey?: TSurvey): Promise<void> => {
 };
 
 /**
- * Once the page has loaded, when the browser is idle, and only if a survey could show: loads the survey
- * chunk and the renderer, so that the first survey waits for neither. Called on every page check; does
- * nothing once the chunk is there.
+ * Once the page has loaded, when the browser is idle, and only if a survey could show: loads the renderer
+ * (and the survey chunk, unless init() has), so that the first survey waits for neither, and has ours
+ * rehearse. Called on every page check; the renderer loads and rehearses once.
  */
 export const prefetch = (): void => {
-  if (document.readyState === 'complete' && !loaded) {
+  if (document.readyState === 'complete') {
     (window.requestIdleCallback || setTimeout)(() => peek()?.state.surveys.length && render());
   }
 };

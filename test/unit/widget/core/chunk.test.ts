@@ -45,7 +45,7 @@ const holdChunkImport = () => {
 useLoaderPage();
 
 describe('the survey chunk', () => {
-  it('is not loaded by a page where no survey could show and nothing waits to be sent', async () => {
+  it('is not loaded by a page reusing a config where no survey can show, with nothing left to send', async () => {
     const fb = await loader();
     fakeApi({
       surveys: [survey('cs', { triggers: ['Go'], displayOption: 'displayOnce' })],
@@ -65,27 +65,32 @@ describe('the survey chunk', () => {
     document.body.click();
     window.dispatchEvent(new Event('online'));
     window.dispatchEvent(new Event('load'));
-    await vi.advanceTimersByTimeAsync(5 * 60_000);
+    await vi.advanceTimersByTimeAsync(60_000);
     expect(chunkImport).not.toHaveBeenCalled();
   });
 
-  it('is fetched with the renderer once the page has loaded and the browser is idle, if a survey could show', async () => {
+  it("is imported alongside init()'s sync, which waits for neither it nor the renderer", async () => {
     const readyState = vi.spyOn(document, 'readyState', 'get').mockReturnValue('interactive');
     const fb = await loader();
-    fakeApi({ surveys: [survey('cs', { triggers: ['Go'] })] });
+    const api = fakeApi({ surveys: [survey('cs', { triggers: ['Go'] })] });
     const scripts: string[] = [];
     vi.spyOn(document.head, 'append').mockImplementation((node) => void scripts.push((node as HTMLScriptElement).src));
+    const chunk = holdChunkImport();
     await fb.init({ environmentId: ENV, apiHost: HOST });
+    // asked for before the sync, still on its way once init() has resolved
+    expect(chunkImport).toHaveBeenCalledTimes(1);
+    const sync = api.calls.findIndex((c) => c.url.includes('/in-app/sync'));
+    expect(chunkImport.mock.invocationCallOrder[0]).toBeLessThan(api.fetchMock.mock.invocationCallOrder[sync]);
+    chunk.resolve();
     await vi.advanceTimersByTimeAsync(60_000);
-    // never before the page's load event
-    expect(chunkImport).not.toHaveBeenCalled();
+    // the renderer never before the page's load event
+    expect(scripts).toEqual([]);
     readyState.mockReturnValue('complete');
     window.dispatchEvent(new Event('load'));
     await settle();
-    expect(chunkImport).not.toHaveBeenCalled();
+    expect(scripts).toEqual([]);
     // with no requestIdleCallback (happy-dom, Safari), the next turn of the event loop
     await vi.advanceTimersByTimeAsync(0);
-    expect(chunkImport).toHaveBeenCalledTimes(1);
     expect(scripts).toEqual([`${HOST}/api/js?module=surveys&format=umd`]);
 
     // the survey then shows with no more download
@@ -97,24 +102,44 @@ describe('the survey chunk', () => {
     expect(scripts).toHaveLength(1);
   });
 
-  it('uses requestIdleCallback where the browser has it', async () => {
+  it('has the renderer fetched in requestIdleCallback where the browser has it', async () => {
     const idle: (() => void)[] = [];
     vi.stubGlobal('requestIdleCallback', (f: () => void) => idle.push(f));
     const fb = await loader();
-    fakeRenderer();
     fakeApi({ surveys: [survey('cs', { triggers: ['Go'] })] });
+    const scripts: string[] = [];
+    vi.spyOn(document.head, 'append').mockImplementation((node) => void scripts.push((node as HTMLScriptElement).src));
     await fb.init({ environmentId: ENV, apiHost: HOST });
     await vi.advanceTimersByTimeAsync(60_000);
-    expect(chunkImport).not.toHaveBeenCalled();
+    expect(scripts).toEqual([]);
     expect(idle).toHaveLength(1);
     idle[0]();
     await settle();
+    expect(scripts).toEqual([`${HOST}/api/js?module=surveys&format=umd`]);
+  });
+
+  it('a survey tracked as soon as init() resolves waits for the import init() started, and no other', async () => {
+    const fb = await loader();
+    fakeApi({ surveys: [survey('cs', { triggers: ['Go'], displayOption: 'respondMultiple' })] });
+    const chunk = holdChunkImport();
+    await fb.init({ environmentId: ENV, apiHost: HOST });
+    const rendered = fakeRenderer();
+    const tracked = fb.track('Go');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(rendered).toEqual([]);
+    chunk.resolve();
+    await tracked;
+    await vi.advanceTimersByTimeAsync(0);
+    expect(rendered).toHaveLength(1);
     expect(chunkImport).toHaveBeenCalledTimes(1);
   });
 
-  it('loads once, when the first survey is about to show before the browser was idle', async () => {
-    const fb = await loader();
+  it('with a config reused (no sync), loads once, as the first survey shows before the browser was idle', async () => {
     fakeApi({ surveys: [survey('cs', { triggers: ['Go'], displayOption: 'respondMultiple' })] });
+    // the first page synced; this one, a reload within the config's 2 minutes, reuses its config
+    const first = await loader();
+    await first.init({ environmentId: ENV, apiHost: HOST });
+    const fb = await loader();
     await fb.init({ environmentId: ENV, apiHost: HOST });
     expect(chunkImport).not.toHaveBeenCalled();
     const chunk = holdChunkImport();
@@ -139,23 +164,25 @@ describe('the survey chunk', () => {
     const errorHandler = vi.fn();
     fakeApi({ surveys: [survey('cs', { triggers: ['Go'] })] });
     const rendered = fakeRenderer();
-    await fb.init({ environmentId: ENV, apiHost: HOST, errorHandler });
-    chunkImport.mockRejectedValueOnce(new TypeError('Failed to fetch dynamically imported module'));
+    const offline = new TypeError('Failed to fetch dynamically imported module');
+    // the import alongside the sync fails, and so does the one the first survey tries
+    chunkImport.mockRejectedValueOnce(offline).mockRejectedValueOnce(offline);
+    await expect(fb.init({ environmentId: ENV, apiHost: HOST, errorHandler })).resolves.toBeUndefined();
     await expect(fb.track('Go')).resolves.toBeUndefined();
     await vi.advanceTimersByTimeAsync(0);
     expect(
-      errors().some((e) =>
+      errors().filter((e) =>
         e.includes(
           '[ERROR] - Failed to load the Formbricks survey chunk: TypeError: Failed to fetch dynamically imported module',
         ),
       ),
-    ).toBe(true);
+    ).toHaveLength(2);
     expect(errorHandler).not.toHaveBeenCalled();
     expect(rendered).toEqual([]);
 
     await fb.track('Go');
     await vi.advanceTimersByTimeAsync(0);
-    expect(chunkImport).toHaveBeenCalledTimes(2);
+    expect(chunkImport).toHaveBeenCalledTimes(3);
     expect(rendered).toHaveLength(1);
   });
 
@@ -197,18 +224,18 @@ describe('the survey chunk', () => {
     expect(localStorage.getItem(QUEUE_KEY)).toBeNull();
   });
 
-  it("getApi's file upload loads the chunk; a failure to load rejects the upload", async () => {
+  it("getApi's file upload loads the chunk if init() could not; a failure to load rejects the upload", async () => {
     const fb = await loader();
     fakeApi();
+    chunkImport.mockRejectedValueOnce(new TypeError('offline')).mockRejectedValueOnce(new TypeError('offline'));
     await fb.init({ environmentId: ENV, apiHost: HOST });
-    chunkImport.mockRejectedValueOnce(new TypeError('offline'));
     await expect(fb.getApi()!.client.storage.uploadFile(new File(['x'], 'a.txt'))).rejects.toThrow(
       'Failed to load the Formbricks survey chunk',
     );
     await expect(fb.getApi()!.client.storage.uploadFile('x' as never)).rejects.toThrow(
       'Invalid file type. Expected Blob or File, but received string',
     );
-    expect(chunkImport).toHaveBeenCalledTimes(2);
+    expect(chunkImport).toHaveBeenCalledTimes(3);
   });
 });
 

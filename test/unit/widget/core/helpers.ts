@@ -144,7 +144,10 @@ export let chunkImport = vi.fn<(apiHost?: string) => Promise<ChunkModule>>();
 export const useSourceChunk = async (): Promise<void> => {
   const chunk = await import('../../../../widget/core/survey.js');
   chunkImport = vi.fn(async () => chunk);
-  (await import('../../../../widget/core/chunk.js')).setChunkImport(chunkImport);
+  const { startChunk } = await import('../../../../widget/core/index.js');
+  (await import('../../../../widget/core/chunk.js')).setChunkImport(async (apiHost) =>
+    startChunk(await chunkImport(apiHost)),
+  );
 };
 
 /** A fresh copy of the loader (its module state included), as on a reload of the same tab. */
