@@ -190,11 +190,7 @@ function NewGuard({ namespaceKey, flagKey, survey }: { namespaceKey: string; fla
     <form className="guard-form" aria-label="New guard" onSubmit={submit}>
       <Field label="Question">
         {(props) => (
-          <select
-            {...props}
-            value={form.values.questionId}
-            onChange={(event) => form.set('questionId', event.target.value)}
-          >
+          <select {...props} {...form.choice('questionId')}>
             {questions.map((candidate) => (
               <option key={candidate.id} value={candidate.id}>
                 {candidate.headline}
@@ -206,12 +202,9 @@ function NewGuard({ namespaceKey, flagKey, survey }: { namespaceKey: string; fla
       {choices && (
         <Field label="Share of the answer">
           {(props) => (
-            <select
-              {...props}
-              value={form.values.answer || choices[0]}
-              onChange={(event) => form.set('answer', event.target.value)}
-            >
-              {choices.map((choice) => (
+            <select {...props} {...form.choice('answer')}>
+              <option value="">{choices[0]}</option>
+              {choices.slice(1).map((choice) => (
                 <option key={choice}>{choice}</option>
               ))}
             </select>
@@ -220,11 +213,7 @@ function NewGuard({ namespaceKey, flagKey, survey }: { namespaceKey: string; fla
       )}
       <Field label="Baseline">
         {(props) => (
-          <select
-            {...props}
-            value={form.values.baseline}
-            onChange={(event) => form.set('baseline', event.target.value)}
-          >
+          <select {...props} {...form.choice('baseline')}>
             {values.map((value) => (
               <option key={value}>{value}</option>
             ))}
@@ -239,11 +228,7 @@ function NewGuard({ namespaceKey, flagKey, survey }: { namespaceKey: string; fla
       </Field>
       <Field label="When it trips">
         {(props) => (
-          <select
-            {...props}
-            value={form.values.action}
-            onChange={(event) => form.set('action', event.target.value as GuardFormValues['action'])}
-          >
+          <select {...props} {...form.choice('action')}>
             <option value="ROLLBACK">Alert and roll back to the baseline</option>
             <option value="ALERT">Alert only</option>
           </select>
