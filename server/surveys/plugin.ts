@@ -22,6 +22,11 @@ import { DEMO_SEED } from './demo.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../json-body.js';
 import { allowCrossOriginUse } from '../security-headers.js';
 import { RouteTable } from '../route-definitions.js';
+import { addRoutes } from './route-list.js';
+import { displayRoutes } from './displays.js';
+import { responseRoutes } from './responses.js';
+import { peopleRoutes } from './people.js';
+import { flagAssignments } from './flag-assignments.js';
 import { parseInput } from './validation.js';
 
 /** What any origin may send: the client API's headers, the signed upload's and the management API key. */
@@ -159,18 +164,17 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
     });
   };
 
+  const assignments = flagAssignments(store, targeting);
   await app.register(
     async (client) => {
       await withCors(client);
-      clientRoutes(
-        new RouteTable(client, parseInput),
-        store,
-        syncStates,
-        targeting,
-        identified,
-        webhooks,
-        context.metrics,
-      );
+      const routes = new RouteTable(client, parseInput);
+      clientRoutes(routes, store, syncStates, identified);
+      addRoutes(routes, [
+        ...displayRoutes(store, assignments, context.metrics),
+        ...responseRoutes(store, assignments, webhooks, context.metrics),
+        ...peopleRoutes(store),
+      ]);
       await storageRoutes(client, store, {
         uploadDir: config.surveys.uploadDir,
         signingSecret: config.surveys.signingSecret,
@@ -193,7 +197,7 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
   await app.register(
     async (files) => {
       await withCors(files);
-      fileRoutes(files, store, config.surveys.uploadDir);
+      addRoutes(new RouteTable(files, parseInput), fileRoutes(store, config.surveys.uploadDir));
     },
     { prefix: '/storage' },
   );
