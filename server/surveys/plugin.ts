@@ -14,7 +14,13 @@ import { MAX_USER_ID_LENGTH } from './validation.js';
 import { namespaceOfEnvironment } from './store/links.js';
 import { fillMissingRollups } from './store/rollups.js';
 import { fileRoutes, storageRoutes } from './storage.js';
-import { managementRoutes } from './management.js';
+import {
+  managementActionClassRoutes,
+  managementResponseRoutes,
+  managementSurveyRoutes,
+  managementWebhookRoutes,
+  requireApiKey,
+} from './management.js';
 import { WebhookDispatcher } from './webhooks.js';
 import { assetRoutes } from './assets.js';
 import { applySeed, applySeedFile } from './seed.js';
@@ -186,11 +192,16 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
   await app.register(
     async (management) => {
       await withCors(management);
-      managementRoutes(new RouteTable(management, parseInput), store, context.database, {
+      requireApiKey(management, store, {
         authenticationRequired: config.authentication.required === true,
-        allowInternalWebhookAddresses: config.surveys.webhooksAllowInternalAddresses,
         readOnly: context.flipt.readOnly,
       });
+      addRoutes(new RouteTable(management, parseInput), [
+        ...managementSurveyRoutes(store),
+        ...managementActionClassRoutes(store),
+        ...managementResponseRoutes(store, context.database),
+        ...managementWebhookRoutes(context.database, config.surveys.webhooksAllowInternalAddresses),
+      ]);
     },
     { prefix: '/api/v1/management' },
   );
