@@ -111,64 +111,10 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
   const webhooks = new WebhookDispatcher(context.database, app.log, config.surveys.webhooksAllowInternalAddresses);
   app.addHook('onReady', async () => webhooks.start());
   app.addHook('onClose', async () => webhooks.stop());
-  let demoSeeded: Promise<void> | undefined;
-  const seedDemo = () => (demoSeeded ??= applySeed(store, DEMO_SEED, 'demo environment'));
-  if (config.surveys.seedFile) {
-    // The file may change the demo environment, so it applies after it; its errors refuse the start.
-    if (demo) await seedDemo();
-    await applySeedFile(store, config.surveys.seedFile);
-  } else if (demo) {
-    // Seeded a moment after the server listens: its SQL runs on the one thread, so seeding at once
-    // made the first requests (a readiness probe on /health) wait for it (bench/startup). A survey
-    // request that comes first (or a test driving the app with inject()) waits for the same seeding.
-    let timer: NodeJS.Timeout | undefined;
-    app.addHook('onListen', (done) => {
-      timer = setTimeout(
-        () => seedDemo().catch((error) => app.log.error(error, 'seeding the demo environment failed')),
-        DEMO_SEED_DELAY_MS,
-      );
-      done();
-    });
-    app.addHook('onClose', (_instance, done) => {
-      clearTimeout(timer);
-      done();
-    });
-    app.addHook('onRequest', seedDemo);
-  }
+  await seedSurveys(app, store, config.surveys.seedFile, demo);
 
   app.setErrorHandler(answerSurveyError);
-  // Bodies are JSON whatever the declared type (the client sends application/json; tools sometimes do not).
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
-    const text = (body as string).trim();
-    if (text === '') return done(null, undefined);
-    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
-      return done(badRequest(`The request body is nested deeper than ${MAX_JSON_DEPTH} levels`), undefined);
-    }
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(badRequest('The request body is not valid JSON'), undefined);
-    }
-  });
-
-  const withCors = async (scope: FastifyInstance) => {
-    allowCrossOriginUse(scope);
-    await scope.register(fastifyCors, {
-      origin: '*',
-      methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
-      allowedHeaders: ALLOWED_HEADERS,
-      optionsSuccessStatus: 200,
-      strictPreflight: false,
-    });
-    scope.setNotFoundHandler((request, reply) => {
-      answerSurveyError(
-        new SurveyApiError(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}`),
-        request,
-        reply,
-      );
-    });
-  };
+  parseBodiesAsJson(app);
 
   const assignments = flagAssignments(store, targeting);
   await app.register(
@@ -216,9 +162,80 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
     allowCrossOriginUse(assets);
     assetRoutes(new RouteTable(assets, parseInput), config.paths.widget);
   });
-  if (!demo) return;
+  if (demo) await serveDemoPage(app, config.paths.demo);
+}
+
+/**
+ * Seeds the seed file before the server serves, and the demo environment (when shown) a moment after it
+ * listens, or at the first survey request if that comes first.
+ */
+async function seedSurveys(app: FastifyInstance, store: SurveyStore, seedFile: string | undefined, demo: boolean) {
+  let demoSeeded: Promise<void> | undefined;
+  const seedDemo = () => (demoSeeded ??= applySeed(store, DEMO_SEED, 'demo environment'));
+  if (seedFile) {
+    // The file may change the demo environment, so it applies after it; its errors refuse the start.
+    if (demo) await seedDemo();
+    await applySeedFile(store, seedFile);
+  } else if (demo) {
+    // Seeded a moment after the server listens: its SQL runs on the one thread, so seeding at once
+    // made the first requests (a readiness probe on /health) wait for it (bench/startup). A survey
+    // request that comes first (or a test driving the app with inject()) waits for the same seeding.
+    let timer: NodeJS.Timeout | undefined;
+    app.addHook('onListen', (done) => {
+      timer = setTimeout(
+        () => seedDemo().catch((error) => app.log.error(error, 'seeding the demo environment failed')),
+        DEMO_SEED_DELAY_MS,
+      );
+      done();
+    });
+    app.addHook('onClose', (_instance, done) => {
+      clearTimeout(timer);
+      done();
+    });
+    app.addHook('onRequest', seedDemo);
+  }
+}
+
+function parseBodiesAsJson(app: FastifyInstance) {
+  // Bodies are JSON whatever the declared type (the client sends application/json; tools sometimes do not).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
+    const text = (body as string).trim();
+    if (text === '') return done(null, undefined);
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+      return done(badRequest(`The request body is nested deeper than ${MAX_JSON_DEPTH} levels`), undefined);
+    }
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(badRequest('The request body is not valid JSON'), undefined);
+    }
+  });
+}
+
+/** A survey API scope: usable from any origin, and its unknown routes answered in the survey APIs' shape. */
+async function withCors(scope: FastifyInstance) {
+  allowCrossOriginUse(scope);
+  await scope.register(fastifyCors, {
+    origin: '*',
+    methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+    allowedHeaders: ALLOWED_HEADERS,
+    optionsSuccessStatus: 200,
+    strictPreflight: false,
+  });
+  scope.setNotFoundHandler((request, reply) => {
+    answerSurveyError(
+      new SurveyApiError(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}`),
+      request,
+      reply,
+    );
+  });
+}
+
+/** The demo page, and its files, under /demo. */
+async function serveDemoPage(app: FastifyInstance, demoDir: string) {
   await app.register(fastifyStatic, {
-    root: config.paths.demo,
+    root: demoDir,
     prefix: '/demo/',
     decorateReply: false,
     index: false,
@@ -229,6 +246,6 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
     reply
       .header('content-security-policy', DEMO_CSP)
       .type('text/html; charset=utf-8')
-      .send(await readFile(join(config.paths.demo, 'index.html'))),
+      .send(await readFile(join(demoDir, 'index.html'))),
   );
 }
