@@ -13,7 +13,13 @@ import { SyncStates } from './sync.js';
 import { namespaceOfEnvironment } from './store/links.js';
 import { fillMissingRollups } from './store/rollups.js';
 import { fileRoutes, storageRoutes } from './storage.js';
-import { managementRoutes } from './management.js';
+import {
+  managementActionClassRoutes,
+  managementResponseRoutes,
+  managementSurveyRoutes,
+  managementWebhookRoutes,
+  requireApiKey,
+} from './management.js';
 import { WebhookDispatcher } from './webhooks.js';
 import { assetRoutes } from './assets.js';
 import { applySeed, applySeedFile } from './seed.js';
@@ -21,6 +27,11 @@ import { DEMO_SEED } from './demo.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../json-body.js';
 import { allowCrossOriginUse } from '../security-headers.js';
 import { RouteTable } from '../route-definitions.js';
+import { addRoutes } from './route-list.js';
+import { displayRoutes } from './displays.js';
+import { responseRoutes } from './responses.js';
+import { peopleRoutes } from './people.js';
+import { flagAssignments } from './flag-assignments.js';
 import { parseInput } from './validation.js';
 
 /** What any origin may send: the client API's headers, the signed upload's and the management API key. */
@@ -82,12 +93,71 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
   const webhooks = new WebhookDispatcher(context.database, app.log, config.surveys.webhooksAllowInternalAddresses);
   app.addHook('onReady', async () => webhooks.start());
   app.addHook('onClose', async () => webhooks.stop());
+  await seedSurveys(app, store, config.surveys.seedFile, demo);
+
+  app.setErrorHandler(answerSurveyError);
+  parseBodiesAsJson(app);
+
+  const assignments = flagAssignments(store, targeting);
+  await app.register(
+    async (client) => {
+      await withCors(client);
+      const routes = new RouteTable(client, parseInput);
+      clientRoutes(routes, store, syncStates, identified);
+      addRoutes(routes, [
+        ...displayRoutes(store, assignments, context.metrics),
+        ...responseRoutes(store, assignments, webhooks, context.metrics),
+        ...peopleRoutes(store),
+      ]);
+      await storageRoutes(client, store, {
+        uploadDir: config.surveys.uploadDir,
+        signingSecret: config.surveys.signingSecret,
+        uploadQuotaBytes: config.surveys.uploadQuotaBytes,
+      });
+    },
+    { prefix: '/api/v1/client' },
+  );
+  await app.register(
+    async (management) => {
+      await withCors(management);
+      requireApiKey(management, store, {
+        authenticationRequired: config.authentication.required === true,
+        readOnly: context.flipt.readOnly,
+      });
+      addRoutes(new RouteTable(management, parseInput), [
+        ...managementSurveyRoutes(store),
+        ...managementActionClassRoutes(store),
+        ...managementResponseRoutes(store, context.database),
+        ...managementWebhookRoutes(context.database, config.surveys.webhooksAllowInternalAddresses),
+      ]);
+    },
+    { prefix: '/api/v1/management' },
+  );
+  await app.register(
+    async (files) => {
+      await withCors(files);
+      addRoutes(new RouteTable(files, parseInput), fileRoutes(store, config.surveys.uploadDir));
+    },
+    { prefix: '/storage' },
+  );
+  await app.register(async (assets) => {
+    allowCrossOriginUse(assets);
+    assetRoutes(new RouteTable(assets, parseInput), config.paths.widget);
+  });
+  if (demo) await serveDemoPage(app, config.paths.demo);
+}
+
+/**
+ * Seeds the seed file before the server serves, and the demo environment (when shown) a moment after it
+ * listens, or at the first survey request if that comes first.
+ */
+async function seedSurveys(app: FastifyInstance, store: SurveyStore, seedFile: string | undefined, demo: boolean) {
   let demoSeeded: Promise<void> | undefined;
   const seedDemo = () => (demoSeeded ??= applySeed(store, DEMO_SEED, 'demo environment'));
-  if (config.surveys.seedFile) {
+  if (seedFile) {
     // The file may change the demo environment, so it applies after it; its errors refuse the start.
     if (demo) await seedDemo();
-    await applySeedFile(store, config.surveys.seedFile);
+    await applySeedFile(store, seedFile);
   } else if (demo) {
     // Seeded a moment after the server listens: its SQL runs on the one thread, so seeding at once
     // made the first requests (a readiness probe on /health) wait for it (bench/startup). A survey
@@ -106,8 +176,9 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
     });
     app.addHook('onRequest', seedDemo);
   }
+}
 
-  app.setErrorHandler(answerSurveyError);
+function parseBodiesAsJson(app: FastifyInstance) {
   // Bodies are JSON whatever the declared type (the client sends application/json; tools sometimes do not).
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
@@ -122,70 +193,31 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
       done(badRequest('The request body is not valid JSON'), undefined);
     }
   });
+}
 
-  const withCors = async (scope: FastifyInstance) => {
-    allowCrossOriginUse(scope);
-    await scope.register(fastifyCors, {
-      origin: '*',
-      methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
-      allowedHeaders: ALLOWED_HEADERS,
-      optionsSuccessStatus: 200,
-      strictPreflight: false,
-    });
-    scope.setNotFoundHandler((request, reply) => {
-      answerSurveyError(
-        new SurveyApiError(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}`),
-        request,
-        reply,
-      );
-    });
-  };
-
-  await app.register(
-    async (client) => {
-      await withCors(client);
-      clientRoutes(
-        new RouteTable(client, parseInput),
-        store,
-        syncStates,
-        targeting,
-        identified,
-        webhooks,
-        context.metrics,
-      );
-      await storageRoutes(client, store, {
-        uploadDir: config.surveys.uploadDir,
-        signingSecret: config.surveys.signingSecret,
-        uploadQuotaBytes: config.surveys.uploadQuotaBytes,
-      });
-    },
-    { prefix: '/api/v1/client' },
-  );
-  await app.register(
-    async (management) => {
-      await withCors(management);
-      managementRoutes(new RouteTable(management, parseInput), store, context.database, {
-        authenticationRequired: config.authentication.required === true,
-        allowInternalWebhookAddresses: config.surveys.webhooksAllowInternalAddresses,
-        readOnly: context.flipt.readOnly,
-      });
-    },
-    { prefix: '/api/v1/management' },
-  );
-  await app.register(
-    async (files) => {
-      await withCors(files);
-      fileRoutes(files, store, config.surveys.uploadDir);
-    },
-    { prefix: '/storage' },
-  );
-  await app.register(async (assets) => {
-    allowCrossOriginUse(assets);
-    assetRoutes(new RouteTable(assets, parseInput), config.paths.widget);
+/** A survey API scope: usable from any origin, and its unknown routes answered in the survey APIs' shape. */
+async function withCors(scope: FastifyInstance) {
+  allowCrossOriginUse(scope);
+  await scope.register(fastifyCors, {
+    origin: '*',
+    methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+    allowedHeaders: ALLOWED_HEADERS,
+    optionsSuccessStatus: 200,
+    strictPreflight: false,
   });
-  if (!demo) return;
+  scope.setNotFoundHandler((request, reply) => {
+    answerSurveyError(
+      new SurveyApiError(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}`),
+      request,
+      reply,
+    );
+  });
+}
+
+/** The demo page, and its files, under /demo. */
+async function serveDemoPage(app: FastifyInstance, demoDir: string) {
   await app.register(fastifyStatic, {
-    root: config.paths.demo,
+    root: demoDir,
     prefix: '/demo/',
     decorateReply: false,
     index: false,
@@ -196,6 +228,6 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
     reply
       .header('content-security-policy', DEMO_CSP)
       .type('text/html; charset=utf-8')
-      .send(await readFile(join(config.paths.demo, 'index.html'))),
+      .send(await readFile(join(demoDir, 'index.html'))),
   );
 }

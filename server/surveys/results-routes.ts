@@ -20,6 +20,8 @@ import { SurveyStore } from './store/index.js';
 import { attributeKeys, type Cursor } from './store/results.js';
 import { parseInput } from './validation.js';
 import { RouteTable } from '../route-definitions.js';
+import type { Database } from '../db/index.js';
+import { addRoutes, route } from './route-list.js';
 
 /** Page sizes of the response lists: the console's and the management API's (`limit`). */
 export const PAGE_SIZE = { default: 25, max: 500 } as const;
@@ -130,6 +132,11 @@ const responsePath = v.object({ ...environmentPath.entries, responseId: v.string
 const tagPath = v.object({ ...responsePath.entries, tagId: v.string() });
 const notePath = v.object({ ...responsePath.entries, noteId: v.string() });
 const webhookPath = v.object({ ...environmentPath.entries, webhookId: v.string() });
+type Located<P extends v.GenericSchema> = { params: v.InferOutput<P> };
+type ResultsLoaders = ReturnType<typeof resultsLoaders>;
+
+const SURVEY = `${ENVIRONMENT}/surveys/:surveyId/results`;
+const RESPONSE = `${ENVIRONMENT}/responses/:responseId`;
 
 /**
  * The console's survey results API, beside the console's survey routes (under a namespace's survey
@@ -143,232 +150,250 @@ export async function surveyResultsPlugin(app: FastifyInstance, context: AppCont
     if (error instanceof SurveyApiError) return answerSurveyError(error, request, reply);
     throw error;
   });
-  const routes = new RouteTable(app, parseInput);
   const { database } = context;
-  const allowInternalWebhookAddresses = context.config.surveys.webhooksAllowInternalAddresses;
   const store = new SurveyStore(database, context.changes);
-  type Located<P> = { params: P };
+  const load = resultsLoaders(store, database, context.flipt);
+  addRoutes(new RouteTable(app, parseInput), [
+    ...resultRoutes(database, load),
+    ...annotationRoutes(store, database, load),
+    ...webhookRoutes(database, context.config.surveys.webhooksAllowInternalAddresses, load),
+  ]);
+}
 
-  // What the routes act on, loaded before their bodies are checked (a write on read-only storage is refused first).
-  const environment = async ({ params }: Located<v.InferOutput<typeof environmentPath>>) => {
+/** What the routes act on, loaded before their bodies are checked (a write on read-only storage is refused first). */
+function resultsLoaders(store: SurveyStore, database: Database, flipt: { readonly readOnly: boolean }) {
+  const environment = async ({ params }: Located<typeof environmentPath>) => {
     const found = await store.namespaceEnvironment(params.namespaceKey, params.environmentId);
     if (!found) throw notFound('Environment', params.environmentId);
     return found;
   };
-  const survey = async ({ params }: Located<v.InferOutput<typeof surveyPath>>) => {
-    const { id } = await environment({ params });
-    const found = await store.survey(params.surveyId);
-    if (found?.environmentId !== id) throw notFound('Survey', params.surveyId);
-    return found;
-  };
-  const response = async ({ params }: Located<v.InferOutput<typeof responsePath>>) => {
-    const { id } = await environment({ params });
-    const found = await store.response(params.responseId);
-    if (found?.environmentId !== id) throw notFound('Response', params.responseId);
-    return found;
-  };
-  const webhook = async ({ params }: Located<v.InferOutput<typeof webhookPath>>) => {
-    const { id } = await environment({ params });
-    const found = await webhooksStore.webhook(database, params.webhookId);
-    if (found?.environmentId !== id) throw notFound('Webhook', params.webhookId);
-    return found;
-  };
+  /** The environment's thing of the path, found by `find`; another environment's is not disclosed. */
+  const inEnvironment =
+    <P extends v.InferOutput<typeof environmentPath>, T extends { environmentId: string }>(
+      type: string,
+      idOf: (params: P) => string,
+      find: (id: string) => Promise<T | undefined>,
+    ) =>
+    async ({ params }: { params: P }): Promise<T> => {
+      const { id } = await environment({ params });
+      const found = await find(idOf(params));
+      if (found?.environmentId !== id) throw notFound(type, idOf(params));
+      return found;
+    };
+  type Params<S extends v.GenericSchema> = v.InferOutput<S>;
+  const survey = inEnvironment(
+    'Survey',
+    (p: Params<typeof surveyPath>) => p.surveyId,
+    (id) => store.survey(id),
+  );
+  const response = inEnvironment(
+    'Response',
+    (p: Params<typeof responsePath>) => p.responseId,
+    (id) => store.response(id),
+  );
+  const webhook = inEnvironment(
+    'Webhook',
+    (p: Params<typeof webhookPath>) => p.webhookId,
+    (id) => webhooksStore.webhook(database, id),
+  );
   /** `load`, for a write: read-only storage refuses it before anything is looked up. */
   const writing =
     <I, T>(load: (input: I) => Promise<T>) =>
     (input: I) => {
-      if (context.flipt.readOnly) throw readOnlyStorage();
+      if (flipt.readOnly) throw readOnlyStorage();
       return load(input);
     };
-  const responseToChange = writing(response);
-  const environmentToChange = writing(environment);
-  const webhookToChange = writing(webhook);
-  const SURVEY = `${ENVIRONMENT}/surveys/:surveyId/results`;
-  const RESPONSE = `${ENVIRONMENT}/responses/:responseId`;
+  return {
+    environment,
+    survey,
+    webhook,
+    environmentToChange: writing(environment),
+    responseToChange: writing(response),
+    webhookToChange: writing(webhook),
+  };
+}
 
-  routes.add({
-    method: 'GET',
-    url: `${SURVEY}/summary`,
-    params: surveyPath,
-    load: survey,
-    handler: async ({ loaded, query }) => ({ data: await summarize(database, loaded, filterOf(query, loaded)) }),
-  });
-
-  routes.add({
-    method: 'GET',
-    url: `${SURVEY}/by-variant`,
-    params: surveyPath,
-    load: survey,
-    handler: async ({ loaded, query }) => ({
-      data: await resultsByVariant(database, loaded, filterOf(query, loaded)),
+/** A survey's results: summary, by variant, trends, the response list and the CSV export. */
+function resultRoutes(database: Database, load: ResultsLoaders) {
+  return [
+    route({
+      method: 'GET',
+      url: `${SURVEY}/summary`,
+      params: surveyPath,
+      load: load.survey,
+      handler: async ({ loaded, query }) => ({ data: await summarize(database, loaded, filterOf(query, loaded)) }),
     }),
-  });
-
-  routes.add({
-    method: 'GET',
-    url: `${SURVEY}/trends`,
-    params: surveyPath,
-    load: survey,
-    handler: async ({ loaded, query }) => ({ data: await trends(database, loaded, filterOf(query, loaded)) }),
-  });
-
-  // The query's filter names the survey's questions, so it is checked once the survey is loaded.
-  routes.add({
-    method: 'GET',
-    url: `${SURVEY}/responses`,
-    params: surveyPath,
-    load: survey,
-    handler: async ({ loaded, query }) => {
-      const { limit } = pageOf(pick(query, ['limit']));
-      return listResponses(database, { surveyId: loaded.id }, filterOf(query, loaded), {
-        limit,
-        after: cursorOf(query),
-      });
-    },
-  });
-
-  routes.add({
-    method: 'GET',
-    url: `${SURVEY}/export.csv`,
-    params: surveyPath,
-    load: survey,
-    handler: async ({ loaded, query }, _request, reply) => {
-      const filter = filterOf(query, loaded);
-      const keys = await attributeKeys(database, loaded.environmentId);
-      const name = loaded.name.replace(/[^\w-]+/g, '-').toLowerCase() || 'survey';
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header(
-          'content-disposition',
-          `attachment; filename="export-${name}-${new Date().toISOString().slice(0, 10)}.csv"`,
-        )
-        .send(Readable.from(exportCsv(database, loaded, filter, keys)));
-    },
-  });
-
-  routes.add({
-    method: 'DELETE',
-    url: RESPONSE,
-    params: responsePath,
-    load: responseToChange,
-    handler: async ({ loaded }) => {
-      await store.deleteResponse(loaded.id);
-      return { data: loaded };
-    },
-  });
-
-  routes.add({
-    method: 'GET',
-    url: `${ENVIRONMENT}/tags`,
-    params: environmentPath,
-    load: environment,
-    handler: async ({ loaded }) => ({ data: await annotations.tags(database, loaded.id) }),
-  });
-
-  routes.add({
-    method: 'POST',
-    url: `${RESPONSE}/tags`,
-    params: responsePath,
-    load: responseToChange,
-    body: tagBody,
-    handler: async ({ loaded, body }) => ({
-      data: await annotations.tagResponse(database, loaded.environmentId, loaded.id, body.name),
+    route({
+      method: 'GET',
+      url: `${SURVEY}/by-variant`,
+      params: surveyPath,
+      load: load.survey,
+      handler: async ({ loaded, query }) => ({
+        data: await resultsByVariant(database, loaded, filterOf(query, loaded)),
+      }),
     }),
-  });
-
-  routes.add({
-    method: 'DELETE',
-    url: `${RESPONSE}/tags/:tagId`,
-    params: tagPath,
-    load: responseToChange,
-    handler: async ({ loaded, params }) => {
-      await annotations.untagResponse(database, loaded.id, params.tagId);
-      return { data: {} };
-    },
-  });
-
-  routes.add({
-    method: 'POST',
-    url: `${RESPONSE}/notes`,
-    params: responsePath,
-    load: responseToChange,
-    body: v.object({ text: noteText }),
-    handler: async ({ loaded, body }, request) => ({
-      data: await annotations.addNote(database, loaded.id, authorOf(request), body.text),
+    route({
+      method: 'GET',
+      url: `${SURVEY}/trends`,
+      params: surveyPath,
+      load: load.survey,
+      handler: async ({ loaded, query }) => ({ data: await trends(database, loaded, filterOf(query, loaded)) }),
     }),
-  });
-
-  routes.add({
-    method: 'GET',
-    url: `${ENVIRONMENT}/webhooks`,
-    params: environmentPath,
-    load: environment,
-    handler: async ({ loaded }) => ({ data: await webhooksStore.webhooks(database, loaded.id) }),
-  });
-
-  routes.add({
-    method: 'POST',
-    url: `${ENVIRONMENT}/webhooks`,
-    params: environmentPath,
-    load: environmentToChange,
-    body: webhookInputSchema,
-    handler: async ({ loaded, body }) => ({
-      data: await saveCheckedWebhook(database, loaded.id, { ...body, source: 'user' }, allowInternalWebhookAddresses),
+    // The query's filter names the survey's questions, so it is checked once the survey is loaded.
+    route({
+      method: 'GET',
+      url: `${SURVEY}/responses`,
+      params: surveyPath,
+      load: load.survey,
+      handler: async ({ loaded, query }) => {
+        const { limit } = pageOf(pick(query, ['limit']));
+        return listResponses(database, { surveyId: loaded.id }, filterOf(query, loaded), {
+          limit,
+          after: cursorOf(query),
+        });
+      },
     }),
-  });
-
-  routes.add({
-    method: 'PUT',
-    url: `${ENVIRONMENT}/webhooks/:webhookId`,
-    params: webhookPath,
-    load: webhookToChange,
-    body: webhookInputSchema,
-    handler: async ({ loaded, body }) => ({
-      data: await saveCheckedWebhook(database, loaded.environmentId, body, allowInternalWebhookAddresses, loaded.id),
+    route({
+      method: 'GET',
+      url: `${SURVEY}/export.csv`,
+      params: surveyPath,
+      load: load.survey,
+      handler: async ({ loaded, query }, _request, reply) => {
+        const filter = filterOf(query, loaded);
+        const keys = await attributeKeys(database, loaded.environmentId);
+        const name = loaded.name.replace(/[^\w-]+/g, '-').toLowerCase() || 'survey';
+        const date = new Date().toISOString().slice(0, 10);
+        return reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="export-${name}-${date}.csv"`)
+          .send(Readable.from(exportCsv(database, loaded, filter, keys)));
+      },
     }),
-  });
+  ];
+}
 
-  routes.add({
-    method: 'DELETE',
-    url: `${ENVIRONMENT}/webhooks/:webhookId`,
-    params: webhookPath,
-    load: webhookToChange,
-    handler: async ({ loaded }) => {
-      await webhooksStore.deleteWebhook(database, loaded.id);
-      return { data: loaded };
-    },
-  });
+/** What the operator does to a response: delete it, tag it, write and resolve notes on it. */
+function annotationRoutes(store: SurveyStore, database: Database, load: ResultsLoaders) {
+  return [
+    route({
+      method: 'DELETE',
+      url: RESPONSE,
+      params: responsePath,
+      load: load.responseToChange,
+      handler: async ({ loaded }) => {
+        await store.deleteResponse(loaded.id);
+        return { data: loaded };
+      },
+    }),
+    route({
+      method: 'GET',
+      url: `${ENVIRONMENT}/tags`,
+      params: environmentPath,
+      load: load.environment,
+      handler: async ({ loaded }) => ({ data: await annotations.tags(database, loaded.id) }),
+    }),
+    route({
+      method: 'POST',
+      url: `${RESPONSE}/tags`,
+      params: responsePath,
+      load: load.responseToChange,
+      body: tagBody,
+      handler: async ({ loaded, body }) => ({
+        data: await annotations.tagResponse(database, loaded.environmentId, loaded.id, body.name),
+      }),
+    }),
+    route({
+      method: 'DELETE',
+      url: `${RESPONSE}/tags/:tagId`,
+      params: tagPath,
+      load: load.responseToChange,
+      handler: async ({ loaded, params }) => {
+        await annotations.untagResponse(database, loaded.id, params.tagId);
+        return { data: {} };
+      },
+    }),
+    route({
+      method: 'POST',
+      url: `${RESPONSE}/notes`,
+      params: responsePath,
+      load: load.responseToChange,
+      body: v.object({ text: noteText }),
+      handler: async ({ loaded, body }, request) => ({
+        data: await annotations.addNote(database, loaded.id, authorOf(request), body.text),
+      }),
+    }),
+    route({
+      method: 'PATCH',
+      url: `${RESPONSE}/notes/:noteId`,
+      params: notePath,
+      load: load.responseToChange,
+      body: noteChange,
+      handler: async ({ loaded, params, body }) => {
+        const note = await annotations.updateNote(database, loaded.id, params.noteId, body);
+        if (!note) throw notFound('Note', params.noteId);
+        return { data: note };
+      },
+    }),
+  ];
+}
 
-  // A paused webhook's deliveries go out again.
-  routes.add({
-    method: 'POST',
-    url: `${ENVIRONMENT}/webhooks/:webhookId/resume`,
-    params: webhookPath,
-    load: webhookToChange,
-    handler: async ({ loaded }) => {
-      await webhooksStore.resumeWebhook(database, loaded.id);
-      return { data: await webhooksStore.webhook(database, loaded.id) };
-    },
-  });
-
-  routes.add({
-    method: 'GET',
-    url: `${ENVIRONMENT}/webhooks/:webhookId/deliveries`,
-    params: webhookPath,
-    load: webhook,
-    handler: async ({ loaded }) => ({ data: await webhooksStore.webhookDeliveries(database, loaded.id) }),
-  });
-
-  routes.add({
-    method: 'PATCH',
-    url: `${RESPONSE}/notes/:noteId`,
-    params: notePath,
-    load: responseToChange,
-    body: noteChange,
-    handler: async ({ loaded, params, body }) => {
-      const note = await annotations.updateNote(database, loaded.id, params.noteId, body);
-      if (!note) throw notFound('Note', params.noteId);
-      return { data: note };
-    },
-  });
+/** The environment's webhooks as the console edits them (marked as the operator's), with their deliveries. */
+function webhookRoutes(database: Database, allowInternalWebhookAddresses: boolean, load: ResultsLoaders) {
+  return [
+    route({
+      method: 'GET',
+      url: `${ENVIRONMENT}/webhooks`,
+      params: environmentPath,
+      load: load.environment,
+      handler: async ({ loaded }) => ({ data: await webhooksStore.webhooks(database, loaded.id) }),
+    }),
+    route({
+      method: 'POST',
+      url: `${ENVIRONMENT}/webhooks`,
+      params: environmentPath,
+      load: load.environmentToChange,
+      body: webhookInputSchema,
+      handler: async ({ loaded, body }) => ({
+        data: await saveCheckedWebhook(database, loaded.id, { ...body, source: 'user' }, allowInternalWebhookAddresses),
+      }),
+    }),
+    route({
+      method: 'PUT',
+      url: `${ENVIRONMENT}/webhooks/:webhookId`,
+      params: webhookPath,
+      load: load.webhookToChange,
+      body: webhookInputSchema,
+      handler: async ({ loaded, body }) => ({
+        data: await saveCheckedWebhook(database, loaded.environmentId, body, allowInternalWebhookAddresses, loaded.id),
+      }),
+    }),
+    route({
+      method: 'DELETE',
+      url: `${ENVIRONMENT}/webhooks/:webhookId`,
+      params: webhookPath,
+      load: load.webhookToChange,
+      handler: async ({ loaded }) => {
+        await webhooksStore.deleteWebhook(database, loaded.id);
+        return { data: loaded };
+      },
+    }),
+    // A paused webhook's deliveries go out again.
+    route({
+      method: 'POST',
+      url: `${ENVIRONMENT}/webhooks/:webhookId/resume`,
+      params: webhookPath,
+      load: load.webhookToChange,
+      handler: async ({ loaded }) => {
+        await webhooksStore.resumeWebhook(database, loaded.id);
+        return { data: await webhooksStore.webhook(database, loaded.id) };
+      },
+    }),
+    route({
+      method: 'GET',
+      url: `${ENVIRONMENT}/webhooks/:webhookId/deliveries`,
+      params: webhookPath,
+      load: load.webhook,
+      handler: async ({ loaded }) => ({ data: await webhooksStore.webhookDeliveries(database, loaded.id) }),
+    }),
+  ];
 }

@@ -19,7 +19,6 @@ import {
   answerSamples,
   type AnswerSample,
   type Cursor,
-  type DayGroup,
   displayCount,
   type ExportRow,
   exportPage,
@@ -28,6 +27,7 @@ import {
   lowerBound,
   responsePage,
 } from './store/results.js';
+import type { DayGroup } from './store/answer-sql.js';
 import { type DayRange, rolledUpDisplays, rolledUpGroups, rolledUpTimes, rollupsCurrent } from './store/rollups.js';
 
 /** Answers listed per open-text, date, file or hidden-field question, and "other" texts per choice question. */

@@ -3,12 +3,14 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
 import * as v from 'valibot';
 import { SurveyApiError, badRequest, notFound, unauthorized } from './errors.js';
 import type { SurveyStore } from './store/index.js';
-import { environmentOfRequest, surveyOf } from './client.js';
+import { environmentOfPath, environmentParams, surveyOf } from './client-environment.js';
+import { RouteTable } from '../route-definitions.js';
+import { addRoutes, route } from './route-list.js';
 import { cuidString, parseInput } from './validation.js';
 import { servedType, uploadRefusal } from './upload-rules.js';
 
@@ -87,56 +89,72 @@ function utf8Prefix(text: string, bytes: number): string {
 
 /**
  * Local file storage: POST /storage hands out a signed upload for the local route,
- * POST /storage/local checks the signature and its age and writes the file under the upload folder,
- * GET /storage/{env}/{public|private}/{file} serves it back. Registered under /api/v1/client.
+ * POST /storage/local checks the signature and its age and writes the file under the upload folder
+ * (`fileRoutes` serves it back). Registered under /api/v1/client.
  */
 export async function storageRoutes(app: FastifyInstance, store: SurveyStore, options: StorageOptions) {
-  const environmentOf = (request: FastifyRequest) => environmentOfRequest(store, request);
   const secret = options.signingSecret ?? randomBytes(32).toString('hex');
-
-  app.post('/:environmentId/storage', async (request) => {
-    const environment = await environmentOf(request);
-    const body = parseInput(uploadRequestBody, request.body);
-    if (!body.surveyId) throw badRequest('surveyId ID is required', { surveyId: 'is required' });
-    if (!body.fileName) throw badRequest('fileName is required', { fileName: 'is required' });
-    if (!body.fileType) throw badRequest('contentType is required', { fileType: 'is required' });
-    const survey = await surveyOf(store, environment, body.surveyId);
-    const refusal = uploadRefusal(
-      survey,
-      { fileName: body.fileName, fileType: body.fileType },
-      body.allowedFileExtensions,
-    );
-    if (refusal) throw badRequest(refusal, { fileName: refusal });
-
-    const { stem, extension } = safeFileName(body.fileName);
-    const updatedFileName = `${stem}--fid--${randomUUID()}${extension}`;
-    const uuid = randomBytes(16).toString('hex');
-    const timestamp = Date.now();
-    const signature = signUpload(secret, {
-      uuid,
-      fileName: updatedFileName,
-      environmentId: environment.id,
-      fileType: body.fileType,
-      timestamp,
-    });
-    const origin = `${request.protocol}://${request.host}`;
-    return {
-      data: {
-        signedUrl: `${origin}/api/v1/client/${environment.id}/storage/local`,
-        signingData: { signature, timestamp, uuid },
-        updatedFileName,
-        fileUrl: `${origin}/storage/${environment.id}/private/${encodeURIComponent(updatedFileName)}`,
-      },
-    };
-  });
-
+  addRoutes(new RouteTable(app, parseInput), [signingRoute(store, secret)]);
   await app.register(async (upload) => {
     await upload.register(fastifyMultipart, {
       limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20, parts: 21 },
     });
+    addRoutes(new RouteTable(upload, parseInput), [uploadRoute(store, secret, options)]);
+  });
+}
 
-    upload.post('/:environmentId/storage/local', async (request) => {
-      const environment = await environmentOf(request);
+/** POST /storage: a signed upload of a file for a survey's file question. */
+function signingRoute(store: SurveyStore, secret: string) {
+  return route({
+    method: 'POST',
+    url: '/:environmentId/storage',
+    params: environmentParams,
+    load: environmentOfPath(store),
+    body: uploadRequestBody,
+    handler: async ({ loaded: environment, body }, request) => {
+      if (!body.surveyId) throw badRequest('surveyId ID is required', { surveyId: 'is required' });
+      if (!body.fileName) throw badRequest('fileName is required', { fileName: 'is required' });
+      if (!body.fileType) throw badRequest('contentType is required', { fileType: 'is required' });
+      const survey = await surveyOf(store, environment, body.surveyId);
+      const refusal = uploadRefusal(
+        survey,
+        { fileName: body.fileName, fileType: body.fileType },
+        body.allowedFileExtensions,
+      );
+      if (refusal) throw badRequest(refusal, { fileName: refusal });
+
+      const { stem, extension } = safeFileName(body.fileName);
+      const updatedFileName = `${stem}--fid--${randomUUID()}${extension}`;
+      const uuid = randomBytes(16).toString('hex');
+      const timestamp = Date.now();
+      const signature = signUpload(secret, {
+        uuid,
+        fileName: updatedFileName,
+        environmentId: environment.id,
+        fileType: body.fileType,
+        timestamp,
+      });
+      const origin = `${request.protocol}://${request.host}`;
+      return {
+        data: {
+          signedUrl: `${origin}/api/v1/client/${environment.id}/storage/local`,
+          signingData: { signature, timestamp, uuid },
+          updatedFileName,
+          fileUrl: `${origin}/storage/${environment.id}/private/${encodeURIComponent(updatedFileName)}`,
+        },
+      };
+    },
+  });
+}
+
+/** POST /storage/local: the signed upload itself, within the environment's quota. */
+function uploadRoute(store: SurveyStore, secret: string, options: StorageOptions) {
+  return route({
+    method: 'POST',
+    url: '/:environmentId/storage/local',
+    params: environmentParams,
+    load: environmentOfPath(store),
+    handler: async ({ loaded: environment }, request) => {
       const header = (name: string) => {
         const value = request.headers[name];
         return typeof value === 'string' && value !== '' ? value : undefined;
@@ -202,29 +220,37 @@ export async function storageRoutes(app: FastifyInstance, store: SurveyStore, op
       const { size } = await stat(target);
       await store.recordFile({ environmentId: environment.id, surveyId, fileName, fileType, size });
       return { data: { message: 'File uploaded successfully' } };
-    });
+    },
   });
 }
 
+const filePath = v.object({ environmentId: v.string(), access: v.string(), fileName: v.string() });
+
 /** GET /storage/{env}/{public|private}/{file}: files recorded by an upload, as attachments. */
-export function fileRoutes(app: FastifyInstance, store: SurveyStore, uploadDir: string) {
-  app.get('/:environmentId/:access/:fileName', async (request, reply) => {
-    const { environmentId, access, fileName } = request.params as Record<string, string>;
-    if (access !== 'private' && access !== 'public') throw notFound('File', fileName);
-    const file = await store.file(environmentId, fileName);
-    if (!file) throw notFound('File', fileName);
-    const path = join(uploadDir, environmentId, 'private', file.file_name);
-    await stat(path).catch(() => {
-      throw notFound('File', fileName);
-    });
-    reply
-      .header('content-type', servedType(file.file_type))
-      .header(
-        'content-disposition',
-        `attachment; filename*=UTF-8''${encodeURIComponent(file.file_name.replace(/--fid--[^.]*/, ''))}`,
-      )
-      .header('x-content-type-options', 'nosniff')
-      .header('content-length', String(file.size));
-    return reply.send(createReadStream(path));
-  });
+export function fileRoutes(store: SurveyStore, uploadDir: string) {
+  return [
+    route({
+      method: 'GET',
+      url: '/:environmentId/:access/:fileName',
+      params: filePath,
+      handler: async ({ params: { environmentId, access, fileName } }, _request, reply) => {
+        if (access !== 'private' && access !== 'public') throw notFound('File', fileName);
+        const file = await store.file(environmentId, fileName);
+        if (!file) throw notFound('File', fileName);
+        const path = join(uploadDir, environmentId, 'private', file.file_name);
+        await stat(path).catch(() => {
+          throw notFound('File', fileName);
+        });
+        reply
+          .header('content-type', servedType(file.file_type))
+          .header(
+            'content-disposition',
+            `attachment; filename*=UTF-8''${encodeURIComponent(file.file_name.replace(/--fid--[^.]*/, ''))}`,
+          )
+          .header('x-content-type-options', 'nosniff')
+          .header('content-length', String(file.size));
+        return reply.send(createReadStream(path));
+      },
+    }),
+  ];
 }

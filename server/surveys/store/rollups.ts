@@ -19,7 +19,7 @@ import type { TResponseData, TSurvey, TSurveyQuestion } from '../../../domain/su
 import { fromBool, toBool } from '../../db/codec.js';
 import type { Dialect } from '../../db/codec.js';
 import { type Executor, inTransaction } from '../../db/executor.js';
-import { answerKey, type DayGroup, DISMISSED, JsonSql } from './results.js';
+import { answerKey, type DayGroup, DISMISSED, JsonSql } from './answer-sql.js';
 
 /** What of a survey decides its patterns. */
 export type RollupSurvey = Pick<TSurvey, 'id' | 'questions' | 'hiddenFields'>;

@@ -4,26 +4,11 @@ import { sql } from 'kysely';
 import { type Executor, inTransaction } from '../../db/executor.js';
 import { cuid } from '../ids.js';
 import { now } from './shared.js';
+import type { Webhook, WebhookTrigger } from '../../../domain/surveys/webhooks.js';
 
-export const WEBHOOK_TRIGGERS = ['responseCreated', 'responseUpdated', 'responseFinished'] as const;
-export type WebhookTrigger = (typeof WEBHOOK_TRIGGERS)[number];
-
-export interface WebhookRecord {
-  id: string;
-  createdAt: string;
-  updatedAt: string;
-  environmentId: string;
-  name: string | null;
-  url: string;
-  source: 'user' | 'api';
-  triggers: WebhookTrigger[];
-  /** Empty: every survey of the environment. */
-  surveyIds: string[];
-  /** `whsec_` and the base64 key the signatures are made with (Standard Webhooks). */
-  secret: string;
-  /** When its deliveries stopped after failing again and again (resumed from the console); null while delivering. */
-  pausedAt: string | null;
-}
+export { WEBHOOK_TRIGGERS, type WebhookTrigger } from '../../../domain/surveys/webhooks.js';
+/** A stored webhook is the one the APIs answer with. */
+export type WebhookRecord = Webhook;
 
 export interface WebhookInput {
   name?: string | null;

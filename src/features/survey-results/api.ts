@@ -71,24 +71,8 @@ export interface ResultResponse {
   notes: Note[];
 }
 
-export const WEBHOOK_TRIGGERS = ['responseCreated', 'responseUpdated', 'responseFinished'] as const;
-export type WebhookTrigger = (typeof WEBHOOK_TRIGGERS)[number];
-
-export interface Webhook {
-  id: string;
-  createdAt: string;
-  updatedAt: string;
-  environmentId: string;
-  name: string | null;
-  url: string;
-  source: 'user' | 'api';
-  triggers: WebhookTrigger[];
-  /** Empty: every survey of the environment. */
-  surveyIds: string[];
-  secret: string;
-  /** When its deliveries stopped after failing again and again; null while delivering. */
-  pausedAt: string | null;
-}
+import type { Webhook, WebhookTrigger } from '../../../domain/surveys/webhooks';
+export { WEBHOOK_TRIGGERS, type Webhook, type WebhookTrigger } from '../../../domain/surveys/webhooks';
 
 export interface WebhookInput {
   name?: string | null;

@@ -1,0 +1,61 @@
+import * as v from 'valibot';
+import type { Metrics } from '../metrics.js';
+import { notFound } from './errors.js';
+import type { FlagAssignments } from './flag-assignments.js';
+import { environmentById, environmentOfPath, environmentParams, responseIdOf, surveyOf } from './client-environment.js';
+import type { SurveyStore } from './store/index.js';
+import { route } from './route-list.js';
+import { cuidString, userIdString } from './validation.js';
+
+const displayParams = v.object({ environmentId: cuidString, displayId: cuidString });
+const displayCreateBody = v.object({
+  surveyId: cuidString,
+  userId: v.optional(userIdString),
+  responseId: v.optional(cuidString),
+});
+const displayUpdateBody = v.object({ userId: v.optional(userIdString), responseId: v.optional(cuidString) });
+
+/** Formbricks 1.6 client API: the widget records that it showed a survey, and later the response it led to. */
+export function displayRoutes(store: SurveyStore, assignments: FlagAssignments, metrics?: Metrics) {
+  return [
+    route({
+      method: 'POST',
+      url: '/:environmentId/displays',
+      params: environmentParams,
+      load: environmentOfPath(store),
+      body: displayCreateBody,
+      handler: async ({ loaded: environment, body }) => {
+        const survey = await surveyOf(store, environment, body.surveyId);
+        const personId = body.userId ? await store.ensurePerson(environment.id, body.userId) : null;
+        const flag =
+          personId && survey.linkedFlag
+            ? await assignments.now(environment.id, survey.linkedFlag.flagKey, body.userId!, personId)
+            : null;
+        const id = await store.createDisplay(environment.id, body.surveyId, personId, flag);
+        metrics?.surveyDisplays.inc();
+        if (body.responseId)
+          await store.updateDisplay(id, { responseId: await responseIdOf(store, environment, body.responseId) });
+        return { data: { id } };
+      },
+    }),
+    route({
+      method: 'PUT',
+      url: '/:environmentId/displays/:displayId',
+      params: displayParams,
+      load: async ({ params }) => {
+        const environment = await environmentById(store, params.environmentId);
+        const display = await store.display(params.displayId);
+        if (!display || display.environmentId !== environment.id) throw notFound('Display', params.displayId);
+        return environment;
+      },
+      body: displayUpdateBody,
+      handler: async ({ params: { displayId }, loaded: environment, body }) => {
+        await store.updateDisplay(displayId, {
+          responseId: body.responseId && (await responseIdOf(store, environment, body.responseId)),
+          personId: body.userId && (await store.ensurePerson(environment.id, body.userId)),
+        });
+        return { data: {} };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,124 @@
+import * as v from 'valibot';
+import type { Metrics } from '../metrics.js';
+import { badRequest, notFound } from './errors.js';
+import type { FlagAssignments } from './flag-assignments.js';
+import { environmentOfPath, environmentParams } from './client-environment.js';
+import { isMobile } from './identified-sync.js';
+import { SurveyStore } from './store/index.js';
+import { route } from './route-list.js';
+import { cuidString, plainObject, userIdString } from './validation.js';
+import type { WebhookDispatcher } from './webhooks.js';
+import type { WebhookTrigger } from './store/webhooks.js';
+
+const responseParams = v.object({ environmentId: cuidString, responseId: cuidString });
+const responseValue = v.union(
+  [v.string(), v.number(), v.array(v.string()), v.record(v.string(), v.string())],
+  'must be a string, number, list of strings or string map',
+);
+const responseData = plainObject(v.record(v.string(), responseValue), 'must be an object');
+const ttc = plainObject(
+  v.record(v.string(), v.pipe(v.number('must be a number'), v.minValue(0))),
+  'must be an object of numbers',
+);
+const responseCreateFields = v.object({
+  surveyId: cuidString,
+  userId: v.optional(v.nullable(userIdString), null),
+  singleUseId: v.optional(v.nullable(v.string()), null),
+  finished: v.boolean('must be a boolean'),
+  data: responseData,
+  ttc: v.optional(ttc),
+  meta: v.optional(v.object({ source: v.optional(v.string()), url: v.optional(v.string()) })),
+});
+/** Clients before 1.4 sent the user as `personId`. */
+function userIdFromPersonId(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || !('personId' in body) || 'userId' in body) return body;
+  return { ...body, userId: body.personId, personId: undefined };
+}
+const responseCreateBody = v.pipe(v.unknown(), v.transform(userIdFromPersonId), responseCreateFields);
+const responseUpdateBody = v.object({
+  finished: v.boolean('must be a boolean'),
+  data: responseData,
+  ttc: v.optional(ttc),
+});
+
+/** Formbricks 1.6 client API: the widget's responses, created with the first answer and updated with the next. */
+export function responseRoutes(
+  store: SurveyStore,
+  assignments: FlagAssignments,
+  webhooks: WebhookDispatcher,
+  metrics?: Metrics,
+) {
+  return [
+    route({
+      method: 'POST',
+      url: '/:environmentId/responses',
+      params: environmentParams,
+      load: environmentOfPath(store),
+      body: responseCreateBody,
+      handler: async ({ loaded: environment, body }, request) => {
+        const survey = SurveyStore.required(await store.survey(body.surveyId), 'Survey', body.surveyId);
+        if (survey.environmentId !== environment.id) {
+          throw badRequest('Survey is part of another environment', {
+            'survey.environmentId': survey.environmentId,
+            environmentId: environment.id,
+          });
+        }
+        const personId = body.userId ? await store.ensurePerson(environment.id, body.userId) : null;
+        const flag = personId && survey.linkedFlag ? await assignments.shown(survey, body.userId!, personId) : null;
+        const id = await store.createResponse({
+          environmentId: environment.id,
+          surveyId: survey.id,
+          personId,
+          finished: body.finished,
+          data: body.data,
+          meta: {
+            source: body.meta?.source,
+            url: body.meta?.url,
+            userAgent: describeUserAgent(request.headers['user-agent'] ?? ''),
+          },
+          personAttributes: personId ? await store.attributes(personId) : null,
+          flag,
+        });
+        metrics?.surveyResponses.inc();
+        if (body.finished) await store.completeIfDue(survey.id);
+        const events: WebhookTrigger[] = body.finished ? ['responseCreated', 'responseFinished'] : ['responseCreated'];
+        await webhooks.responseEvents(environment.id, survey.id, id, events);
+        return { data: { id } };
+      },
+    }),
+    route({
+      method: 'PUT',
+      url: '/:environmentId/responses/:responseId',
+      params: responseParams,
+      load: environmentOfPath(store),
+      body: responseUpdateBody,
+      handler: async ({ params: { responseId }, loaded: environment, body }) => {
+        const surveyId = await store.updateResponse(environment.id, responseId, body);
+        if (!surveyId) throw notFound('Response', responseId);
+        if (body.finished) await store.completeIfDue(surveyId);
+        const events: WebhookTrigger[] = body.finished ? ['responseUpdated', 'responseFinished'] : ['responseUpdated'];
+        await webhooks.responseEvents(environment.id, surveyId, responseId, events);
+        return { data: {} };
+      },
+    }),
+  ];
+}
+
+/** Browser, operating system and device class from a User-Agent, as Formbricks records them in `meta.userAgent`. */
+function describeUserAgent(userAgent: string): { browser?: string; os?: string; device: string } {
+  const browser = [
+    ['Edg/', 'Edge'],
+    ['Firefox/', 'Firefox'],
+    ['Chrome/', 'Chrome'],
+    ['Safari/', 'Safari'],
+  ].find(([token]) => userAgent.includes(token))?.[1];
+  const os = [
+    ['Android', 'Android'],
+    ['iPhone', 'iOS'],
+    ['iPad', 'iOS'],
+    ['Windows', 'Windows'],
+    ['Mac OS', 'Mac OS'],
+    ['Linux', 'Linux'],
+  ].find(([token]) => userAgent.includes(token))?.[1];
+  return { browser, os, device: isMobile(userAgent) ? 'mobile' : 'desktop' };
+}
