@@ -45,7 +45,8 @@ describe.each(dialects)('migration 0014 (webhook payloads) on %s', (dialect) => 
       })
       .execute();
 
-    expect(await migrate(database)).toEqual(['0014_webhook_payloads']);
+    // 0014 runs first of what the database lacks (the later ones after it).
+    expect((await migrate(database))[0]).toBe('0014_webhook_payloads');
     const payloads = await database.db.selectFrom('survey_webhook_payloads').selectAll().execute();
     expect(payloads).toEqual([
       {
