@@ -52,8 +52,15 @@ import * as rollouts from './rollouts.js';
 import * as bulk from './bulk.js';
 import type { ImportRows } from './bulk.js';
 import type { Dialect } from '../../db/codec.js';
-import type { AuditNoun, AuditVerb } from '../../../domain/flipt/history.js';
-import type { EntityState, FlagState, HistoryEntry, RevertPreview } from '../../../domain/flipt/history.js';
+import type {
+  AuditNoun,
+  AuditVerb,
+  EntityState,
+  FlagState,
+  HistoryEntityType,
+  HistoryEntry,
+  RevertPreview,
+} from '../../../domain/flipt/history.js';
 import * as history from './history.js';
 import { type Actor, type Change, type HistoryQuery, recordChange, SYSTEM_ACTOR, stateOf } from './history.js';
 import { restore, revertRefusal, revertRefused, revertTarget } from './revert.js';
@@ -363,23 +370,14 @@ export class FliptWriter extends FliptReader {
     );
   }
 
-  /**
-   * Rewrites the flag's rules, rollouts and default as `reconfigure` makes them from its current state (a
-   * feedback guard's rollback), as one change whose audit payload is `reason`; `reconfigure` returning the state
-   * unchanged records the change all the same (a guard that only alerts).
-   */
-  reconfigureFlag(
-    namespaceKey: string,
-    flagKey: string,
-    reconfigure: (state: FlagState) => FlagState,
-    reason: unknown,
-  ) {
+  /** The flag as `rewrite` makes it from its current state (a guard's rollback; unchanged still records it), one change. */
+  reconfigureFlag(namespaceKey: string, flagKey: string, rewrite: (state: FlagState) => FlagState, reason: unknown) {
     return this.change(
       flagChange(namespaceKey, flagKey, 'flag', 'updated'),
       async (e) => {
         const current = (await history.stateOf(e, 'flag', namespaceKey, flagKey)) as FlagState | undefined;
         if (!current) throw notFound(`flag "${namespaceKey}/${flagKey}"`);
-        const target = reconfigure(current);
+        const target = rewrite(current);
         if (target !== current)
           await restore(e, { entityType: 'flag', namespaceKey, entityKey: flagKey }, target, current);
       },
@@ -458,27 +456,18 @@ interface ChangeOptions<R> {
   after?: (before: EntityState | undefined, result: R) => EntityState;
 }
 
-const namespaceChange = (key: string, action: AuditVerb): Change => ({
-  entityType: 'namespace',
-  namespaceKey: key,
-  entityKey: key,
-  noun: 'namespace',
-  action,
-});
-const flagChange = (namespaceKey: string, key: string, noun: AuditNoun, action: AuditVerb): Change => ({
-  entityType: 'flag',
-  namespaceKey,
-  entityKey: key,
-  noun,
-  action,
-});
-const segmentChange = (namespaceKey: string, key: string, noun: AuditNoun, action: AuditVerb): Change => ({
-  entityType: 'segment',
-  namespaceKey,
-  entityKey: key,
-  noun,
-  action,
-});
+const changeOf = (
+  entityType: HistoryEntityType,
+  namespaceKey: string,
+  entityKey: string,
+  noun: AuditNoun,
+  action: AuditVerb,
+): Change => ({ entityType, namespaceKey, entityKey, noun, action });
+const namespaceChange = (key: string, action: AuditVerb) => changeOf('namespace', key, key, 'namespace', action);
+const flagChange = (namespaceKey: string, key: string, noun: AuditNoun, action: AuditVerb) =>
+  changeOf('flag', namespaceKey, key, noun, action);
+const segmentChange = (namespaceKey: string, key: string, noun: AuditNoun, action: AuditVerb) =>
+  changeOf('segment', namespaceKey, key, noun, action);
 
 type Write<A extends unknown[], R> = (...args: A) => Promise<R>;
 type WriterMethods = {

@@ -189,6 +189,42 @@ describe.each(dialects)('audit sinks on %s', (dialect) => {
     expect(logged).toEqual(hook.received.map((request) => request.body));
   });
 
+  it("carries the payload fields Flipt 1.50-1.59 added: a flag's default variant, a rollout's id, a deleted rule's id", async () => {
+    const ns = '/api/v1/namespaces/default';
+    const ok = async (method: string, url: string, body?: unknown) => {
+      const answer = await call(method, url, body);
+      expect(answer.status, `${method} ${url}: ${answer.text}`).toBe(200);
+      return answer.body;
+    };
+    await ok('POST', `${ns}/flags`, { key: 'payloads', name: 'Payloads', type: 'VARIANT_FLAG_TYPE' });
+    const variant = await ok('POST', `${ns}/flags/payloads/variants`, { key: 'blue' });
+    await ok('PUT', `${ns}/flags/payloads`, { name: 'Payloads', defaultVariantId: variant.id });
+    await ok('POST', `${ns}/segments`, { key: 'payload-segment', name: 'S', matchType: 'ALL_MATCH_TYPE' });
+    const rule = await ok('POST', `${ns}/flags/payloads/rules`, { segmentKey: 'payload-segment', rank: 1 });
+    await ok('DELETE', `${ns}/flags/payloads/rules/${rule.id}`);
+    await ok('POST', `${ns}/flags`, { key: 'payloads-bool', name: 'B', type: 'BOOLEAN_FLAG_TYPE' });
+    const rollout = await ok('POST', `${ns}/flags/payloads-bool/rollouts`, {
+      rank: 1,
+      threshold: { percentage: 10, value: true },
+    });
+    await ok('DELETE', `${ns}/flags/payloads-bool/rollouts/${rollout.id}`);
+    const find = (type: string, action: string, key: string) =>
+      events().find(
+        (event) => event.type === type && event.action === action && JSON.stringify(event.payload).includes(key),
+      );
+    await until(() => find('rollout', 'deleted', rollout.id) !== undefined);
+    const updated = events().filter(
+      (event) => event.type === 'flag' && event.action === 'updated' && event.payload.key === 'payloads',
+    );
+    expect(updated.at(-1).payload.default_variant).toMatchObject({ id: variant.id, key: 'blue' });
+    expect(find('rollout', 'created', rollout.id)?.payload.id).toBe(rollout.id);
+    expect(find('rollout', 'deleted', rollout.id)?.payload).toMatchObject({
+      id: rollout.id,
+      flag_key: 'payloads-bool',
+    });
+    expect(find('rule', 'deleted', rule.id)?.payload).toMatchObject({ id: rule.id, flag_key: 'payloads' });
+  });
+
   it('sends what a receiver missed while it was down once it is back', async () => {
     const before = hook.received.length;
     hook.setDown(true);
