@@ -3,12 +3,16 @@
 // writers on it) and on PostgreSQL (two instances, the writers on the other one); then while 10,000 flags are
 // imported into it by `ensign import` in a process of its own (which needs `npm run build`).
 // Prints the evaluations' latency (p50, p99, max) and the writes done. Servers run in child processes; the load
-// comes from this one. EVALUATION_UNDER_WRITES=writers or =import runs one kind only.
+// comes from this one. EVALUATION_UNDER_WRITES=writers or =import runs one kind only; BENCH_DIALECTS=sqlite or
+// =postgres one database only; BENCH_FLAGS=3000 the writers' runs at that size only. BENCH_BASELINE=1 first
+// measures a bare node:http server the same way: on a machine shared with other work, what it alone adds.
 import { fork, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import pg from 'pg';
 import { buildApp } from '../server/app.js';
 import { defaultConfig } from '../server/config/index.js';
@@ -18,6 +22,8 @@ const WRITERS = 4;
 const IMPORTED = 10_000;
 const KINDS = (process.env.EVALUATION_UNDER_WRITES ?? 'writers,import').split(',');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const DIALECTS = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres').split(',');
+const SIZES = (process.env.BENCH_FLAGS ?? '3000,10000').split(',').map(Number);
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 /** In the child: a server on `url`, seeded with `flags` boolean flags when asked, listening on a free port. */
@@ -46,7 +52,15 @@ async function serve(url: string, flags: number): Promise<number> {
   return (app.server.address() as { port: number }).port;
 }
 
-async function startChild(url: string, flags: number): Promise<{ base: string; stop(): void }> {
+interface Child {
+  base: string;
+  /** The server's event loop delay since it started listening. */
+  loopDelay(): Promise<string>;
+  stop(): void;
+}
+
+/** A server in a child process: `serve` on `url`, or a bare node:http server for url `bare`. */
+async function startChild(url: string, flags: number): Promise<Child> {
   const child = fork(fileURLToPath(import.meta.url), ['serve', url, String(flags)], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -54,7 +68,12 @@ async function startChild(url: string, flags: number): Promise<{ base: string; s
     child.once('message', (message) => resolve(message as number));
     child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
   });
-  return { base: `http://127.0.0.1:${port}`, stop: () => child.kill() };
+  const loopDelay = () =>
+    new Promise<string>((resolve) => {
+      child.once('message', (message) => resolve(message as string));
+      child.send('loop delay');
+    });
+  return { base: `http://127.0.0.1:${port}`, loopDelay, stop: () => child.kill() };
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
@@ -80,8 +99,23 @@ function report(label: string, latencies: number[], what: string): void {
   );
 }
 
+/** A bare node:http server that answers every request at once, measured as the evaluations are: the machine's own noise. */
+async function baseline(): Promise<void> {
+  const server = await startChild('bare', 0);
+  try {
+    const until = Date.now() + SECONDS * 1000;
+    report(
+      'bare node:http server (baseline)',
+      await evaluateUntil(server.base, () => Date.now() >= until),
+      'no writes',
+    );
+  } finally {
+    server.stop();
+  }
+}
+
 /** Evaluations on `evaluated` while WRITERS clients add flags through `written` for SECONDS. */
-async function underWriters(label: string, evaluated: string, written: string): Promise<void> {
+async function underWriters(label: string, evaluated: Child, written: string): Promise<void> {
   let writing = true;
   let writes = 0;
   const writers = Array.from({ length: WRITERS }, async (_, writer) => {
@@ -96,10 +130,10 @@ async function underWriters(label: string, evaluated: string, written: string): 
     }
   });
   const until = Date.now() + SECONDS * 1000;
-  const latencies = await evaluateUntil(evaluated, () => Date.now() >= until);
+  const latencies = await evaluateUntil(evaluated.base, () => Date.now() >= until);
   writing = false;
   await Promise.all(writers);
-  report(label, latencies, `${writes} flags written`);
+  report(label, latencies, `${writes} flags written; its event loop delay ${await evaluated.loopDelay()}`);
 }
 
 /** Evaluations on `evaluated` while `importing` runs, and for a second after it ends. */
@@ -135,7 +169,7 @@ async function sqlite(flags: number, kind: string): Promise<void> {
   const server = await startChild(url, flags);
   try {
     if (kind === 'writers') {
-      await underWriters(`SQLite, ${flags} flags, ${WRITERS} writers on the same server`, server.base, server.base);
+      await underWriters(`SQLite, ${flags} flags, ${WRITERS} writers on the same server`, server, server.base);
     } else {
       const file = featuresFile(dir);
       await underImport(`SQLite, ${flags} flags, ensign import beside the server`, server.base, () =>
@@ -165,7 +199,7 @@ async function postgres(flags: number, kind: string): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'ensign-bench-'));
   try {
     if (kind === 'writers') {
-      await underWriters(`PostgreSQL, ${flags} flags, ${WRITERS} writers on the other instance`, one.base, two.base);
+      await underWriters(`PostgreSQL, ${flags} flags, ${WRITERS} writers on the other instance`, one, two.base);
     } else {
       const file = featuresFile(dir);
       await underImport(`PostgreSQL, ${flags} flags, ensign import beside the instances`, one.base, () =>
@@ -182,20 +216,37 @@ async function postgres(flags: number, kind: string): Promise<void> {
   }
 }
 
-if (process.argv[2] === 'serve') {
+if (process.argv[2] === 'serve' && process.argv[3] === 'bare') {
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => response.end('{"enabled":true}'));
+  });
+  server.listen(0, '127.0.0.1', () => process.send!((server.address() as { port: number }).port));
   process.on('disconnect', () => process.exit());
-  process.send!(await serve(process.argv[3], Number(process.argv[4])));
+} else if (process.argv[2] === 'serve') {
+  process.on('disconnect', () => process.exit());
+  const port = await serve(process.argv[3], Number(process.argv[4]));
+  // The server's event loop delay while it is measured: what its synchronous work made every request wait.
+  const delay = monitorEventLoopDelay({ resolution: 1 });
+  delay.enable();
+  process.on('message', (message) => {
+    if (message !== 'loop delay') return;
+    const ms = (ns: number) => `${(ns / 1e6).toFixed(1)} ms`;
+    process.send!(`p50 ${ms(delay.percentile(50))}, p99 ${ms(delay.percentile(99))}, max ${ms(delay.max)}`);
+  });
+  process.send!(port);
 } else {
+  if (process.env.BENCH_BASELINE === '1') await baseline();
   if (KINDS.includes('writers')) {
-    for (const flags of [3000, 10_000]) {
-      await sqlite(flags, 'writers');
-      await postgres(flags, 'writers');
+    for (const flags of SIZES) {
+      if (DIALECTS.includes('sqlite')) await sqlite(flags, 'writers');
+      if (DIALECTS.includes('postgres')) await postgres(flags, 'writers');
     }
   }
   if (KINDS.includes('import') && !existsSync('dist/cli.js')) {
     console.log('dist/cli.js is missing (npm run build): the import runs are skipped');
   } else if (KINDS.includes('import')) {
-    await sqlite(3000, 'import');
-    await postgres(3000, 'import');
+    if (DIALECTS.includes('sqlite')) await sqlite(3000, 'import');
+    if (DIALECTS.includes('postgres')) await postgres(3000, 'import');
   }
 }
