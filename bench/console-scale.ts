@@ -7,7 +7,7 @@
 //   evaluation console's flag search per keystroke; the same figures for the segment list;
 // - POST /evaluate/v1/boolean p50/p99 (autocannon) on the 100,000-flag namespace next to the 10-flag one.
 // BENCH_FLAGS changes the size. The snapshot endpoint at this size is measured by bench/snapshot.
-import { spawn } from 'node:child_process';
+import { spawnListening } from './support/listening.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,19 +23,16 @@ const mb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
 const ms = (value: number) => `${value.toFixed(0)} ms`;
 
 async function startServer() {
-  const child = spawn(process.execPath, ['dist/cli.js', 'serve', '--host', '127.0.0.1', '--port', '0', '--db', url], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const base = await new Promise<string>((resolve, reject) => {
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk;
-      const listening = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
-      if (listening) resolve(listening);
-    });
-    child.once('exit', (code) => reject(new Error(`ensign exited with ${code}: ${output}`)));
-  });
-  child.stdout.resume();
+  const { base, child } = await spawnListening([
+    'dist/cli.js',
+    'serve',
+    '--host',
+    '127.0.0.1',
+    '--port',
+    '0',
+    '--db',
+    url,
+  ]);
   return { base, stop: () => child.kill() };
 }
 

@@ -3,7 +3,7 @@
 // one scan of the stored responses), and the response route's throughput (16 connections, autocannon) with
 // the guard and without it, in alternating rounds; the budget is at most 5% less with the guard.
 // BENCH_RESPONSES changes the size, BENCH_SECONDS and BENCH_ROUNDS the load.
-import { spawn } from 'node:child_process';
+import { spawnListening } from './support/listening.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -91,20 +91,7 @@ async function seed(url: string): Promise<string> {
 }
 
 async function measure(url: string, surveyId: string) {
-  const child = spawn(process.execPath, [process.argv[1]], {
-    env: { ...process.env, BENCH_GUARDS_DB: url },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const base = await new Promise<string>((resolve, reject) => {
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk;
-      const listening = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
-      if (listening) resolve(listening);
-    });
-    child.once('exit', (code) => reject(new Error(`the server exited with ${code}: ${output}`)));
-  });
-  child.stdout.resume();
+  const { base, child } = await spawnListening([process.argv[1]], { ...process.env, BENCH_GUARDS_DB: url });
   try {
     const request = async (method: string, path: string, body?: unknown) => {
       const response = await fetch(base + path, {

@@ -7,7 +7,7 @@
 // databases; PostgreSQL is TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres).
 // BENCH_REUSE=1 keeps the seeded data sets (SQLite in /tmp/ensign-bench-results, PostgreSQL in the
 // database ensign_bench_results) and measures them again on the next run instead of seeding anew.
-import { spawn } from 'node:child_process';
+import { spawnListening } from './support/listening.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -174,20 +174,7 @@ async function seed(database: Database): Promise<string> {
 }
 
 async function measure(dialect: string, url: string, surveyId: string) {
-  const child = spawn(process.execPath, [process.argv[1]], {
-    env: { ...process.env, BENCH_SERVE_DB: url },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const base = await new Promise<string>((resolve, reject) => {
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk;
-      const listening = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
-      if (listening) resolve(listening);
-    });
-    child.once('exit', (code) => reject(new Error(`the server exited with ${code}: ${output}`)));
-  });
-  child.stdout.resume();
+  const { base, child } = await spawnListening([process.argv[1]], { ...process.env, BENCH_SERVE_DB: url });
   const memory = (field: 'VmRSS' | 'VmHWM') =>
     Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) /
     1024;
