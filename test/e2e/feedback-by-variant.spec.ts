@@ -5,7 +5,7 @@
 // Feedback tab; the eligibility checks count in no evaluation metric.
 import { api, unique } from './console-support.js';
 import { expect, test } from './fixtures.js';
-import { hostPageUrl, startHostSite, survey } from './surveys-support.js';
+import { fiftyFiftyCheckout, hostPageUrl, startHostSite, survey } from './surveys-support.js';
 
 const VISITORS = 40;
 /** How many visitors are on the site at once. */
@@ -24,30 +24,8 @@ test('a survey linked to variant b reaches exactly the b visitors, and the Feedb
 }) => {
   test.setTimeout(300_000);
   const ns = unique('feedback');
-  const flags = `/api/v1/namespaces/${ns}/flags`;
-  await api(server, 'POST', '/api/v1/namespaces', { key: ns, name: ns });
-  await api(server, 'POST', flags, { key: 'checkout', name: 'Checkout', type: 'VARIANT_FLAG_TYPE', enabled: true });
-  const a = await api<{ id: string }>(server, 'POST', `${flags}/checkout/variants`, { key: 'a' });
-  const b = await api<{ id: string }>(server, 'POST', `${flags}/checkout/variants`, { key: 'b' });
-  await api(server, 'POST', `/api/v1/namespaces/${ns}/segments`, {
-    key: 'everyone',
-    name: 'Everyone',
-    matchType: 'ALL_MATCH_TYPE',
-  });
-  const rule = await api<{ id: string }>(server, 'POST', `${flags}/checkout/rules`, {
-    segmentKey: 'everyone',
-    rank: 1,
-  });
-  for (const variant of [a, b])
-    await api(server, 'POST', `${flags}/checkout/rules/${rule.id}/distributions`, {
-      variantId: variant.id,
-      rollout: 50,
-    });
-
-  const environments = `/api/v1/namespaces/${ns}/surveys/environments`;
-  await api(server, 'POST', environments, {});
-  const [production] = (await api<{ environments: { id: string }[] }>(server, 'GET', environments)).environments;
-  const created = await api<{ id: string }>(server, 'POST', `${environments}/${production.id}/surveys`, {
+  const production = await fiftyFiftyCheckout(server, ns);
+  const created = await api<{ id: string }>(server, 'POST', production.surveys, {
     name: 'Checkout feedback',
     status: 'inProgress',
     triggers: ['New Session'],
@@ -69,7 +47,7 @@ test('a survey linked to variant b reaches exactly the b visitors, and the Feedb
       const sync = visitor.waitForResponse((response) => /\/in-app\/sync\//.test(response.url()));
       await visitor.goto(
         hostPageUrl(site, server.url, {
-          environmentId: production.id,
+          environmentId: production.environmentId,
           userId,
           ...(realFormbricks && {
             loader: `${site.origin}/vendor/formbricks-js.umd.js`,

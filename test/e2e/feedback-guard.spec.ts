@@ -5,7 +5,7 @@
 // visitor gets a, the flag page and its history say who changed it and why, and Revert restores the split.
 import { api, toast, unique } from './console-support.js';
 import { expect, test } from './fixtures.js';
-import { hostPageUrl, startHostSite, survey } from './surveys-support.js';
+import { fiftyFiftyCheckout, hostPageUrl, startHostSite, survey } from './surveys-support.js';
 
 const VISITORS = 24;
 const CONCURRENT_VISITORS = 4;
@@ -17,29 +17,8 @@ test('a guard rolls a 50/50 flag back to a when the visitors on b answer worse, 
 }) => {
   test.setTimeout(300_000);
   const ns = unique('guard');
-  const flags = `/api/v1/namespaces/${ns}/flags`;
-  await api(server, 'POST', '/api/v1/namespaces', { key: ns, name: ns });
-  await api(server, 'POST', flags, { key: 'checkout', name: 'Checkout', type: 'VARIANT_FLAG_TYPE', enabled: true });
-  const a = await api<{ id: string }>(server, 'POST', `${flags}/checkout/variants`, { key: 'a' });
-  const b = await api<{ id: string }>(server, 'POST', `${flags}/checkout/variants`, { key: 'b' });
-  await api(server, 'POST', `/api/v1/namespaces/${ns}/segments`, {
-    key: 'everyone',
-    name: 'Everyone',
-    matchType: 'ALL_MATCH_TYPE',
-  });
-  const rule = await api<{ id: string }>(server, 'POST', `${flags}/checkout/rules`, {
-    segmentKey: 'everyone',
-    rank: 1,
-  });
-  for (const variant of [a, b])
-    await api(server, 'POST', `${flags}/checkout/rules/${rule.id}/distributions`, {
-      variantId: variant.id,
-      rollout: 50,
-    });
-  const environments = `/api/v1/namespaces/${ns}/surveys/environments`;
-  await api(server, 'POST', environments, {});
-  const [production] = (await api<{ environments: { id: string }[] }>(server, 'GET', environments)).environments;
-  await api(server, 'POST', `${environments}/${production.id}/surveys`, {
+  const production = await fiftyFiftyCheckout(server, ns);
+  await api(server, 'POST', production.surveys, {
     name: 'Checkout feedback',
     status: 'inProgress',
     triggers: ['New Session'],
@@ -79,7 +58,7 @@ test('a guard rolls a 50/50 flag back to a when the visitors on b answer worse, 
       const visitor = await context.newPage();
       await visitor.goto(
         hostPageUrl(site, server.url, {
-          environmentId: production.id,
+          environmentId: production.environmentId,
           userId,
           ...(i % 2 === 1 && {
             loader: `${site.origin}/vendor/formbricks-js.umd.js`,

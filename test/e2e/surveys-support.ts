@@ -2,7 +2,8 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { extname, join, resolve } from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, freePort } from './fixtures.js';
+import { api } from './console-support.js';
+import { expect, freePort, type RunningServer } from './fixtures.js';
 
 /** Files a customer's site would host itself: the demo page, and the real Formbricks 1.6 bundles. */
 const ROUTES: Record<string, string> = {
@@ -73,3 +74,33 @@ export async function responsesOf(apiHost: string, surveyId: string, apiKey?: st
 
 /** The survey dialog our renderer draws in its Shadow DOM (Playwright's locators pierce open shadow roots). */
 export const survey = (page: Page) => page.locator('#formbricks-web-container [role="dialog"]');
+
+/**
+ * In namespace `ns`: flag `checkout` giving variants a and b 50/50 to everyone, and the survey environments. Returns
+ * the production environment's id and the address its surveys are created at.
+ */
+export async function fiftyFiftyCheckout(server: RunningServer, ns: string) {
+  const flags = `/api/v1/namespaces/${ns}/flags`;
+  await api(server, 'POST', '/api/v1/namespaces', { key: ns, name: ns });
+  await api(server, 'POST', flags, { key: 'checkout', name: 'Checkout', type: 'VARIANT_FLAG_TYPE', enabled: true });
+  const a = await api<{ id: string }>(server, 'POST', `${flags}/checkout/variants`, { key: 'a' });
+  const b = await api<{ id: string }>(server, 'POST', `${flags}/checkout/variants`, { key: 'b' });
+  await api(server, 'POST', `/api/v1/namespaces/${ns}/segments`, {
+    key: 'everyone',
+    name: 'Everyone',
+    matchType: 'ALL_MATCH_TYPE',
+  });
+  const rule = await api<{ id: string }>(server, 'POST', `${flags}/checkout/rules`, {
+    segmentKey: 'everyone',
+    rank: 1,
+  });
+  for (const variant of [a, b])
+    await api(server, 'POST', `${flags}/checkout/rules/${rule.id}/distributions`, {
+      variantId: variant.id,
+      rollout: 50,
+    });
+  const environments = `/api/v1/namespaces/${ns}/surveys/environments`;
+  await api(server, 'POST', environments, {});
+  const [production] = (await api<{ environments: { id: string }[] }>(server, 'GET', environments)).environments;
+  return { environmentId: production.id, surveys: `${environments}/${production.id}/surveys` };
+}
