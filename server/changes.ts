@@ -10,7 +10,7 @@ import type { HistoryEntityType } from '../domain/flipt/history.js';
  * the same database (LISTEN/NOTIFY) and publishes theirs here; `relayThroughCluster` does the same
  * between the worker processes of one server.
  */
-export type ChangeListener = (namespaceKey: string, origin: ChangeOrigin, scope?: ChangeScope) => void;
+export type ChangeListener = (namespaceKey: string, origin: ChangeOrigin, scope?: ChangeScope) => void | Promise<void>;
 
 /** The flags and segments a change touched in its namespace; a change without one may have touched anything. */
 export interface ChangeScope {
@@ -50,10 +50,11 @@ export class TouchedScopes {
 }
 
 /**
- * Where a change was made: `here` is this server (its own writes, and its sibling worker processes'), whose
- * next requests must see it; `elsewhere` is another instance on the same database.
+ * Where a change was made: `own` is a write of this process, published before the write is answered, so a
+ * listener may make the answer wait until it has taken the change in; `here` is a sibling worker process of
+ * this server, whose next requests must see it; `elsewhere` is another instance on the same database.
  */
-export type ChangeOrigin = 'here' | 'elsewhere';
+export type ChangeOrigin = 'own' | 'here' | 'elsewhere';
 
 /** Published instead of a key when any namespace may have changed (the relay lost its connection). */
 export const ALL_NAMESPACES = '*';
@@ -66,9 +67,16 @@ export class ChangeFeed {
   /** Where this instance's own changes go besides its listeners: the other instances. */
   private readonly relays = new Set<(namespaceKey: string, scope?: ChangeScope) => void>();
 
-  publish(namespaceKey: string, scope?: ChangeScope): void {
-    this.deliver(namespaceKey, 'here', scope);
+  /**
+   * Publishes a change this process committed. Resolves once every listener has taken it in (the evaluation
+   * snapshots hold it): a writer that waits for it before answering lets no later request wait for a reload.
+   * A change no writer waits for (storage swapped under the server) is published as `here`, so that the
+   * requests after it wait instead.
+   */
+  async publish(namespaceKey: string, scope?: ChangeScope, origin: 'own' | 'here' = 'own'): Promise<void> {
+    const taking = this.deliver(namespaceKey, origin, scope);
     for (const relay of this.relays) relay(namespaceKey, scope);
+    await Promise.allSettled(taking);
   }
 
   subscribe(listener: ChangeListener): () => void {
@@ -192,8 +200,13 @@ export class ChangeFeed {
     };
   }
 
-  private deliver(namespaceKey: string, origin: ChangeOrigin, scope?: ChangeScope): void {
-    for (const listener of this.listeners) listener(namespaceKey, origin, scope);
+  private deliver(namespaceKey: string, origin: ChangeOrigin, scope?: ChangeScope): Promise<void>[] {
+    const taking: Promise<void>[] = [];
+    for (const listener of this.listeners) {
+      const taken = listener(namespaceKey, origin, scope);
+      if (taken) taking.push(taken);
+    }
+    return taking;
   }
 }
 

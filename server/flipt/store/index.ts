@@ -541,7 +541,10 @@ export class FliptStore extends FliptReader {
     this.current = database;
   }
 
-  /** Runs `work` in one transaction; after the commit, publishes every namespace it touched. */
+  /**
+   * Runs `work` in one transaction; after the commit, publishes every namespace it touched and returns once the
+   * evaluation snapshots hold the change.
+   */
   async transaction<T>(work: (writer: FliptWriter) => Promise<T>): Promise<T> {
     if (this.readOnly) throw readOnly();
     let touched = new TouchedScopes();
@@ -554,7 +557,9 @@ export class FliptStore extends FliptReader {
       .catch((error: unknown) => {
         throw conflict(error) ?? error;
       });
-    for (const [namespaceKey, scope] of touched.scopes()) this.changes.publish(namespaceKey, scope);
+    await Promise.all(
+      Array.from(touched.scopes(), ([namespaceKey, scope]) => this.changes.publish(namespaceKey, scope)),
+    );
     return result;
   }
 
