@@ -28,6 +28,12 @@ export interface EntityChange {
 /** What a run of entity changes touched, by namespace: a change to a namespace itself touches anything in it. */
 export class TouchedScopes {
   private readonly byNamespace = new Map<string, { flags: Set<string>; segments: Set<string> } | 'whole'>();
+  /** The ids of the history entries the changes recorded. */
+  readonly entries: number[] = [];
+
+  recorded(entryId: number | undefined): void {
+    if (entryId !== undefined) this.entries.push(entryId);
+  }
 
   add({ namespaceKey, entityType, entityKey }: EntityChange): void {
     const touched = this.byNamespace.get(namespaceKey) ?? { flags: new Set<string>(), segments: new Set<string>() };
@@ -66,6 +72,13 @@ export class ChangeFeed {
   private readonly listeners = new Set<ChangeListener>();
   /** Where this instance's own changes go besides its listeners: the other instances. */
   private readonly relays = new Set<(namespaceKey: string, scope?: ChangeScope) => void>();
+  /** History entries this process wrote and published itself, which followHistory passes over; undefined unless it runs. */
+  private recordedByThisProcess?: Set<number>;
+
+  /** Notes the history entries of changes this process publishes, so that following the history does not publish them again. */
+  recordedHere(entryIds: number[]): void {
+    for (const id of entryIds) this.recordedByThisProcess?.add(id);
+  }
 
   /**
    * Publishes a change this process committed. Resolves once every listener has taken it in (the evaluation
@@ -143,20 +156,25 @@ export class ChangeFeed {
   /**
    * With SQLite, which has no notifications: every `intervalMs`, reads the history's entries since the last
    * one seen and publishes what they changed as changes made elsewhere, so that a server learns of what
-   * another process committed (`ensign import`, a restore). Its own entries come back too, and cost a
-   * reload of the parts they name. Resolves once the history's end is known; the returned function stops.
+   * another process committed (`ensign import`, a restore). The entries of this process's own changes
+   * (recordedHere) are passed over: their snapshots hold them already. Resolves once the history's end is
+   * known; the returned function stops.
    */
   async followHistory(history: HistoryReader, intervalMs: number): Promise<() => void> {
     let seen = await history.lastId();
     let stopped = false;
     let timer: NodeJS.Timeout | undefined;
+    const ours = new Set<number>();
+    this.recordedByThisProcess = ours;
     const poll = async () => {
       for (;;) {
         const entries = await history.after(seen, HISTORY_PAGE);
         if (entries.length === 0) return;
         seen = entries[entries.length - 1].id;
         const touched = new TouchedScopes();
-        for (const entry of entries) touched.add(entry);
+        for (const entry of entries) if (!ours.delete(entry.id)) touched.add(entry);
+        // An entry noted after it was read (its transaction's publish came late) is not waited for.
+        for (const id of ours) if (id <= seen) ours.delete(id);
         for (const [namespaceKey, scope] of touched.scopes()) this.deliver(namespaceKey, 'elsewhere', scope);
         if (entries.length < HISTORY_PAGE) return;
       }
@@ -177,6 +195,7 @@ export class ChangeFeed {
     return () => {
       stopped = true;
       clearTimeout(timer);
+      this.recordedByThisProcess = undefined;
     };
   }
 
