@@ -227,6 +227,48 @@ describe.each(dialects)("today's Formbricks client wire on %s", (dialect) => {
     });
   });
 
+  it("uploads a file as today's renderer does: presigned fields posted before the file", async () => {
+    const withFile = await created({
+      name: 'Upload',
+      questions: [{ id: 'file', type: 'fileUpload', headline: 'A file', required: false, allowMultipleFiles: false }],
+    });
+    const signed = await t.request('POST', `${V2}/storage`, {
+      fileName: 'notes.txt',
+      fileType: 'text/plain',
+      surveyId: withFile,
+      elementId: 'file',
+    });
+    expect(signed.status).toBe(200);
+    const { signedUrl, presignedFields, fileUrl } = signed.body.data;
+    expect(presignedFields).toEqual(expect.objectContaining({ 'X-Signature': expect.any(String) }));
+    const upload = (fields: Record<string, string>) => {
+      const boundary = '----ensign-current-upload';
+      const parts = Object.entries(fields).map(
+        ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+      );
+      const payload = Buffer.concat([
+        Buffer.from(parts.join('')),
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="notes.txt"\r\nContent-Type: text/plain\r\n\r\nhello\r\n--${boundary}--\r\n`,
+        ),
+      ]);
+      return t.app.inject({
+        method: 'POST',
+        url: new URL(signedUrl).pathname,
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload,
+      });
+    };
+    const forged = await upload({ ...presignedFields, 'X-Signature': 'f'.repeat(64) });
+    expect(forged.statusCode).toBe(401);
+    expect(JSON.parse(forged.body).code).toBe('unauthorized');
+    const stored = await upload(presignedFields);
+    expect(stored.statusCode).toBe(200);
+    const file = await t.request('GET', new URL(fileUrl).pathname);
+    expect(file.status).toBe(200);
+    expect(file.body).toBe('hello');
+  });
+
   it('answers every preflight from any origin, allowing Content-Type and Cache-Control', async () => {
     for (const path of [`${V1}/environment`, `${V2}/environment`, `${V2}/user`, `${V2}/displays`, `${V2}/responses`]) {
       const answer = await t.request('OPTIONS', path, undefined, {
