@@ -163,4 +163,21 @@ export default defineConfig([
     },
     outExtension: () => ({ js: '.js' }),
   },
+  // The same renderer as today's Formbricks clients load it, /js/surveys.umd.cjs (widget/render/current.ts):
+  // window.formbricksSurveys.renderSurvey with today's props, for the mobile SDKs' WebViews.
+  {
+    entry: { 'surveys-current': 'widget/render/current-global.ts' },
+    outDir: 'dist/widget',
+    format: ['iife'],
+    platform: 'browser',
+    target: 'es2019',
+    minify: true,
+    clean: false,
+    noExternal: [/.*/],
+    esbuildOptions(options) {
+      options.jsx = 'automatic';
+      options.jsxImportSource = 'preact';
+    },
+    outExtension: () => ({ js: '.js' }),
+  },
 ]);
