@@ -10,28 +10,17 @@ import {
   segmentIdOf,
 } from '../../../../domain/surveys/current-shape';
 import { surveyFromCurrent, textIn } from '../../../../domain/surveys/current-render';
-import type {
-  TActionClass,
-  TProduct,
-  TSurvey,
-  TSurveyLogicCondition,
-  TSurveyQuestion,
-} from '../../../../domain/surveys/types';
+import { LOGIC_CONDITIONS } from '../../../../domain/surveys/schema';
+import type { TActionClass, TProduct, TSurvey, TSurveyQuestion } from '../../../../domain/surveys/types';
+import { makeSurvey } from '../../widget/render/survey-fixture';
 
-const base: TSurvey = {
+const base: TSurvey = makeSurvey([], {
   id: 'csurvey00000000000000001',
-  createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-02T00:00:00.000Z',
   name: 'Checkout',
-  type: 'web',
-  environmentId: 'cenv00000000000000000001',
-  createdBy: null,
-  status: 'inProgress',
   displayOption: 'displayMultiple',
   autoClose: 10,
   triggers: ['New Session', 'checkout'],
-  inlineTriggers: null,
-  redirectUrl: null,
   recontactDays: 3,
   welcomeCard: {
     enabled: true,
@@ -42,7 +31,6 @@ const base: TSurvey = {
     showResponseCount: false,
     fileUrl: 'https://cdn.example/logo.png',
   },
-  questions: [],
   thankYouCard: {
     enabled: true,
     headline: 'Thanks',
@@ -54,19 +42,8 @@ const base: TSurvey = {
   hiddenFields: { enabled: true, fieldIds: ['plan'] },
   delay: 2,
   autoComplete: 100,
-  closeOnDate: null,
-  productOverwrites: null,
-  styling: null,
-  surveyClosedMessage: null,
-  segment: null,
-  singleUse: null,
-  verifyEmail: null,
-  pin: null,
-  resultShareKey: null,
   displayPercentage: 50,
-  linkedFlag: null,
-  segmentKey: null,
-};
+});
 
 /** One question of every type, every optional text and each 1.6 logic condition. */
 const questions: TSurveyQuestion[] = [
@@ -284,23 +261,7 @@ describe('a stored survey in the shape of today’s clients', () => {
       expect.objectContaining({ operator: 'includesOneOf', rightOperand: { type: 'static', value: ['a', 'b'] } }),
     ]);
     // every 1.6 condition has its operator
-    const conditions: TSurveyLogicCondition[] = [
-      'accepted',
-      'clicked',
-      'submitted',
-      'skipped',
-      'equals',
-      'notEquals',
-      'lessThan',
-      'lessEqual',
-      'greaterThan',
-      'greaterEqual',
-      'includesAll',
-      'includesOne',
-      'uploaded',
-      'notUploaded',
-      'booked',
-    ];
+    const conditions = new Set(Object.values(LOGIC_CONDITIONS).flat());
     expect(Object.keys(OPERATORS).sort()).toEqual([...conditions].sort());
   });
 
