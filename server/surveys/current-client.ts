@@ -6,11 +6,18 @@
  * routes' stores and rules do the work: a response from either generation is the same response.
  */
 import * as v from 'valibot';
+import { HAND_OVER } from '../route-definitions.js';
 import { ENDING_ID } from '../../domain/surveys/current-shape.js';
 import type { TEnvironment } from '../../domain/surveys/types.js';
 import { environmentOfPath, environmentParams, surveyOf } from './client-environment.js';
 import { installedState } from './client.js';
-import { environmentStateAnswer, environmentStateJson, USER_STATE_TTL_MS, userState } from './current-state.js';
+import {
+  environmentStateAnswer,
+  environmentStateJson,
+  keptEnvironmentStateJson,
+  USER_STATE_TTL_MS,
+  userState,
+} from './current-state.js';
 import { recordDisplay } from './displays.js';
 import { badRequest, notFound } from './errors.js';
 import type { Targeting } from './flag-assignments.js';
@@ -32,9 +39,6 @@ export interface CurrentClientDeps extends ResponseDeps {
   syncStates: SyncStates;
   targeting: Targeting;
 }
-
-/** What clients cache the environment state for, besides its `expiresAt` (as a Formbricks server says). */
-const ENVIRONMENT_CACHE = 'public, s-maxage=60, max-age=60, stale-while-revalidate=60, stale-if-error=60';
 
 /** Attributes are the person's own: a `userId` or `id` among them is not one (Formbricks drops both). */
 const withoutIdKeys = (input: unknown) => {
@@ -100,17 +104,20 @@ async function displayOf(store: SurveyStore, environment: TEnvironment, displayI
 function stateRoutes(deps: CurrentClientDeps): ListedRoute[] {
   const { store, syncStates, targeting } = deps;
   return [
+    // Answered from memory ahead of Fastify once the environment's state is kept: every app launch asks for it.
     route({
       method: 'GET',
       url: '/:environmentId/environment',
       params: environmentParams,
-      handler: async ({ params: { environmentId } }, _request, reply) => {
+      hot: true,
+      handler: async ({ params: { environmentId } }, request) => {
+        if (request.onHotPath) {
+          const state = syncStates.kept(environmentId);
+          const json = state?.environment.widgetSetupCompleted ? keptEnvironmentStateJson(state) : undefined;
+          return json === undefined ? HAND_OVER : environmentStateAnswer(json);
+        }
         const state = await installedState(store, syncStates, environmentId);
-        const json = environmentStateJson(state, await store.actionClasses(environmentId));
-        return reply
-          .header('cache-control', ENVIRONMENT_CACHE)
-          .type('application/json; charset=utf-8')
-          .send(environmentStateAnswer(json));
+        return environmentStateAnswer(environmentStateJson(state, await store.actionClasses(environmentId)));
       },
     }),
     route({

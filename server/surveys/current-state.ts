@@ -11,6 +11,7 @@ import {
 } from '../../domain/surveys/current-shape.js';
 import { needsIdentity, passesFlagTargeting } from '../../domain/surveys/eligibility.js';
 import type { TActionClass } from '../../domain/surveys/types.js';
+import type { HttpAnswer } from '../http/answer.js';
 import type { Targeting } from './flag-assignments.js';
 import { isMobile } from './identified-sync.js';
 import type { StoredVisitor } from './store/index.js';
@@ -48,10 +49,29 @@ export function environmentStateJson(state: EnvironmentState, actionClasses: TAc
   return json;
 }
 
-/** `{data: {data, expiresAt}}` of `GET .../environment`, as UTF-8 bytes. */
-export function environmentStateAnswer(json: string, now = Date.now()): Buffer {
+/** The environment state's JSON when it is already kept with the sync state, else undefined (nothing is read). */
+export const keptEnvironmentStateJson = (state: EnvironmentState): string | undefined => keptStates.get(state);
+
+/** What clients cache the environment state for, besides its `expiresAt` (as a Formbricks server says). */
+const ENVIRONMENT_CACHE = 'public, s-maxage=60, max-age=60, stale-while-revalidate=60, stale-if-error=60';
+
+/** `{data: {data, expiresAt}}` of `GET .../environment`, with the headers of the client API's scope. */
+export function environmentStateAnswer(json: string, now = Date.now()): HttpAnswer {
   const expiresAt = new Date(now + ENVIRONMENT_STATE_TTL_MS).toISOString();
-  return Buffer.from(`{"data":{"data":${json},"expiresAt":"${expiresAt}"}}`);
+  return {
+    status: 200,
+    headers: [
+      'cache-control',
+      ENVIRONMENT_CACHE,
+      'access-control-allow-origin',
+      '*',
+      'cross-origin-resource-policy',
+      'cross-origin',
+      'content-type',
+      'application/json; charset=utf-8',
+    ],
+    body: Buffer.from(`{"data":{"data":${json},"expiresAt":"${expiresAt}"}}`),
+  };
 }
 
 export interface UserState {
