@@ -202,6 +202,41 @@ describe.each(dialects)("today's Formbricks client wire on %s", (dialect) => {
     expect(promoted.state.data.segments).toEqual(expect.arrayContaining([EVERYONE_SEGMENT, 'flipt:pro']));
   });
 
+  it('reports a survey linked to a flag to the visitors the flag gives a linked variant, and records the variant shown', async () => {
+    const api = new Api(t.app);
+    await api.flag('default', 'checkout');
+    const b = await api.variant('default', 'checkout', 'b');
+    await api.rule('default', 'checkout', ['pro'], [[b.id, 100]], 1);
+    const linked = await created({ name: 'Checkout b', linkedFlag: { flagKey: 'checkout', variants: ['b'] } });
+    const segment = `survey:${linked}`;
+    const pro = await user({ userId: 'rn-pro', attributes: { plan: 'pro' } });
+    expect(pro.state.data.segments).toContain(segment);
+    expect((await user({ userId: 'rn-basic', attributes: { plan: 'basic' } })).state.data.segments).not.toContain(
+      segment,
+    );
+    const display = await t.request('POST', `${V2}/displays`, {
+      surveyId: linked,
+      contactId: pro.state.data.contactId,
+    });
+    const response = await t.request('POST', `${V2}/responses`, {
+      surveyId: linked,
+      contactId: pro.state.data.contactId,
+      displayId: display.body.data.id,
+      finished: true,
+      data: { nps: 8 },
+    });
+    const displays = await t.management('GET', `/displays?surveyId=${linked}`);
+    expect(displays.body.data).toEqual([
+      expect.objectContaining({
+        id: display.body.data.id,
+        responseId: response.body.data.id,
+        flag: expect.objectContaining({ flagKey: 'checkout', variant: 'b' }),
+      }),
+    ]);
+    const stored = await t.management('GET', `/responses/${response.body.data.id}`);
+    expect(stored.body.data.flag).toMatchObject({ flagKey: 'checkout', variant: 'b' });
+  });
+
   it('drops id keys and bad languages from attributes, and refuses an email without "@"', async () => {
     const answer = await user({ userId: 'rn-attrs', attributes: { userId: 'other', id: 'x', language: 'not a tag!' } });
     expect(answer.messages).toEqual([expect.stringContaining('not a tag!')]);
