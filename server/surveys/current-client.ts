@@ -13,8 +13,8 @@ import { environmentOfPath, environmentParams, surveyOf } from './client-environ
 import { installedState } from './client.js';
 import {
   environmentStateAnswer,
-  environmentStateJson,
-  keptEnvironmentStateJson,
+  environmentStateHead,
+  keptEnvironmentStateHead,
   USER_STATE_TTL_MS,
   userState,
 } from './current-state.js';
@@ -113,11 +113,11 @@ function stateRoutes(deps: CurrentClientDeps): ListedRoute[] {
       handler: async ({ params: { environmentId } }, request) => {
         if (request.onHotPath) {
           const state = syncStates.kept(environmentId);
-          const json = state?.environment.widgetSetupCompleted ? keptEnvironmentStateJson(state) : undefined;
-          return json === undefined ? HAND_OVER : environmentStateAnswer(json);
+          const head = state?.environment.widgetSetupCompleted ? keptEnvironmentStateHead(state) : undefined;
+          return head === undefined ? HAND_OVER : environmentStateAnswer(head);
         }
         const state = await installedState(store, syncStates, environmentId);
-        return environmentStateAnswer(environmentStateJson(state, await store.actionClasses(environmentId)));
+        return environmentStateAnswer(environmentStateHead(state, await store.actionClasses(environmentId)));
       },
     }),
     route({
