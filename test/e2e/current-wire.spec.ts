@@ -2,13 +2,20 @@
 // user state) from Node, then a WebView-like page of an opaque origin that loads /js/surveys.umd.cjs from the
 // server and calls window.formbricksSurveys.renderSurvey with the environment state's survey JSON. The answers
 // reach the console's results; the next user state shows the display and the response.
+import type { Page } from '@playwright/test';
 import { api, unique } from './console-support.js';
-import { expect, test } from './fixtures.js';
+import { expect, type RunningServer, test } from './fixtures.js';
 
-test('renderSurvey draws the environment state’s survey in a WebView-like page and its answers reach the results', async ({
-  page,
-  server,
-}) => {
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/**
+ * A survey of these questions in a new namespace's environment, fetched as the SDK does (environment state,
+ * user state) and rendered by /js/surveys.umd.cjs in a page of an opaque origin, as a WebView's inline HTML.
+ */
+async function renderInWebView(page: Page, server: RunningServer, questions: unknown[]) {
   const ns = unique('current-wire');
   await api(server, 'POST', '/api/v1/namespaces', { key: ns, name: ns });
   const environments = `/api/v1/namespaces/${ns}/surveys/environments`;
@@ -19,10 +26,7 @@ test('renderSurvey draws the environment state’s survey in a WebView-like page
     name: 'App feedback',
     status: 'inProgress',
     triggers: ['New Session'],
-    questions: [
-      { id: 'nps', type: 'nps', headline: 'How likely are you to recommend the app?', required: true },
-      { id: 'why', type: 'openText', headline: 'What would you change?', required: false },
-    ],
+    questions,
     thankYouCard: { enabled: true, headline: 'Thank you!' },
   });
 
@@ -30,7 +34,7 @@ test('renderSurvey draws the environment state’s survey in a WebView-like page
   const client = `${server.url}/api/v1/client/${environmentId}`;
   const state = (await (await fetch(`${client}/environment`)).json()).data.data;
   const surveyJson = state.surveys.find((survey: { id: string }) => survey.id === created.id);
-  expect(surveyJson.blocks).toHaveLength(2);
+  expect(surveyJson.blocks).toHaveLength(questions.length);
   const user = async () =>
     (
       await (
@@ -71,7 +75,25 @@ test('renderSurvey draws the environment state’s survey in a WebView-like page
     },
     { survey: surveyJson, workspace: state.workspace, appUrl: server.url, workspaceId: environmentId, contactId },
   );
-  const dialog = page.getByRole('dialog');
+  const results = `${environments}/${environmentId}/surveys/${created.id}/results/responses`;
+  /** The survey's one response, once it is finished. */
+  const finished = async () => {
+    await expect
+      .poll(async () => (await api<{ data: { finished: boolean }[] }>(server, 'GET', results)).data[0]?.finished)
+      .toBe(true);
+    return (await api<{ data: any[] }>(server, 'GET', results)).data[0];
+  };
+  return { surveyId: created.id, user, finished, dialog: page.getByRole('dialog') };
+}
+
+test('renderSurvey draws the environment state’s survey in a WebView-like page and its answers reach the results', async ({
+  page,
+  server,
+}) => {
+  const { surveyId, user, finished, dialog } = await renderInWebView(page, server, [
+    { id: 'nps', type: 'nps', headline: 'How likely are you to recommend the app?', required: true },
+    { id: 'why', type: 'openText', headline: 'What would you change?', required: false },
+  ]);
   await expect(dialog.getByRole('heading', { name: 'How likely are you to recommend the app?' })).toBeVisible();
   await expect.poll(() => page.evaluate(() => (window as any).__events)).toContain('displayCreated');
   await dialog.getByRole('button', { name: '9', exact: true }).click();
@@ -84,13 +106,35 @@ test('renderSurvey draws the environment state’s survey in a WebView-like page
     .toEqual(['displayCreated', 'responseCreated', 'finished']);
 
   // The answers are in the console's results, the person's, and the next user state knows them.
-  const results = `${environments}/${environmentId}/surveys/${created.id}/results/responses`;
-  await expect
-    .poll(async () => (await api<{ data: { finished: boolean }[] }>(server, 'GET', results)).data[0]?.finished)
-    .toBe(true);
-  const [response] = (await api<{ data: any[] }>(server, 'GET', results)).data;
-  expect(response).toMatchObject({ person: { userId: 'rn-visitor' }, data: { nps: 9, why: 'Dark mode' } });
+  expect(await finished()).toMatchObject({ person: { userId: 'rn-visitor' }, data: { nps: 9, why: 'Dark mode' } });
   const again = await user();
-  expect(again.displays).toEqual([{ surveyId: created.id, createdAt: expect.any(String) }]);
-  expect(again.responses).toEqual([created.id]);
+  expect(again.displays).toEqual([{ surveyId, createdAt: expect.any(String) }]);
+  expect(again.responses).toEqual([surveyId]);
+});
+
+test('renderSurvey uploads a file through the presigned fields, and the answer names the stored file', async ({
+  page,
+  server,
+}) => {
+  const { finished, dialog } = await renderInWebView(page, server, [
+    {
+      id: 'file',
+      type: 'fileUpload',
+      headline: 'Attach a screenshot',
+      required: true,
+      allowMultipleFiles: false,
+      allowedFileExtensions: ['png'],
+    },
+  ]);
+  await dialog
+    .getByLabel('Attach a screenshot')
+    .setInputFiles({ name: 'shot.png', mimeType: 'image/png', buffer: PNG });
+  await expect(dialog.getByText('shot.png')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Finish' }).click();
+  await expect(dialog.getByText('Thank you!')).toBeVisible();
+  const [fileUrl] = (await finished()).data.file as string[];
+  expect(fileUrl).toContain('/storage/');
+  const stored = await fetch(fileUrl);
+  expect(stored.status).toBe(200);
+  expect(Buffer.from(await stored.arrayBuffer())).toEqual(PNG);
 });
