@@ -13,7 +13,7 @@ import { needsIdentity, passesFlagTargeting } from '../../domain/surveys/eligibi
 import type { TActionClass } from '../../domain/surveys/types.js';
 import type { HttpAnswer } from '../http/answer.js';
 import type { Targeting } from './flag-assignments.js';
-import { isMobile } from './identified-sync.js';
+import { clientAnswer, isMobile } from './identified-sync.js';
 import type { StoredVisitor } from './store/index.js';
 import type { EnvironmentState } from './sync.js';
 import { inFilterSegment, isRunning } from './targeting.js';
@@ -53,7 +53,7 @@ export function environmentStateHead(state: EnvironmentState, actionClasses: TAc
   return head;
 }
 
-/** The environment state's JSON when it is already kept with the sync state, else undefined (nothing is read). */
+/** The environment state's kept bytes when they are kept with the sync state, else undefined (nothing is read). */
 export const keptEnvironmentStateHead = (state: EnvironmentState): Buffer | undefined => keptStates.get(state);
 
 /** What clients cache the environment state for, besides its `expiresAt` (as a Formbricks server says). */
@@ -62,20 +62,7 @@ const ENVIRONMENT_CACHE = 'public, s-maxage=60, max-age=60, stale-while-revalida
 /** `{data: {data, expiresAt}}` of `GET .../environment`, with the headers of the client API's scope. */
 export function environmentStateAnswer(head: Buffer, now = Date.now()): HttpAnswer {
   const expiresAt = new Date(now + ENVIRONMENT_STATE_TTL_MS).toISOString();
-  return {
-    status: 200,
-    headers: [
-      'cache-control',
-      ENVIRONMENT_CACHE,
-      'access-control-allow-origin',
-      '*',
-      'cross-origin-resource-policy',
-      'cross-origin',
-      'content-type',
-      'application/json; charset=utf-8',
-    ],
-    body: Buffer.concat([head, Buffer.from(`${expiresAt}"}}`)]),
-  };
+  return clientAnswer(ENVIRONMENT_CACHE, Buffer.concat([head, Buffer.from(`${expiresAt}"}}`)]));
 }
 
 export interface UserState {
