@@ -90,6 +90,8 @@ test('renderSurvey draws the environment state’s survey in a WebView-like page
   page,
   server,
 }) => {
+  // The worker's server may start inside this test, on a machine shared with other suites.
+  test.setTimeout(120_000);
   const { surveyId, user, finished, dialog } = await renderInWebView(page, server, [
     { id: 'nps', type: 'nps', headline: 'How likely are you to recommend the app?', required: true },
     { id: 'why', type: 'openText', headline: 'What would you change?', required: false },
@@ -116,6 +118,7 @@ test('renderSurvey uploads a file through the presigned fields, and the answer n
   page,
   server,
 }) => {
+  test.setTimeout(120_000);
   const { finished, dialog } = await renderInWebView(page, server, [
     {
       id: 'file',
