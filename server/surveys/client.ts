@@ -27,9 +27,22 @@ export function clientRoutes(
     await store.markWidgetSetupCompleted(environmentId);
     return state();
   };
+  /** `{environmentId} {generation}` of the SDK generations this process has recorded. */
+  const recorded = new Set<string>();
+  /**
+   * The SDK generation a sync comes from: `5` from the loader's setup() face, which today's @formbricks/js
+   * calls (it sends version 5.x, widget/core/sync.ts), else `1.6` (init(), @formbricks/js 1.6.5, older clients).
+   */
+  const generationKey = (environmentId: string, version: unknown) =>
+    `${environmentId} ${typeof version === 'string' && version.startsWith('5.') ? '5' : '1.6'}`;
+  /** On Fastify's path: records the sync's SDK generation for the console, once per process. */
+  const recordGeneration = async (environmentId: string, version: unknown) => {
+    const key = generationKey(environmentId, version);
+    if (!recorded.has(key) && (await store.recordSdkGeneration(environmentId, key.split(' ')[1]))) recorded.add(key);
+  };
   /** On the hot path, only a kept state of an installed widget: anything else is read (or written) by Fastify's route. */
-  const keptState = (environmentId: string) => {
-    const state = syncStates.kept(environmentId);
+  const keptState = (environmentId: string, version: unknown) => {
+    const state = recorded.has(generationKey(environmentId, version)) ? syncStates.kept(environmentId) : undefined;
     return state?.environment.widgetSetupCompleted ? state : undefined;
   };
 
@@ -38,11 +51,16 @@ export function clientRoutes(
     method: 'GET',
     url: '/:environmentId/in-app/sync',
     params: environmentParams,
+    query: syncQuery,
     hot: true,
-    handler: ({ params: { environmentId } }, request) => {
+    handler: ({ params: { environmentId }, query }, request) => {
       const ifNoneMatch = request.headers['if-none-match'];
-      if (!request.onHotPath) return syncStateOf(environmentId).then((state) => anonymousAnswer(state, ifNoneMatch));
-      const state = keptState(environmentId);
+      if (!request.onHotPath) {
+        return recordGeneration(environmentId, query.version)
+          .then(() => syncStateOf(environmentId))
+          .then((state) => anonymousAnswer(state, ifNoneMatch));
+      }
+      const state = keptState(environmentId, query.version);
       return state ? anonymousAnswer(state, ifNoneMatch) : HAND_OVER;
     },
   });
@@ -54,7 +72,8 @@ export function clientRoutes(
     query: syncQuery,
     hot: true,
     handler: async ({ params: { environmentId, userId }, query }, request) => {
-      const state = request.onHotPath ? keptState(environmentId) : await syncStateOf(environmentId);
+      if (!request.onHotPath) await recordGeneration(environmentId, query.version);
+      const state = request.onHotPath ? keptState(environmentId, query.version) : await syncStateOf(environmentId);
       if (!state) return HAND_OVER;
       const visitor = {
         userId,

@@ -73,6 +73,9 @@ export class SurveyStore {
   markWidgetSetupCompleted(environmentId: string) {
     return environments.markWidgetSetupCompleted(this.executor, environmentId);
   }
+  recordSdkGeneration(environmentId: string, generation: string) {
+    return environments.recordSdkGeneration(this.executor, environmentId, generation);
+  }
   addApiKey(environmentId: string, key: string, label: string) {
     return environments.addApiKey(this.executor, environmentId, key, label);
   }
