@@ -37,8 +37,8 @@ describe('setup', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(setupDone).toHaveBeenCalledWith({ workspaceId: ENV });
     expect(api.paths()).toEqual([
-      'GET /in-app/sync?version=1.6.5',
-      'GET /in-app/sync/u1?version=1.6.5',
+      'GET /in-app/sync?version=5.1.0',
+      'GET /in-app/sync/u1?version=5.1.0',
       'POST /people/u1',
       'POST /actions',
     ]);
@@ -81,16 +81,16 @@ describe('setup', () => {
     fb = await loader();
     api = fakeApi();
     await fb.setup({ appUrl: HOST, environmentId: ENV });
-    expect(api.paths()).toEqual(['GET /in-app/sync/u1?version=1.6.5', 'POST /actions']);
+    expect(api.paths()).toEqual(['GET /in-app/sync/u1?version=5.1.0', 'POST /actions']);
 
     api.calls.length = 0;
     await fb.logout();
-    expect(api.paths()).toEqual(['GET /in-app/sync?version=1.6.5']);
+    expect(api.paths()).toEqual(['GET /in-app/sync?version=5.1.0']);
     expect(stored().userId).toBeUndefined();
     expect(document.getElementById('formbricks-web-container')).not.toBeNull();
     await fb.track('anything');
     await fb.setAttribute('plan', 'pro');
-    expect(api.paths()).toEqual(['GET /in-app/sync?version=1.6.5']);
+    expect(api.paths()).toEqual(['GET /in-app/sync?version=5.1.0']);
     expect(vi.mocked(console.warn)).not.toHaveBeenCalled();
   });
 });
@@ -104,7 +104,7 @@ describe('person', () => {
     await fb.setUserId('u1');
     await fb.setEmail('a@b.c');
     await fb.setUserId('u1');
-    expect(api.paths()).toEqual(['GET /in-app/sync/u1?version=1.6.5', 'POST /people/u1', 'POST /people/u1']);
+    expect(api.paths()).toEqual(['GET /in-app/sync/u1?version=5.1.0', 'POST /people/u1', 'POST /people/u1']);
     expect(api.calls[1].body).toEqual({ attributes: { plan: 'pro', language: 'de' } });
     expect(api.calls[2].body).toEqual({ attributes: { email: 'a@b.c' } });
     expect(stored().state.attributes).toEqual({ plan: 'pro', language: 'de', email: 'a@b.c' });
