@@ -32,11 +32,25 @@ export function Snippets({ environment }: { environment: SurveyEnvironment }) {
   );
 }
 
-/** Whether a widget has synced with this environment yet. */
+/** What each SDK generation the server records is, as a snippet names it. */
+const GENERATIONS: Record<string, string> = {
+  '1.6': 'init() (Ensign script or npm, @formbricks/js 1.6)',
+  '5': 'setup() (@formbricks/js 5)',
+};
+
+/** Whether a widget has synced with this environment yet, and which SDK generations have. */
 export function WidgetSeen({ environment }: { environment: SurveyEnvironment }) {
-  return environment.widgetSetupCompleted ? (
-    <span className="status status-on">Seen on a site</span>
-  ) : (
-    <span className="status">Not seen on a site yet</span>
+  if (!environment.widgetSetupCompleted) return <span className="status">Not seen on a site yet</span>;
+  const generations = environment.sdkGenerations ?? [];
+  return (
+    <>
+      <span className="status status-on">Seen on a site</span>
+      {generations.length > 0 && (
+        <span className="muted">
+          {' '}
+          through {generations.map((generation) => GENERATIONS[generation] ?? generation).join(' and ')}
+        </span>
+      )}
+    </>
   );
 }
