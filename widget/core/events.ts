@@ -1,5 +1,5 @@
 /**
- * The events of today's @formbricks/js (docs/widget.md, "The 5.x face"): `on` and `off`, and `emit`, which
+ * The events of today's @formbricks/js (docs/compatibility.md, "The 5.x face"): `on` and `off`, and `emit`, which
  * calls every subscriber of an event with its payload. A throwing subscriber goes to the error handler.
  */
 import { handle } from './log.js';

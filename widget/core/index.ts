@@ -1,6 +1,6 @@
 /**
  * The survey loader: the public API of @formbricks/js 1.6 (`init`, docs/compatibility.md) and, from the
- * same object, the global today's @formbricks/js loads (`setup`, docs/widget.md, "The 5.x face").
+ * same object, the global today's @formbricks/js loads (`setup`, docs/compatibility.md, "The 5.x face").
  * Every call goes through the command queue; nothing throws into the host page.
  */
 import type { TJsConfig, TJsConfigInput } from '../../domain/surveys/types.js';
