@@ -1,35 +1,10 @@
-import { useState } from 'react';
-import { CopyButton } from '../../components/CopyButton';
+import { SnippetTabs } from '../../components/SnippetTabs';
 import type { SurveyEnvironment } from './api';
 import { snippets } from './snippets';
 
 /** The environment's snippets, one at a time behind a tab each, with a copy button. */
 export function Snippets({ environment }: { environment: SurveyEnvironment }) {
-  const all = snippets(window.location.origin, environment.id);
-  const names = Object.keys(all);
-  const [shown, setShown] = useState(names[0]);
-  return (
-    <div className="snippets">
-      <fieldset className="snippet-tabs">
-        <legend className="visually-hidden">Snippet</legend>
-        {names.map((name) => (
-          <button
-            key={name}
-            type="button"
-            className="snippet-tab"
-            aria-pressed={name === shown}
-            onClick={() => setShown(name)}
-          >
-            {name}
-          </button>
-        ))}
-        <CopyButton text={all[shown]} label={`Copy ${shown} snippet`} />
-      </fieldset>
-      <pre className="code-block">
-        <code>{all[shown]}</code>
-      </pre>
-    </div>
-  );
+  return <SnippetTabs snippets={snippets(window.location.origin, environment.id)} legend="Snippet" />;
 }
 
 /** What each SDK generation the server records is, as a snippet names it. */
