@@ -118,6 +118,25 @@ function loaderBuild(entry: Record<string, string>, format: 'iife' | 'esm', esbu
   };
 }
 
+/** A build of the survey renderer into dist/widget: an IIFE defining window.formbricksSurveys, Preact bundled in. */
+function rendererBuild(entry: Record<string, string>): Options {
+  return {
+    entry,
+    outDir: 'dist/widget',
+    format: ['iife'],
+    platform: 'browser',
+    target: 'es2019',
+    minify: true,
+    clean: false,
+    noExternal: [/.*/],
+    esbuildOptions(options) {
+      options.jsx = 'automatic';
+      options.jsxImportSource = 'preact';
+    },
+    outExtension: () => ({ js: '.js' }),
+  };
+}
+
 export default defineConfig([
   // The server and command line: dist/cli.js (`bin: ensign`).
   {
@@ -147,20 +166,8 @@ export default defineConfig([
   // The survey chunk: a factory the loader calls with its own config store and client (survey.ts).
   loaderBuild({ 'formbricks-survey': 'widget/core/survey.ts' }, 'esm'),
   // The survey renderer: an IIFE that defines window.formbricksSurveys, Preact bundled in.
-  {
-    entry: { surveys: 'widget/render/global.ts' },
-    outDir: 'dist/widget',
-    format: ['iife'],
-    platform: 'browser',
-    target: 'es2019',
-    minify: true,
-    clean: false,
-    noExternal: [/.*/],
-    banner: { js: '//# allFunctionsCalledOnLoad' },
-    esbuildOptions(options) {
-      options.jsx = 'automatic';
-      options.jsxImportSource = 'preact';
-    },
-    outExtension: () => ({ js: '.js' }),
-  },
+  { ...rendererBuild({ surveys: 'widget/render/global.ts' }), banner: { js: '//# allFunctionsCalledOnLoad' } },
+  // The same renderer as today's Formbricks clients load it, /js/surveys.umd.cjs (widget/render/current.ts):
+  // window.formbricksSurveys.renderSurvey with today's props, for the mobile SDKs' WebViews.
+  rendererBuild({ 'surveys-current': 'widget/render/current-global.ts' }),
 ]);

@@ -10,7 +10,7 @@ import type { HistoryEntityType } from '../domain/flipt/history.js';
  * the same database (LISTEN/NOTIFY) and publishes theirs here; `relayThroughCluster` does the same
  * between the worker processes of one server.
  */
-export type ChangeListener = (namespaceKey: string, origin: ChangeOrigin, scope?: ChangeScope) => void;
+export type ChangeListener = (namespaceKey: string, origin: ChangeOrigin, scope?: ChangeScope) => void | Promise<void>;
 
 /** The flags and segments a change touched in its namespace; a change without one may have touched anything. */
 export interface ChangeScope {
@@ -28,6 +28,12 @@ export interface EntityChange {
 /** What a run of entity changes touched, by namespace: a change to a namespace itself touches anything in it. */
 export class TouchedScopes {
   private readonly byNamespace = new Map<string, { flags: Set<string>; segments: Set<string> } | 'whole'>();
+  /** The ids of the history entries the changes recorded. */
+  readonly entries: number[] = [];
+
+  recorded(entryId: number | undefined): void {
+    if (entryId !== undefined) this.entries.push(entryId);
+  }
 
   add({ namespaceKey, entityType, entityKey }: EntityChange): void {
     const touched = this.byNamespace.get(namespaceKey) ?? { flags: new Set<string>(), segments: new Set<string>() };
@@ -50,10 +56,11 @@ export class TouchedScopes {
 }
 
 /**
- * Where a change was made: `here` is this server (its own writes, and its sibling worker processes'), whose
- * next requests must see it; `elsewhere` is another instance on the same database.
+ * Where a change was made: `own` is a write of this process, published before the write is answered, so a
+ * listener may make the answer wait until it has taken the change in; `here` is a sibling worker process of
+ * this server, whose next requests must see it; `elsewhere` is another instance on the same database.
  */
-export type ChangeOrigin = 'here' | 'elsewhere';
+export type ChangeOrigin = 'own' | 'here' | 'elsewhere';
 
 /** Published instead of a key when any namespace may have changed (the relay lost its connection). */
 export const ALL_NAMESPACES = '*';
@@ -65,10 +72,24 @@ export class ChangeFeed {
   private readonly listeners = new Set<ChangeListener>();
   /** Where this instance's own changes go besides its listeners: the other instances. */
   private readonly relays = new Set<(namespaceKey: string, scope?: ChangeScope) => void>();
+  /** History entries this process wrote and published itself, which followHistory passes over; undefined unless it runs. */
+  private recordedByThisProcess?: Set<number>;
 
-  publish(namespaceKey: string, scope?: ChangeScope): void {
-    this.deliver(namespaceKey, 'here', scope);
+  /** Notes the history entries of changes this process publishes, so that following the history does not publish them again. */
+  recordedHere(entryIds: number[]): void {
+    for (const id of entryIds) this.recordedByThisProcess?.add(id);
+  }
+
+  /**
+   * Publishes a change this process committed. Resolves once every listener has taken it in (the evaluation
+   * snapshots hold it): a writer that waits for it before answering lets no later request wait for a reload.
+   * A change no writer waits for (storage swapped under the server) is published as `here`, so that the
+   * requests after it wait instead.
+   */
+  async publish(namespaceKey: string, scope?: ChangeScope, origin: 'own' | 'here' = 'own'): Promise<void> {
+    const taking = this.deliver(namespaceKey, origin, scope);
     for (const relay of this.relays) relay(namespaceKey, scope);
+    await Promise.allSettled(taking);
   }
 
   subscribe(listener: ChangeListener): () => void {
@@ -135,20 +156,25 @@ export class ChangeFeed {
   /**
    * With SQLite, which has no notifications: every `intervalMs`, reads the history's entries since the last
    * one seen and publishes what they changed as changes made elsewhere, so that a server learns of what
-   * another process committed (`ensign import`, a restore). Its own entries come back too, and cost a
-   * reload of the parts they name. Resolves once the history's end is known; the returned function stops.
+   * another process committed (`ensign import`, a restore). The entries of this process's own changes
+   * (recordedHere) are passed over: their snapshots hold them already. Resolves once the history's end is
+   * known; the returned function stops.
    */
   async followHistory(history: HistoryReader, intervalMs: number): Promise<() => void> {
     let seen = await history.lastId();
     let stopped = false;
     let timer: NodeJS.Timeout | undefined;
+    const ours = new Set<number>();
+    this.recordedByThisProcess = ours;
     const poll = async () => {
       for (;;) {
         const entries = await history.after(seen, HISTORY_PAGE);
         if (entries.length === 0) return;
         seen = entries[entries.length - 1].id;
         const touched = new TouchedScopes();
-        for (const entry of entries) touched.add(entry);
+        for (const entry of entries) if (!ours.delete(entry.id)) touched.add(entry);
+        // An entry noted after it was read (its transaction's publish came late) is not waited for.
+        for (const id of ours) if (id <= seen) ours.delete(id);
         for (const [namespaceKey, scope] of touched.scopes()) this.deliver(namespaceKey, 'elsewhere', scope);
         if (entries.length < HISTORY_PAGE) return;
       }
@@ -169,6 +195,7 @@ export class ChangeFeed {
     return () => {
       stopped = true;
       clearTimeout(timer);
+      this.recordedByThisProcess = undefined;
     };
   }
 
@@ -192,8 +219,13 @@ export class ChangeFeed {
     };
   }
 
-  private deliver(namespaceKey: string, origin: ChangeOrigin, scope?: ChangeScope): void {
-    for (const listener of this.listeners) listener(namespaceKey, origin, scope);
+  private deliver(namespaceKey: string, origin: ChangeOrigin, scope?: ChangeScope): Promise<void>[] {
+    const taking: Promise<void>[] = [];
+    for (const listener of this.listeners) {
+      const taken = listener(namespaceKey, origin, scope);
+      if (taken) taking.push(taken);
+    }
+    return taking;
   }
 }
 

@@ -6,8 +6,8 @@ import type { RateLimits } from './config/index.js';
 export type LimitedKind = 'login' | 'tokenCreation' | 'surveyUploads' | 'surveyWrites' | 'evaluation';
 
 const LOGIN = /^\/auth\/v1\/method\/((oidc\/:[^/]+|github)\/(authorize|callback)|kubernetes\/serviceaccount)$/;
-const SURVEY_UPLOAD = /^\/api\/v1\/client\/:[^/]+\/storage(\/local)?$/;
-const SURVEY_WRITE = /^\/api\/v1\/client\/:[^/]+\/(displays|responses|actions|people)(\/:[^/]+)?$/;
+const SURVEY_UPLOAD = /^\/api\/v[12]\/client\/:[^/]+\/storage(\/local)?$/;
+const SURVEY_WRITE = /^\/api\/v[12]\/client\/:[^/]+\/(displays|responses|actions|people|user)(\/:[^/]+)?$/;
 const EVALUATION =
   /^\/(evaluate\/v1\/[^/]+|api\/v1\/(namespaces\/:[^/]+\/)?(batch-)?evaluate|internal\/v1\/evaluation\/snapshot\/.+|ofrep\/v1\/.+)$/;
 

@@ -17,7 +17,7 @@ import type {
  */
 export interface CompiledNamespace {
   key: string;
-  flags: Map<string, CompiledFlag>;
+  flags: ReadonlyMap<string, CompiledFlag>;
 }
 
 export interface CompiledFlag {

@@ -53,7 +53,10 @@ export class AuditDispatcher {
   async start(changes: ChangeFeed): Promise<void> {
     if (this.sinks.length > 0) {
       for (const sink of this.sinks) await this.ensureCursor(sink.name);
-      this.unsubscribe = changes.subscribe(() => this.wake());
+      this.unsubscribe = changes.subscribe(() => {
+        // The sinks are fed on their own time: a write does not wait for them.
+        void this.wake();
+      });
       this.timers.push(setInterval(() => this.wake(), this.config.buffer.flushPeriodMs));
       this.wake();
     }

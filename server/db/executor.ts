@@ -84,12 +84,13 @@ export function compiledOnce<A extends string[], R>(
   };
 }
 
-/** A write compiled once (see compiledWithArguments), run as any statement on the executor (a transaction, as a rule). */
-export function writeCompiledOnce<A extends (string | null)[]>(
-  build: (db: Kysely<Tables>, ...args: A) => Compilable<unknown>,
-): (executor: Executor, ...args: A) => Promise<void> {
+/**
+ * A write compiled once (see compiledWithArguments), run as any statement on the executor (a transaction, as a
+ * rule); the rows it returns, if it says `returning`.
+ */
+export function writeCompiledOnce<A extends (string | null)[], R>(
+  build: (db: Kysely<Tables>, ...args: A) => Compilable<R>,
+): (executor: Executor, ...args: A) => Promise<R[]> {
   const withArguments = compiledWithArguments(build);
-  return async (executor, ...args) => {
-    await executor.db.executeQuery(withArguments(executor, args));
-  };
+  return async (executor, ...args) => (await executor.db.executeQuery<R>(withArguments(executor, args))).rows;
 }

@@ -11,9 +11,10 @@ import {
   segmentCompiler,
 } from '../../domain/evaluation/index.js';
 import type { TargetingNamespace } from '../../domain/surveys/eligibility.js';
-import { ALL_NAMESPACES, type ChangeFeed, type ChangeScope } from '../changes.js';
+import { ALL_NAMESPACES, type ChangeFeed, type ChangeOrigin, type ChangeScope } from '../changes.js';
 import { type LoadedNamespace, type NamespaceParts, type PartsRequest, PLACING_DEPTH } from './loader.js';
 import type { Metrics } from '../metrics.js';
+import { LayeredMap } from './layered-map.js';
 
 /**
  * A namespace ready to serve: the compiled engine input and the snapshot document, serialised on
@@ -29,7 +30,7 @@ export class NamespaceSnapshot implements TargetingNamespace {
 
   constructor(
     readonly loaded: LoadedNamespace,
-    compiled?: { flags: Map<string, CompiledFlag>; segments: Map<string, CompiledSegment> },
+    compiled?: { flags: ReadonlyMap<string, CompiledFlag>; segments: Map<string, CompiledSegment> },
   ) {
     this.compiledSegments = compiled?.segments ?? new Map();
     this.compiled = compiled
@@ -47,6 +48,7 @@ export class NamespaceSnapshot implements TargetingNamespace {
   apply(parts: NamespaceParts): NamespaceSnapshot | undefined {
     if (!parts.exists) return undefined;
     const { document } = this.loaded;
+    const before = this.compiled.flags;
     const flags: SnapshotFlag[] = [];
     for (const flag of document.flags) {
       if (!parts.flags.has(flag.key)) flags.push(flag);
@@ -56,14 +58,20 @@ export class NamespaceSnapshot implements TargetingNamespace {
         if (now) flags.push(now);
       }
     }
-    const present = new Set(flags.map((flag) => flag.key));
+    // New flags go after the nearest flag before them that is present; usually the last one.
+    const added = new Set<string>();
+    const present = (key: string) =>
+      added.has(key) || (before.has(key) && (!parts.flags.has(key) || parts.flags.get(key) !== null));
+    let appendedOnly = true;
     for (const [key, flag] of parts.flags) {
-      if (!flag || present.has(key)) continue;
-      const before = parts.before.get(key);
-      const previous = before?.find((k) => present.has(k));
-      if (!before || (previous === undefined && before.length === PLACING_DEPTH)) return undefined;
-      flags.splice(previous === undefined ? 0 : flags.findIndex((f) => f.key === previous) + 1, 0, flag);
-      present.add(key);
+      if (!flag || before.has(key)) continue;
+      const nearest = parts.before.get(key);
+      const previous = nearest?.find(present);
+      if (!nearest || (previous === undefined && nearest.length === PLACING_DEPTH)) return undefined;
+      const at = previous === undefined ? 0 : lastIndexOfKey(flags, previous) + 1;
+      if (at !== flags.length) appendedOnly = false;
+      flags.splice(at, 0, flag);
+      added.add(key);
     }
 
     const segments = new Map(this.loaded.segments);
@@ -74,10 +82,24 @@ export class NamespaceSnapshot implements TargetingNamespace {
       compiledSegments.delete(key);
     }
     const compile = segmentCompiler(compiledSegments);
-    const compiledFlags = new Map<string, CompiledFlag>();
-    for (const flag of flags) {
-      const previous = this.compiled.flags.get(flag.key);
-      compiledFlags.set(flag.key, previous && !parts.flags.has(flag.key) ? previous : compileFlag(flag, compile));
+    // The compiled flags keep the document's order (OFREP's bulk evaluation lists them so): the changed ones
+    // replaced in place and the new ones at the end keep it, unless one was placed before others.
+    let compiledFlags: ReadonlyMap<string, CompiledFlag>;
+    if (appendedOnly) {
+      compiledFlags = LayeredMap.changed(
+        before,
+        Array.from(parts.flags, ([key, flag]): [string, CompiledFlag | undefined] => [
+          key,
+          flag && (before.has(key) || added.has(key)) ? compileFlag(flag, compile) : undefined,
+        ]),
+      );
+    } else {
+      const rebuilt = new Map<string, CompiledFlag>();
+      for (const flag of flags) {
+        const previous = before.get(flag.key);
+        rebuilt.set(flag.key, previous && !parts.flags.has(flag.key) ? previous : compileFlag(flag, compile));
+      }
+      compiledFlags = rebuilt;
     }
     return new NamespaceSnapshot(
       { exists: true, document: { namespace: document.namespace, flags }, segments },
@@ -183,6 +205,8 @@ interface Entry {
   following?: Following;
   /** What changed since the last load started: the next load reads only that, if it can. */
   pending: Pending;
+  /** This process's writes waiting to be answered until the snapshot holds them, by the version they made. */
+  writes: { version: number; taken: () => void }[];
 }
 
 /** Changed flags and segments, or `whole` when anything in the namespace may have changed. */
@@ -230,12 +254,16 @@ export interface NamespaceSource {
 }
 
 /**
- * The per-namespace snapshots, kept fresh without making evaluation wait on writes for long.
+ * The per-namespace snapshots, kept fresh without making evaluation wait on writes.
  *
- * - A request is answered from memory unless a change made on this instance has not reached the snapshot; then
- *   it waits for a load that started after it arrived (the one in flight when that one started late enough,
- *   else the one that follows it) and takes that load's result, whatever changed since: that load already
- *   holds every change acknowledged before the request.
+ * - A write of this process is answered once the snapshot holds it (`publish` waits for the load that
+ *   follows it), so the requests after it are answered from memory at once, and those during the load
+ *   from the snapshot before it.
+ * - A request is answered from memory unless a change made by a sibling worker process has not reached the
+ *   snapshot (or the load of one of this process's writes failed); then it waits for a load that started
+ *   after it arrived (the one in flight when that one started late enough, else the one that follows it) and
+ *   takes that load's result, whatever changed since: that load already holds every change acknowledged
+ *   before the request.
  * - Changes from other instances (LISTEN/NOTIFY) reload the namespace at once while the previous snapshot
  *   keeps answering, so they are seen within the time of one load.
  * - Loads of a namespace run one at a time: changes during a load cause one more load when it ends, however
@@ -255,7 +283,8 @@ export class SnapshotCache {
   ) {
     this.unsubscribe = changes.subscribe((namespaceKey, origin, scope) => {
       const keys = namespaceKey === ALL_NAMESPACES ? [...this.entries.keys()] : [namespaceKey];
-      for (const key of keys) this.changed(key, origin === 'here', scope ?? 'whole');
+      const taking = keys.map((key) => this.changed(key, origin, scope ?? 'whole'));
+      return taking.length === 1 ? taking[0] : undefined;
     });
   }
 
@@ -268,7 +297,7 @@ export class SnapshotCache {
     }
     this.metrics?.snapshots.miss.inc();
     if (!entry) {
-      entry = { version: 0, localVersion: 0, snapshotVersion: -1, pending: 'whole' };
+      entry = { version: 0, localVersion: 0, snapshotVersion: -1, pending: 'whole', writes: [] };
       this.entries.set(namespaceKey, entry);
     }
     const { loading } = entry;
@@ -280,23 +309,29 @@ export class SnapshotCache {
 
   close(): void {
     this.unsubscribe();
+    for (const entry of this.entries.values()) answerWrites(entry, () => true);
     this.entries.clear();
   }
 
-  private changed(namespaceKey: string, local: boolean, scope: ChangeScope | 'whole'): void {
+  /** Takes a change in; for a write of this process, resolves once the snapshot holds it. */
+  private changed(namespaceKey: string, origin: ChangeOrigin, scope: ChangeScope | 'whole'): Promise<void> | undefined {
     const entry = this.entries.get(namespaceKey);
-    if (!entry) return;
+    if (!entry) return undefined;
     entry.version++;
     entry.pending = merge(entry.pending, scope);
-    if (local) entry.localVersion = entry.version;
+    if (origin === 'here') entry.localVersion = entry.version;
     // A burst of changes (an import) starts one load, on the next turn; one in flight is followed by another.
-    if (entry.loading) return;
-    setImmediate(() => {
-      if (entry.loading || entry.snapshotVersion >= entry.version || this.entries.get(namespaceKey) !== entry) return;
-      this.metrics?.snapshots.reload.inc();
-      // Errors surface to the next request, which retries.
-      this.load(namespaceKey, entry).catch(() => undefined);
-    });
+    if (!entry.loading) {
+      setImmediate(() => {
+        if (entry.loading || entry.snapshotVersion >= entry.version || this.entries.get(namespaceKey) !== entry) return;
+        this.metrics?.snapshots.reload.inc();
+        // Errors surface to the next request, which retries.
+        this.load(namespaceKey, entry).catch(() => undefined);
+      });
+    }
+    if (origin !== 'own') return undefined;
+    const { version } = entry;
+    return new Promise((taken) => entry.writes.push({ version, taken }));
   }
 
   private load(namespaceKey: string, entry: Entry): Promise<NamespaceSnapshot> {
@@ -308,6 +343,12 @@ export class SnapshotCache {
       (error: unknown) => {
         // what this load would have read, the next one reads
         entry.pending = merge(entry.pending, changed);
+        // The writes it held are answered; the requests after them wait for a load that holds them.
+        answerWrites(entry, (write) => {
+          if (write.version > version) return false;
+          entry.localVersion = Math.max(entry.localVersion, write.version);
+          return true;
+        });
         throw error;
       },
     );
@@ -361,11 +402,28 @@ export class SnapshotCache {
     if (entry.snapshot && !entry.snapshot.exists) this.missing--;
     if (!snapshot.exists && this.missing >= MAX_MISSING) {
       if (this.entries.get(namespaceKey) === entry) this.entries.delete(namespaceKey);
+      answerWrites(entry, () => true);
       return snapshot;
     }
     entry.snapshot = snapshot;
     entry.snapshotVersion = version;
     if (!snapshot.exists) this.missing++;
+    answerWrites(entry, (write) => write.version <= version);
     return snapshot;
   }
+}
+
+/** The index of the flag with this key, searched from the end, where new flags usually go; -1 if none. */
+function lastIndexOfKey(flags: SnapshotFlag[], key: string): number {
+  for (let i = flags.length - 1; i >= 0; i--) if (flags[i].key === key) return i;
+  return -1;
+}
+
+/** Lets the writes `done` picks be answered. */
+function answerWrites(entry: Entry, done: (write: Entry['writes'][number]) => boolean): void {
+  entry.writes = entry.writes.filter((write) => {
+    if (!done(write)) return true;
+    write.taken();
+    return false;
+  });
 }

@@ -16,6 +16,8 @@ const JS_FILES: Record<string, string> = {
   // The name of @formbricks/js's UMD build on a Formbricks server, kept for snippets that use it.
   'formbricks.umd.cjs': LOADER,
   'surveys.js': RENDERER,
+  // The renderer with today's face (`renderSurvey`), where today's Formbricks SDKs load it from.
+  'surveys.umd.cjs': 'surveys-current.js',
   [SURVEY_CHUNK]: SURVEY_CHUNK,
 };
 

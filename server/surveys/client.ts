@@ -9,6 +9,19 @@ import { environmentParams, syncParams } from './client-environment.js';
 const syncQuery = v.object({ version: v.optional(v.unknown()) });
 
 /**
+ * The environment's sync state, read when not kept (404 when unknown); the first sync of any client
+ * generation tells the operator the widget is installed.
+ */
+export async function installedState(store: SurveyStore, syncStates: SyncStates, environmentId: string) {
+  const state = async () => SurveyStore.required(await syncStates.get(environmentId), 'Environment', environmentId);
+  const kept = await state();
+  if (kept.environment.widgetSetupCompleted) return kept;
+  // The answer already says so: the write drops the kept state, read again.
+  await store.markWidgetSetupCompleted(environmentId);
+  return state();
+}
+
+/**
  * Formbricks 1.6 client API: the widget's syncs, answered as `{data}` (its displays, responses and people
  * are in their own files).
  */
@@ -18,15 +31,7 @@ export function clientRoutes(
   syncStates: SyncStates,
   identified: IdentifiedSync,
 ): void {
-  /** The environment's sync state, read when not kept (404 when unknown); the first sync tells the operator the widget is installed. */
-  const syncStateOf = async (environmentId: string) => {
-    const state = async () => SurveyStore.required(await syncStates.get(environmentId), 'Environment', environmentId);
-    const kept = await state();
-    if (kept.environment.widgetSetupCompleted) return kept;
-    // The answer already says so: the write drops the kept state, read again.
-    await store.markWidgetSetupCompleted(environmentId);
-    return state();
-  };
+  const syncStateOf = (environmentId: string) => installedState(store, syncStates, environmentId);
   /** `{environmentId} {generation}` of the SDK generations this process has recorded. */
   const recorded = new Set<string>();
   /**

@@ -5,6 +5,8 @@ import type { FlagAssignments } from './flag-assignments.js';
 import { environmentById, environmentOfPath, environmentParams, responseIdOf, surveyOf } from './client-environment.js';
 import type { SurveyStore } from './store/index.js';
 import { route } from './route-list.js';
+import type { KnownPerson } from './responses.js';
+import type { TSurvey } from '../../domain/surveys/types.js';
 import { cuidString, userIdString } from './validation.js';
 
 const displayParams = v.object({ environmentId: cuidString, displayId: cuidString });
@@ -14,6 +16,26 @@ const displayCreateBody = v.object({
   responseId: v.optional(cuidString),
 });
 const displayUpdateBody = v.object({ userId: v.optional(userIdString), responseId: v.optional(cuidString) });
+
+/**
+ * Records that a client showed a survey, whichever client generation it is: what the survey's linked flag
+ * gives the person now is kept with it. Returns its id.
+ */
+export async function recordDisplay(
+  store: SurveyStore,
+  assignments: FlagAssignments,
+  metrics: Metrics | undefined,
+  survey: TSurvey,
+  person: KnownPerson | null,
+): Promise<string> {
+  const flag =
+    person && survey.linkedFlag
+      ? await assignments.now(survey.environmentId, survey.linkedFlag.flagKey, person.userId, person.personId)
+      : null;
+  const id = await store.createDisplay(survey.environmentId, survey.id, person?.personId ?? null, flag);
+  metrics?.surveyDisplays.inc();
+  return id;
+}
 
 /** Formbricks 1.6 client API: the widget records that it showed a survey, and later the response it led to. */
 export function displayRoutes(store: SurveyStore, assignments: FlagAssignments, metrics?: Metrics) {
@@ -26,13 +48,10 @@ export function displayRoutes(store: SurveyStore, assignments: FlagAssignments, 
       body: displayCreateBody,
       handler: async ({ loaded: environment, body }) => {
         const survey = await surveyOf(store, environment, body.surveyId);
-        const personId = body.userId ? await store.ensurePerson(environment.id, body.userId) : null;
-        const flag =
-          personId && survey.linkedFlag
-            ? await assignments.now(environment.id, survey.linkedFlag.flagKey, body.userId!, personId)
-            : null;
-        const id = await store.createDisplay(environment.id, body.surveyId, personId, flag);
-        metrics?.surveyDisplays.inc();
+        const person = body.userId
+          ? { personId: await store.ensurePerson(environment.id, body.userId), userId: body.userId }
+          : null;
+        const id = await recordDisplay(store, assignments, metrics, survey, person);
         if (body.responseId)
           await store.updateDisplay(id, { responseId: await responseIdOf(store, environment, body.responseId) });
         return { data: { id } };

@@ -52,13 +52,13 @@ export function identifiedSync(
   };
 }
 
-/** The identified sync's answer, with the headers the client API's scope gives it. */
-export function identifiedAnswer(body: Buffer): HttpAnswer {
+/** A JSON answer of the client API's hot routes, with the headers its scope gives (any origin may read it). */
+export function clientAnswer(cacheControl: string, body: Buffer): HttpAnswer {
   return {
     status: 200,
     headers: [
       'cache-control',
-      'no-store',
+      cacheControl,
       'access-control-allow-origin',
       '*',
       'cross-origin-resource-policy',
@@ -69,3 +69,6 @@ export function identifiedAnswer(body: Buffer): HttpAnswer {
     body,
   };
 }
+
+/** The identified sync's answer, never cached. */
+export const identifiedAnswer = (body: Buffer): HttpAnswer => clientAnswer('no-store', body);

@@ -33,18 +33,18 @@ const attributeValue = v.pipe(
     `attribute values must be at most ${MAX_ATTRIBUTE_VALUE_LENGTH} characters`,
   ),
 );
-const attributesBody = v.object({
-  attributes: plainObject(
-    v.pipe(
-      v.record(attributeName, attributeValue),
-      v.check(
-        (attributes) => Object.keys(attributes).length <= MAX_ATTRIBUTES_PER_PERSON,
-        `at most ${MAX_ATTRIBUTES_PER_PERSON} attributes may be set at once`,
-      ),
+/** A person's attributes as clients send them: names to strings or numbers, within the bounds of the store. */
+export const attributesRecord = plainObject(
+  v.pipe(
+    v.record(attributeName, attributeValue),
+    v.check(
+      (attributes) => Object.keys(attributes).length <= MAX_ATTRIBUTES_PER_PERSON,
+      `at most ${MAX_ATTRIBUTES_PER_PERSON} attributes may be set at once`,
     ),
-    'must be an object',
   ),
-});
+  'must be an object',
+);
+const attributesBody = v.object({ attributes: attributesRecord });
 
 /** Formbricks 1.6 client API: what the widget tells about a person (who they are, what they did, their attributes). */
 export function peopleRoutes(store: SurveyStore) {

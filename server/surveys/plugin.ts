@@ -29,14 +29,19 @@ import { allowCrossOriginUse } from '../security-headers.js';
 import { RouteTable } from '../route-definitions.js';
 import { addRoutes } from './route-list.js';
 import { displayRoutes } from './displays.js';
-import { responseRoutes } from './responses.js';
+import { responseRoutes, responseUpdateRoute } from './responses.js';
+import { currentV1Routes, currentV2Routes } from './current-client.js';
 import { peopleRoutes } from './people.js';
 import { flagAssignments } from './flag-assignments.js';
 import { parseInput } from './validation.js';
 
-/** What any origin may send: the client API's headers, the signed upload's and the management API key. */
+/**
+ * What any origin may send: the client API's headers (today's clients send `Cache-Control` when debugging),
+ * the signed upload's and the management API key.
+ */
 const ALLOWED_HEADERS = [
   'Content-Type',
+  'Cache-Control',
   'Authorization',
   'X-File-Name',
   'X-File-Type',
@@ -99,6 +104,14 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
   parseBodiesAsJson(app);
 
   const assignments = flagAssignments(store, targeting);
+  const responses = { store, assignments, webhooks, metrics: context.metrics };
+  const current = { ...responses, syncStates, targeting };
+  const storage = {
+    uploadDir: config.surveys.uploadDir,
+    signingSecret: config.surveys.signingSecret,
+    uploadQuotaBytes: config.surveys.uploadQuotaBytes,
+  };
+  // The 1.6 client API, and today's routes that kept its version number.
   await app.register(
     async (client) => {
       await withCors(client);
@@ -106,16 +119,22 @@ export async function surveyPlugin(app: FastifyInstance, context: AppContext): P
       clientRoutes(routes, store, syncStates, identified);
       addRoutes(routes, [
         ...displayRoutes(store, assignments, context.metrics),
-        ...responseRoutes(store, assignments, webhooks, context.metrics),
+        ...responseRoutes(responses),
         ...peopleRoutes(store),
+        ...currentV1Routes(current),
       ]);
-      await storageRoutes(client, store, {
-        uploadDir: config.surveys.uploadDir,
-        signingSecret: config.surveys.signingSecret,
-        uploadQuotaBytes: config.surveys.uploadQuotaBytes,
-      });
+      await storageRoutes(client, store, storage);
     },
     { prefix: '/api/v1/client' },
+  );
+  // Today's client API (docs/compatibility.md, "Today's Formbricks clients").
+  await app.register(
+    async (client) => {
+      await withCors(client);
+      addRoutes(new RouteTable(client, parseInput), [...currentV2Routes(current), responseUpdateRoute(responses)]);
+      await storageRoutes(client, store, storage);
+    },
+    { prefix: '/api/v2/client' },
   );
   await app.register(
     async (management) => {
@@ -200,7 +219,7 @@ async function withCors(scope: FastifyInstance) {
   allowCrossOriginUse(scope);
   await scope.register(fastifyCors, {
     origin: '*',
-    methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+    methods: ['GET', 'OPTIONS', 'PATCH', 'DELETE', 'POST', 'PUT'],
     allowedHeaders: ALLOWED_HEADERS,
     optionsSuccessStatus: 200,
     strictPreflight: false,

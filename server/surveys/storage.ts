@@ -139,6 +139,15 @@ function signingRoute(store: SurveyStore, secret: string) {
         data: {
           signedUrl: `${origin}/api/v1/client/${environment.id}/storage/local`,
           signingData: { signature, timestamp, uuid },
+          // Today's renderer posts these as form fields before the file, rather than as headers.
+          presignedFields: {
+            'X-File-Name': encodeURIComponent(updatedFileName),
+            'X-File-Type': body.fileType,
+            'X-Survey-ID': survey.id,
+            'X-Signature': signature,
+            'X-UUID': uuid,
+            'X-Timestamp': String(timestamp),
+          },
           updatedFileName,
           fileUrl: `${origin}/storage/${environment.id}/private/${encodeURIComponent(updatedFileName)}`,
         },
@@ -155,8 +164,14 @@ function uploadRoute(store: SurveyStore, secret: string, options: StorageOptions
     params: environmentParams,
     load: environmentOfPath(store),
     handler: async ({ loaded: environment }, request) => {
+      // The 1.6 client sends the signing data as headers; today's renderer as form fields before the file.
+      const asFields = request.headers['x-signature'] === undefined && request.isMultipart();
+      const early = asFields ? await request.file({ throwFileSizeLimit: false }) : undefined;
       const header = (name: string) => {
-        const value = request.headers[name];
+        const key = early && Object.keys(early.fields).find((candidate) => candidate.toLowerCase() === name);
+        const field = key === undefined ? undefined : early!.fields[key];
+        const value =
+          request.headers[name] ?? (field && !Array.isArray(field) && field.type === 'field' ? field.value : undefined);
         return typeof value === 'string' && value !== '' ? value : undefined;
       };
       const fileType = header('x-file-type');
@@ -202,7 +217,7 @@ function uploadRoute(store: SurveyStore, secret: string, options: StorageOptions
       const used = quota > 0 ? await store.uploadedBytes(environment.id) : 0;
       if (quota > 0 && used >= quota) throw quotaExceeded(quota);
       if (!request.isMultipart()) throw badRequest('The upload must be multipart/form-data with a "file" field');
-      const part = await request.file({ throwFileSizeLimit: false });
+      const part = early ?? (await request.file({ throwFileSizeLimit: false }));
       if (part?.fieldname !== 'file') throw badRequest('The "file" field is missing', { file: 'is required' });
 
       const folder = join(options.uploadDir, environment.id, 'private');

@@ -6,7 +6,7 @@ const DAY_MS = 86_400_000;
 const daysSince = (iso: string, now: number) => Math.floor(Math.abs(now - Date.parse(iso)) / DAY_MS);
 
 /** A web survey in progress whose close date, if any, has not passed (Formbricks closes those by a daily job). */
-function isRunning(survey: TSurvey, now: number): boolean {
+export function isRunning(survey: TSurvey, now: number): boolean {
   return (
     survey.status === 'inProgress' &&
     survey.type === 'web' &&
@@ -53,6 +53,15 @@ export function surveysForVisitor(
   return candidates.filter((survey) => !survey.segment || evaluateFilters(survey.segment.filters, visitor));
 }
 
+/**
+ * Whether the visitor is in the survey's 1.6 segment (one without filters holds everyone): today's clients
+ * read this membership from the user state's `segments`.
+ */
+export function inFilterSegment(survey: TSurvey, visitor: Omit<Visitor, 'displays'>): boolean {
+  const filters = survey.segment?.filters ?? [];
+  return filters.length === 0 || evaluateFilters(filters, visitor);
+}
+
 interface FilterItem {
   connector?: 'and' | 'or' | null;
   resource?: unknown;
@@ -69,7 +78,7 @@ interface Filter {
  * an empty list is false. Attribute, person (userId) and device filters are evaluated; action and nested
  * segment filters need history this server does not keep per segment and count as not matching.
  */
-function evaluateFilters(items: unknown[], visitor: Visitor): boolean {
+function evaluateFilters(items: unknown[], visitor: Omit<Visitor, 'displays'>): boolean {
   if (items.length === 0) return false;
   let result = false;
   items.forEach((raw, index) => {
@@ -83,7 +92,7 @@ function evaluateFilters(items: unknown[], visitor: Visitor): boolean {
   return result;
 }
 
-function evaluateFilter(filter: Filter | undefined, visitor: Visitor): boolean {
+function evaluateFilter(filter: Filter | undefined, visitor: Omit<Visitor, 'displays'>): boolean {
   const operator = filter?.qualifier?.operator ?? 'equals';
   switch (filter?.root?.type) {
     case 'attribute':

@@ -234,7 +234,7 @@ export async function swapDatabase(store: FliptStore, changes: ChangeFeed, datab
   const before = await namespaceKeys();
   store.replaceDatabase(database);
   const after = await namespaceKeys();
-  for (const key of new Set([...before, ...after])) changes.publish(key);
+  for (const key of new Set([...before, ...after])) void changes.publish(key, undefined, 'here');
 }
 
 function describe(error: unknown): string {

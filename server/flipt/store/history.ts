@@ -130,11 +130,11 @@ export async function recordChange(
   after: EntityState | undefined | null,
   payload: unknown,
   { evenIfUnchanged = false } = {},
-): Promise<void> {
+): Promise<number | undefined> {
   const beforeJson = before ? JSON.stringify(before) : null;
   const afterJson = after ? JSON.stringify(after) : null;
-  if (beforeJson === afterJson && !evenIfUnchanged) return;
-  await insertEntry(
+  if (beforeJson === afterJson && !evenIfUnchanged) return undefined;
+  const [entry] = await insertEntry(
     executor,
     change.namespaceKey,
     change.entityType,
@@ -148,9 +148,10 @@ export async function recordChange(
     JSON.stringify(payload ?? {}),
     nowTimestamp(),
   );
+  return Number(entry.id);
 }
 
-/** One history row: built once, run on every change. */
+/** One history row: built once, run on every change; its id. */
 const insertEntry = writeCompiledOnce(
   (
     db,
@@ -166,19 +167,22 @@ const insertEntry = writeCompiledOnce(
     payload: string,
     created_at: string,
   ) =>
-    db.insertInto('history').values({
-      namespace_key,
-      entity_type,
-      entity_key,
-      noun,
-      action,
-      actor,
-      actor_metadata,
-      before,
-      after,
-      payload,
-      created_at,
-    }),
+    db
+      .insertInto('history')
+      .values({
+        namespace_key,
+        entity_type,
+        entity_key,
+        noun,
+        action,
+        actor,
+        actor_metadata,
+        before,
+        after,
+        payload,
+        created_at,
+      })
+      .returning('id'),
 );
 
 export function entryFromRow(row: Selectable<HistoryTable>): HistoryEntry {

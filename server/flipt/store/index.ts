@@ -400,7 +400,7 @@ export class FliptWriter extends FliptReader {
     const object = after && entityType === 'flag' ? (after as FlagState).flag : after;
     const payload = { ...(object ?? { namespaceKey, key: entityKey }), revertOf: id };
     const change: Change = { entityType, namespaceKey, entityKey, noun: entityType, action };
-    await recordChange(executor, change, this.actor, current, after, payload);
+    this.touched.recorded(await recordChange(executor, change, this.actor, current, after, payload));
     const [latest] = (await history.listHistory(executor, namespaceKey, { entityType, entityKey, limit: 1 })).entries;
     return latest;
   }
@@ -440,7 +440,7 @@ export class FliptWriter extends FliptReader {
     const before = how.before === 'absent' ? undefined : await this.stateBefore(change);
     const result = await write(executor);
     const after = how.after ? how.after(before, result) : await stateOf(executor, entityType, namespaceKey, entityKey);
-    await recordChange(executor, change, this.actor, before, after, how.request ?? result, how);
+    this.touched.recorded(await recordChange(executor, change, this.actor, before, after, how.request ?? result, how));
     return result;
   }
 }
@@ -541,7 +541,10 @@ export class FliptStore extends FliptReader {
     this.current = database;
   }
 
-  /** Runs `work` in one transaction; after the commit, publishes every namespace it touched. */
+  /**
+   * Runs `work` in one transaction; after the commit, publishes every namespace it touched and returns once the
+   * evaluation snapshots hold the change.
+   */
   async transaction<T>(work: (writer: FliptWriter) => Promise<T>): Promise<T> {
     if (this.readOnly) throw readOnly();
     let touched = new TouchedScopes();
@@ -554,7 +557,8 @@ export class FliptStore extends FliptReader {
       .catch((error: unknown) => {
         throw conflict(error) ?? error;
       });
-    for (const [namespaceKey, scope] of touched.scopes()) this.changes.publish(namespaceKey, scope);
+    this.changes.recordedHere(touched.entries);
+    await Promise.all(Array.from(touched.scopes(), ([key, scope]) => this.changes.publish(key, scope)));
     return result;
   }
 

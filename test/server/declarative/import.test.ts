@@ -23,7 +23,9 @@ async function open(dialect: Dialect): Promise<Open> {
   const database = await openDatabase(test.url);
   const changes = new ChangeFeed();
   const published: string[] = [];
-  changes.subscribe((namespace) => published.push(namespace));
+  changes.subscribe((namespace) => {
+    published.push(namespace);
+  });
   return {
     store: new FliptStore(database, changes, { readOnly: false }),
     published,

@@ -115,7 +115,9 @@ describe('local storage', () => {
     });
 
     const published: string[] = [];
-    changes.subscribe((key) => published.push(key));
+    changes.subscribe((key) => {
+      published.push(key);
+    });
     storage.watch();
     const local = storage;
     const flagKeys = async () => (await local.store.listFlags('default')).flags.map((f) => f.key);

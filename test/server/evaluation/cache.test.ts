@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ALL_NAMESPACES, ChangeFeed, type ChangeListener } from '../../../server/changes.js';
+import { ALL_NAMESPACES, ChangeFeed, type ChangeListener, type ChangeOrigin } from '../../../server/changes.js';
 import { SnapshotCache, type NamespaceSnapshot } from '../../../server/evaluation/cache.js';
 import type { LoadedNamespace } from '../../../server/evaluation/loader.js';
 
@@ -36,6 +36,15 @@ const versionOf = (snapshot: NamespaceSnapshot) => snapshot.loaded.document.name
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
+/** A change feed a test drives by hand, as the relays deliver changes: `change(key, origin)`. */
+function handFeed() {
+  let listener: ChangeListener = () => {};
+  return {
+    subscribe: (given: ChangeListener) => ((listener = given), () => {}),
+    change: (namespaceKey: string, origin: ChangeOrigin = 'here') => listener(namespaceKey, origin),
+  };
+}
+
 describe('SnapshotCache', () => {
   it('loads once, then answers synchronously from memory', async () => {
     const loader = controlledLoader();
@@ -49,20 +58,94 @@ describe('SnapshotCache', () => {
     expect(loader.loads()).toBe(1);
   });
 
-  it('a request waits for one load that started after it arrived, whatever changes after', async () => {
+  it('a write of this process is answered once the snapshot holds it; requests meanwhile are answered at once', async () => {
     const loader = controlledLoader();
     const changes = new ChangeFeed();
     const cache = new SnapshotCache({ loadNamespace: loader.load }, changes);
+    cache.get('ns');
+    loader.finishAll();
+    await settle();
+    loader.write('ns');
+    let answered = false;
+    const written = changes.publish('ns').then(() => {
+      answered = true;
+    });
+    // Before the write is answered, requests get the snapshot before it, from memory.
+    expect(versionOf(cache.get('ns') as NamespaceSnapshot)).toBe('ns@0');
+    await settle();
+    expect(answered).toBe(false);
+    loader.finishAll();
+    await written;
+    // After it, the snapshot holds it: no request waits.
+    expect(versionOf(cache.get('ns') as NamespaceSnapshot)).toBe('ns@1');
+    expect(loader.loads()).toBe(2);
+  });
+
+  it('writes made during a load are answered by the load that follows it', async () => {
+    const loader = controlledLoader();
+    const changes = new ChangeFeed();
+    const cache = new SnapshotCache({ loadNamespace: loader.load }, changes);
+    cache.get('ns');
+    loader.finishAll();
+    await settle();
+    const answered: string[] = [];
+    loader.write('ns');
+    const first = changes.publish('ns').then(() => answered.push('first'));
+    await settle(); // its load has started
+    loader.write('ns');
+    const second = changes.publish('ns').then(() => answered.push('second'));
+    loader.finishAll();
+    await first;
+    await settle();
+    expect(answered).toEqual(['first']);
+    expect(versionOf(cache.get('ns') as NamespaceSnapshot)).toBe('ns@1');
+    loader.finishAll();
+    await second;
+    expect(answered).toEqual(['first', 'second']);
+    expect(versionOf(cache.get('ns') as NamespaceSnapshot)).toBe('ns@2');
+  });
+
+  it('a write whose load fails is answered, and the requests after it wait for a load that holds it', async () => {
+    let fail = false;
+    let version = 0;
+    const loadNamespace = async (key: string): Promise<LoadedNamespace> => {
+      if (fail) throw new Error('database unavailable');
+      return { exists: true, document: { namespace: { key: `${key}@${version}` }, flags: [] }, segments: new Map() };
+    };
+    const changes = new ChangeFeed();
+    const cache = new SnapshotCache({ loadNamespace }, changes);
+    await cache.get('ns');
+    fail = true;
+    version = 1;
+    await changes.publish('ns');
+    fail = false;
+    const after = cache.get('ns');
+    expect(after).toBeInstanceOf(Promise);
+    expect(versionOf(await after)).toBe('ns@1');
+  });
+
+  it('a write to a namespace no one has asked for is answered at once', async () => {
+    const loader = controlledLoader();
+    const changes = new ChangeFeed();
+    new SnapshotCache({ loadNamespace: loader.load }, changes);
+    await changes.publish('ns');
+    expect(loader.loads()).toBe(0);
+  });
+
+  it("after a sibling worker's change, a request waits for one load that started after it arrived, whatever changes after", async () => {
+    const loader = controlledLoader();
+    const changes = handFeed();
+    const cache = new SnapshotCache({ loadNamespace: loader.load }, changes);
     const beforeChange = cache.get('ns');
     loader.write('ns');
-    changes.publish('ns');
+    changes.change('ns');
     const afterChange = cache.get('ns');
     loader.finishAll(); // the load that started before the change answers the request that came before it
     expect(versionOf(await beforeChange)).toBe('ns@0');
     await settle();
     // The next load has started; changes keep coming while it runs.
     loader.write('ns');
-    changes.publish('ns');
+    changes.change('ns');
     const afterSecondChange = cache.get('ns');
     loader.finishAll();
     expect(versionOf(await afterChange)).toBe('ns@1');
@@ -73,16 +156,16 @@ describe('SnapshotCache', () => {
     expect(loader.loads()).toBe(3);
   });
 
-  it('under a stream of changes, every request is answered within two loads', async () => {
+  it('under a stream of sibling changes, every request is answered within two loads', async () => {
     const loader = controlledLoader();
-    const changes = new ChangeFeed();
+    const changes = handFeed();
     const cache = new SnapshotCache({ loadNamespace: loader.load }, changes);
     cache.get('ns');
     loader.finishAll();
     await settle();
     for (let round = 0; round < 20; round++) {
       loader.write('ns');
-      changes.publish('ns');
+      changes.change('ns');
       let answered: string | undefined;
       Promise.resolve(cache.get('ns')).then((snapshot) => {
         answered = versionOf(snapshot);
@@ -90,7 +173,7 @@ describe('SnapshotCache', () => {
       // Another change lands during each load.
       for (let load = 0; load < 2 && answered === undefined; load++) {
         loader.write('ns');
-        changes.publish('ns');
+        changes.change('ns');
         await settle();
         loader.finishAll();
         await settle();
@@ -99,13 +182,13 @@ describe('SnapshotCache', () => {
     }
   });
 
-  it('a load that started after the change answers later requests too, without another load', async () => {
+  it('a load that started after a sibling change answers later requests too, without another load', async () => {
     const loader = controlledLoader();
-    const changes = new ChangeFeed();
+    const changes = handFeed();
     const cache = new SnapshotCache({ loadNamespace: loader.load }, changes);
     cache.get('ns');
     loader.write('ns');
-    changes.publish('ns');
+    changes.change('ns');
     const waiting = cache.get('ns');
     loader.finishAll();
     await settle();

@@ -72,4 +72,17 @@ describe('a server on SQLite and another process writing its file', () => {
       await database.close();
     }
   });
+  it('does not read its own writes again when it follows the history', async () => {
+    await t.app.ensign.snapshots.get('default');
+    const parts = vi.spyOn(t.app.ensign.flipt, 'loadNamespaceParts');
+    try {
+      await api.ok('POST', '/api/v1/namespaces/default/flags', { key: 'own', name: 'own', type: 'BOOLEAN_FLAG_TYPE' });
+      expect(parts).toHaveBeenCalledTimes(1);
+      // two turns of the history's follower (every second)
+      await new Promise((resolve) => setTimeout(resolve, 2200));
+      expect(parts).toHaveBeenCalledTimes(1);
+    } finally {
+      parts.mockRestore();
+    }
+  });
 });

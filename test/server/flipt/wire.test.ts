@@ -217,7 +217,9 @@ describe.each(dialects)('Flipt wire conventions on %s', (dialect) => {
     it('commits a transaction whole or not at all, and publishes each namespace once after the commit', async () => {
       const changes = new ChangeFeed();
       const published: string[] = [];
-      changes.subscribe((namespaceKey) => published.push(namespaceKey));
+      changes.subscribe((namespaceKey) => {
+        published.push(namespaceKey);
+      });
       const store = new FliptStore(database, changes, { readOnly: false });
       const flag = {
         namespaceKey: 'ns',

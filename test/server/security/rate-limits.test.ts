@@ -185,6 +185,14 @@ describe('rate limits', () => {
         'POST /auth/v1/method/token',
         'PUT /api/v1/client/:environmentId/displays/:displayId',
         'PUT /api/v1/client/:environmentId/responses/:responseId',
+        // today's client API (server/surveys/current-client.ts)
+        'POST /api/v1/client/:environmentId/user',
+        'POST /api/v2/client/:environmentId/user',
+        'POST /api/v2/client/:environmentId/displays',
+        'POST /api/v2/client/:environmentId/responses',
+        'PUT /api/v2/client/:environmentId/responses/:responseId',
+        'POST /api/v2/client/:environmentId/storage',
+        'POST /api/v2/client/:environmentId/storage/local',
       ].sort(),
     );
     expect(limitedKindOf('POST', '/evaluate/v1/variant')).toBe('evaluation');
