@@ -32,22 +32,18 @@ export function clientRoutes(
   identified: IdentifiedSync,
 ): void {
   const syncStateOf = (environmentId: string) => installedState(store, syncStates, environmentId);
-  /** `{environmentId} {generation}` of the SDK generations this process has recorded. */
-  const recorded = new Set<string>();
   /**
    * The SDK generation a sync comes from: `5` from the loader's setup() face, which today's @formbricks/js
    * calls (it sends version 5.x, widget/core/sync.ts), else `1.6` (init(), @formbricks/js 1.6.5, older clients).
    */
-  const generationKey = (environmentId: string, version: unknown) =>
-    `${environmentId} ${typeof version === 'string' && version.startsWith('5.') ? '5' : '1.6'}`;
-  /** On Fastify's path: records the sync's SDK generation for the console, once per process. */
-  const recordGeneration = async (environmentId: string, version: unknown) => {
-    const key = generationKey(environmentId, version);
-    if (!recorded.has(key) && (await store.recordSdkGeneration(environmentId, key.split(' ')[1]))) recorded.add(key);
-  };
+  const generationOf = (version: unknown) => (typeof version === 'string' && version.startsWith('5.') ? '5' : '1.6');
+  /** On Fastify's path: records the sync's SDK generation for the console. */
+  const recordGeneration = (environmentId: string, version: unknown) =>
+    store.recordSdkGeneration(environmentId, generationOf(version));
   /** On the hot path, only a kept state of an installed widget: anything else is read (or written) by Fastify's route. */
   const keptState = (environmentId: string, version: unknown) => {
-    const state = recorded.has(generationKey(environmentId, version)) ? syncStates.kept(environmentId) : undefined;
+    const recorded = store.sdkGenerationRecorded(environmentId, generationOf(version));
+    const state = recorded ? syncStates.kept(environmentId) : undefined;
     return state?.environment.widgetSetupCompleted ? state : undefined;
   };
 

@@ -168,7 +168,7 @@ export interface NamespaceEnvironment extends TEnvironment {
 const generationsOf = (column: string): string[] => (column ? column.split(',') : []);
 
 /**
- * Records that a widget of this SDK generation (`1.6`, `5`) synced with the environment; written only when the
+ * Records that a widget of this SDK generation (`1.6`, `5`, `current`) synced with the environment; written only when the
  * generation is new to it. False when there is no such environment.
  */
 export async function recordSdkGeneration(

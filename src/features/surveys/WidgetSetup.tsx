@@ -11,6 +11,7 @@ export function Snippets({ environment }: { environment: SurveyEnvironment }) {
 const GENERATIONS: Record<string, string> = {
   '1.6': 'init() (Ensign script or npm, @formbricks/js 1.6)',
   '5': 'setup() (@formbricks/js 5)',
+  current: "today's client API (React Native, iOS, Android)",
 };
 
 /** Whether a widget has synced with this environment yet, and which SDK generations have. */

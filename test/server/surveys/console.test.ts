@@ -56,11 +56,14 @@ describe.each(dialects)('the console survey API on %s', (dialect) => {
     expect((await sync('sync/ada?version=1.6.5')).status).toBe(200);
     expect((await sync('sync?version=1.6.5')).status).toBe(200);
     expect((await sync('sync/ada')).status).toBe(200);
+    // today's wire (React Native, iOS, Android) asks for the environment state
+    for (const api of ['v1', 'v2'])
+      expect((await t.request('GET', `/api/${api}/client/${production.id}/environment`)).status).toBe(200);
     const after = await environments();
     expect(after.find((e: any) => e.id === production.id)).toMatchObject({
       widgetSetupCompleted: true,
       // the sync of the test above (no version, as clients older than 1.6 send) was the first
-      sdkGenerations: ['1.6', '5'],
+      sdkGenerations: ['1.6', '5', 'current'],
     });
     expect(after.find((e: any) => e.id === development.id).sdkGenerations).toEqual([]);
   });
