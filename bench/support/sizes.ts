@@ -9,8 +9,9 @@ export const KB = 1024;
 
 /** Every budgeted bundle: where it is built, and its budget in gzipped bytes. */
 export const BUDGETS = {
-  loaderIife: { path: 'dist/widget/formbricks.js', budget: 4 * KB },
-  loaderEsm: { path: 'dist/widget/formbricks.mjs', budget: 4 * KB },
+  // both faces of the loader: @formbricks/js 1.6's init() and today's setup() (docs/decisions.md)
+  loaderIife: { path: 'dist/widget/formbricks.js', budget: 5 * KB },
+  loaderEsm: { path: 'dist/widget/formbricks.mjs', budget: 5 * KB },
   surveyChunk: { path: 'dist/widget/formbricks-survey.mjs', budget: 4 * KB },
   renderer: { path: 'dist/widget/surveys.js', budget: 16 * KB },
   consoleFirstPageJs: { path: 'dist/console', budget: 90 * KB },

@@ -123,6 +123,8 @@ export interface SurveyEnvironmentsTable extends Timestamps {
   product_id: string;
   type: string;
   widget_setup_completed: Bool;
+  /** The SDK generations seen syncing, comma-separated (migration 0016). */
+  sdk_generations: Generated<string>;
 }
 
 export interface SurveysTable extends Timestamps {

@@ -32,9 +32,18 @@ export function clientRoutes(
   identified: IdentifiedSync,
 ): void {
   const syncStateOf = (environmentId: string) => installedState(store, syncStates, environmentId);
+  /**
+   * The SDK generation a sync comes from: `5` from the loader's setup() face, which today's @formbricks/js
+   * calls (it sends version 5.x, widget/core/sync.ts), else `1.6` (init(), @formbricks/js 1.6.5, older clients).
+   */
+  const generationOf = (version: unknown) => (typeof version === 'string' && version.startsWith('5.') ? '5' : '1.6');
+  /** On Fastify's path: records the sync's SDK generation for the console. */
+  const recordGeneration = (environmentId: string, version: unknown) =>
+    store.recordSdkGeneration(environmentId, generationOf(version));
   /** On the hot path, only a kept state of an installed widget: anything else is read (or written) by Fastify's route. */
-  const keptState = (environmentId: string) => {
-    const state = syncStates.kept(environmentId);
+  const keptState = (environmentId: string, version: unknown) => {
+    const recorded = store.sdkGenerationRecorded(environmentId, generationOf(version));
+    const state = recorded ? syncStates.kept(environmentId) : undefined;
     return state?.environment.widgetSetupCompleted ? state : undefined;
   };
 
@@ -43,11 +52,16 @@ export function clientRoutes(
     method: 'GET',
     url: '/:environmentId/in-app/sync',
     params: environmentParams,
+    query: syncQuery,
     hot: true,
-    handler: ({ params: { environmentId } }, request) => {
+    handler: ({ params: { environmentId }, query }, request) => {
       const ifNoneMatch = request.headers['if-none-match'];
-      if (!request.onHotPath) return syncStateOf(environmentId).then((state) => anonymousAnswer(state, ifNoneMatch));
-      const state = keptState(environmentId);
+      if (!request.onHotPath) {
+        return recordGeneration(environmentId, query.version)
+          .then(() => syncStateOf(environmentId))
+          .then((state) => anonymousAnswer(state, ifNoneMatch));
+      }
+      const state = keptState(environmentId, query.version);
       return state ? anonymousAnswer(state, ifNoneMatch) : HAND_OVER;
     },
   });
@@ -59,7 +73,8 @@ export function clientRoutes(
     query: syncQuery,
     hot: true,
     handler: async ({ params: { environmentId, userId }, query }, request) => {
-      const state = request.onHotPath ? keptState(environmentId) : await syncStateOf(environmentId);
+      if (!request.onHotPath) await recordGeneration(environmentId, query.version);
+      const state = request.onHotPath ? keptState(environmentId, query.version) : await syncStateOf(environmentId);
       if (!state) return HAND_OVER;
       const visitor = {
         userId,

@@ -100,6 +100,9 @@ async function displayOf(store: SurveyStore, environment: TEnvironment, displayI
   return display;
 }
 
+/** The SDK generation the console names for clients of today's wire (React Native, iOS, Android). */
+const CURRENT = 'current';
+
 /** The routes both `/api/v1/client` and `/api/v2/client` serve: the environment state and the user state. */
 function stateRoutes(deps: CurrentClientDeps): ListedRoute[] {
   const { store, syncStates, targeting } = deps;
@@ -112,10 +115,14 @@ function stateRoutes(deps: CurrentClientDeps): ListedRoute[] {
       hot: true,
       handler: async ({ params: { environmentId } }, request) => {
         if (request.onHotPath) {
-          const state = syncStates.kept(environmentId);
+          // the generation is recorded for the console on Fastify's path first (client.ts does so for syncs)
+          const state = store.sdkGenerationRecorded(environmentId, CURRENT)
+            ? syncStates.kept(environmentId)
+            : undefined;
           const head = state?.environment.widgetSetupCompleted ? keptEnvironmentStateHead(state) : undefined;
           return head === undefined ? HAND_OVER : environmentStateAnswer(head);
         }
+        await store.recordSdkGeneration(environmentId, CURRENT);
         const state = await installedState(store, syncStates, environmentId);
         return environmentStateAnswer(environmentStateHead(state, await store.actionClasses(environmentId)));
       },

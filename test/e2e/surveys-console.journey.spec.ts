@@ -76,13 +76,35 @@ test('an operator creates environments, an NPS survey with a page trigger and an
   const environments = page.getByRole('navigation', { name: 'Survey environment' });
   await expect(environments.getByRole('link', { name: 'Production' })).toHaveAttribute('aria-current', 'page');
   await expect(environments.getByRole('link', { name: 'Development' })).toBeVisible();
-
-  await page.getByRole('navigation', { name: 'Surveys' }).getByRole('link', { name: 'Environment' }).click();
-  await expect(page.getByText('Not seen on a site yet')).toBeVisible();
   const snippetOf = async (name: string) => {
     await page.getByRole('button', { name, exact: true }).click();
     return (await page.locator('.snippets pre').textContent()) ?? '';
   };
+
+  // The new environment's survey list leads through set-up first: the snippet, then the first sign of the widget.
+  const guide = page.getByRole('region', { name: "Put this environment's surveys on your site" });
+  await expect(guide.getByRole('status')).toHaveText('Not seen on a site yet');
+  await expectAccessible(page);
+  const setupSnippet = await snippetOf('@formbricks/js 5 script');
+  expect(setupSnippet).toContain(`${server.url}/js/formbricks.umd.cjs`);
+  expect(setupSnippet).toContain(`formbricks.setup({ appUrl: '${server.url}', environmentId: '`);
+  const firstSite = await startSite({ setup: setupSnippet }, `${server.url}/api/js?module=surveys&format=umd`);
+  try {
+    const context = await browser.newContext();
+    const visit = await context.newPage();
+    const synced = visit.waitForResponse((response) => /\/in-app\/sync\?version=5\./.test(response.url()));
+    await visit.goto(`${firstSite.origin}/pricing?with=setup`);
+    await synced;
+    await context.close();
+  } finally {
+    await firstSite.close();
+  }
+  await expect(guide.getByRole('status')).toHaveText('Seen on a site through setup() (@formbricks/js 5)');
+  await guide.getByRole('button', { name: 'Continue to surveys' }).click();
+  await expect(page.getByText('No surveys yet.')).toBeVisible();
+
+  await page.getByRole('navigation', { name: 'Surveys' }).getByRole('link', { name: 'Environment' }).click();
+  await expect(page.getByText('Seen on a site', { exact: true })).toBeVisible();
   const ensignSnippet = await snippetOf('Ensign script');
   const formbricksSnippet = (await snippetOf('@formbricks/js script')).replace(
     /https:\/\/unpkg\.com\/@formbricks\/js@1\.6\.5\/dist\/index\.umd\.js/,
@@ -147,7 +169,10 @@ test('an operator creates environments, an NPS survey with a page trigger and an
     await context.close();
 
     await page.getByRole('navigation', { name: 'Surveys' }).getByRole('link', { name: 'Environment' }).click();
-    await expect(page.getByText('Seen on a site')).toBeVisible();
+    await expect(page.getByText('Seen on a site', { exact: true })).toBeVisible();
+    await expect(
+      page.getByText('through setup() (@formbricks/js 5) and init() (Ensign script or npm, @formbricks/js 1.6)'),
+    ).toBeVisible();
   } finally {
     await site.close();
   }

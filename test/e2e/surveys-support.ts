@@ -5,11 +5,17 @@ import type { Page } from '@playwright/test';
 import { api } from './console-support.js';
 import { expect, freePort, type RunningServer } from './fixtures.js';
 
-/** Files a customer's site would host itself: the demo page, and the real Formbricks 1.6 bundles. */
+/**
+ * Files a customer's site would host itself: the demo page, the real Formbricks 1.6 bundles, and the real
+ * @formbricks/js 5.1.0 (an ES module, as a site's bundler would ship it).
+ */
 const ROUTES: Record<string, string> = {
   '/vendor/formbricks-js.umd.js': 'node_modules/@formbricks/js/dist/index.umd.js',
+  '/vendor/formbricks-js-5.js': 'node_modules/formbricks-js-5/dist/index.js',
   '/vendor/formbricks-surveys.umd.js': 'node_modules/@formbricks/surveys/dist/index.umd.js',
 };
+/** A site's own page with nothing on it, for a test to put an SDK on (served by the site, so from its address). */
+const BLANK_PAGE = '/shop';
 const TYPES: Record<string, string> = {
   '.html': 'text/html',
   '.js': 'application/javascript',
@@ -19,6 +25,8 @@ const TYPES: Record<string, string> = {
 
 export interface HostSite {
   origin: string;
+  /** A page of the site with nothing on it. */
+  blankPage: string;
   close(): Promise<void>;
 }
 
@@ -27,6 +35,11 @@ export async function startHostSite(): Promise<HostSite> {
   const port = await freePort();
   const server: Server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://host').pathname;
+    if (path === BLANK_PAGE) {
+      response.writeHead(200, { 'content-type': 'text/html' });
+      response.end('<!doctype html><html lang="en"><head><title>Shop</title></head><body><h1>Shop</h1></body></html>');
+      return;
+    }
     const file =
       ROUTES[path] ??
       (path.startsWith('/demo/') ? join('public', path === '/demo/' ? '/demo/index.html' : path) : undefined);
@@ -41,6 +54,7 @@ export async function startHostSite(): Promise<HostSite> {
   await new Promise<void>((done) => server.listen(port, 'localhost', done));
   return {
     origin: `http://localhost:${port}`,
+    blankPage: `http://localhost:${port}${BLANK_PAGE}`,
     close: () => new Promise((done) => server.close(() => done())),
   };
 }
@@ -99,8 +113,17 @@ export async function fiftyFiftyCheckout(server: RunningServer, ns: string) {
       variantId: variant.id,
       rollout: 50,
     });
+  return surveyEnvironments(server, ns);
+}
+
+/**
+ * Creates the survey environments of namespace `ns`; returns the production environment's id, the address
+ * of that environment in the console API and the address its surveys are created at.
+ */
+export async function surveyEnvironments(server: RunningServer, ns: string) {
   const environments = `/api/v1/namespaces/${ns}/surveys/environments`;
   await api(server, 'POST', environments, {});
   const [production] = (await api<{ environments: { id: string }[] }>(server, 'GET', environments)).environments;
-  return { environmentId: production.id, surveys: `${environments}/${production.id}/surveys` };
+  const environment = `${environments}/${production.id}`;
+  return { environmentId: production.id, environment, surveys: `${environment}/surveys` };
 }

@@ -4,6 +4,7 @@
  * it, and how the loader starts it with its own parts, comes from the build's entry (global.ts, module.ts).
  */
 import type { TSurvey, TUploadFileConfig } from '../../domain/surveys/types.js';
+import type { Fields } from './widget.js';
 import { error } from './log.js';
 import { QUEUE_KEY, read } from './store.js';
 
@@ -11,8 +12,11 @@ export const CHUNK_FAILED = 'Failed to load the Formbricks survey chunk';
 
 /** What the survey chunk, once started, does for the loader. */
 export interface SurveyChunk {
-  /** Shows a survey; with none, loads the renderer and has it rehearse (survey.ts). */
-  render(survey: TSurvey | undefined, rendererUrl: string): Promise<void>;
+  /**
+   * Shows a survey with the hidden fields offered to it, its renderer script loaded with the CSP nonce
+   * given; with no survey, loads the renderer and has it rehearse (survey.ts).
+   */
+  render(survey: TSurvey | undefined, rendererUrl: string, fields?: Fields, nonce?: string): Promise<void>;
   /** Forgets the survey running or waiting for its delay, and the live run. */
   reset(): void;
   /** Sends the responses still waiting. */

@@ -1,5 +1,6 @@
 /**
- * The survey loader: the public API of @formbricks/js 1.6 (docs/compatibility.md).
+ * The survey loader: the public API of @formbricks/js 1.6 (`init`, docs/compatibility.md) and, from the
+ * same object, the global today's @formbricks/js loads (`setup`, docs/compatibility.md, "The 5.x face").
  * Every call goes through the command queue; nothing throws into the host page.
  */
 import type { TJsConfig, TJsConfigInput } from '../../domain/surveys/types.js';
@@ -8,11 +9,12 @@ import { client, type Client } from './api.js';
 import { type SurveyChunk, sendUnsent, surveyChunk } from './chunk.js';
 import { addContainer, removeContainer } from './container.js';
 import { darkMode } from './dark.js';
+import { emit, off, on } from './events.js';
 import { debug, error, flags, handle } from './log.js';
 import { q } from './queue.js';
 import { KEY, cfg, expired, peek, read, save, use } from './store.js';
 import { VERSION, errorState, sync, updatePerson, type Target } from './sync.js';
-import { checkPage, deinit, listen, track } from './triggers.js';
+import { checkPage, deinit, embedded, listen, track } from './triggers.js';
 
 export { VERSION };
 
@@ -103,14 +105,61 @@ const remember = (attributes?: Record<string, string>): void => {
   save(c);
 };
 
-const setAttribute = async (key: string, value: unknown): Promise<void> => {
+/** The 5.x face: attributes set before setUserId, sent with it. */
+let pending: Record<string, unknown> = {};
+
+const setAttributes = async (attributes: Record<string, unknown>): Promise<void> => {
   const c = cfg();
-  remember(await sendChanged(c, c.state.attributes, { [key]: value }));
+  if (!c.userId && flags.current_) return void Object.assign(pending, attributes);
+  remember(await sendChanged(c, c.state.attributes, attributes));
+};
+const setAttribute = (key: string, value: unknown) => setAttributes({ [key]: value });
+
+/** 1.6: forgets the config and stops the widget. 5.x: forgets the visitor and goes on anonymously. */
+const logout = async (): Promise<void> => {
+  pending = {};
+  if (!flags.current_) return (deinit(), save(null));
+  const { apiHost, environmentId } = cfg();
+  await sync({ apiHost, environmentId });
 };
 
-const logout = (): void => {
-  deinit();
-  save(null);
+/** The 5.x face: syncs as this person (created on first sight) and sends the attributes set before. */
+const setUserId = async (userId?: string): Promise<void> => {
+  if (!flags.current_)
+    return error("'setUserId' is no longer supported. Please set the userId in the init call instead.");
+  const { apiHost, environmentId, userId: current } = cfg();
+  if (current !== userId) await sync({ apiHost, environmentId, userId });
+  const attributes = pending;
+  pending = {};
+  await setAttributes(attributes);
+};
+
+/** The 5.x face's setup({ appUrl, workspaceId | environmentId }): init() as the person this page last set. */
+const setup = async ({ appUrl, workspaceId, environmentId }: Setup = {}): Promise<void> => {
+  const apiHost = appUrl?.replace(/\/$/, '');
+  // an environment's id is its workspace id
+  environmentId = workspaceId || environmentId;
+  const last = read<TJsConfig>(KEY);
+  const same = last?.environmentId === environmentId && last?.apiHost === apiHost;
+  await initialize({ environmentId, apiHost, userId: same ? last?.userId : undefined });
+  if (flags.initialized_) emit('setup_successful', { workspaceId: environmentId });
+};
+interface Setup {
+  appUrl?: string;
+  workspaceId?: string;
+  environmentId?: string;
+}
+
+/** setEmbeddedData(): merged, a null value removes its key, an undefined one is skipped. */
+const setEmbeddedData = (data: Record<string, unknown>): void => {
+  for (const k in data) {
+    if (data[k] === null) delete embedded[k];
+    else if (data[k] !== undefined) embedded[k] = data[k];
+  }
+};
+/** clearEmbeddedData(): everything only when called with no argument at all. */
+const clearEmbeddedData = (...args: [] | [key: string]): void => {
+  for (const k in embedded) if (!args.length || k === args[0]) delete embedded[k];
 };
 
 const reset = async (): Promise<void> => {
@@ -134,12 +183,10 @@ const formbricks = {
     flags.handlerSet_ = true;
     return q(false, initialize, config);
   },
-  setUserId: command(() =>
-    error("'setUserId' is no longer supported. Please set the userId in the init call instead."),
-  ),
+  setUserId: command(setUserId),
   setEmail: command((email: string) => setAttribute('email', email)),
   setAttribute: command(setAttribute),
-  track: command(track as (name: string, properties?: Record<string, unknown>) => Promise<void>),
+  track: command(track),
   logout: command(logout),
   reset: command(reset),
   registerRouteChange: command(checkPage),
@@ -151,10 +198,22 @@ const formbricks = {
   },
   deinit: (): Promise<void> => q(false, deinit),
   darkMode,
+  // The 5.x face: setup, events and embedded data, also before setup; the rest need it.
+  setup: (config?: Setup): Promise<void> => {
+    flags.handlerSet_ = flags.current_ = true;
+    return q(false, setup, config);
+  },
+  setAttributes: command(setAttributes),
+  setLanguage: command((language: string) => setAttribute('language', language)),
+  setNonce: (nonce?: string): Promise<void> => q(false, () => (flags.nonce_ = nonce)),
+  setEmbeddedData: (data: Record<string, unknown>): Promise<void> => q(false, setEmbeddedData, data),
+  clearEmbeddedData: (...args: [] | [key: string]): Promise<void> => q(false, clearEmbeddedData, ...args),
+  on,
+  off,
 };
 
 export default formbricks;
 
 /** The builds' entries start the imported survey chunk with the loader's own config store, client and logger. */
 export const startChunk = (chunk: typeof import('./survey.js')): SurveyChunk =>
-  chunk.default(cfg, save, client, sync, errorState, deinit, debug, handle);
+  chunk.default(cfg, save, client, sync, errorState, deinit, debug, handle, emit);

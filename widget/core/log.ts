@@ -12,6 +12,10 @@ export const flags: {
   initialized_?: boolean;
   /** init({ rendererUrl }) */
   rendererUrl_?: string;
+  /** set up by setup() (the 5.x face), not by init() */
+  current_?: boolean;
+  /** setNonce(): the CSP nonce of the renderer's script */
+  nonce_?: string;
 } = {};
 
 const out = (method: 'log' | 'error', level: string, message: string): void =>

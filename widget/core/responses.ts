@@ -41,7 +41,7 @@ export const adoptClient = (loaderClient: typeof client): void => {
 
 let live: Run | null = null;
 let onFailed: () => void = () => {};
-let onFinished: () => void = () => {};
+let onSent: (update: TResponseUpdate, run: Run) => void = () => {};
 let busy = false;
 let again = false;
 
@@ -59,13 +59,17 @@ const persist = (run: Run): void => {
 const mine = (r: Run): boolean => r.owner === TAB || Date.now() - (r.at || 0) > ADOPT_AFTER;
 
 /**
- * Starts the run of the survey now on screen; its failures and completion reach the renderer. It stays
+ * Starts the run of the survey now on screen; its failures and each update sent reach the survey. It stays
  * the live run after the survey closes (a late answer still belongs to it) until the next one starts.
  */
-export const start = (run: Omit<Run, 'queue'>, failed: () => void, finished: () => void): Run => {
+export const start = (
+  run: Omit<Run, 'queue'>,
+  failed: () => void,
+  sent: (update: TResponseUpdate, run: Run) => void,
+): Run => {
   live = { ...run, queue: [] };
   onFailed = failed;
-  onFinished = finished;
+  onSent = sent;
   return live;
 };
 export const stop = (): void => {
@@ -150,6 +154,6 @@ const pass = async (): Promise<void> => {
     }
     // a failed run is still this page's to retry
     persist(run);
-    if (run === live) ok ? update.finished && onFinished() : onFailed();
+    if (run === live) ok ? onSent(update, run) : onFailed();
   }
 };

@@ -3,14 +3,23 @@
  * only once a survey shows or responses wait to be sent. It holds no copy of the loader's state: the
  * config store and the client API come in `LoaderParts`; it imports stateless helpers only.
  */
-import type { FormbricksSurveys, SurveyLook, TJsConfig, TJsState, TSurvey } from '../../domain/surveys/types.js';
+import type {
+  FormbricksSurveys,
+  SurveyLook,
+  TJsConfig,
+  TJsState,
+  TResponseData,
+  TResponseValue,
+  TSurvey,
+} from '../../domain/surveys/types.js';
 import type { client } from './api.js';
 import type { SurveyChunk } from './chunk.js';
+import type { emit } from './events.js';
 import type { debug, handle } from './log.js';
 import type { cfg, save } from './store.js';
 import type { errorState, sync } from './sync.js';
 import type { deinit } from './triggers.js';
-import type { Host } from './widget.js';
+import type { Fields, Host } from './widget.js';
 import { addContainer, removeContainer } from './container.js';
 import { filter } from './filter.js';
 import { error, raise } from './log.js';
@@ -31,10 +40,25 @@ export type LoaderParts = [
   deinit: typeof deinit,
   debug: typeof debug,
   handle: typeof handle,
+  emit: typeof emit,
 ];
 
+/**
+ * The hidden fields the survey declares, from those offered (setEmbeddedData, track's `hiddenFields`), as
+ * response values: a Date as its ISO string, a boolean as text.
+ */
+const hiddenData = ({ hiddenFields: h }: TSurvey, fields: Fields): TResponseData => {
+  const data: TResponseData = {};
+  for (const id of (h?.enabled && h.fieldIds) || []) {
+    const v = fields[id];
+    if (v != null)
+      data[id] = v instanceof Date ? v.toISOString() : typeof v === 'boolean' ? '' + v : (v as TResponseValue);
+  }
+  return data;
+};
+
 export default function surveyChunk(
-  ...[cfg, save, client, sync, errorState, deinit, debug, handle]: LoaderParts
+  ...[cfg, save, client, sync, errorState, deinit, debug, handle, emit]: LoaderParts
 ): SurveyChunk {
   adoptClient(client);
   let running = false;
@@ -54,11 +78,12 @@ export default function surveyChunk(
    * window.formbricksSurveys if present, else the renderer script, loaded once (again after a failure).
    * (A script added by a script is async already.)
    */
-  const renderer = async (url: string): Promise<Host['formbricksSurveys']> =>
+  const renderer = async (url: string, nonce?: string): Promise<Host['formbricksSurveys']> =>
     (window as Host).formbricksSurveys ||
     (loading ||= new Promise<Host['formbricksSurveys']>((resolve) => {
       const script = document.createElement('script');
       script.src = url;
+      if (nonce) script.nonce = nonce;
       script.onload = script.onerror = () => {
         const fs = (window as Host).formbricksSurveys;
         if (!fs) {
@@ -88,20 +113,25 @@ export default function surveyChunk(
    * Shows the survey after its delay, unless one is running already; with no survey (a survey could show),
    * loads the renderer and has ours rehearse, in idle time, the first survey that something can trigger.
    */
-  const render = async (survey: TSurvey | undefined, rendererUrl: string): Promise<void> => {
+  const render = async (
+    survey: TSurvey | undefined,
+    rendererUrl: string,
+    fields: Fields = {},
+    nonce?: string,
+  ): Promise<void> => {
     if (!survey) {
       const { state } = cfg();
       const first = state.surveys.find((s) => s.triggers.length || s.inlineTriggers);
-      return void (await renderer(rendererUrl))?.rehearse?.(first && look(first, state));
+      return void (await renderer(rendererUrl, nonce))?.rehearse?.(first && look(first, state));
     }
     if (running) return debug('A survey is already running. Skipping.');
     running = true;
     const c = cfg();
-    const fs = await renderer(rendererUrl);
+    const fs = await renderer(rendererUrl, nonce);
     if (!fs) return void (running = false);
     timer = setTimeout(() => {
       try {
-        show(fs, survey, c);
+        show(fs, survey, c, fields);
       } catch (e) {
         error('Could not render survey: ' + e);
         reset();
@@ -135,15 +165,22 @@ export default function surveyChunk(
     }
   };
 
-  /** Renders the survey with the config it was triggered with; throws what the renderer throws. */
-  const show = (fs: FormbricksSurveys, survey: TSurvey, c: TJsConfig): void => {
+  /**
+   * Renders the survey with the config it was triggered with; throws what the renderer throws. The hidden
+   * fields it declares go into its response with the first answer.
+   */
+  const show = (fs: FormbricksSurveys, survey: TSurvey, c: TJsConfig, fields: Fields): void => {
     const { apiHost, environmentId, userId, state } = c;
     const surveyId = survey.id;
     const api = client(apiHost, environmentId);
+    let hidden = hiddenData(survey, fields);
     const run = start(
       { id: randomId(), apiHost, environmentId, surveyId, userId: userId || null },
       () => setError(true),
-      () => setFinished(true),
+      ({ finished }, { responseId }) => {
+        if (finished) setFinished(true);
+        emit('response_submitted', { surveyId, responseId, finished });
+      },
     );
     fs.renderSurveyModal({
       ...look(survey, state),
@@ -152,6 +189,7 @@ export default function surveyChunk(
       onDisplay: async () => {
         try {
           if (!userId) saveDisplays((d) => d.push({ createdAt: iso(), surveyId, responded: false }));
+          emit('survey_shown', { surveyId });
           const r = await api.display.create({ surveyId, userId });
           setDisplay(run, r.ok ? r.data.id : raise('Could not create display'));
         } catch (e) {
@@ -164,9 +202,13 @@ export default function surveyChunk(
         } catch (e) {
           error('' + e);
         }
-        add(run, { data, ttc, finished });
+        add(run, { data: { ...hidden, ...data }, ttc, finished });
+        hidden = {};
       },
-      onClose: close,
+      onClose: () => {
+        emit('survey_closed', { surveyId });
+        return close();
+      },
       onFileUpload: api.storage.uploadFile,
       onRetry: () => {
         setError(false);

@@ -6,6 +6,8 @@ import { must, req } from './request.js';
 import { KEY, MINUTE, iso, peek, read, save, use, write } from './store.js';
 
 export const VERSION = '1.6.5';
+/** The version the setup() face syncs with: the @formbricks/js generation that calls it (the server records it). */
+const CURRENT = '5.1.0';
 
 export type Target = Pick<TJsConfig, 'apiHost' | 'environmentId' | 'userId'>;
 
@@ -17,7 +19,7 @@ const valid = (d: TJsStateSync | null): d is TJsStateSync =>
 
 /** GET in-app/sync[/{userId}]; on success the config expires 2 minutes later. Throws a network_error. */
 export const sync = async (t: Target, noCache?: boolean): Promise<void> => {
-  const url = `${t.apiHost}/api/v1/client/${t.environmentId}/in-app/sync${t.userId ? '/' + t.userId : ''}?version=${VERSION}`;
+  const url = `${t.apiHost}/api/v1/client/${t.environmentId}/in-app/sync${t.userId ? '/' + t.userId : ''}?version=${flags.current_ ? CURRENT : VERSION}`;
   const message = 'Error syncing with backend';
   const d = must(
     await req<TJsStateSync>(url, 0, '', { cache: noCache || flags.debug_ ? 'no-cache' : undefined }),

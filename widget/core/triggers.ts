@@ -3,12 +3,16 @@ import { EXIT_INTENT, SCROLL_50 } from '../../domain/surveys/types.js';
 import { client } from './api.js';
 import { loaded, sendUnsent } from './chunk.js';
 import { CONTAINER_ID, removeContainer } from './container.js';
+import { emit } from './events.js';
 import { debug, flags } from './log.js';
 import { q } from './queue.js';
 import { must } from './request.js';
 import { MINUTE, cfg, expired, iso, peek, save } from './store.js';
 import { sync } from './sync.js';
-import { prefetch, render } from './widget.js';
+import { type Fields, prefetch, render } from './widget.js';
+
+/** setEmbeddedData(): hidden fields for every survey shown on this page from now on. */
+export const embedded: Fields = {};
 
 /** One of the six URL rules, or undefined for any other rule. */
 export const urlMatch = (url: string, value: string, rule: TActionClassPageUrlRule): boolean | undefined => {
@@ -48,9 +52,17 @@ export const clickMatch = (el: Element, c: TActionClassNoCodeConfig | null | und
 /** Display percentage: a random number from 1 to 100 must be at most the percentage. */
 const sampled = ({ displayPercentage: p }: TSurvey): boolean => !p || Math.floor(Math.random() * 100) + 1 <= p;
 
-export const track = async (name: string): Promise<void> => {
+/**
+ * Tracks an action by its name (a code action's key is its name): posted for an identified person, and
+ * shows the first survey it triggers, with the embedded data and the hidden fields given (the 5.x face).
+ */
+export const track = async (
+  name: string,
+  properties?: { hiddenFields?: Fields; [k: string]: unknown },
+): Promise<void> => {
   const { apiHost, environmentId, userId, state } = cfg();
-  for (const s of state.surveys) if (s.inlineTriggers?.codeConfig?.identifier === name) await render(s);
+  const fields = { ...embedded, ...properties?.hiddenFields };
+  for (const s of state.surveys) if (s.inlineTriggers?.codeConfig?.identifier === name) await render(s, fields);
   if (userId && name !== EXIT_INTENT && name !== SCROLL_50) {
     must(
       await client(apiHost, environmentId).action.create({ environmentId, userId, name }),
@@ -59,8 +71,9 @@ export const track = async (name: string): Promise<void> => {
     if (flags.debug_) await sync({ apiHost, environmentId, userId }, true);
   }
   debug(`Formbricks: Action "${name}" tracked`);
+  emit('action_tracked', { action: name });
   for (const s of cfg().state.surveys) {
-    if (s.triggers.includes(name) && sampled(s)) return render(s);
+    if (s.triggers.includes(name) && sampled(s)) return render(s, fields);
   }
 };
 
@@ -77,7 +90,7 @@ const matchesPage = (p: NonNullable<TActionClassNoCodeConfig['pageUrl']>): boole
 const fire = async (test: (c: TActionClassNoCodeConfig | null | undefined) => unknown): Promise<void> => {
   const { noCodeActionClasses, surveys } = cfg().state;
   for (const a of noCodeActionClasses) if (test(a.noCodeConfig)) await track(a.name);
-  for (const s of surveys) if (test(s.inlineTriggers?.noCodeConfig)) await render(s);
+  for (const s of surveys) if (test(s.inlineTriggers?.noCodeConfig)) await render(s, embedded);
 };
 
 export const checkPage = (): Promise<void> => {

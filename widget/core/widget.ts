@@ -6,15 +6,20 @@ import { cfg, peek } from './store.js';
 /** A page with the renderer already loaded; ours can also rehearse a first survey (widget/render/index.tsx). */
 export type Host = Window & { formbricksSurveys?: FormbricksSurveys & { rehearse?: (first?: SurveyLook) => void } };
 
+/** Hidden fields offered to a survey: those it declares are added to its response (survey.ts). */
+export type Fields = Record<string, unknown>;
+
 /**
  * Shows a survey (unless one is running) through the survey chunk, which loads the renderer unless
  * window.formbricksSurveys exists; with no survey, only loads the chunk and the renderer.
  */
-export const render = async (survey?: TSurvey): Promise<void> => {
+export const render = async (survey?: TSurvey, fields?: Fields): Promise<void> => {
   const { apiHost } = cfg();
   await (await surveyChunk(apiHost))?.render(
     survey,
     flags.rendererUrl_ || apiHost + '/api/js?module=surveys&format=umd',
+    fields,
+    flags.nonce_,
   );
 };
 

@@ -155,10 +155,42 @@ export async function deleteApiKey(executor: Executor, environmentId: string, id
   return Number(result.numDeletedRows) > 0;
 }
 
-/** An environment as the console shows it: with its product's name, settings and namespace. */
+/**
+ * An environment as the console shows it: with its product's name, settings and namespace, and the SDK
+ * generations whose widgets have synced with it.
+ */
 export interface NamespaceEnvironment extends TEnvironment {
   namespaceKey: string;
   product: { id: string; name: string } & ProductSettings;
+  sdkGenerations: string[];
+}
+
+const generationsOf = (column: string): string[] => (column ? column.split(',') : []);
+
+/**
+ * Records that a widget of this SDK generation (`1.6`, `5`, `current`) synced with the environment; written only when the
+ * generation is new to it. False when there is no such environment.
+ */
+export async function recordSdkGeneration(
+  executor: Executor,
+  environmentId: string,
+  generation: string,
+): Promise<boolean> {
+  const row = await executor.db
+    .selectFrom('survey_environments')
+    .select('sdk_generations')
+    .where('id', '=', environmentId)
+    .executeTakeFirst();
+  if (!row) return false;
+  const seen = generationsOf(row.sdk_generations);
+  if (!seen.includes(generation)) {
+    await executor.db
+      .updateTable('survey_environments')
+      .set({ sdk_generations: [...seen, generation].join(',') })
+      .where('id', '=', environmentId)
+      .execute();
+  }
+  return true;
 }
 
 /** The survey environments of a namespace, production first. */
@@ -177,6 +209,7 @@ export async function namespaceEnvironments(executor: Executor, namespaceKey: st
     ...environmentFromRow(row),
     namespaceKey: row.namespace_key,
     product: { id: row.product_id, name: row.product_name, ...(JSON.parse(row.settings) as ProductSettings) },
+    sdkGenerations: generationsOf(row.sdk_generations),
   }));
 }
 

@@ -41,6 +41,8 @@ export { SURVEY_CONTENT } from './content-changes.js';
 
 export class SurveyStore {
   private readonly executor: Executor;
+  /** `{environmentId} {generation}` of the SDK generations this process has recorded or found recorded. */
+  private readonly generations = new Set<string>();
 
   /**
    * Every committed write to what the widget's sync sends is published on the change feed (content-changes.ts).
@@ -72,6 +74,19 @@ export class SurveyStore {
   }
   markWidgetSetupCompleted(environmentId: string) {
     return environments.markWidgetSetupCompleted(this.executor, environmentId);
+  }
+  /**
+   * Records that a widget of this SDK generation synced with the environment, for the console; asks the
+   * database once per process (nothing for an unknown environment).
+   */
+  async recordSdkGeneration(environmentId: string, generation: string): Promise<void> {
+    const key = `${environmentId} ${generation}`;
+    if (this.generations.has(key)) return;
+    if (await environments.recordSdkGeneration(this.executor, environmentId, generation)) this.generations.add(key);
+  }
+  /** Whether this process has recorded the generation (the hot paths hand the request over to Fastify until then). */
+  sdkGenerationRecorded(environmentId: string, generation: string): boolean {
+    return this.generations.has(`${environmentId} ${generation}`);
   }
   addApiKey(environmentId: string, key: string, label: string) {
     return environments.addApiKey(this.executor, environmentId, key, label);

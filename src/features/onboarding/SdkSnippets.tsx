@@ -1,5 +1,4 @@
-import { useState } from 'react';
-import { CopyButton } from '../../components/CopyButton';
+import { SnippetTabs } from '../../components/SnippetTabs';
 import { curlCommand } from '../evaluation-console';
 
 const EXAMPLE = { flagKey: 'my-flag', entityId: 'user-1', context: { plan: 'pro' } };
@@ -27,29 +26,5 @@ console.log(result.variantKey);`,
 
 /** The snippets as tabs, each with a copy button. */
 export function SdkSnippets({ namespaceKey }: { namespaceKey: string }) {
-  const snippets = sdkSnippets(window.location.origin, namespaceKey);
-  const languages = Object.keys(snippets);
-  const [language, setLanguage] = useState(languages[0]);
-  return (
-    <div className="snippets">
-      <fieldset className="snippet-tabs">
-        <legend className="visually-hidden">SDK</legend>
-        {languages.map((name) => (
-          <button
-            key={name}
-            type="button"
-            className="snippet-tab"
-            aria-pressed={name === language}
-            onClick={() => setLanguage(name)}
-          >
-            {name}
-          </button>
-        ))}
-        <CopyButton text={snippets[language]} label={`Copy ${language} snippet`} />
-      </fieldset>
-      <pre className="code-block">
-        <code>{snippets[language]}</code>
-      </pre>
-    </div>
-  );
+  return <SnippetTabs snippets={sdkSnippets(window.location.origin, namespaceKey)} legend="SDK" />;
 }

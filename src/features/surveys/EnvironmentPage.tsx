@@ -24,8 +24,8 @@ import {
   useSaveProduct,
 } from './api';
 import { PLACEMENT_LABELS } from './labels';
-import { snippets } from './snippets';
 import { SurveysArea } from './SurveysArea';
+import { Snippets, WidgetSeen } from './WidgetSetup';
 
 export default function EnvironmentPage({ params }: { params: Record<string, string | undefined> }) {
   return (
@@ -42,9 +42,6 @@ export default function EnvironmentPage({ params }: { params: Record<string, str
 }
 
 function Setup({ environment }: { environment: SurveyEnvironment }) {
-  const all = snippets(window.location.origin, environment.id);
-  const names = Object.keys(all);
-  const [shown, setShown] = useState(names[0]);
   return (
     <section className="panel" aria-labelledby="setup-heading">
       <h2 id="setup-heading" className="panel-title">
@@ -57,33 +54,10 @@ function Setup({ environment }: { environment: SurveyEnvironment }) {
         </dd>
         <dt>Widget</dt>
         <dd>
-          {environment.widgetSetupCompleted ? (
-            <span className="status status-on">Seen on a site</span>
-          ) : (
-            <span className="status">Not seen on a site yet</span>
-          )}
+          <WidgetSeen environment={environment} />
         </dd>
       </dl>
-      <div className="snippets">
-        <fieldset className="snippet-tabs">
-          <legend className="visually-hidden">Snippet</legend>
-          {names.map((name) => (
-            <button
-              key={name}
-              type="button"
-              className="snippet-tab"
-              aria-pressed={name === shown}
-              onClick={() => setShown(name)}
-            >
-              {name}
-            </button>
-          ))}
-          <CopyButton text={all[shown]} label={`Copy ${shown} snippet`} />
-        </fieldset>
-        <pre className="code-block">
-          <code>{all[shown]}</code>
-        </pre>
-      </div>
+      <Snippets environment={environment} />
     </section>
   );
 }

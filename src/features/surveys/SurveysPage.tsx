@@ -24,6 +24,7 @@ import {
   useDeleteSurvey,
   useSaveSurvey,
 } from './api';
+import { SetupGuide } from './SetupGuide';
 import { draftOf, STATUS_LABELS } from './status';
 import { ENVIRONMENT_LABELS, SurveysArea } from './SurveysArea';
 import { TEMPLATES } from './templates';
@@ -31,7 +32,7 @@ import { TEMPLATES } from './templates';
 export default function SurveysPage({ params }: { params: Record<string, string | undefined> }) {
   return (
     <SurveysArea environmentId={params.environmentId} tab="surveys">
-      {(environment, all) => <SurveyList environment={environment} all={all} />}
+      {(environment, all) => <SurveyList key={environment.id} environment={environment} all={all} />}
     </SurveysArea>
   );
 }
@@ -55,6 +56,8 @@ function SurveyList({ environment, all }: { environment: SurveyEnvironment; all:
   const [choosing, setChoosing] = useState(false);
   const [deleting, setDeleting] = useState<SurveySummary>();
   const [, navigate] = useLocation();
+  // An environment no widget has synced with yet opens on the set-up guide, until the operator moves on.
+  const [guiding, setGuiding] = useState(!environment.widgetSetupCompleted);
   // Read from the address as it is (wouter's useSearch would put its code on the console's first page).
   const linkedFlag = linkedFlagOf(window.location.search);
   const create = useCreateSurvey(namespaceKey, environment.id);
@@ -119,7 +122,9 @@ function SurveyList({ environment, all }: { environment: SurveyEnvironment; all:
         </ReasonButton>
       </div>
       {surveys.isError && <p role="alert">{surveys.error.message}</p>}
-      {surveys.data && surveys.data.length === 0 ? (
+      {surveys.data && surveys.data.length === 0 && guiding ? (
+        <SetupGuide environment={environment} onDone={() => setGuiding(false)} />
+      ) : surveys.data && surveys.data.length === 0 ? (
         <EmptyState title="No surveys yet.">
           Start from a blank survey or a template with New Survey; publish it and the widget shows it on the next visit
           of every page that runs this environment's snippet.

@@ -11,6 +11,8 @@ import { useInvalidatingMutation } from '../../api/mutation';
 export interface SurveyEnvironment extends TEnvironment {
   namespaceKey: string;
   product: { id: string; name: string } & ProductSettings;
+  /** The SDK generations whose widgets have synced with it, in the order first seen (`1.6`, `5`, `current`). */
+  sdkGenerations?: string[];
 }
 export interface SurveySummary extends TSurvey {
   displayCount: number;

@@ -36,6 +36,7 @@ describe.each(dialects)('the console survey API on %s', (dialect) => {
     expect(created.body.environments[0]).toMatchObject({
       namespaceKey: 'shop',
       widgetSetupCompleted: false,
+      sdkGenerations: [],
       product: { name: 'Shop', brandColor: '#64748b', placement: 'bottomRight', recontactDays: 7 },
     });
     expect((await t.request('POST', base, {})).status).toBe(409);
@@ -45,6 +46,26 @@ describe.each(dialects)('the console survey API on %s', (dialect) => {
     const sync = await t.request('GET', `/api/v1/client/${production.id}/in-app/sync`);
     expect(sync.status).toBe(200);
     expect(sync.body.data.product.brandColor).toBe('#64748b');
+  });
+
+  it('records the SDK generations whose widgets synced with an environment, in the order first seen', async () => {
+    const [production, development] = await environments();
+    const sync = (path: string) => t.request('GET', `/api/v1/client/${production.id}/in-app/${path}`);
+    // the loader's setup() face (today's @formbricks/js) says version 5.x; init() and @formbricks/js 1.6.5 say 1.6.5
+    expect((await sync('sync?version=5.1.0')).status).toBe(200);
+    expect((await sync('sync/ada?version=1.6.5')).status).toBe(200);
+    expect((await sync('sync?version=1.6.5')).status).toBe(200);
+    expect((await sync('sync/ada')).status).toBe(200);
+    // today's wire (React Native, iOS, Android) asks for the environment state
+    for (const api of ['v1', 'v2'])
+      expect((await t.request('GET', `/api/${api}/client/${production.id}/environment`)).status).toBe(200);
+    const after = await environments();
+    expect(after.find((e: any) => e.id === production.id)).toMatchObject({
+      widgetSetupCompleted: true,
+      // the sync of the test above (no version, as clients older than 1.6 send) was the first
+      sdkGenerations: ['1.6', '5', 'current'],
+    });
+    expect(after.find((e: any) => e.id === development.id).sdkGenerations).toEqual([]);
   });
 
   it('shows the seeded demo environment under the default namespace', async () => {
