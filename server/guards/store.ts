@@ -1,6 +1,6 @@
 /**
  * Feedback guards' rows and their arms' running sums. The display and response writes call `guardDisplayAdded`
- * and `responseGuards` in their own transaction, so an arm's sums always match the stored displays and
+ * and `guardAnswersMoved` in their own transaction, so an arm's sums always match the stored displays and
  * answers, and bump the guard's `revision`; the monitor (monitor.ts) assesses the guards whose revision moved.
  */
 import { type Selectable, sql } from 'kysely';
@@ -122,55 +122,35 @@ export async function guardDisplayAdded(
   );
 }
 
-/** What one stored response adds to each guard's arms: the guard, the arm and the answer's value. */
-type Contribution = { guardId: string; arm: string; value: number }[];
-
 /**
- * The guards reading the survey's responses, or undefined when none does: `contribution(id)` reads what a stored
- * response adds to their arms, `apply(before, after)` replaces one contribution by another (a create has none
- * before, a delete none after).
+ * Moves the arms of the guards reading the survey's answers from what a response held `before` to what it holds
+ * `after` (a create has nothing before, a delete nothing after), both taken from the values the write has in hand
+ * rather than read back. `assignment` is the response's flag assignment: without one, or when no guard reads the
+ * survey for its flag, nothing is written; a guard whose answer did not change is left as it is.
  */
-export async function responseGuards(executor: Executor, surveyId: string) {
-  const guards = await guardsOfSurvey(executor, surveyId);
-  if (guards.length === 0) return undefined;
-  return {
-    async contribution(responseId: string): Promise<Contribution> {
-      const row = await executor.db
-        .selectFrom('survey_responses')
-        .select(['data', 'flag_key', 'flag_variant'])
-        .where('id', '=', responseId)
-        .executeTakeFirst();
-      if (!row?.flag_key || row.flag_variant === null) return [];
-      return contributionOf(guards, row.flag_key, row.flag_variant, JSON.parse(row.data));
-    },
-    apply(before: Contribution, after: Contribution): Promise<void> {
-      const deltas = [...before.map((entry) => answerDelta(entry, -1)), ...after.map((entry) => answerDelta(entry, 1))];
-      return applyDeltas(executor, deltas);
-    },
-  };
-}
-
-function contributionOf(
-  guards: readonly GuardOfSurvey[],
-  flagKey: string,
-  variant: string,
-  data: Record<string, unknown>,
-): Contribution {
-  return guards.flatMap((guard) => {
-    if (guard.flag_key !== flagKey) return [];
-    const value = observationOf(measureOfRow(guard), data[guard.question_id]);
-    return value === undefined ? [] : [{ guardId: guard.id, arm: armOfAssignment(variant), value }];
+export async function guardAnswersMoved(
+  executor: Executor,
+  surveyId: string,
+  assignment: FlagAssignment | null,
+  before: Record<string, unknown> | undefined,
+  after: Record<string, unknown> | undefined,
+): Promise<void> {
+  if (!assignment) return;
+  const guards = (await guardsOfSurvey(executor, surveyId)).filter((guard) => guard.flag_key === assignment.flagKey);
+  if (guards.length === 0) return;
+  const arm = armOfAssignment(assignment.variant);
+  const deltas = guards.flatMap((guard): ArmDelta[] => {
+    const measure = measureOfRow(guard);
+    const was = before && observationOf(measure, before[guard.question_id]);
+    const is = after && observationOf(measure, after[guard.question_id]);
+    if (was === is) return [];
+    const answers = (is === undefined ? 0 : 1) - (was === undefined ? 0 : 1);
+    const total = (is ?? 0) - (was ?? 0);
+    const totalOfSquares = (is ?? 0) ** 2 - (was ?? 0) ** 2;
+    return [{ guardId: guard.id, arm, displays: 0, answers, total, totalOfSquares }];
   });
+  await applyDeltas(executor, deltas);
 }
-
-const answerDelta = ({ guardId, arm, value }: Contribution[number], sign: 1 | -1): ArmDelta => ({
-  guardId,
-  arm,
-  displays: 0,
-  answers: sign,
-  total: sign * value,
-  totalOfSquares: sign * value * value,
-});
 
 /**
  * What an answer to the guard's question counts as, in SQL over `survey_responses.data` (as `observationOf` in
