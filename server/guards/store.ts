@@ -1,7 +1,8 @@
 /**
  * Feedback guards' rows and their arms' running sums. The display and response writes call `guardDisplayAdded`
  * and `guardAnswersMoved` in their own transaction, so an arm's sums always match the stored displays and
- * answers, and bump the guard's `revision`; the monitor (monitor.ts) assesses the guards whose revision moved.
+ * answers, and the arms' writes bump the guard's `revision` (a trigger, migration 0016); the monitor (guards.ts)
+ * assesses the guards whose revision moved.
  */
 import { type Selectable, sql } from 'kysely';
 import type { Measure } from '../../domain/guards/assess.js';
@@ -92,9 +93,6 @@ async function applyDeltas({ db }: Executor, deltas: readonly ArmDelta[]): Promi
       )
       .execute();
   }
-  const touched = [...new Set(deltas.map((delta) => delta.guardId))];
-  if (touched.length > 0)
-    await db.updateTable('flag_guards').set({ revision: sql`revision + 1` }).where('id', 'in', touched).execute();
 }
 
 type GuardOfSurvey = Pick<GuardRow, 'id' | 'flag_key' | 'question_id' | 'measure' | 'answer'>;

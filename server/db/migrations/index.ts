@@ -14,6 +14,7 @@ import * as surveyFlagLinks from './0012_survey_flag_links.js';
 import * as surveyResultRollups from './0013_survey_result_rollups.js';
 import * as webhookPayloads from './0014_webhook_payloads.js';
 import * as flagGuards from './0015_flag_guards.js';
+import * as flagGuardArmTriggers from './0016_flag_guard_arm_triggers.js';
 
 // Migrations import their context from context.ts (importing this file, which imports them, is a circle).
 export type { MigrationContext };
@@ -42,6 +43,7 @@ const modules: Record<string, MigrationModule> = {
   '0013_survey_result_rollups': surveyResultRollups,
   '0014_webhook_payloads': webhookPayloads,
   '0015_flag_guards': flagGuards,
+  '0016_flag_guard_arm_triggers': flagGuardArmTriggers,
 };
 
 export function migrationsFor(dialect: MigrationContext['dialect']): Record<string, Migration> {
