@@ -48,7 +48,7 @@ const placeholder = (i: number) => `\u0000ensign-argument-${i}`;
  * identified sync's read, the history entry every change reads and writes). `build` is given
  * placeholders for the arguments and must pass each through to the statement as a value.
  */
-function compiledWithArguments<A extends (string | null)[], R>(
+function compiledWithArguments<A extends (string | number | null)[], R>(
   build: (db: Kysely<Tables>, ...args: A) => Compilable<R>,
 ): (executor: Executor, args: A) => CompiledQuery<R> {
   const compiled = new Map<Dialect, { query: CompiledQuery<R>; slots: number[] }>();
@@ -85,7 +85,7 @@ export function compiledOnce<A extends string[], R>(
 }
 
 /** A write compiled once (see compiledWithArguments), run as any statement on the executor (a transaction, as a rule). */
-export function writeCompiledOnce<A extends (string | null)[]>(
+export function writeCompiledOnce<A extends (string | number | null)[]>(
   build: (db: Kysely<Tables>, ...args: A) => Compilable<unknown>,
 ): (executor: Executor, ...args: A) => Promise<void> {
   const withArguments = compiledWithArguments(build);

@@ -10,7 +10,7 @@ import { armOfAssignment } from '../../domain/guards/guard.js';
 import type { Moments } from '../../domain/guards/statistics.js';
 import { observationOf } from '../../domain/guards/assess.js';
 import type { FlagAssignment } from '../../domain/surveys/eligibility.js';
-import { type Executor, readAside } from '../db/executor.js';
+import { compiledOnce, type Executor, readAside, writeCompiledOnce } from '../db/executor.js';
 import type { FlagGuardsTable } from '../db/schema.js';
 
 export type GuardRow = Selectable<FlagGuardsTable>;
@@ -71,39 +71,46 @@ interface ArmDelta {
   totalOfSquares: number;
 }
 
-async function applyDeltas({ db }: Executor, deltas: readonly ArmDelta[]): Promise<void> {
-  for (const delta of deltas) {
-    await db
+/** Adds a delta to an arm, made if it was not: built once, run on every guarded display and answer. */
+const addToArm = writeCompiledOnce(
+  (db, guard_id: string, arm: string, displays: number, answers: number, total: number, total_of_squares: number) =>
+    db
       .insertInto('flag_guard_arms')
-      .values({
-        guard_id: delta.guardId,
-        arm: delta.arm,
-        displays: delta.displays,
-        answers: delta.answers,
-        total: delta.total,
-        total_of_squares: delta.totalOfSquares,
-      })
+      .values({ guard_id, arm, displays, answers, total, total_of_squares })
       .onConflict((conflict) =>
-        conflict.columns(['guard_id', 'arm']).doUpdateSet({
-          displays: sql`flag_guard_arms.displays + ${delta.displays}`,
-          answers: sql`flag_guard_arms.answers + ${delta.answers}`,
-          total: sql`flag_guard_arms.total + ${delta.total}`,
-          total_of_squares: sql`flag_guard_arms.total_of_squares + ${delta.totalOfSquares}`,
-        }),
-      )
-      .execute();
-  }
+        conflict.columns(['guard_id', 'arm']).doUpdateSet((eb) => ({
+          displays: eb('flag_guard_arms.displays', '+', eb.ref('excluded.displays')),
+          answers: eb('flag_guard_arms.answers', '+', eb.ref('excluded.answers')),
+          total: eb('flag_guard_arms.total', '+', eb.ref('excluded.total')),
+          total_of_squares: eb('flag_guard_arms.total_of_squares', '+', eb.ref('excluded.total_of_squares')),
+        })),
+      ),
+);
+
+async function applyDeltas(executor: Executor, deltas: readonly ArmDelta[]): Promise<void> {
+  for (const delta of deltas)
+    await addToArm(
+      executor,
+      delta.guardId,
+      delta.arm,
+      delta.displays,
+      delta.answers,
+      delta.total,
+      delta.totalOfSquares,
+    );
 }
 
 type GuardOfSurvey = Pick<GuardRow, 'id' | 'flag_key' | 'question_id' | 'measure' | 'answer'>;
 
-function guardsOfSurvey({ db }: Executor, surveyId: string): Promise<GuardOfSurvey[]> {
-  return db
+/** The guards reading the survey's answers for a flag, in the order of their ids: built once, run on every write. */
+const guardsOfSurvey = compiledOnce((db, surveyId: string, flagKey: string) =>
+  db
     .selectFrom('flag_guards')
     .select(['id', 'flag_key', 'question_id', 'measure', 'answer'])
     .where('survey_id', '=', surveyId)
-    .execute();
-}
+    .where('flag_key', '=', flagKey)
+    .orderBy('id'),
+);
 
 /** Counts a display of the survey in the arm its flag assignment names, for each guard reading the survey. */
 export async function guardDisplayAdded(
@@ -112,7 +119,7 @@ export async function guardDisplayAdded(
   assignment: FlagAssignment | null,
 ): Promise<void> {
   if (!assignment) return;
-  const guards = (await guardsOfSurvey(executor, surveyId)).filter((guard) => guard.flag_key === assignment.flagKey);
+  const guards = await guardsOfSurvey(executor, surveyId, assignment.flagKey);
   const arm = armOfAssignment(assignment.variant);
   await applyDeltas(
     executor,
@@ -134,7 +141,7 @@ export async function guardAnswersMoved(
   after: Record<string, unknown> | undefined,
 ): Promise<void> {
   if (!assignment) return;
-  const guards = (await guardsOfSurvey(executor, surveyId)).filter((guard) => guard.flag_key === assignment.flagKey);
+  const guards = await guardsOfSurvey(executor, surveyId, assignment.flagKey);
   if (guards.length === 0) return;
   const arm = armOfAssignment(assignment.variant);
   const deltas = guards.flatMap((guard): ArmDelta[] => {
