@@ -8,7 +8,6 @@ import { type RawBuilder, type Selectable, sql } from 'kysely';
 import type { Measure } from '../../domain/guards/assess.js';
 import { armOfAssignment } from '../../domain/guards/guard.js';
 import type { Moments } from '../../domain/guards/statistics.js';
-import { observationOf } from '../../domain/guards/assess.js';
 import type { FlagAssignment } from '../../domain/surveys/eligibility.js';
 import { compiledOnce, type Executor, readAside, writeCompiledOnce } from '../db/executor.js';
 import type { FlagGuardsTable } from '../db/schema.js';
