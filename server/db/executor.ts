@@ -48,7 +48,7 @@ const placeholder = (i: number) => `\u0000ensign-argument-${i}`;
  * identified sync's read, the history entry every change reads and writes). `build` is given
  * placeholders for the arguments and must pass each through to the statement as a value.
  */
-function compiledWithArguments<A extends (string | null)[], R>(
+function compiledWithArguments<A extends (string | number | null)[], R>(
   build: (db: Kysely<Tables>, ...args: A) => Compilable<R>,
 ): (executor: Executor, args: A) => CompiledQuery<R> {
   const compiled = new Map<Dialect, { query: CompiledQuery<R>; slots: number[] }>();
@@ -88,7 +88,7 @@ export function compiledOnce<A extends string[], R>(
  * A write compiled once (see compiledWithArguments), run as any statement on the executor (a transaction, as a
  * rule); the rows it returns, if it says `returning`.
  */
-export function writeCompiledOnce<A extends (string | null)[], R>(
+export function writeCompiledOnce<A extends (string | number | null)[], R>(
   build: (db: Kysely<Tables>, ...args: A) => Compilable<R>,
 ): (executor: Executor, ...args: A) => Promise<R[]> {
   const withArguments = compiledWithArguments(build);

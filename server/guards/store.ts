@@ -1,15 +1,15 @@
 /**
  * Feedback guards' rows and their arms' running sums. The display and response writes call `guardDisplayAdded`
- * and `responseGuards` in their own transaction, so an arm's sums always match the stored displays and
- * answers, and bump the guard's `revision`; the monitor (monitor.ts) assesses the guards whose revision moved.
+ * and `guardAnswersMoved` in their own transaction, so an arm's sums always match the stored displays and
+ * answers, and the arms' writes bump the guard's `revision` (a trigger, migration 0016); the monitor (guards.ts)
+ * assesses the guards whose revision moved.
  */
-import { type Selectable, sql } from 'kysely';
+import { type RawBuilder, type Selectable, sql } from 'kysely';
 import type { Measure } from '../../domain/guards/assess.js';
 import { armOfAssignment } from '../../domain/guards/guard.js';
 import type { Moments } from '../../domain/guards/statistics.js';
-import { observationOf } from '../../domain/guards/assess.js';
 import type { FlagAssignment } from '../../domain/surveys/eligibility.js';
-import { type Executor, readAside } from '../db/executor.js';
+import { compiledOnce, type Executor, readAside, writeCompiledOnce } from '../db/executor.js';
 import type { FlagGuardsTable } from '../db/schema.js';
 
 export type GuardRow = Selectable<FlagGuardsTable>;
@@ -70,42 +70,46 @@ interface ArmDelta {
   totalOfSquares: number;
 }
 
-async function applyDeltas({ db }: Executor, deltas: readonly ArmDelta[]): Promise<void> {
-  for (const delta of deltas) {
-    await db
+/** Adds a delta to an arm, made if it was not: built once, run on every guarded display and answer. */
+const addToArm = writeCompiledOnce(
+  (db, guard_id: string, arm: string, displays: number, answers: number, total: number, total_of_squares: number) =>
+    db
       .insertInto('flag_guard_arms')
-      .values({
-        guard_id: delta.guardId,
-        arm: delta.arm,
-        displays: delta.displays,
-        answers: delta.answers,
-        total: delta.total,
-        total_of_squares: delta.totalOfSquares,
-      })
+      .values({ guard_id, arm, displays, answers, total, total_of_squares })
       .onConflict((conflict) =>
-        conflict.columns(['guard_id', 'arm']).doUpdateSet({
-          displays: sql`flag_guard_arms.displays + ${delta.displays}`,
-          answers: sql`flag_guard_arms.answers + ${delta.answers}`,
-          total: sql`flag_guard_arms.total + ${delta.total}`,
-          total_of_squares: sql`flag_guard_arms.total_of_squares + ${delta.totalOfSquares}`,
-        }),
-      )
-      .execute();
-  }
-  const touched = [...new Set(deltas.map((delta) => delta.guardId))];
-  if (touched.length > 0)
-    await db.updateTable('flag_guards').set({ revision: sql`revision + 1` }).where('id', 'in', touched).execute();
+        conflict.columns(['guard_id', 'arm']).doUpdateSet((eb) => ({
+          displays: eb('flag_guard_arms.displays', '+', eb.ref('excluded.displays')),
+          answers: eb('flag_guard_arms.answers', '+', eb.ref('excluded.answers')),
+          total: eb('flag_guard_arms.total', '+', eb.ref('excluded.total')),
+          total_of_squares: eb('flag_guard_arms.total_of_squares', '+', eb.ref('excluded.total_of_squares')),
+        })),
+      ),
+);
+
+async function applyDeltas(executor: Executor, deltas: readonly ArmDelta[]): Promise<void> {
+  for (const delta of deltas)
+    await addToArm(
+      executor,
+      delta.guardId,
+      delta.arm,
+      delta.displays,
+      delta.answers,
+      delta.total,
+      delta.totalOfSquares,
+    );
 }
 
 type GuardOfSurvey = Pick<GuardRow, 'id' | 'flag_key' | 'question_id' | 'measure' | 'answer'>;
 
-function guardsOfSurvey({ db }: Executor, surveyId: string): Promise<GuardOfSurvey[]> {
-  return db
+/** The guards reading the survey's answers for a flag, in the order of their ids: built once, run on every write. */
+const guardsOfSurvey = compiledOnce((db, surveyId: string, flagKey: string) =>
+  db
     .selectFrom('flag_guards')
     .select(['id', 'flag_key', 'question_id', 'measure', 'answer'])
     .where('survey_id', '=', surveyId)
-    .execute();
-}
+    .where('flag_key', '=', flagKey)
+    .orderBy('id'),
+);
 
 /** Counts a display of the survey in the arm its flag assignment names, for each guard reading the survey. */
 export async function guardDisplayAdded(
@@ -114,7 +118,7 @@ export async function guardDisplayAdded(
   assignment: FlagAssignment | null,
 ): Promise<void> {
   if (!assignment) return;
-  const guards = (await guardsOfSurvey(executor, surveyId)).filter((guard) => guard.flag_key === assignment.flagKey);
+  const guards = await guardsOfSurvey(executor, surveyId, assignment.flagKey);
   const arm = armOfAssignment(assignment.variant);
   await applyDeltas(
     executor,
@@ -122,83 +126,108 @@ export async function guardDisplayAdded(
   );
 }
 
-/** What one stored response adds to each guard's arms: the guard, the arm and the answer's value. */
-type Contribution = { guardId: string; arm: string; value: number }[];
-
 /**
- * The guards reading the survey's responses, or undefined when none does: `contribution(id)` reads what a stored
- * response adds to their arms, `apply(before, after)` replaces one contribution by another (a create has none
- * before, a delete none after).
+ * Moves the arms of the guards reading the survey's answers from what a response held `before` to what it holds
+ * `after` (a create has nothing before, a delete nothing after), both taken from the values the write has in hand
+ * rather than read back. `assignment` is the response's flag assignment: without one nothing is written. One
+ * statement finds the guards reading the survey for the flag, values the answers for each and adds the difference
+ * to its arm (the arm's trigger bumps the guard's revision); a guard whose answer did not change is left as it is.
  */
-export async function responseGuards(executor: Executor, surveyId: string) {
-  const guards = await guardsOfSurvey(executor, surveyId);
-  if (guards.length === 0) return undefined;
-  return {
-    async contribution(responseId: string): Promise<Contribution> {
-      const row = await executor.db
-        .selectFrom('survey_responses')
-        .select(['data', 'flag_key', 'flag_variant'])
-        .where('id', '=', responseId)
-        .executeTakeFirst();
-      if (!row?.flag_key || row.flag_variant === null) return [];
-      return contributionOf(guards, row.flag_key, row.flag_variant, JSON.parse(row.data));
-    },
-    apply(before: Contribution, after: Contribution): Promise<void> {
-      const deltas = [...before.map((entry) => answerDelta(entry, -1)), ...after.map((entry) => answerDelta(entry, 1))];
-      return applyDeltas(executor, deltas);
-    },
-  };
+export async function guardAnswersMoved(
+  executor: Executor,
+  surveyId: string,
+  assignment: FlagAssignment | null,
+  before: Record<string, unknown> | undefined,
+  after: Record<string, unknown> | undefined,
+): Promise<void> {
+  if (!assignment) return;
+  await moveAnswers[executor.dialect](
+    executor,
+    armOfAssignment(assignment.variant),
+    surveyId,
+    assignment.flagKey,
+    before ? JSON.stringify(before) : null,
+    after ? JSON.stringify(after) : null,
+  );
 }
 
-function contributionOf(
-  guards: readonly GuardOfSurvey[],
-  flagKey: string,
-  variant: string,
-  data: Record<string, unknown>,
-): Contribution {
-  return guards.flatMap((guard) => {
-    if (guard.flag_key !== flagKey) return [];
-    const value = observationOf(measureOfRow(guard), data[guard.question_id]);
-    return value === undefined ? [] : [{ guardId: guard.id, arm: armOfAssignment(variant), value }];
-  });
+/** The statement of guardAnswersMoved, per dialect: built once, run on every response write of a linked survey. */
+const moveAnswers = Object.fromEntries(
+  (['sqlite', 'postgres'] as const).map((dialect) => [
+    dialect,
+    writeCompiledOnce(
+      (db, arm: string, surveyId: string, flagKey: string, before: string | null, after: string | null) => {
+        const was = observationSql(dialect, sql`${before}`, guardColumns);
+        const is = observationSql(dialect, sql`${after}`, guardColumns);
+        const counted = (value: RawBuilder<unknown>) => sql`(case when ${value} is null then 0 else 1 end)`;
+        const moved = dialect === 'postgres' ? sql`is_ is distinct from was` : sql`is_ is not was`;
+        const statement = sql`insert into flag_guard_arms (guard_id, arm, displays, answers, total, total_of_squares)
+          select id, ${arm}, 0, ${counted(sql`is_`)} - ${counted(sql`was`)}, coalesce(is_, 0) - coalesce(was, 0),
+            coalesce(is_ * is_, 0) - coalesce(was * was, 0)
+          from (select g.id as id, ${is} as is_, ${was} as was from flag_guards g
+            where g.survey_id = ${surveyId} and g.flag_key = ${flagKey}) answers
+          where ${moved}
+          order by id
+          on conflict (guard_id, arm) do update set
+            answers = flag_guard_arms.answers + excluded.answers,
+            total = flag_guard_arms.total + excluded.total,
+            total_of_squares = flag_guard_arms.total_of_squares + excluded.total_of_squares`;
+        return { compile: () => statement.compile(db) };
+      },
+    ),
+  ]),
+) as Record<
+  Executor['dialect'],
+  (executor: Executor, ...args: [string, string, string, string | null, string | null]) => Promise<unknown[]>
+>;
+
+/** A guard's question, measure and choice read, as SQL: its columns in a statement over flag_guards, or values. */
+interface GuardSql {
+  question: RawBuilder<string>;
+  measure: RawBuilder<string>;
+  answer: RawBuilder<string | null>;
 }
 
-const answerDelta = ({ guardId, arm, value }: Contribution[number], sign: 1 | -1): ArmDelta => ({
-  guardId,
-  arm,
-  displays: 0,
-  answers: sign,
-  total: sign * value,
-  totalOfSquares: sign * value * value,
+const guardValues = (guard: Pick<GuardRow, 'question_id' | 'measure' | 'answer'>): GuardSql => ({
+  question: sql`${guard.question_id}`,
+  measure: sql`${guard.measure}`,
+  answer: sql`${guard.answer ?? ''}`,
 });
 
+const guardColumns: GuardSql = {
+  question: sql`g.question_id`,
+  measure: sql`g.measure`,
+  answer: sql`coalesce(g.answer, '')`,
+};
+
 /**
- * What an answer to the guard's question counts as, in SQL over `survey_responses.data` (as `observationOf` in
- * domain/guards/assess.ts): NPS +100, 0 or -100; a rating itself; for a choice, 1 when the answer (or the list of
- * answers) names it, else 0. NULL when the answer does not count.
+ * What an answer to the guard's question counts as, in SQL over the JSON text `json` (`survey_responses.data`, or a
+ * response's data given as a value), as `observationOf` in domain/guards/assess.ts: NPS +100, 0 or -100; a rating
+ * itself; for a choice, 1 when the answer (or the list of answers) names it, else 0. NULL when the answer does not
+ * count, or `json` is NULL.
  */
-function observationSql(dialect: Executor['dialect'], guard: Pick<GuardRow, 'question_id' | 'measure' | 'answer'>) {
-  const postgres = dialect === 'postgres';
-  // SQLite's JSON path of the top-level member.
-  const path = `$."${guard.question_id.replaceAll('"', '\\"')}"`;
-  const member = postgres ? sql`(data::jsonb -> ${guard.question_id})` : sql`json_extract(data, ${path})`;
-  const type = postgres ? sql`jsonb_typeof(data::jsonb -> ${guard.question_id})` : sql`json_type(data, ${path})`;
-  if (guard.measure === 'share') {
-    const choice = guard.answer ?? '';
-    const isString = postgres ? sql`${type} = 'string'` : sql`${type} = 'text'`;
-    const text = postgres ? sql`(data::jsonb ->> ${guard.question_id})` : member;
-    const holds = postgres
-      ? sql`jsonb_exists(data::jsonb -> ${guard.question_id}, ${choice})`
-      : sql`exists (select 1 from json_each(data, ${path}) where value = ${choice})`;
-    return sql<number | null>`case when ${isString} then (case when ${text} = ${choice} then 1 else 0 end)
-      when ${type} = 'array' then (case when ${holds} then 1 else 0 end) end`;
+function observationSql(dialect: Executor['dialect'], json: RawBuilder<string | null>, guard: GuardSql) {
+  const { question, measure, answer } = guard;
+  if (dialect === 'postgres') {
+    const member = sql`(${json}::jsonb -> ${question})`;
+    const type = sql`jsonb_typeof(${member})`;
+    const value = sql`(${json}::jsonb ->> ${question})`;
+    return sql<number | null>`case
+      when ${measure} = 'share' then (case when ${type} = 'string' then (case when ${value} = ${answer} then 1 else 0 end)
+        when ${type} = 'array' then (case when jsonb_exists(${member}, ${answer}) then 1 else 0 end) end)
+      when ${type} = 'number' then (case when ${measure} = 'rating' then ${value}::float8
+        when ${value}::float8 >= 9 then 100 when ${value}::float8 <= 6 then -100 else 0 end) end`;
   }
-  const isNumber = postgres ? sql`${type} = 'number'` : sql`${type} in ('integer', 'real')`;
-  const value = postgres ? sql`(data::jsonb ->> ${guard.question_id})::float8` : member;
-  if (guard.measure === 'rating') return sql<number | null>`case when ${isNumber} then ${value} end`;
-  return sql<
-    number | null
-  >`case when ${isNumber} then (case when ${value} >= 9 then 100 when ${value} <= 6 then -100 else 0 end) end`;
+  // SQLite's JSON path of the top-level member.
+  const path = sql`'$."' || replace(${question}, '"', '\\"') || '"'`;
+  const member = sql`json_extract(${json}, ${path})`;
+  const type = sql`json_type(${json}, ${path})`;
+  return sql<number | null>`case
+    when ${measure} = 'share' then (case when ${type} = 'text' then (case when ${member} = ${answer} then 1 else 0 end)
+      when ${type} = 'array' then
+        (case when exists (select 1 from json_each(${json}, ${path}) where value = ${answer}) then 1 else 0 end) end)
+    when ${type} in ('integer', 'real') then (case when ${measure} = 'rating' then ${member}
+      when ${member} >= 9 then 100 when ${member} <= 6 then -100 else 0 end) end`;
 }
 
 /**
@@ -233,7 +262,7 @@ export async function rebuildArms(
       .compile(),
   );
   for (const row of displays) if (row.flag_variant !== null) armOf(row.flag_variant).displays += Number(row.count);
-  const value = observationSql(executor.dialect, guard);
+  const value = observationSql(executor.dialect, sql`data`, guardValues(guard));
   const rows = await readAside(
     scanner,
     sql<{

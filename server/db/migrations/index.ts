@@ -15,6 +15,7 @@ import * as surveyResultRollups from './0013_survey_result_rollups.js';
 import * as webhookPayloads from './0014_webhook_payloads.js';
 import * as flagGuards from './0015_flag_guards.js';
 import * as surveySdkGenerations from './0016_survey_sdk_generations.js';
+import * as flagGuardArmTriggers from './0017_flag_guard_arm_triggers.js';
 
 // Migrations import their context from context.ts (importing this file, which imports them, is a circle).
 export type { MigrationContext };
@@ -44,6 +45,7 @@ const modules: Record<string, MigrationModule> = {
   '0014_webhook_payloads': webhookPayloads,
   '0015_flag_guards': flagGuards,
   '0016_survey_sdk_generations': surveySdkGenerations,
+  '0017_flag_guard_arm_triggers': flagGuardArmTriggers,
 };
 
 export function migrationsFor(dialect: MigrationContext['dialect']): Record<string, Migration> {

@@ -6,7 +6,7 @@ import { cuid } from '../ids.js';
 import type { FlagAssignment } from '../../../domain/surveys/eligibility.js';
 import { assignmentColumns, assignmentOf } from './links.js';
 import { responseRollups } from './rollups.js';
-import { responseGuards } from '../../guards/store.js';
+import { guardAnswersMoved } from '../../guards/store.js';
 import { now } from './shared.js';
 
 export interface ResponseRecord {
@@ -59,8 +59,7 @@ export async function createResponse(executor: Executor, input: ResponseInput): 
       .execute();
     const rollups = await responseRollups(trx, input.surveyId);
     if (rollups) await rollups.apply(undefined, await rollups.contribution(id));
-    const guards = await responseGuards(trx, input.surveyId);
-    if (guards) await guards.apply([], await guards.contribution(id));
+    await guardAnswersMoved(trx, input.surveyId, input.flag ?? null, undefined, input.data);
   });
   return id;
 }
@@ -129,7 +128,7 @@ export async function updateResponse(
   return inTransaction(executor, async (trx) => {
     const row = await trx.db
       .selectFrom('survey_responses')
-      .select(['data', 'ttc', 'survey_id'])
+      .select(['data', 'ttc', 'survey_id', 'flag_key', 'flag_variant', 'flag_reason'])
       .where('id', '=', id)
       .where('environment_id', '=', environmentId)
       .$if(executor.dialect === 'postgres', (query) => query.forUpdate())
@@ -137,9 +136,8 @@ export async function updateResponse(
     if (!row) return undefined;
     const rollups = await responseRollups(trx, row.survey_id);
     const before = await rollups?.contribution(id);
-    const guards = await responseGuards(trx, row.survey_id);
-    const guardedBefore = await guards?.contribution(id);
-    const data = { ...JSON.parse(row.data), ...update.data };
+    const stored = JSON.parse(row.data);
+    const data = { ...stored, ...update.data };
     let ttc: TResponseTtc = update.ttc ?? JSON.parse(row.ttc);
     if (update.finished) {
       const { _total: _, ...steps } = ttc;
@@ -156,7 +154,7 @@ export async function updateResponse(
       .where('id', '=', id)
       .execute();
     if (rollups) await rollups.apply(before, await rollups.contribution(id));
-    if (guards && guardedBefore) await guards.apply(guardedBefore, await guards.contribution(id));
+    await guardAnswersMoved(trx, row.survey_id, assignmentOf(row), stored, data);
     return row.survey_id;
   });
 }
@@ -165,17 +163,15 @@ export async function deleteResponse(executor: Executor, id: string): Promise<vo
   await inTransaction(executor, async (trx) => {
     const row = await trx.db
       .selectFrom('survey_responses')
-      .select('survey_id')
+      .select(['survey_id', 'data', 'flag_key', 'flag_variant', 'flag_reason'])
       .where('id', '=', id)
       .$if(executor.dialect === 'postgres', (query) => query.forUpdate())
       .executeTakeFirst();
     if (!row) return;
     const rollups = await responseRollups(trx, row.survey_id);
     const before = await rollups?.contribution(id);
-    const guards = await responseGuards(trx, row.survey_id);
-    const guardedBefore = await guards?.contribution(id);
     await trx.db.deleteFrom('survey_responses').where('id', '=', id).execute();
     if (rollups) await rollups.apply(before, undefined);
-    if (guards && guardedBefore) await guards.apply(guardedBefore, []);
+    await guardAnswersMoved(trx, row.survey_id, assignmentOf(row), JSON.parse(row.data), undefined);
   });
 }

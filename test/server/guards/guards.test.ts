@@ -155,6 +155,28 @@ describe.each(dialects)('feedback guards on %s', (dialect) => {
     expect(edited.estimate).toBeCloseTo(before.estimate + 200 / before.responses, 6);
     expect((await t.management('DELETE', `/responses/${onB.id}`)).status).toBe(200);
     expect((await arms()).b.responses).toBe(before.responses - 1);
+
+    // A response begun without the guarded answer counts once the answer comes; an answer to another question
+    // leaves the arm as it is.
+    const userId = 'sums-late-answer';
+    const { variantKey } = await api.ok('POST', '/evaluate/v1/variant', { flagKey: 'sums', entityId: userId });
+    await t.request('POST', `${CLIENT}/displays`, { surveyId, userId });
+    const begun = await t.request('POST', `${CLIENT}/responses`, {
+      surveyId,
+      userId,
+      finished: false,
+      data: { why: 'slow' },
+    });
+    const unanswered = (await arms())[variantKey];
+    expect(unanswered.displays).toBe(read[variantKey].displays + 1);
+    expect(unanswered.responses).toBe(read[variantKey].responses - (variantKey === 'b' ? 1 : 0));
+    const late = `${CLIENT}/responses/${begun.body.data.id}`;
+    expect((await t.request('PUT', late, { finished: false, data: { nps: 0 } })).status).toBe(200);
+    const answered = (await arms())[variantKey];
+    expect(answered.responses).toBe(unanswered.responses + 1);
+    expect(answered.estimate * answered.responses).toBeCloseTo(unanswered.estimate * unanswered.responses - 100, 6);
+    expect((await t.request('PUT', late, { finished: true, data: { broken: 'No' } })).status).toBe(200);
+    expect((await arms())[variantKey]).toEqual(answered);
   });
 
   it('reads a choice question as the share of one answer, the same from the stored responses as from the writes', async () => {
