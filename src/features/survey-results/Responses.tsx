@@ -1,5 +1,6 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import * as v from 'valibot';
 import type { ResponseFilter } from '../../../domain/surveys/response-filter';
 import type { TSurvey } from '../../../domain/surveys/types';
 import { errorMessage } from '../../api/client';
@@ -7,6 +8,7 @@ import { useWritable } from '../../api/writable';
 import { DeleteDialog } from '../../components/Dialog';
 import { Timestamp } from '../../components/Timestamp';
 import { ReasonButton } from '../../components/Tooltip';
+import { useForm } from '../../lib/form';
 import { toastError } from '../../stores/toasts';
 import {
   type ResultResponse,
@@ -104,8 +106,6 @@ function ResponseCard({
   const tag = useTagResponse(namespaceKey, environmentId);
   const note = useAddNote(namespaceKey, environmentId);
   const untag = useUntagResponse(namespaceKey, environmentId);
-  const [tagName, setTagName] = useState('');
-  const [noteText, setNoteText] = useState('');
   const who = response.person?.userId ?? 'Anonymous';
   const hidden = survey.hiddenFields.enabled ? (survey.hiddenFields.fieldIds ?? []) : [];
   const answered = survey.questions.filter((question) => response.data[question.id] !== undefined);
@@ -196,51 +196,54 @@ function ResponseCard({
             </li>
           ))}
         </ul>
-        <form
-          className="results-filter-row"
-          onSubmit={(event) => {
-            event.preventDefault();
-            if (!tagName.trim()) return;
-            tag
-              .mutateAsync({ responseId: response.id, name: tagName.trim() })
-              .then(() => setTagName(''))
-              .catch((error) => toastError(errorMessage(error)));
-          }}
-        >
-          <input
-            aria-label="Tag name"
-            placeholder="Tag name"
-            value={tagName}
-            onChange={(event) => setTagName(event.target.value)}
-            disabled={writable.disabled}
-          />
-          <ReasonButton type="submit" className="button" reason={reason} disabled={tag.isPending}>
-            Add tag
-          </ReasonButton>
-        </form>
-        <form
-          className="results-filter-row"
-          onSubmit={(event) => {
-            event.preventDefault();
-            if (!noteText.trim()) return;
-            note
-              .mutateAsync({ responseId: response.id, text: noteText.trim() })
-              .then(() => setNoteText(''))
-              .catch((error) => toastError(errorMessage(error)));
-          }}
-        >
-          <input
-            aria-label="Note"
-            placeholder="Note"
-            value={noteText}
-            onChange={(event) => setNoteText(event.target.value)}
-            disabled={writable.disabled}
-          />
-          <ReasonButton type="submit" className="button" reason={reason} disabled={note.isPending}>
-            Add note
-          </ReasonButton>
-        </form>
+        <OneLineForm
+          label="Tag name"
+          action="Add tag"
+          pending={tag.isPending}
+          onSend={(name) => tag.mutateAsync({ responseId: response.id, name })}
+        />
+        <OneLineForm
+          label="Note"
+          action="Add note"
+          pending={note.isPending}
+          onSend={(text) => note.mutateAsync({ responseId: response.id, text })}
+        />
       </details>
     </li>
+  );
+}
+
+const oneLineSchema = v.object({ text: v.pipe(v.string(), v.trim(), v.nonEmpty()) });
+
+/** A one-line form (a tag's name, a note): sends its trimmed text, and empties once it is saved. */
+function OneLineForm({
+  label,
+  action,
+  pending,
+  onSend,
+}: {
+  label: string;
+  action: string;
+  pending: boolean;
+  onSend(text: string): Promise<unknown>;
+}) {
+  const writable = useWritable();
+  const form = useForm({ text: '' }, oneLineSchema);
+  return (
+    <form
+      className="results-filter-row"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (!form.valid) return;
+        onSend(form.values.text.trim())
+          .then(() => form.reset({ text: '' }))
+          .catch((error) => toastError(errorMessage(error)));
+      }}
+    >
+      <input aria-label={label} placeholder={label} {...form.field('text')} disabled={writable.disabled} />
+      <ReasonButton type="submit" className="button" reason={writable.reason} disabled={pending}>
+        {action}
+      </ReasonButton>
+    </form>
   );
 }
