@@ -1,7 +1,6 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import * as v from 'valibot';
-import type { ResponseFilter } from '../../../domain/surveys/response-filter';
 import type { TSurvey } from '../../../domain/surveys/types';
 import { errorMessage } from '../../api/client';
 import { useWritable } from '../../api/writable';
@@ -18,20 +17,11 @@ import {
   useTagResponse,
   useUntagResponse,
 } from './api';
+import type { ResultsView } from './filter';
 import { answerText, duration } from './format';
 
 /** The filtered responses, newest first, a page at a time. */
-export function Responses({
-  namespaceKey,
-  environmentId,
-  survey,
-  filter,
-}: {
-  namespaceKey: string;
-  environmentId: string;
-  survey: TSurvey;
-  filter: ResponseFilter;
-}) {
+export function Responses({ namespaceKey, environmentId, survey, filter }: ResultsView) {
   const responses = useInfiniteQuery(responsesQuery(namespaceKey, environmentId, survey.id, filter));
   const remove = useDeleteResponse(namespaceKey, environmentId);
   const [deleting, setDeleting] = useState<ResultResponse>();
@@ -74,16 +64,10 @@ export function Responses({
       <DeleteDialog
         item={deleting}
         onClose={() => setDeleting(undefined)}
-        title="Delete Response"
+        noun="response"
+        nameOf={(response) => response.id}
         onDelete={(response) => remove.mutateAsync(response.id)}
-        success="Successfully deleted response"
-      >
-        {(response) => (
-          <>
-            Are you sure you want to delete the response <strong>{response.id}</strong>?
-          </>
-        )}
-      </DeleteDialog>
+      />
     </section>
   );
 }

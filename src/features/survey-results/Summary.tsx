@@ -1,8 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import type { ResponseFilter } from '../../../domain/surveys/response-filter';
 import type { Share } from '../../../domain/surveys/summary';
-import type { TSurvey } from '../../../domain/surveys/types';
 import { type AnswerSample, type ResultsQuestionSummary, summaryQuery } from './api';
+import type { ResultsView } from './filter';
 import { answerText, count, duration, percentText } from './format';
 
 const TYPE_LABELS: Record<ResultsQuestionSummary['type'], string> = {
@@ -20,17 +19,7 @@ const TYPE_LABELS: Record<ResultsQuestionSummary['type'], string> = {
 };
 
 /** The survey's summary under the view's filter: Formbricks 1.6's figures, then each question's. */
-export function Summary({
-  namespaceKey,
-  environmentId,
-  survey,
-  filter,
-}: {
-  namespaceKey: string;
-  environmentId: string;
-  survey: TSurvey;
-  filter: ResponseFilter;
-}) {
+export function Summary({ namespaceKey, environmentId, survey, filter }: ResultsView) {
   const summary = useQuery(summaryQuery(namespaceKey, environmentId, survey.id, filter));
   if (summary.isPending) return <p className="muted">Loading…</p>;
   if (summary.isError) return <p role="alert">{summary.error.message}</p>;

@@ -134,16 +134,10 @@ function ActionClasses({ environment }: { environment: SurveyEnvironment }) {
       <DeleteDialog
         item={deleting}
         onClose={() => setDeleting(undefined)}
-        title="Delete Action"
+        noun="action"
+        nameOf={(actionClass) => actionClass.name}
         onDelete={(actionClass) => remove.mutateAsync(actionClass.id)}
-        success="Successfully deleted action"
-      >
-        {(actionClass) => (
-          <>
-            Are you sure you want to delete the action <strong>{actionClass.name}</strong>?
-          </>
-        )}
-      </DeleteDialog>
+      />
     </>
   );
 }
