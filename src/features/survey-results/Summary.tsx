@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Share } from '../../../domain/surveys/summary';
 import { type AnswerSample, type ResultsQuestionSummary, summaryQuery } from './api';
+import { TableHead } from '../../components/RowActions';
 import type { ResultsView } from './filter';
 import { answerText, count, duration, percentText } from './format';
 
@@ -37,15 +38,7 @@ export function Summary({ namespaceKey, environmentId, survey, filter }: Results
       <h3>Drop-offs by question</h3>
       <div className="table-scroll">
         <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Question</th>
-              <th scope="col">Views</th>
-              <th scope="col">Drop-offs</th>
-              <th scope="col">Drop-off %</th>
-              <th scope="col">Average time</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Question', 'Views', 'Drop-offs', 'Drop-off %', 'Average time']} actionsLabel={false} />
           <tbody>
             {dropOff.map((row) => (
               <tr key={row.questionId}>
