@@ -54,21 +54,47 @@ export function ConfirmDialog({
     <Dialog open={open} onClose={onClose} title={title}>
       <p>{children}</p>
       <p>This action cannot be undone.</p>
-      <div className="form-actions">
-        <button type="button" className="button" onClick={onClose}>
-          Cancel
-        </button>
-        <button
-          type="button"
-          className="button button-danger"
-          onClick={() => {
-            onConfirm().finally(onClose);
-          }}
-        >
-          {confirmLabel}
-        </button>
-      </div>
+      <DialogActions
+        onCancel={onClose}
+        label={confirmLabel}
+        danger
+        onConfirm={() => {
+          onConfirm().finally(onClose);
+        }}
+      />
     </Dialog>
+  );
+}
+
+/** A dialog's Cancel button and the button that does what it asks. */
+export function DialogActions({
+  onCancel,
+  label,
+  danger,
+  disabled,
+  onConfirm,
+}: {
+  onCancel(): void;
+  label: string;
+  /** A destructive action: a red button. */
+  danger?: boolean;
+  disabled?: boolean;
+  onConfirm(): void;
+}) {
+  return (
+    <div className="form-actions">
+      <button type="button" className="button" onClick={onCancel}>
+        Cancel
+      </button>
+      <button
+        type="button"
+        className={danger ? 'button button-danger' : 'button button-primary'}
+        disabled={disabled}
+        onClick={onConfirm}
+      >
+        {label}
+      </button>
+    </div>
   );
 }
 

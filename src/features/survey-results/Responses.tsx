@@ -5,6 +5,7 @@ import type { TSurvey } from '../../../domain/surveys/types';
 import { errorMessage } from '../../api/client';
 import { useWritable } from '../../api/writable';
 import { DeleteDialog } from '../../components/Dialog';
+import { NextPageButton } from '../../components/NextPageButton';
 import { Timestamp } from '../../components/Timestamp';
 import { ReasonButton } from '../../components/Tooltip';
 import { useForm } from '../../lib/form';
@@ -51,16 +52,7 @@ export function Responses({ namespaceKey, environmentId, survey, filter }: Resul
           ))}
         </ol>
       )}
-      {responses.hasNextPage && (
-        <button
-          type="button"
-          className="button"
-          disabled={responses.isFetchingNextPage}
-          onClick={() => void responses.fetchNextPage()}
-        >
-          {responses.isFetchingNextPage ? 'Loading…' : 'Load more'}
-        </button>
-      )}
+      <NextPageButton query={responses} label="Load more" busyLabel="Loading…" />
       <DeleteDialog
         item={deleting}
         onClose={() => setDeleting(undefined)}
