@@ -29,6 +29,7 @@ export function Responses({ namespaceKey, environmentId, survey, filter }: Resul
   if (responses.isPending) return <p className="muted">Loading…</p>;
   if (responses.isError) return <p role="alert">{responses.error.message}</p>;
   const list = responses.data.pages.flatMap((page) => page.data);
+  const where = { namespaceKey, environmentId, survey };
   return (
     <section aria-label="Responses">
       {list.length === 0 ? (
@@ -41,14 +42,7 @@ export function Responses({ namespaceKey, environmentId, survey, filter }: Resul
       ) : (
         <ol className="results-responses" aria-label="Responses, newest first">
           {list.map((response) => (
-            <ResponseCard
-              key={response.id}
-              namespaceKey={namespaceKey}
-              environmentId={environmentId}
-              survey={survey}
-              response={response}
-              onDelete={() => setDeleting(response)}
-            />
+            <ResponseCard key={response.id} {...where} response={response} onDelete={() => setDeleting(response)} />
           ))}
         </ol>
       )}
