@@ -4,7 +4,7 @@
  * issue's path names the field (`questions.2.logic.0.value`).
  */
 import * as v from 'valibot';
-import { URL_RULES, type TSurveyLogicCondition, type TSurveyQuestionType, type TSurveyStatus } from './types.js';
+import { URL_RULES } from './vocabulary.js';
 
 export const QUESTION_TYPES = [
   'openText',
@@ -18,14 +18,10 @@ export const QUESTION_TYPES = [
   'date',
   'fileUpload',
   'cal',
-] as const satisfies readonly TSurveyQuestionType[];
+] as const;
+export type TSurveyQuestionType = (typeof QUESTION_TYPES)[number];
 
-export const SURVEY_STATUSES = [
-  'draft',
-  'inProgress',
-  'paused',
-  'completed',
-] as const satisfies readonly TSurveyStatus[];
+export const SURVEY_STATUSES = ['draft', 'inProgress', 'paused', 'completed'] as const;
 export const DISPLAY_OPTIONS = ['displayOnce', 'displayMultiple', 'respondMultiple'] as const;
 export const PLACEMENTS = ['bottomLeft', 'bottomRight', 'topLeft', 'topRight', 'center'] as const;
 export const OPEN_TEXT_INPUT_TYPES = ['text', 'email', 'url', 'number', 'phone'] as const;
@@ -56,6 +52,27 @@ export const FILE_EXTENSIONS = [
   '7z',
   'tar',
 ] as const;
+
+export const SURVEY_TYPES = ['web', 'email', 'link', 'mobile'] as const;
+export const ACTION_CLASS_TYPES = ['code', 'noCode', 'automatic'] as const;
+export const LOGIC_CONDITION_NAMES = [
+  'accepted',
+  'clicked',
+  'submitted',
+  'skipped',
+  'equals',
+  'notEquals',
+  'lessThan',
+  'lessEqual',
+  'greaterThan',
+  'greaterEqual',
+  'includesAll',
+  'includesOne',
+  'uploaded',
+  'notUploaded',
+  'booked',
+] as const;
+export type TSurveyLogicCondition = (typeof LOGIC_CONDITION_NAMES)[number];
 
 /** The logic conditions Formbricks 1.6's editor offers for each question type. */
 export const LOGIC_CONDITIONS: Record<TSurveyQuestionType, readonly TSurveyLogicCondition[]> = {
@@ -128,6 +145,7 @@ const positiveInteger = v.pipe(
 );
 const hexColor = v.pipe(text, v.regex(/^#([0-9a-f]{3}|[0-9a-f]{6})$/i, 'must be a hex colour such as #64748b'));
 const placement = v.picklist(PLACEMENTS, oneOf(PLACEMENTS));
+const optionalText = v.optional(text);
 
 export const productSettingsSchema = v.strictObject({
   brandColor: v.optional(hexColor, '#64748b'),
@@ -141,18 +159,15 @@ export const productSettingsSchema = v.strictObject({
 });
 export type ProductSettings = v.InferOutput<typeof productSettingsSchema>;
 
+export const noCodeConfigEntries = {
+  /** Legacy discriminator, optional. */
+  type: v.optional(v.picklist(['innerHtml', 'pageUrl', 'cssSelector'])),
+  pageUrl: v.optional(v.strictObject({ value: nonEmpty, rule: v.picklist(URL_RULES, oneOf(URL_RULES)) })),
+  innerHtml: v.optional(v.strictObject({ value: nonEmpty })),
+  cssSelector: v.optional(v.strictObject({ value: nonEmpty })),
+};
 export const noCodeConfigSchema = v.pipe(
-  v.looseObject({
-    type: v.optional(v.picklist(['innerHtml', 'pageUrl', 'cssSelector'])),
-    pageUrl: v.optional(
-      v.strictObject({
-        value: nonEmpty,
-        rule: v.picklist(URL_RULES, oneOf(URL_RULES)),
-      }),
-    ),
-    innerHtml: v.optional(v.strictObject({ value: nonEmpty })),
-    cssSelector: v.optional(v.strictObject({ value: nonEmpty })),
-  }),
+  v.looseObject(noCodeConfigEntries),
   v.check(
     (config) => Boolean(config.pageUrl || config.innerHtml || config.cssSelector),
     'needs at least one of pageUrl, innerHtml or cssSelector',
@@ -163,7 +178,7 @@ export const actionClassInputSchema = v.pipe(
   v.strictObject({
     name: v.pipe(nonEmpty, v.maxLength(255, 'must be at most 255 characters')),
     description: v.optional(v.nullable(text), null),
-    type: v.optional(v.picklist(['code', 'noCode', 'automatic'], 'must be code, noCode or automatic'), 'code'),
+    type: v.optional(v.picklist(ACTION_CLASS_TYPES, oneOf(ACTION_CLASS_TYPES)), 'code'),
     noCodeConfig: v.optional(v.nullable(noCodeConfigSchema), null),
   }),
   v.forward(
@@ -173,82 +188,113 @@ export const actionClassInputSchema = v.pipe(
 );
 export type ActionClassInput = v.InferOutput<typeof actionClassInputSchema>;
 
+export const choiceEntries = { id: nonEmpty, label: nonEmpty };
+export const pictureChoiceEntries = { id: nonEmpty, imageUrl: nonEmpty };
 const choices = v.pipe(
-  v.array(v.looseObject({ id: nonEmpty, label: nonEmpty })),
+  v.array(v.looseObject(choiceEntries)),
   v.minLength(1, 'needs at least one choice'),
   v.check((list) => new Set(list.map((c) => c.label)).size === list.length, 'choice labels must be unique'),
 );
 
-/** Per type, the fields a question of that type reads and cannot do without. */
+/**
+ * Per type, the fields a question of that type reads (those it cannot do without required). Each list
+ * of entries is also the question's type (types.ts); the schemas are loose, so fields of later
+ * Formbricks versions are kept as sent.
+ */
+export const openTextEntries = {
+  type: v.literal('openText'),
+  inputType: v.optional(v.picklist(OPEN_TEXT_INPUT_TYPES, oneOf(OPEN_TEXT_INPUT_TYPES))),
+  placeholder: optionalText,
+  longAnswer: v.optional(v.boolean()),
+};
+export const multipleChoiceEntries = {
+  type: v.picklist(['multipleChoiceSingle', 'multipleChoiceMulti']),
+  choices,
+  shuffleOption: v.optional(v.picklist(SHUFFLE_OPTIONS, oneOf(SHUFFLE_OPTIONS))),
+  otherOptionPlaceholder: optionalText,
+};
+export const npsEntries = {
+  type: v.literal('nps'),
+  lowerLabel: v.optional(text, ''),
+  upperLabel: v.optional(text, ''),
+};
+export const ctaEntries = {
+  type: v.literal('cta'),
+  buttonExternal: v.optional(v.boolean(), false),
+  buttonUrl: optionalText,
+  dismissButtonLabel: optionalText,
+  html: optionalText,
+};
+export const ratingEntries = {
+  type: v.literal('rating'),
+  scale: v.picklist(RATING_SCALES, oneOf(RATING_SCALES)),
+  range: v.picklist(RATING_RANGES, oneOf(RATING_RANGES)),
+  lowerLabel: v.optional(text, ''),
+  upperLabel: v.optional(text, ''),
+};
+export const consentEntries = {
+  type: v.literal('consent'),
+  label: nonEmpty,
+  html: optionalText,
+  dismissButtonLabel: optionalText,
+  placeholder: optionalText,
+};
+export const pictureSelectionEntries = {
+  type: v.literal('pictureSelection'),
+  allowMulti: v.optional(v.boolean(), false),
+  choices: v.pipe(v.array(v.looseObject(pictureChoiceEntries)), v.minLength(2, 'needs at least two pictures')),
+};
+export const dateEntries = {
+  type: v.literal('date'),
+  html: optionalText,
+  format: v.optional(v.picklist(DATE_FORMATS, oneOf(DATE_FORMATS)), 'y-M-d'),
+};
+export const fileUploadEntries = {
+  type: v.literal('fileUpload'),
+  allowMultipleFiles: v.optional(v.boolean(), false),
+  maxSizeInMB: v.optional(v.pipe(v.number('must be a number'), v.minValue(0, 'must be 0 or more'))),
+  allowedFileExtensions: v.optional(v.array(v.picklist(FILE_EXTENSIONS, 'must be a known file extension'))),
+};
+export const calEntries = { type: v.literal('cal'), calUserName: nonEmpty };
+
 const questionSchema = v.variant(
   'type',
   [
-    v.looseObject({
-      type: v.literal('openText'),
-      inputType: v.optional(v.picklist(OPEN_TEXT_INPUT_TYPES, oneOf(OPEN_TEXT_INPUT_TYPES))),
-      placeholder: v.optional(text),
-      longAnswer: v.optional(v.boolean()),
-    }),
-    v.looseObject({
-      type: v.picklist(['multipleChoiceSingle', 'multipleChoiceMulti']),
-      choices,
-      shuffleOption: v.optional(v.picklist(SHUFFLE_OPTIONS, oneOf(SHUFFLE_OPTIONS))),
-      otherOptionPlaceholder: v.optional(text),
-    }),
-    v.looseObject({ type: v.literal('nps'), lowerLabel: v.optional(text, ''), upperLabel: v.optional(text, '') }),
-    v.looseObject({
-      type: v.literal('cta'),
-      buttonExternal: v.optional(v.boolean(), false),
-      buttonUrl: v.optional(text),
-      dismissButtonLabel: v.optional(text),
-      html: v.optional(text),
-    }),
-    v.looseObject({
-      type: v.literal('rating'),
-      scale: v.picklist(RATING_SCALES, oneOf(RATING_SCALES)),
-      range: v.picklist(RATING_RANGES, oneOf(RATING_RANGES)),
-      lowerLabel: v.optional(text, ''),
-      upperLabel: v.optional(text, ''),
-    }),
-    v.looseObject({ type: v.literal('consent'), label: nonEmpty, html: v.optional(text) }),
-    v.looseObject({
-      type: v.literal('pictureSelection'),
-      allowMulti: v.optional(v.boolean(), false),
-      choices: v.pipe(
-        v.array(v.looseObject({ id: nonEmpty, imageUrl: nonEmpty })),
-        v.minLength(2, 'needs at least two pictures'),
-      ),
-    }),
-    v.looseObject({
-      type: v.literal('date'),
-      format: v.optional(v.picklist(DATE_FORMATS, oneOf(DATE_FORMATS)), 'y-M-d'),
-    }),
-    v.looseObject({
-      type: v.literal('fileUpload'),
-      allowMultipleFiles: v.optional(v.boolean(), false),
-      maxSizeInMB: v.optional(v.pipe(v.number('must be a number'), v.minValue(0, 'must be 0 or more'))),
-      allowedFileExtensions: v.optional(v.array(v.picklist(FILE_EXTENSIONS, 'must be a known file extension'))),
-    }),
-    v.looseObject({ type: v.literal('cal'), calUserName: nonEmpty }),
+    v.looseObject(openTextEntries),
+    v.looseObject(multipleChoiceEntries),
+    v.looseObject(npsEntries),
+    v.looseObject(ctaEntries),
+    v.looseObject(ratingEntries),
+    v.looseObject(consentEntries),
+    v.looseObject(pictureSelectionEntries),
+    v.looseObject(dateEntries),
+    v.looseObject(fileUploadEntries),
+    v.looseObject(calEntries),
   ],
   `must be one of ${QUESTION_TYPES.join(', ')}`,
 );
 
-const logicSchema = v.looseObject({
-  condition: v.optional(v.picklist(Object.values(LOGIC_CONDITIONS).flat(), 'must be a logic condition')),
+export const logicEntries = {
+  condition: v.optional(v.picklist(LOGIC_CONDITION_NAMES, 'must be a logic condition')),
   value: v.optional(v.union([text, v.number(), v.array(text)], 'must be a string, a number or a list of strings')),
-  destination: v.optional(text),
-});
+  /** A question id or "end". */
+  destination: optionalText,
+};
+const logicSchema = v.looseObject(logicEntries);
 
-const questionCommon = v.looseObject({
+/** The fields every question has, whatever its type. */
+export const questionCommonEntries = {
   id: v.pipe(text, v.regex(/^[A-Za-z0-9_-]+$/, 'must be letters, digits, "_" or "-"')),
   headline: nonEmpty,
-  subheader: v.optional(text),
+  subheader: optionalText,
+  imageUrl: optionalText,
   required: v.optional(v.boolean(), true),
-  buttonLabel: v.optional(text),
-  backButtonLabel: v.optional(text),
+  buttonLabel: optionalText,
+  backButtonLabel: optionalText,
   logic: v.optional(v.array(logicSchema)),
-});
+  isDraft: v.optional(v.boolean()),
+};
+const questionCommon = v.looseObject(questionCommonEntries);
 
 type LogicRule = v.InferOutput<typeof logicSchema>;
 type ParsedQuestion = { type: TSurveyQuestionType; choices?: { label?: string }[]; logic?: LogicRule[] } & Record<
@@ -340,97 +386,152 @@ export function attributeFilterProblem(filter: {
   return undefined;
 }
 
-const nullableObject = v.optional(v.nullable(v.record(v.string(), v.unknown())), null);
-const optionalText = v.optional(text);
+export const welcomeCardEntries = {
+  enabled: v.boolean('must be true or false'),
+  headline: optionalText,
+  html: optionalText,
+  fileUrl: optionalText,
+  buttonLabel: optionalText,
+  timeToFinish: v.optional(v.boolean()),
+  showResponseCount: v.optional(v.boolean()),
+};
+export const thankYouCardEntries = {
+  enabled: v.boolean('must be true or false'),
+  headline: optionalText,
+  subheader: optionalText,
+  buttonLabel: optionalText,
+  buttonLink: v.optional(v.pipe(text, v.url('must be a URL'))),
+  imageUrl: optionalText,
+};
+export const productOverwritesEntries = {
+  brandColor: v.optional(v.nullable(hexColor)),
+  highlightBorderColor: v.optional(v.nullable(hexColor)),
+  placement: v.optional(v.nullable(placement)),
+  clickOutsideClose: v.optional(v.nullable(v.boolean())),
+  darkOverlay: v.optional(v.nullable(v.boolean())),
+};
+export const inlineTriggersEntries = {
+  codeConfig: v.optional(v.looseObject({ identifier: nonEmpty })),
+  noCodeConfig: v.optional(noCodeConfigSchema),
+};
+export const stylingEntries = {
+  background: v.optional(
+    v.looseObject({
+      bg: optionalText,
+      bgType: v.optional(v.picklist(['animation', 'color', 'image'], 'must be animation, color or image')),
+      brightness: v.optional(v.number('must be a number')),
+    }),
+  ),
+  hideProgressBar: v.optional(v.boolean('must be true or false')),
+};
+export const linkedFlagEntries = {
+  flagKey: nonEmpty,
+  variants: v.pipe(v.array(nonEmpty), v.minLength(1, 'needs at least one variant')),
+};
+const optionalFlag = v.optional(v.boolean('must be true or false'));
+/** A field that may be null, null when missing. */
+const orNull = <S extends v.GenericSchema>(schema: S) => v.optional(v.nullable(schema), null);
+
+/** A survey as the editor, the management API and the seed file send it; every field but the name and questions has a default. */
+export const surveyInputEntries = {
+  name: v.pipe(nonEmpty, v.maxLength(255, 'must be at most 255 characters')),
+  type: v.optional(v.picklist(SURVEY_TYPES, oneOf(SURVEY_TYPES)), 'web'),
+  status: v.optional(v.picklist(SURVEY_STATUSES, oneOf(SURVEY_STATUSES)), 'inProgress'),
+  displayOption: v.optional(v.picklist(DISPLAY_OPTIONS, oneOf(DISPLAY_OPTIONS)), 'displayOnce'),
+  /** Seconds, or null. */
+  autoClose: orNull(positiveInteger),
+  /** Action class names. */
+  triggers: v.optional(v.array(nonEmpty), []),
+  inlineTriggers: orNull(v.looseObject(inlineTriggersEntries)),
+  redirectUrl: orNull(v.pipe(text, v.url('must be a URL'))),
+  recontactDays: orNull(nonNegativeInteger),
+  welcomeCard: v.optional(v.looseObject(welcomeCardEntries), {
+    enabled: false,
+    timeToFinish: true,
+    showResponseCount: false,
+  }),
+  questions: v.pipe(
+    v.array(v.intersect([questionCommon, questionSchema])),
+    v.minLength(1, 'needs at least one question'),
+  ),
+  thankYouCard: v.optional(v.looseObject(thankYouCardEntries), {
+    enabled: true,
+    headline: 'Thank you!',
+    subheader: 'We appreciate your feedback.',
+  }),
+  hiddenFields: v.optional(
+    v.looseObject({
+      enabled: v.boolean('must be true or false'),
+      fieldIds: v.optional(v.array(v.pipe(text, v.regex(/^[A-Za-z0-9_-]+$/, 'must be letters, digits, "_" or "-"')))),
+    }),
+    { enabled: true, fieldIds: [] },
+  ),
+  /** Seconds. */
+  delay: v.optional(nonNegativeInteger, 0),
+  autoComplete: orNull(positiveInteger),
+  closeOnDate: orNull(v.pipe(text, v.isoTimestamp('must be an ISO 8601 timestamp'))),
+  productOverwrites: orNull(v.looseObject(productOverwritesEntries)),
+  styling: orNull(v.looseObject(stylingEntries)),
+  surveyClosedMessage: orNull(
+    v.looseObject({ enabled: optionalFlag, heading: optionalText, subheading: optionalText }),
+  ),
+  segment: orNull(v.looseObject({ filters: v.array(filterItem) })),
+  singleUse: v.optional(
+    v.nullable(
+      v.looseObject({
+        enabled: v.boolean('must be true or false'),
+        heading: optionalText,
+        subheading: optionalText,
+        isEncrypted: v.optional(v.boolean('must be true or false'), true),
+      }),
+    ),
+    { enabled: false, isEncrypted: true },
+  ),
+  verifyEmail: orNull(v.looseObject({ name: optionalText, subheading: optionalText })),
+  pin: orNull(text),
+  resultShareKey: orNull(text),
+  /** 1-100, or null. */
+  displayPercentage: orNull(
+    v.pipe(v.number('must be a number'), v.minValue(1, 'must be 1 or more'), v.maxValue(100, 'must be 100 or less')),
+  ),
+  /** Shown only to identified visitors to whom this flag of the namespace gives one of these values. */
+  linkedFlag: orNull(v.strictObject(linkedFlagEntries)),
+  /** Shown only to identified visitors whose attributes match this Flipt segment of the namespace. */
+  segmentKey: orNull(nonEmpty),
+};
+
+/** What the server adds to a stored document: its id, times and environment. */
+const storedEntries = { id: text, createdAt: text, updatedAt: text, environmentId: text };
+
+/** A segment as a stored survey carries it (Formbricks' shape). */
+export const segmentEntries = {
+  ...storedEntries,
+  title: text,
+  description: v.nullable(text),
+  isPrivate: v.boolean(),
+  filters: v.array(v.unknown()),
+  surveys: v.array(text),
+};
+
+/** A survey as the server emits it: every key present, nulls explicit. */
+export const storedSurveyEntries = {
+  ...surveyInputEntries,
+  ...storedEntries,
+  createdBy: v.nullable(text),
+  segment: v.nullable(v.looseObject(segmentEntries)),
+};
+
+/** An action class as the server emits it. */
+export const storedActionClassEntries = {
+  ...storedEntries,
+  name: text,
+  description: v.nullable(text),
+  type: v.picklist(ACTION_CLASS_TYPES),
+  noCodeConfig: v.nullable(noCodeConfigSchema),
+};
 
 export const surveyInputSchema = v.pipe(
-  v.looseObject({
-    name: v.pipe(nonEmpty, v.maxLength(255, 'must be at most 255 characters')),
-    type: v.optional(v.picklist(['web', 'email', 'link', 'mobile'], 'must be web, email, link or mobile'), 'web'),
-    status: v.optional(v.picklist(SURVEY_STATUSES, oneOf(SURVEY_STATUSES)), 'inProgress'),
-    displayOption: v.optional(v.picklist(DISPLAY_OPTIONS, oneOf(DISPLAY_OPTIONS)), 'displayOnce'),
-    autoClose: v.optional(v.nullable(positiveInteger), null),
-    triggers: v.optional(v.array(nonEmpty), []),
-    inlineTriggers: nullableObject,
-    redirectUrl: v.optional(v.nullable(v.pipe(text, v.url('must be a URL'))), null),
-    recontactDays: v.optional(v.nullable(nonNegativeInteger), null),
-    welcomeCard: v.optional(
-      v.looseObject({
-        enabled: v.boolean('must be true or false'),
-        headline: optionalText,
-        html: optionalText,
-        fileUrl: optionalText,
-        buttonLabel: optionalText,
-        timeToFinish: v.optional(v.boolean()),
-        showResponseCount: v.optional(v.boolean()),
-      }),
-      { enabled: false, timeToFinish: true, showResponseCount: false },
-    ),
-    questions: v.pipe(
-      v.array(v.intersect([questionCommon, questionSchema])),
-      v.minLength(1, 'needs at least one question'),
-    ),
-    thankYouCard: v.optional(
-      v.looseObject({
-        enabled: v.boolean('must be true or false'),
-        headline: optionalText,
-        subheader: optionalText,
-        buttonLabel: optionalText,
-        buttonLink: v.optional(v.pipe(text, v.url('must be a URL'))),
-        imageUrl: optionalText,
-      }),
-      { enabled: true, headline: 'Thank you!', subheader: 'We appreciate your feedback.' },
-    ),
-    hiddenFields: v.optional(
-      v.looseObject({
-        enabled: v.boolean('must be true or false'),
-        fieldIds: v.optional(v.array(v.pipe(text, v.regex(/^[A-Za-z0-9_-]+$/, 'must be letters, digits, "_" or "-"')))),
-      }),
-      { enabled: true, fieldIds: [] },
-    ),
-    delay: v.optional(nonNegativeInteger, 0),
-    autoComplete: v.optional(v.nullable(positiveInteger), null),
-    closeOnDate: v.optional(v.nullable(v.pipe(text, v.isoTimestamp('must be an ISO 8601 timestamp'))), null),
-    productOverwrites: v.optional(
-      v.nullable(
-        v.looseObject({
-          brandColor: v.optional(v.nullable(hexColor)),
-          highlightBorderColor: v.optional(v.nullable(hexColor)),
-          placement: v.optional(v.nullable(placement)),
-          clickOutsideClose: v.optional(v.nullable(v.boolean())),
-          darkOverlay: v.optional(v.nullable(v.boolean())),
-        }),
-      ),
-      null,
-    ),
-    styling: nullableObject,
-    surveyClosedMessage: nullableObject,
-    segment: v.optional(v.nullable(v.looseObject({ filters: v.array(filterItem) })), null),
-    singleUse: v.optional(v.nullable(v.looseObject({ enabled: v.boolean() })), { enabled: false, isEncrypted: true }),
-    verifyEmail: nullableObject,
-    pin: v.optional(v.nullable(text), null),
-    resultShareKey: v.optional(v.nullable(text), null),
-    displayPercentage: v.optional(
-      v.nullable(
-        v.pipe(
-          v.number('must be a number'),
-          v.minValue(1, 'must be 1 or more'),
-          v.maxValue(100, 'must be 100 or less'),
-        ),
-      ),
-      null,
-    ),
-    linkedFlag: v.optional(
-      v.nullable(
-        v.strictObject({
-          flagKey: nonEmpty,
-          variants: v.pipe(v.array(nonEmpty), v.minLength(1, 'needs at least one variant')),
-        }),
-      ),
-      null,
-    ),
-    segmentKey: v.optional(v.nullable(nonEmpty), null),
-  }),
+  v.looseObject(surveyInputEntries),
   v.forward(
     v.check(
       (survey) => new Set(survey.questions.map((q) => q.id)).size === survey.questions.length,

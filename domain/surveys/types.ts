@@ -2,228 +2,60 @@
  * Wire types of the Formbricks 1.6 client API: the survey documents,
  * product and action classes the server syncs, the payloads the loader posts, the loader's stored
  * config and the props the loader hands to the renderer. Every text field is a plain string in 1.6.
+ *
+ * The documents the survey schemas check (schema.ts) take their types from those schemas; the rest
+ * (what the loader keeps and posts, the renderer's props) are written here.
  */
+import type * as v from 'valibot';
+import type * as schema from './schema.js';
 
-export type TSurveyType = 'web' | 'email' | 'link' | 'mobile';
-export type TSurveyStatus = 'draft' | 'inProgress' | 'paused' | 'completed';
-export type TSurveyDisplayOption = 'displayOnce' | 'displayMultiple' | 'respondMultiple';
-export type TPlacement = 'bottomLeft' | 'bottomRight' | 'topLeft' | 'topRight' | 'center';
+export { type TActionClassPageUrlRule, URL_RULES } from './vocabulary.js';
+export type { TSurveyLogicCondition, TSurveyQuestionType } from './schema.js';
 
-/** URL rules of a page-URL trigger, compared against the full `location.href`. */
-export type TActionClassPageUrlRule =
-  | 'exactMatch'
-  | 'contains'
-  | 'startsWith'
-  | 'endsWith'
-  | 'notMatch'
-  | 'notContains';
-export const URL_RULES: readonly TActionClassPageUrlRule[] = [
-  'exactMatch',
-  'contains',
-  'startsWith',
-  'endsWith',
-  'notMatch',
-  'notContains',
-];
+/**
+ * The type of a list of schema entries: what a schema of them outputs (defaults applied), without the
+ * index signature a loose schema adds for fields it does not know.
+ */
+type Fields<E extends v.ObjectEntries> = v.InferOutput<v.ObjectSchema<E, undefined>>;
 
-export interface TActionClassNoCodeConfig {
-  /** Legacy discriminator, optional. */
-  type?: 'innerHtml' | 'pageUrl' | 'cssSelector';
-  pageUrl?: { value: string; rule: TActionClassPageUrlRule };
-  innerHtml?: { value: string };
-  cssSelector?: { value: string };
-}
+export type TSurveyType = (typeof schema.SURVEY_TYPES)[number];
+export type TSurveyStatus = (typeof schema.SURVEY_STATUSES)[number];
+export type TSurveyDisplayOption = (typeof schema.DISPLAY_OPTIONS)[number];
+export type TPlacement = (typeof schema.PLACEMENTS)[number];
 
-export type TActionClassType = 'code' | 'noCode' | 'automatic';
-
-export interface TActionClass {
-  id: string;
-  createdAt: string;
-  updatedAt: string;
-  name: string;
-  description: string | null;
-  type: TActionClassType;
-  noCodeConfig: TActionClassNoCodeConfig | null;
-  environmentId: string;
-}
+export type TActionClassNoCodeConfig = Fields<typeof schema.noCodeConfigEntries>;
+export type TActionClassType = (typeof schema.ACTION_CLASS_TYPES)[number];
+export type TActionClass = Fields<typeof schema.storedActionClassEntries>;
 
 /** Built-in action names. */
 export const NEW_SESSION = 'New Session';
 export const EXIT_INTENT = 'Exit Intent (Desktop)';
 export const SCROLL_50 = '50% Scroll';
 
-export interface TSurveyInlineTriggers {
-  codeConfig?: { identifier: string };
-  noCodeConfig?: TActionClassNoCodeConfig;
-}
+export type TSurveyInlineTriggers = Fields<typeof schema.inlineTriggersEntries>;
+export type TSurveyProductOverwrites = Fields<typeof schema.productOverwritesEntries>;
+export type TSurveyWelcomeCard = Fields<typeof schema.welcomeCardEntries>;
+export type TSurveyThankYouCard = Fields<typeof schema.thankYouCardEntries>;
+export type TSurveyLogic = Fields<typeof schema.logicEntries>;
 
-export interface TSurveyProductOverwrites {
-  brandColor?: string | null;
-  highlightBorderColor?: string | null;
-  placement?: TPlacement | null;
-  clickOutsideClose?: boolean | null;
-  darkOverlay?: boolean | null;
-}
+export type TSurveyQuestionBase = Fields<typeof schema.questionCommonEntries>;
+/** A question of one type: the fields every question has and those of its type. */
+type QuestionOf<E extends v.ObjectEntries> = Fields<typeof schema.questionCommonEntries & E>;
 
-export interface TSurveyWelcomeCard {
-  enabled: boolean;
-  headline?: string;
-  html?: string;
-  fileUrl?: string;
-  buttonLabel?: string;
-  timeToFinish?: boolean;
-  showResponseCount?: boolean;
-}
-
-export interface TSurveyThankYouCard {
-  enabled: boolean;
-  headline?: string;
-  subheader?: string;
-  buttonLabel?: string;
-  buttonLink?: string;
-  imageUrl?: string;
-}
-
-export type TSurveyLogicCondition =
-  | 'accepted'
-  | 'clicked'
-  | 'submitted'
-  | 'skipped'
-  | 'equals'
-  | 'notEquals'
-  | 'lessThan'
-  | 'lessEqual'
-  | 'greaterThan'
-  | 'greaterEqual'
-  | 'includesAll'
-  | 'includesOne'
-  | 'uploaded'
-  | 'notUploaded'
-  | 'booked';
-
-export interface TSurveyLogic {
-  condition?: TSurveyLogicCondition;
-  value?: string | number | string[];
-  /** A question id or "end". */
-  destination?: string;
-}
-
-export interface TSurveyQuestionBase {
-  id: string;
-  headline: string;
-  subheader?: string;
-  imageUrl?: string;
-  required: boolean;
-  buttonLabel?: string;
-  backButtonLabel?: string;
-  logic?: TSurveyLogic[];
-  isDraft?: boolean;
-  scale?: 'number' | 'smiley' | 'star';
-  range?: 3 | 4 | 5 | 7 | 10;
-}
-
-export type TSurveyOpenTextInputType = 'text' | 'email' | 'url' | 'number' | 'phone';
-
-export interface TSurveyOpenTextQuestion extends TSurveyQuestionBase {
-  type: 'openText';
-  placeholder?: string;
-  longAnswer?: boolean;
-  inputType?: TSurveyOpenTextInputType;
-}
-
-export interface TSurveyChoice {
-  id: string;
-  label: string;
-}
-
-export interface TSurveyMultipleChoiceQuestion extends TSurveyQuestionBase {
-  type: 'multipleChoiceSingle' | 'multipleChoiceMulti';
-  choices: TSurveyChoice[];
-  shuffleOption?: 'none' | 'all' | 'exceptLast';
-  otherOptionPlaceholder?: string;
-}
-
-export interface TSurveyNPSQuestion extends TSurveyQuestionBase {
-  type: 'nps';
-  lowerLabel: string;
-  upperLabel: string;
-}
-
-export interface TSurveyCTAQuestion extends TSurveyQuestionBase {
-  type: 'cta';
-  html?: string;
-  buttonUrl?: string;
-  buttonExternal: boolean;
-  dismissButtonLabel?: string;
-}
-
-export interface TSurveyRatingQuestion extends TSurveyQuestionBase {
-  type: 'rating';
-  scale: 'number' | 'smiley' | 'star';
-  range: 3 | 4 | 5 | 7 | 10;
-  lowerLabel: string;
-  upperLabel: string;
-}
-
-export interface TSurveyConsentQuestion extends TSurveyQuestionBase {
-  type: 'consent';
-  html?: string;
-  label: string;
-  dismissButtonLabel?: string;
-  placeholder?: string;
-}
-
-export interface TSurveyPictureChoice {
-  id: string;
-  imageUrl: string;
-}
-
-export interface TSurveyPictureSelectionQuestion extends TSurveyQuestionBase {
-  type: 'pictureSelection';
-  allowMulti: boolean;
-  choices: TSurveyPictureChoice[];
-}
-
-export interface TSurveyDateQuestion extends TSurveyQuestionBase {
-  type: 'date';
-  html?: string;
-  format: 'M-d-y' | 'd-M-y' | 'y-M-d';
-}
-
-export type TAllowedFileExtension =
-  | 'png'
-  | 'jpeg'
-  | 'jpg'
-  | 'pdf'
-  | 'doc'
-  | 'docx'
-  | 'xls'
-  | 'xlsx'
-  | 'ppt'
-  | 'pptx'
-  | 'plain'
-  | 'csv'
-  | 'mp4'
-  | 'mov'
-  | 'avi'
-  | 'mkv'
-  | 'webm'
-  | 'zip'
-  | 'rar'
-  | '7z'
-  | 'tar';
-
-export interface TSurveyFileUploadQuestion extends TSurveyQuestionBase {
-  type: 'fileUpload';
-  allowMultipleFiles: boolean;
-  maxSizeInMB?: number;
-  allowedFileExtensions?: TAllowedFileExtension[];
-}
-
-export interface TSurveyCalQuestion extends TSurveyQuestionBase {
-  type: 'cal';
-  calUserName: string;
-}
+export type TSurveyOpenTextInputType = (typeof schema.OPEN_TEXT_INPUT_TYPES)[number];
+export type TSurveyOpenTextQuestion = QuestionOf<typeof schema.openTextEntries>;
+export type TSurveyChoice = Fields<typeof schema.choiceEntries>;
+export type TSurveyMultipleChoiceQuestion = QuestionOf<typeof schema.multipleChoiceEntries>;
+export type TSurveyNPSQuestion = QuestionOf<typeof schema.npsEntries>;
+export type TSurveyCTAQuestion = QuestionOf<typeof schema.ctaEntries>;
+export type TSurveyRatingQuestion = QuestionOf<typeof schema.ratingEntries>;
+export type TSurveyConsentQuestion = QuestionOf<typeof schema.consentEntries>;
+export type TSurveyPictureChoice = Fields<typeof schema.pictureChoiceEntries>;
+export type TSurveyPictureSelectionQuestion = QuestionOf<typeof schema.pictureSelectionEntries>;
+export type TSurveyDateQuestion = QuestionOf<typeof schema.dateEntries>;
+export type TAllowedFileExtension = (typeof schema.FILE_EXTENSIONS)[number];
+export type TSurveyFileUploadQuestion = QuestionOf<typeof schema.fileUploadEntries>;
+export type TSurveyCalQuestion = QuestionOf<typeof schema.calEntries>;
 
 export type TSurveyQuestion =
   | TSurveyOpenTextQuestion
@@ -237,70 +69,13 @@ export type TSurveyQuestion =
   | TSurveyFileUploadQuestion
   | TSurveyCalQuestion;
 
-export type TSurveyQuestionType = TSurveyQuestion['type'];
-
-export interface TSegment {
-  id: string;
-  title: string;
-  description: string | null;
-  isPrivate: boolean;
-  filters: unknown[];
-  environmentId: string;
-  createdAt: string;
-  updatedAt: string;
-  surveys: string[];
-}
+export type TSegment = Fields<typeof schema.segmentEntries>;
 
 /** A survey as the server emits it: every key present, nulls explicit. */
-export interface TSurvey {
-  id: string;
-  createdAt: string;
-  updatedAt: string;
-  name: string;
-  type: TSurveyType;
-  environmentId: string;
-  createdBy: string | null;
-  status: TSurveyStatus;
-  displayOption: TSurveyDisplayOption;
-  /** Seconds, or null. */
-  autoClose: number | null;
-  /** Action class names. */
-  triggers: string[];
-  inlineTriggers: TSurveyInlineTriggers | null;
-  redirectUrl: string | null;
-  recontactDays: number | null;
-  welcomeCard: TSurveyWelcomeCard;
-  questions: TSurveyQuestion[];
-  thankYouCard: TSurveyThankYouCard;
-  hiddenFields: { enabled: boolean; fieldIds?: string[] };
-  /** Seconds. */
-  delay: number;
-  autoComplete: number | null;
-  closeOnDate: string | null;
-  productOverwrites: TSurveyProductOverwrites | null;
-  styling: {
-    background?: { bg?: string; bgType?: 'animation' | 'color' | 'image'; brightness?: number };
-    hideProgressBar?: boolean;
-  } | null;
-  surveyClosedMessage: { enabled?: boolean; heading?: string; subheading?: string } | null;
-  segment: TSegment | null;
-  singleUse: { enabled: boolean; heading?: string; subheading?: string; isEncrypted: boolean } | null;
-  verifyEmail: { name?: string; subheading?: string } | null;
-  pin: string | null;
-  resultShareKey: string | null;
-  /** 1-100, or null. */
-  displayPercentage: number | null;
-  /** Shown only to identified visitors to whom this flag of the namespace gives one of these values. */
-  linkedFlag: TLinkedFlag | null;
-  /** Shown only to identified visitors whose attributes match this Flipt segment of the namespace. */
-  segmentKey: string | null;
-}
+export type TSurvey = Omit<Fields<typeof schema.storedSurveyEntries>, 'questions'> & { questions: TSurveyQuestion[] };
 
 /** A flag a survey is linked to: a variant flag's variant keys, or a boolean flag's `enabled` / `disabled`. */
-export interface TLinkedFlag {
-  flagKey: string;
-  variants: string[];
-}
+export type TLinkedFlag = Fields<typeof schema.linkedFlagEntries>;
 
 export interface TEnvironment {
   id: string;
@@ -311,20 +86,13 @@ export interface TEnvironment {
   widgetSetupCompleted: boolean;
 }
 
-export interface TProduct {
+/** A product: its settings (the schema's, defaults applied), name, team and environments. */
+export interface TProduct extends schema.ProductSettings {
   id: string;
   createdAt: string;
   updatedAt: string;
   name: string;
   teamId: string;
-  brandColor: string;
-  highlightBorderColor: string | null;
-  recontactDays: number;
-  inAppSurveyBranding: boolean;
-  linkSurveyBranding: boolean;
-  placement: TPlacement;
-  clickOutsideClose: boolean;
-  darkOverlay: boolean;
   environments: TEnvironment[];
 }
 

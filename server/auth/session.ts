@@ -35,10 +35,11 @@ export async function sessionRoutes(app: FastifyInstance, runtime: AuthRuntime):
   const routes = new RouteTable(app, parse);
   if (settings.oidc.enabled) {
     const discovery = new DiscoveryCache();
-    const providerFor = (name: string) => {
+    /** A configured provider's settings and its discovered metadata, or a 404. */
+    const providerFor = async (name: string) => {
       const config = settings.oidc.providers[name];
       if (!config) throw notFound(`oidc provider "${name}"`);
-      return discovery.get(name, config);
+      return { config, provider: await discovery.get(name, config) };
     };
 
     routes.add({
@@ -48,8 +49,7 @@ export async function sessionRoutes(app: FastifyInstance, runtime: AuthRuntime):
       params: provider,
       query: loginQuery,
       handler: async ({ params: { provider: name }, query }, request, reply) => {
-        const provider = await providerFor(name);
-        const config = settings.oidc.providers[name];
+        const { provider, config } = await providerFor(name);
         // A configured nonce (`nonce`, as Flipt v1.50 and later) is the same for every login and is
         // checked from the settings; otherwise a fresh one per login rides in the state cookie.
         const nonce = config.nonce ?? oidc.randomNonce();
@@ -80,8 +80,7 @@ export async function sessionRoutes(app: FastifyInstance, runtime: AuthRuntime):
       params: provider,
       query: loginQuery,
       handler: async ({ params: { provider: name }, query }, request, reply) => {
-        const provider = await providerFor(name);
-        const config = settings.oidc.providers[name];
+        const { provider, config } = await providerFor(name);
         const callbackPath = `/auth/v1/method/oidc/${name}/callback`;
         const { state, secrets } = finishLogin(request, reply, runtime, callbackPath, query);
         const [nonce, verifier] = secrets;

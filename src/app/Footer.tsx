@@ -2,6 +2,13 @@ import { useInfo } from '../api/meta';
 import { shortCommit } from '../lib/format';
 import { LINKS, PRODUCT_NAME } from '../lib/links';
 
+const FOOTER_LINKS = [
+  ['Changelog', LINKS.changelog],
+  ['Feedback', LINKS.feedback],
+  ['GitHub', LINKS.github],
+  ['Discord', LINKS.discord],
+] as const;
+
 export function Footer() {
   const info = useInfo();
   const version = !info.isRelease && info.commit ? shortCommit(info.commit) : info.version;
@@ -11,18 +18,11 @@ export function Footer() {
       <span>
         © {new Date().getFullYear()} {PRODUCT_NAME}
       </span>
-      <a href={LINKS.changelog} target="_blank" rel="noreferrer">
-        Changelog
-      </a>
-      <a href={LINKS.feedback} target="_blank" rel="noreferrer">
-        Feedback
-      </a>
-      <a href={LINKS.github} target="_blank" rel="noreferrer">
-        GitHub
-      </a>
-      <a href={LINKS.discord} target="_blank" rel="noreferrer">
-        Discord
-      </a>
+      {FOOTER_LINKS.map(([label, href]) => (
+        <a key={label} href={href} target="_blank" rel="noreferrer">
+          {label}
+        </a>
+      ))}
     </footer>
   );
 }

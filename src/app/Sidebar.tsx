@@ -72,6 +72,14 @@ function NavLink({
   );
 }
 
+/** The namespace's sections, as the sidebar lists them: path, icon, label. */
+const SECTIONS: [string, IconName, string][] = [
+  ['flags', 'flag', 'Flags'],
+  ['segments', 'segments', 'Segments'],
+  ['surveys', 'chat', 'Surveys'],
+  ['console', 'console', 'Console'],
+];
+
 export function Sidebar() {
   const [location, navigate] = useLocation();
   const namespaces = useNamespaces();
@@ -94,18 +102,11 @@ export function Sidebar() {
       <NamespaceSwitcher current={current} disabled={!section} onChange={switchNamespace} />
       {namespaces.isError && <p role="alert">{namespaces.error.message}</p>}
       <div className="nav">
-        <NavLink href={namespacePath(current, '/flags')} icon="flag" active={section === 'flags'}>
-          Flags
-        </NavLink>
-        <NavLink href={namespacePath(current, '/segments')} icon="segments" active={section === 'segments'}>
-          Segments
-        </NavLink>
-        <NavLink href={namespacePath(current, '/surveys')} icon="chat" active={section === 'surveys'}>
-          Surveys
-        </NavLink>
-        <NavLink href={namespacePath(current, '/console')} icon="console" active={section === 'console'}>
-          Console
-        </NavLink>
+        {SECTIONS.map(([path, icon, label]) => (
+          <NavLink key={path} href={namespacePath(current, `/${path}`)} icon={icon} active={section === path}>
+            {label}
+          </NavLink>
+        ))}
       </div>
       <div className="nav nav-bottom">
         <NavLink href="/settings" icon="settings" active={location.startsWith('/settings')}>

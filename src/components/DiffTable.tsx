@@ -1,3 +1,4 @@
+import { TableHead } from './RowActions';
 /** One changed thing and how it read before and after; '' where it did not exist. */
 export interface DiffRow {
   label: string;
@@ -11,13 +12,7 @@ export function DiffTable({ caption, rows }: { caption: string; rows: DiffRow[] 
   return (
     <table className="table diff-table">
       <caption className="visually-hidden">{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Change</th>
-          <th scope="col">Before</th>
-          <th scope="col">After</th>
-        </tr>
-      </thead>
+      <TableHead columns={['Change', 'Before', 'After']} actionsLabel={false} />
       <tbody>
         {rows.map((row, index) => (
           // A label may repeat (two rules on the same segment), so the position keys the row.

@@ -6,15 +6,15 @@ import { toastError, toastSuccess } from '../stores/toasts';
 import { Field } from './Field';
 
 /**
- * The Name and Key fields of a flag or segment form, side by side. The key is chosen only at
- * creation, and then follows the name (see `nameKeySetters`).
+ * The Name and Key fields of a flag, segment or namespace form, side by side (one under the other with
+ * `stacked`). The key is chosen only at creation, and then follows the name (see `nameKeySetters`).
  */
-export function NameKeyFields({ form, editing }: { form: NameKeyForm; editing: boolean }) {
+export function NameKeyFields({ form, editing, stacked }: { form: NameKeyForm; editing: boolean; stacked?: boolean }) {
   const { disabled } = useWritable();
   const { values } = form;
   const { setName, setKey } = nameKeySetters(form, !editing);
-  return (
-    <div className="form-grid">
+  const fields = (
+    <>
       <Field label="Name" error={form.error('name')}>
         {(props) => (
           <input
@@ -37,8 +37,9 @@ export function NameKeyFields({ form, editing }: { form: NameKeyForm; editing: b
           />
         )}
       </Field>
-    </div>
+    </>
   );
+  return stacked ? fields : <div className="form-grid">{fields}</div>;
 }
 
 interface SaveEntity {

@@ -36,25 +36,20 @@ const SEARCH_FIELDS = ['key', 'name'] as const;
 const EMPTY: never[] = [];
 
 interface ListPageProps<T extends ListItem, C extends keyof T & string> {
-  /** The name the list's sort is kept under while the console is open, e.g. "flags". */
-  sortId: string;
-  /** The page heading, e.g. "Flags". */
-  title: string;
-  /** The label of the create button, e.g. "New Flag". */
-  newLabel: string;
+  /**
+   * What a row is, "flag" or "segment": the page's words come from it (heading "Flags", button "New Flag",
+   * "Search flags", "No flags yet.", "No flags match your search."), and its sort is kept under "flags"
+   * while the console is open.
+   */
+  entity: 'flag' | 'segment';
   newHref: string;
   /** The list, fetched page by page; searched and sorted as its pages arrive. */
   list: PagedList<T>;
-  /** The plural noun of the rows, e.g. "flags". */
-  noun: string;
-  searchLabel: string;
   /** The columns between Key and Name, first, and Created and Updated, last (all four sort). */
   columns: readonly ListColumn<T, C>[];
   rowHref(item: T): string;
-  emptyMessage: string;
   /** What the entity is for and how to make the first one, under the empty message. */
   emptyHint: string;
-  noMatchMessage: string;
 }
 
 /**
@@ -62,6 +57,8 @@ interface ListPageProps<T extends ListItem, C extends keyof T & string> {
  * key or name, columns sorted by their heading (the sort kept while the console is open), pagination,
  * placeholder rows until the first page is in, and while the rest of the list loads, how much of it is in.
  */
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
 export function ListPage<T extends ListItem, C extends keyof T & string>(props: ListPageProps<T, C>) {
   const { list } = props;
   const columns: readonly ListColumn<T, C | 'key' | 'name' | 'createdAt' | 'updatedAt'>[] = [
@@ -75,7 +72,7 @@ export function ListPage<T extends ListItem, C extends keyof T & string>(props: 
     list.items ?? EMPTY,
     SEARCH_FIELDS,
     'key',
-    props.sortId,
+    `${props.entity}s`,
   );
   const loading = !list.items && !list.isError;
   const [, navigate] = useLocation();
@@ -83,17 +80,17 @@ export function ListPage<T extends ListItem, C extends keyof T & string>(props: 
   return (
     <section>
       <header className="page-header">
-        <h1>{props.title}</h1>
+        <h1>{capitalised(`${props.entity}s`)}</h1>
         {/* A button, as in Flipt's console, so that operators' automation finds it by role. */}
         <ReasonButton className="button button-primary" reason={reason} onClick={() => navigate(props.newHref)}>
-          {props.newLabel}
+          New {capitalised(props.entity)}
         </ReasonButton>
       </header>
       {list.isError && <p role="alert">{list.error?.message}</p>}
       <input
         type="search"
         className="search"
-        aria-label={props.searchLabel}
+        aria-label={`Search ${props.entity}s`}
         placeholder="Search by key or name"
         value={table.search}
         onChange={(event) => table.setSearch(event.target.value)}
@@ -144,17 +141,18 @@ export function ListPage<T extends ListItem, C extends keyof T & string>(props: 
       )}
       {list.items && !list.complete && !list.isError && (
         <p className="muted" role="status">
-          Loading {props.noun}: {list.items.length.toLocaleString('en-US')} of {list.totalCount.toLocaleString('en-US')}
+          Loading {props.entity}s: {list.items.length.toLocaleString('en-US')} of{' '}
+          {list.totalCount.toLocaleString('en-US')}
         </p>
       )}
       {list.complete &&
         table.total === 0 &&
         (table.search ? (
-          <p className="muted">{props.noMatchMessage}</p>
+          <p className="muted">No {props.entity}s match your search.</p>
         ) : (
           <div className="empty-state">
             <p>
-              <strong>{props.emptyMessage}</strong>
+              <strong>No {props.entity}s yet.</strong>
             </p>
             <p className="muted">{props.emptyHint}</p>
           </div>

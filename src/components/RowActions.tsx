@@ -40,13 +40,16 @@ export function EditDeleteButtons({
   );
 }
 
-/** A table head: the column labels, then an actions column named for assistive technology only. */
+/**
+ * A table head: the column labels, then an actions column named for assistive technology only (none
+ * with `actionsLabel={false}`).
+ */
 export function TableHead({
   columns,
   actionsLabel = 'Actions',
 }: {
   columns: readonly string[];
-  actionsLabel?: string;
+  actionsLabel?: string | false;
 }) {
   return (
     <thead>
@@ -56,9 +59,11 @@ export function TableHead({
             {label}
           </th>
         ))}
-        <th scope="col">
-          <span className="visually-hidden">{actionsLabel}</span>
-        </th>
+        {actionsLabel !== false && (
+          <th scope="col">
+            <span className="visually-hidden">{actionsLabel}</span>
+          </th>
+        )}
       </tr>
     </thead>
   );

@@ -9,6 +9,12 @@ export const SEGMENT_OPERATOR_LABELS: Record<SegmentOperator, string> = {
 };
 
 /** Picks one or more segments by name or key and, when several, whether any (OR) or all (AND) must match. */
+/** The segment operator's choices, in the order they are offered. */
+const OPERATORS: [SegmentOperator, string][] = [
+  ['OR_SEGMENT_OPERATOR', 'OR: any of the segments'],
+  ['AND_SEGMENT_OPERATOR', 'AND: all of the segments'],
+];
+
 export function SegmentsPicker({
   segmentKeys,
   available,
@@ -37,24 +43,17 @@ export function SegmentsPicker({
       {segmentKeys.length > 1 && (
         <fieldset className="field">
           <legend>Segment operator</legend>
-          <label className="choice">
-            <input
-              type="radio"
-              name={name}
-              checked={operator === 'OR_SEGMENT_OPERATOR'}
-              onChange={() => onChange(segmentKeys, 'OR_SEGMENT_OPERATOR')}
-            />
-            OR: any of the segments
-          </label>
-          <label className="choice">
-            <input
-              type="radio"
-              name={name}
-              checked={operator === 'AND_SEGMENT_OPERATOR'}
-              onChange={() => onChange(segmentKeys, 'AND_SEGMENT_OPERATOR')}
-            />
-            AND: all of the segments
-          </label>
+          {OPERATORS.map(([value, label]) => (
+            <label key={value} className="choice">
+              <input
+                type="radio"
+                name={name}
+                checked={operator === value}
+                onChange={() => onChange(segmentKeys, value)}
+              />
+              {label}
+            </label>
+          ))}
         </fieldset>
       )}
     </>

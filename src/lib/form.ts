@@ -101,6 +101,17 @@ export function useForm<T extends object>(initial: T, schema: v.GenericSchema<un
           set(name, (event.target.checked ? [...list, item] : list.filter((other) => other !== item)) as T[K]),
       };
     },
+    /** Edits a list field row by row (a filter's conditions): change, remove or add one row. */
+    rows: <K extends ListField<T>>(name: K) => {
+      const list = values[name] as readonly ItemOf<T[K]>[];
+      return {
+        list,
+        change: (index: number, row: ItemOf<T[K]>) =>
+          set(name, list.map((item, i) => (i === index ? row : item)) as T[K]),
+        remove: (index: number) => set(name, list.filter((_, i) => i !== index) as T[K]),
+        add: (row: ItemOf<T[K]>) => set(name, [...list, row] as T[K]),
+      };
+    },
     /**
      * Binds a component that takes a value and hands back the next one (a picker, a list editor, a date
      * input): `<Picker {...form.control('namespaceKey')} />`.

@@ -1,15 +1,6 @@
 import type * as v from 'valibot';
-import {
-  CreateConstraintRequest,
-  CreateDistributionRequest,
-  CreateFlagRequest,
-  CreateNamespaceRequest,
-  CreateRolloutRequest,
-  CreateRuleRequest,
-  CreateSegmentRequest,
-  CreateVariantRequest,
-  parseRequest,
-} from '../../../domain/flipt/schemas.js';
+/** The create requests an imported document is checked with, as the API checks them. */
+import * as requests from '../../../domain/flipt/schemas.js';
 import { DEFAULT_NAMESPACE } from '../../../domain/flipt/types.js';
 import { FliptError, GrpcCode } from '../errors.js';
 import type { FliptStore, FliptWriter } from '../store/index.js';
@@ -96,7 +87,7 @@ function validated<S extends v.GenericSchema>(
   body: Record<string, unknown>,
   place: string,
 ): v.InferOutput<S> {
-  const result = parseRequest(schema, body);
+  const result = requests.parseRequest(schema, body);
   if (!result.success) throw new ImportError(`${place}: ${result.message}`);
   return result.output;
 }
@@ -127,7 +118,11 @@ async function importDocument(
   const at = `namespace "${namespaceKey}"`;
   if (!(await exists(() => writer.getNamespace(namespaceKey)))) {
     const { name = namespaceKey, description = '' } = document.namespace;
-    const input = validated(CreateNamespaceRequest, { key: namespaceKey, name: name || namespaceKey, description }, at);
+    const input = validated(
+      requests.CreateNamespaceRequest,
+      { key: namespaceKey, name: name || namespaceKey, description },
+      at,
+    );
     await step(at, () => writer.createNamespace(input));
   }
   if (!summary.namespaces.includes(namespaceKey)) summary.namespaces.push(namespaceKey);
@@ -192,14 +187,14 @@ function addSegment(rows: ImportRows, namespaceKey: string, segment: SegmentDocu
   const { key, name, description, matchType } = segment;
   rows.segments.push(
     segmentRow(
-      validated(CreateSegmentRequest, { namespaceKey, key, name, description, matchType }, at),
+      validated(requests.CreateSegmentRequest, { namespaceKey, key, name, description, matchType }, at),
       nowTimestamp(),
     ),
   );
   for (const [index, constraint] of segment.constraints.entries()) {
     const place = `${at}, constraints[${index}] (property "${constraint.property}")`;
     const body = { namespaceKey, segmentKey: key, ...constraint };
-    rows.constraints.push(constraintRow(validated(CreateConstraintRequest, body, place), nowTimestamp()));
+    rows.constraints.push(constraintRow(validated(requests.CreateConstraintRequest, body, place), nowTimestamp()));
   }
 }
 
@@ -213,7 +208,11 @@ function addFlag(
   at: string,
 ) {
   const { key, name, description, enabled, type, metadata } = flag;
-  const input = validated(CreateFlagRequest, { namespaceKey, key, name, description, enabled, type, metadata }, at);
+  const input = validated(
+    requests.CreateFlagRequest,
+    { namespaceKey, key, name, description, enabled, type, metadata },
+    at,
+  );
   const created = nowTimestamp();
 
   const variantIds = new Map<string, string>();
@@ -228,7 +227,7 @@ function addFlag(
       description: variant.description,
       attachment: variant.attachment,
     };
-    const variantInput = validated(CreateVariantRequest, body, place);
+    const variantInput = validated(requests.CreateVariantRequest, body, place);
     if (variantIds.has(variantInput.key)) throw refused(place, notUniqueVariant(variantInput));
     const row = variantRow(variantInput, nowTimestamp());
     rows.variants.push(row);
@@ -246,7 +245,7 @@ function addFlag(
       segmentOperator: rule.segmentOperator,
       rank: rule.rank,
     };
-    const ruleInput = validated(CreateRuleRequest, body, place);
+    const ruleInput = validated(requests.CreateRuleRequest, body, place);
     const missing = ruleInput.segments.find((segmentKey) => !segmentKeys.has(segmentKey));
     if (missing !== undefined) throw refused(place, missingRuleParts(namespaceKey, key, missing));
     const row = ruleRow(ruleInput, nowTimestamp());
@@ -257,14 +256,16 @@ function addFlag(
       const variantId = variantIds.get(distribution.variant);
       if (!variantId) throw new ImportError(`${where}: unknown variant "${distribution.variant}"`);
       const body = { namespaceKey, flagKey: key, ruleId: row.id, variantId, rollout: distribution.rollout };
-      rows.distributions.push(distributionRow(validated(CreateDistributionRequest, body, where), nowTimestamp()));
+      rows.distributions.push(
+        distributionRow(validated(requests.CreateDistributionRequest, body, where), nowTimestamp()),
+      );
     }
   }
 
   for (const [index, rollout] of flag.rollouts.entries()) {
     const place = `${at}, rollouts[${index}]`;
     const rolloutInput = validated(
-      CreateRolloutRequest,
+      requests.CreateRolloutRequest,
       { namespaceKey, flagKey: key, rank: index + 1, ...rollout },
       place,
     );

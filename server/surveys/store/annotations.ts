@@ -1,28 +1,13 @@
 /** Response tags (an environment's, by name) and notes, as Formbricks 1.6 had them. */
 import { sql } from 'kysely';
+import type { ResponseNote, ResponseTag } from '../../../domain/surveys/annotations.js';
 import { fromBool, toBool } from '../../db/codec.js';
 import { type Executor, inTransaction } from '../../db/executor.js';
 import { cuid } from '../ids.js';
 import { now } from './shared.js';
 
-export interface TagRecord {
-  id: string;
-  createdAt: string;
-  updatedAt: string;
-  name: string;
-  environmentId: string;
-}
-
-export interface NoteRecord {
-  id: string;
-  createdAt: string;
-  updatedAt: string;
-  responseId: string;
-  user: { name: string };
-  text: string;
-  isResolved: boolean;
-  isEdited: boolean;
-}
+export type TagRecord = ResponseTag;
+export type NoteRecord = ResponseNote;
 
 export async function tags(executor: Executor, environmentId: string): Promise<TagRecord[]> {
   const rows = await executor.db

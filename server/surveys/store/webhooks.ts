@@ -1,6 +1,7 @@
 /** Webhooks (Formbricks 1.6's, with a signing secret) and their durable delivery queue. */
 import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
+import type { SurveyWebhooksTable } from '../../db/schema.js';
 import { type Executor, inTransaction } from '../../db/executor.js';
 import { cuid } from '../ids.js';
 import { now } from './shared.js';
@@ -370,19 +371,7 @@ export async function webhookDeliveries(executor: Executor, webhookId: string) {
   }));
 }
 
-const webhookFromRow = (row: {
-  id: string;
-  created_at: string;
-  updated_at: string;
-  environment_id: string;
-  name: string | null;
-  url: string;
-  source: string;
-  triggers: string;
-  survey_ids: string;
-  secret: string;
-  paused_at: string | null;
-}): WebhookRecord => ({
+const webhookFromRow = (row: Omit<Selectable<SurveyWebhooksTable>, 'failures_in_a_row'>): WebhookRecord => ({
   id: row.id,
   createdAt: row.created_at,
   updatedAt: row.updated_at,

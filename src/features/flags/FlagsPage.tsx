@@ -58,18 +58,12 @@ export default function FlagsPage() {
   const flags = useFlags(namespaceKey);
   return (
     <ListPage
-      title="Flags"
-      newLabel="New Flag"
+      entity="flag"
       newHref={flagHrefs.new(namespaceKey)}
       list={flags}
-      noun="flags"
-      searchLabel="Search flags"
-      sortId="flags"
       columns={columns(namespaceKey)}
       rowHref={(flag) => flagHrefs.flag(namespaceKey, flag.key)}
-      emptyMessage="No flags yet."
       emptyHint="A flag turns a feature on or off, or chooses among its variants, for each entity. Create the first one with New Flag."
-      noMatchMessage="No flags match your search."
     />
   );
 }

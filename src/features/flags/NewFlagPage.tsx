@@ -6,11 +6,7 @@ import { FlagForm } from './FlagForm';
 export default function NewFlagPage() {
   const namespaceKey = useNamespaceKey();
   return (
-    <NewEntityPage
-      title="New Flag"
-      learnMoreHref="https://docs.flipt.io/concepts#flags"
-      learnMoreLabel="Learn more about flags"
-    >
+    <NewEntityPage noun="flag">
       <FlagForm namespaceKey={namespaceKey} />
     </NewEntityPage>
   );

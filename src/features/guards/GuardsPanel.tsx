@@ -10,6 +10,7 @@ import { useWritable } from '../../api/writable';
 import { Field } from '../../components/Field';
 import { SubmitButton } from '../../components/SubmitButton';
 import { Timestamp } from '../../components/Timestamp';
+import { TableHead } from '../../components/RowActions';
 import { useForm } from '../../lib/form';
 import { guardsQuery, useCreateGuard, useDeleteGuard } from './api';
 
@@ -115,14 +116,7 @@ function GuardCard({
         </p>
       )}
       <table className="table">
-        <thead>
-          <tr>
-            <th scope="col">Value</th>
-            <th scope="col">Displays</th>
-            <th scope="col">Answers</th>
-            <th scope="col">Mean</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Value', 'Displays', 'Answers', 'Mean']} actionsLabel={false} />
         <tbody>
           {guard.arms.map((arm) => (
             <tr key={arm.key}>

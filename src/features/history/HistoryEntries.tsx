@@ -1,3 +1,4 @@
+import { NextPageButton } from '../../components/NextPageButton';
 import { useHistory } from './api';
 import type { HistoryFilter } from './schemas';
 import { HistoryEntryCard } from './HistoryEntryCard';
@@ -25,16 +26,7 @@ export function HistoryEntries({ namespaceKey, filter, showEntity = false }: His
           </li>
         ))}
       </ol>
-      {history.hasNextPage && (
-        <button
-          type="button"
-          className="button"
-          disabled={history.isFetchingNextPage}
-          onClick={() => history.fetchNextPage()}
-        >
-          Show older changes
-        </button>
-      )}
+      <NextPageButton query={history} label="Show older changes" />
     </>
   );
 }

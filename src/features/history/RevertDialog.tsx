@@ -1,7 +1,7 @@
 import type { HistoryEntry } from '../../../domain/flipt/history';
 import { errorMessage } from '../../api/client';
 import { DiffTable } from '../../components/DiffTable';
-import { Dialog } from '../../components/Dialog';
+import { Dialog, DialogActions } from '../../components/Dialog';
 import { useSubmitting } from '../../lib/form';
 import { toastError, toastSuccess } from '../../stores/toasts';
 import { entityDiff } from './diff';
@@ -43,19 +43,12 @@ export function RevertDialog({ namespaceKey, entry, onClose }: RevertDialogProps
           rows={entityDiff(entry.entityType, preview.data.current, preview.data.target)}
         />
       )}
-      <div className="form-actions">
-        <button type="button" className="button" onClick={onClose}>
-          Cancel
-        </button>
-        <button
-          type="button"
-          className="button button-primary"
-          disabled={!preview.isSuccess || !!refusal || submitting}
-          onClick={confirm}
-        >
-          Revert
-        </button>
-      </div>
+      <DialogActions
+        onCancel={onClose}
+        label="Revert"
+        disabled={!preview.isSuccess || !!refusal || submitting}
+        onConfirm={confirm}
+      />
     </Dialog>
   );
 }

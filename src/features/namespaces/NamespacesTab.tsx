@@ -5,10 +5,11 @@ import * as v from 'valibot';
 import type { Namespace } from '../../../domain/flipt/types';
 import { errorMessage } from '../../api/client';
 import { ItemDialogs } from '../../components/ItemDialogs';
-import { Field, TextField } from '../../components/Field';
+import { NameKeyFields } from '../../components/EntityForm';
+import { TextField } from '../../components/Field';
 import { EditDeleteButtons, TableHead } from '../../components/RowActions';
 import { SubmitButton } from '../../components/SubmitButton';
-import { nameKeySetters, useForm, useSubmitting } from '../../lib/form';
+import { useForm, useSubmitting } from '../../lib/form';
 import { truncate } from '../../lib/format';
 import { keyRule, requiredString } from '../../lib/validation';
 import { toastError, toastSuccess } from '../../stores/toasts';
@@ -31,29 +32,13 @@ function NamespaceForm({
   );
   const [submitting, track] = useSubmitting();
   const { values } = form;
-  const { setName, setKey } = nameKeySetters(form, !namespace);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     track(() => onSave(values));
   };
   return (
     <form className="form" onSubmit={submit}>
-      <Field label="Name" error={form.error('name')}>
-        {(props) => (
-          <input {...props} name="name" value={values.name} onChange={(event) => setName(event.target.value)} />
-        )}
-      </Field>
-      <Field label="Key" error={form.error('key')}>
-        {(props) => (
-          <input
-            {...props}
-            name="key"
-            value={values.key}
-            disabled={Boolean(namespace)}
-            onChange={(event) => setKey(event.target.value)}
-          />
-        )}
-      </Field>
+      <NameKeyFields form={form} editing={Boolean(namespace)} stacked />
       <TextField label="Description" {...form.field('description')} />
       <div className="form-actions">
         <SubmitButton

@@ -6,11 +6,7 @@ import { SegmentForm } from './SegmentForm';
 export default function NewSegmentPage() {
   const namespaceKey = useNamespaceKey();
   return (
-    <NewEntityPage
-      title="New Segment"
-      learnMoreHref="https://docs.flipt.io/concepts#segments"
-      learnMoreLabel="Learn more about segments"
-    >
+    <NewEntityPage noun="segment">
       <SegmentForm namespaceKey={namespaceKey} />
     </NewEntityPage>
   );

@@ -21,18 +21,12 @@ export default function SegmentsPage() {
   const segments = useSegments(namespaceKey);
   return (
     <ListPage
-      title="Segments"
-      newLabel="New Segment"
+      entity="segment"
       newHref={namespacePath(namespaceKey, '/segments/new')}
       list={segments}
-      noun="segments"
-      searchLabel="Search segments"
-      sortId="segments"
       columns={COLUMNS}
       rowHref={(segment) => namespacePath(namespaceKey, `/segments/${encodeURIComponent(segment.key)}`)}
-      emptyMessage="No segments yet."
       emptyHint="A segment groups entities by the properties of their context, for rules and rollouts to target. Create the first one with New Segment."
-      noMatchMessage="No segments match your search."
     />
   );
 }

@@ -1,12 +1,14 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { ResponseFilter } from '../../../domain/surveys/response-filter';
+import * as v from 'valibot';
 import type { TSurvey } from '../../../domain/surveys/types';
 import { errorMessage } from '../../api/client';
 import { useWritable } from '../../api/writable';
 import { DeleteDialog } from '../../components/Dialog';
+import { NextPageButton } from '../../components/NextPageButton';
 import { Timestamp } from '../../components/Timestamp';
 import { ReasonButton } from '../../components/Tooltip';
+import { useForm } from '../../lib/form';
 import { toastError } from '../../stores/toasts';
 import {
   type ResultResponse,
@@ -16,26 +18,18 @@ import {
   useTagResponse,
   useUntagResponse,
 } from './api';
+import type { ResultsView } from './filter';
 import { answerText, duration } from './format';
 
 /** The filtered responses, newest first, a page at a time. */
-export function Responses({
-  namespaceKey,
-  environmentId,
-  survey,
-  filter,
-}: {
-  namespaceKey: string;
-  environmentId: string;
-  survey: TSurvey;
-  filter: ResponseFilter;
-}) {
+export function Responses({ namespaceKey, environmentId, survey, filter }: ResultsView) {
   const responses = useInfiniteQuery(responsesQuery(namespaceKey, environmentId, survey.id, filter));
   const remove = useDeleteResponse(namespaceKey, environmentId);
   const [deleting, setDeleting] = useState<ResultResponse>();
   if (responses.isPending) return <p className="muted">Loading…</p>;
   if (responses.isError) return <p role="alert">{responses.error.message}</p>;
   const list = responses.data.pages.flatMap((page) => page.data);
+  const where = { namespaceKey, environmentId, survey };
   return (
     <section aria-label="Responses">
       {list.length === 0 ? (
@@ -48,40 +42,18 @@ export function Responses({
       ) : (
         <ol className="results-responses" aria-label="Responses, newest first">
           {list.map((response) => (
-            <ResponseCard
-              key={response.id}
-              namespaceKey={namespaceKey}
-              environmentId={environmentId}
-              survey={survey}
-              response={response}
-              onDelete={() => setDeleting(response)}
-            />
+            <ResponseCard key={response.id} {...where} response={response} onDelete={() => setDeleting(response)} />
           ))}
         </ol>
       )}
-      {responses.hasNextPage && (
-        <button
-          type="button"
-          className="button"
-          disabled={responses.isFetchingNextPage}
-          onClick={() => void responses.fetchNextPage()}
-        >
-          {responses.isFetchingNextPage ? 'Loading…' : 'Load more'}
-        </button>
-      )}
+      <NextPageButton query={responses} label="Load more" busyLabel="Loading…" />
       <DeleteDialog
         item={deleting}
         onClose={() => setDeleting(undefined)}
-        title="Delete Response"
+        noun="response"
+        nameOf={(response) => response.id}
         onDelete={(response) => remove.mutateAsync(response.id)}
-        success="Successfully deleted response"
-      >
-        {(response) => (
-          <>
-            Are you sure you want to delete the response <strong>{response.id}</strong>?
-          </>
-        )}
-      </DeleteDialog>
+      />
     </section>
   );
 }
@@ -104,8 +76,6 @@ function ResponseCard({
   const tag = useTagResponse(namespaceKey, environmentId);
   const note = useAddNote(namespaceKey, environmentId);
   const untag = useUntagResponse(namespaceKey, environmentId);
-  const [tagName, setTagName] = useState('');
-  const [noteText, setNoteText] = useState('');
   const who = response.person?.userId ?? 'Anonymous';
   const hidden = survey.hiddenFields.enabled ? (survey.hiddenFields.fieldIds ?? []) : [];
   const answered = survey.questions.filter((question) => response.data[question.id] !== undefined);
@@ -196,51 +166,54 @@ function ResponseCard({
             </li>
           ))}
         </ul>
-        <form
-          className="results-filter-row"
-          onSubmit={(event) => {
-            event.preventDefault();
-            if (!tagName.trim()) return;
-            tag
-              .mutateAsync({ responseId: response.id, name: tagName.trim() })
-              .then(() => setTagName(''))
-              .catch((error) => toastError(errorMessage(error)));
-          }}
-        >
-          <input
-            aria-label="Tag name"
-            placeholder="Tag name"
-            value={tagName}
-            onChange={(event) => setTagName(event.target.value)}
-            disabled={writable.disabled}
-          />
-          <ReasonButton type="submit" className="button" reason={reason} disabled={tag.isPending}>
-            Add tag
-          </ReasonButton>
-        </form>
-        <form
-          className="results-filter-row"
-          onSubmit={(event) => {
-            event.preventDefault();
-            if (!noteText.trim()) return;
-            note
-              .mutateAsync({ responseId: response.id, text: noteText.trim() })
-              .then(() => setNoteText(''))
-              .catch((error) => toastError(errorMessage(error)));
-          }}
-        >
-          <input
-            aria-label="Note"
-            placeholder="Note"
-            value={noteText}
-            onChange={(event) => setNoteText(event.target.value)}
-            disabled={writable.disabled}
-          />
-          <ReasonButton type="submit" className="button" reason={reason} disabled={note.isPending}>
-            Add note
-          </ReasonButton>
-        </form>
+        <OneLineForm
+          label="Tag name"
+          action="Add tag"
+          pending={tag.isPending}
+          onSend={(name) => tag.mutateAsync({ responseId: response.id, name })}
+        />
+        <OneLineForm
+          label="Note"
+          action="Add note"
+          pending={note.isPending}
+          onSend={(text) => note.mutateAsync({ responseId: response.id, text })}
+        />
       </details>
     </li>
+  );
+}
+
+const oneLineSchema = v.object({ text: v.pipe(v.string(), v.trim(), v.nonEmpty()) });
+
+/** A one-line form (a tag's name, a note): sends its trimmed text, and empties once it is saved. */
+function OneLineForm({
+  label,
+  action,
+  pending,
+  onSend,
+}: {
+  label: string;
+  action: string;
+  pending: boolean;
+  onSend(text: string): Promise<unknown>;
+}) {
+  const writable = useWritable();
+  const form = useForm({ text: '' }, oneLineSchema);
+  return (
+    <form
+      className="results-filter-row"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (!form.valid) return;
+        onSend(form.values.text.trim())
+          .then(() => form.reset({ text: '' }))
+          .catch((error) => toastError(errorMessage(error)));
+      }}
+    >
+      <input aria-label={label} placeholder={label} {...form.field('text')} disabled={writable.disabled} />
+      <ReasonButton type="submit" className="button" reason={writable.reason} disabled={pending}>
+        {action}
+      </ReasonButton>
+    </form>
   );
 }

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import type { ResponseFilter } from '../../../domain/surveys/response-filter';
 import type { Share } from '../../../domain/surveys/summary';
-import type { TSurvey } from '../../../domain/surveys/types';
 import { type AnswerSample, type ResultsQuestionSummary, summaryQuery } from './api';
+import { TableHead } from '../../components/RowActions';
+import type { ResultsView } from './filter';
 import { answerText, count, duration, percentText } from './format';
 
 const TYPE_LABELS: Record<ResultsQuestionSummary['type'], string> = {
@@ -20,17 +20,7 @@ const TYPE_LABELS: Record<ResultsQuestionSummary['type'], string> = {
 };
 
 /** The survey's summary under the view's filter: Formbricks 1.6's figures, then each question's. */
-export function Summary({
-  namespaceKey,
-  environmentId,
-  survey,
-  filter,
-}: {
-  namespaceKey: string;
-  environmentId: string;
-  survey: TSurvey;
-  filter: ResponseFilter;
-}) {
+export function Summary({ namespaceKey, environmentId, survey, filter }: ResultsView) {
   const summary = useQuery(summaryQuery(namespaceKey, environmentId, survey.id, filter));
   if (summary.isPending) return <p className="muted">Loading…</p>;
   if (summary.isError) return <p role="alert">{summary.error.message}</p>;
@@ -48,15 +38,7 @@ export function Summary({
       <h3>Drop-offs by question</h3>
       <div className="table-scroll">
         <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Question</th>
-              <th scope="col">Views</th>
-              <th scope="col">Drop-offs</th>
-              <th scope="col">Drop-off %</th>
-              <th scope="col">Average time</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Question', 'Views', 'Drop-offs', 'Drop-off %', 'Average time']} actionsLabel={false} />
           <tbody>
             {dropOff.map((row) => (
               <tr key={row.questionId}>

@@ -1,10 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import type { ResponseFilter } from '../../../domain/surveys/response-filter';
-import type { TSurvey } from '../../../domain/surveys/types';
 import { Field } from '../../components/Field';
 import { LineChart } from '../../components/LineChart';
 import { trendsQuery } from './api';
+import type { ResultsView } from './filter';
 import { count } from './format';
 import { TREND_RANGES } from './filter';
 
@@ -22,12 +21,8 @@ export function Trends({
   days,
   datesInFilter,
   onDays,
-}: {
-  namespaceKey: string;
-  environmentId: string;
-  survey: TSurvey;
-  /** The view's filter with the range's dates. */
-  filter: ResponseFilter;
+}: ResultsView & {
+  /** The filter is the view's with the range's dates. */
   days: number;
   /** The view's filter names dates itself: the range does not apply. */
   datesInFilter: boolean;

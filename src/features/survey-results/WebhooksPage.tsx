@@ -161,16 +161,10 @@ function Webhooks({ environment }: { environment: SurveyEnvironment }) {
       <DeleteDialog
         item={deleting}
         onClose={() => setDeleting(undefined)}
-        title="Delete Webhook"
+        noun="webhook"
+        nameOf={(hook) => hook.name || hook.url}
         onDelete={(hook) => remove.mutateAsync(hook.id)}
-        success="Successfully deleted webhook"
-      >
-        {(hook) => (
-          <>
-            Are you sure you want to delete the webhook <strong>{hook.name || hook.url}</strong>?
-          </>
-        )}
-      </DeleteDialog>
+      />
     </>
   );
 }

@@ -1,4 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
+import type { ResponseNote, ResponseTag } from '../../../domain/surveys/annotations';
 import { encodeFilter, type ResponseFilter } from '../../../domain/surveys/response-filter';
 import type { QuestionDropOff, QuestionSummary, SummaryMeta } from '../../../domain/surveys/summary';
 import { API, request } from '../../api/client';
@@ -31,24 +32,8 @@ export interface TrendDay {
   rating: Record<string, number | null>;
 }
 
-export interface Tag {
-  id: string;
-  name: string;
-  createdAt: string;
-  updatedAt: string;
-  environmentId: string;
-}
-
-export interface Note {
-  id: string;
-  createdAt: string;
-  updatedAt: string;
-  responseId: string;
-  user: { name: string };
-  text: string;
-  isResolved: boolean;
-  isEdited: boolean;
-}
+export type Tag = ResponseTag;
+export type Note = ResponseNote;
 
 /** A response as the results API lists it: Formbricks' response with its tags and notes. */
 export interface ResultResponse {

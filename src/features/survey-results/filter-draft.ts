@@ -1,5 +1,11 @@
 /** The filter panel's form model (FilterPanel.tsx): the response filter as rows, and the rows as a filter. */
-import type { QuestionFilter, QuestionFilterOp, ResponseFilter } from '../../../domain/surveys/response-filter';
+import * as v from 'valibot';
+import {
+  FILTER_OPS,
+  type QuestionFilter,
+  type QuestionFilterOp,
+  type ResponseFilter,
+} from '../../../domain/surveys/response-filter';
 import type { TSurvey, TSurveyQuestion } from '../../../domain/surveys/types';
 
 export const NUMBER_OPS: readonly QuestionFilterOp[] = [
@@ -11,32 +17,30 @@ export const NUMBER_OPS: readonly QuestionFilterOp[] = [
   'greaterEqual',
 ];
 
-export interface AttributeRow {
-  key: string;
-  op: 'equals' | 'notEquals';
-  value: string;
-}
-export interface TagRow {
-  name: string;
-  applied: boolean;
-}
-export interface QuestionRow {
-  id: string;
-  op: QuestionFilterOp;
-  value: string;
-  choices: string[];
-}
-/** The filter as the form edits it: rows, and dates as `YYYY-MM-DD` (UTC days). */
-export interface Draft {
-  finished: '' | 'true' | 'false';
-  from: string;
-  to: string;
-  attributes: AttributeRow[];
-  tags: TagRow[];
-  questions: QuestionRow[];
+const attributeRow = v.object({ key: v.string(), op: v.picklist(['equals', 'notEquals']), value: v.string() });
+const tagRow = v.object({ name: v.string(), applied: v.boolean() });
+const questionRow = v.object({
+  id: v.string(),
+  op: v.picklist(Object.values(FILTER_OPS).flat()),
+  value: v.string(),
+  choices: v.array(v.string()),
+});
+
+/** The filter as the form edits it: rows, and dates as `YYYY-MM-DD` (UTC days); every draft can be applied. */
+export const draftSchema = v.object({
+  finished: v.picklist(['', 'true', 'false']),
+  from: v.string(),
+  to: v.string(),
+  attributes: v.array(attributeRow),
+  tags: v.array(tagRow),
+  questions: v.array(questionRow),
   /** Values of the survey's linked flag the visitor got. */
-  flagValues: string[];
-}
+  flagValues: v.array(v.string()),
+});
+export type Draft = v.InferOutput<typeof draftSchema>;
+export type AttributeRow = Draft['attributes'][number];
+export type TagRow = Draft['tags'][number];
+export type QuestionRow = Draft['questions'][number];
 
 /** A question or hidden field the filter can name, with the operators it allows. */
 export interface Target {

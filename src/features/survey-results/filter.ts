@@ -7,6 +7,7 @@ import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import * as v from 'valibot';
 import { useLocation } from 'wouter';
 import { encodeFilter, type ResponseFilter, responseFilterSchema } from '../../../domain/surveys/response-filter';
+import type { TSurvey } from '../../../domain/surveys/types';
 
 export const TREND_RANGES = [7, 30, 90, 365] as const;
 export const DEFAULT_DAYS = 30;
@@ -98,4 +99,12 @@ export function useResultsState(
     [surveyId],
   );
   return [state, (next) => navigate(`${location}${searchOf(next) || '?'}`)];
+}
+
+/** What each view of the results (summary, trends, responses) shows: a survey of an environment, under a filter. */
+export interface ResultsView {
+  namespaceKey: string;
+  environmentId: string;
+  survey: TSurvey;
+  filter: ResponseFilter;
 }

@@ -2,7 +2,7 @@ import '../../app/shared-chunk';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'wouter';
-import { URL_RULES, type TActionClassPageUrlRule } from '../../../domain/surveys/types';
+import { URL_RULES } from '../../../domain/surveys/types';
 import { errorMessage } from '../../api/client';
 import { useWritable } from '../../api/writable';
 import { DeleteDialog, Dialog } from '../../components/Dialog';
@@ -11,6 +11,7 @@ import { Field } from '../../components/Field';
 import { RelativeTime } from '../../components/RelativeTime';
 import { ReasonButton } from '../../components/Tooltip';
 import { useNamespaceKey } from '../../lib/namespace';
+import { useForm } from '../../lib/form';
 import { namespacePath } from '../../lib/paths';
 import { toastError, toastSuccess } from '../../stores/toasts';
 import {
@@ -25,10 +26,9 @@ import {
 import {
   actionClassDescription,
   actionClassForm,
+  actionClassFormSchema,
   actionClassInput,
-  type ActionClassForm,
   EMPTY_ACTION_CLASS,
-  actionClassProblems,
 } from './action-form';
 import { URL_RULE_LABELS } from './labels';
 import { SurveysArea } from './SurveysArea';
@@ -134,16 +134,10 @@ function ActionClasses({ environment }: { environment: SurveyEnvironment }) {
       <DeleteDialog
         item={deleting}
         onClose={() => setDeleting(undefined)}
-        title="Delete Action"
+        noun="action"
+        nameOf={(actionClass) => actionClass.name}
         onDelete={(actionClass) => remove.mutateAsync(actionClass.id)}
-        success="Successfully deleted action"
-      >
-        {(actionClass) => (
-          <>
-            Are you sure you want to delete the action <strong>{actionClass.name}</strong>?
-          </>
-        )}
-      </DeleteDialog>
+      />
     </>
   );
 }
@@ -164,17 +158,15 @@ export function ActionClassEditor({
   const namespaceKey = useNamespaceKey();
   const create = useCreateActionClass(namespaceKey, environment.id);
   const update = useUpdateActionClass(namespaceKey, environment.id);
-  const [form, setForm] = useState<ActionClassForm>(() => (editing ? actionClassForm(editing) : EMPTY_ACTION_CLASS));
+  const form = useForm(editing ? actionClassForm(editing) : EMPTY_ACTION_CLASS, actionClassFormSchema);
   const nameFixed = (editing?.surveys.length ?? 0) > 0;
-  const [touched, setTouched] = useState(false);
-  const problems = actionClassProblems(form);
-  const shown = touched ? problems : {};
-  const set = (change: Partial<ActionClassForm>) => setForm((current) => ({ ...current, ...change }));
+  const { values } = form;
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    setTouched(true);
-    if (Object.keys(problems).length > 0) return;
-    const input = actionClassInput(form);
+    form.touch('name');
+    form.touch('value');
+    if (!form.valid) return;
+    const input = actionClassInput(values);
     (editing ? update.mutateAsync({ id: editing.id, input }) : create.mutateAsync(input))
       .then((saved) => {
         toastSuccess(editing ? 'Successfully updated action' : 'Successfully created action');
@@ -186,53 +178,35 @@ export function ActionClassEditor({
     <form className="form" onSubmit={submit} noValidate>
       <Field
         label="Name"
-        error={shown.name}
+        error={form.error('name')}
         hint={nameFixed ? 'Surveys use this action as a trigger: its name stays.' : undefined}
       >
-        {(props) => (
-          <input {...props} value={form.name} readOnly={nameFixed} onChange={(e) => set({ name: e.target.value })} />
-        )}
+        {(props) => <input {...props} {...form.field('name')} readOnly={nameFixed} />}
       </Field>
-      <Field label="Description">
-        {(props) => (
-          <input {...props} value={form.description} onChange={(e) => set({ description: e.target.value })} />
-        )}
-      </Field>
+      <Field label="Description">{(props) => <input {...props} {...form.field('description')} />}</Field>
       <Field label="Type">
         {(props) => (
-          <select
-            {...props}
-            value={form.type}
-            onChange={(e) => set({ type: e.target.value as ActionClassForm['type'] })}
-          >
+          <select {...props} {...form.choice('type')}>
             <option value="code">Code: formbricks.track(name)</option>
             <option value="noCode">No code: a page, a click</option>
           </select>
         )}
       </Field>
-      {form.type === 'noCode' && (
+      {values.type === 'noCode' && (
         <>
           <Field label="Fires on">
             {(props) => (
-              <select
-                {...props}
-                value={form.kind}
-                onChange={(e) => set({ kind: e.target.value as ActionClassForm['kind'] })}
-              >
+              <select {...props} {...form.choice('kind')}>
                 <option value="pageUrl">Page URL</option>
                 <option value="cssSelector">Click on a CSS selector</option>
                 <option value="innerHtml">Click on an element with this text</option>
               </select>
             )}
           </Field>
-          {form.kind === 'pageUrl' && (
+          {values.kind === 'pageUrl' && (
             <Field label="URL rule">
               {(props) => (
-                <select
-                  {...props}
-                  value={form.rule}
-                  onChange={(e) => set({ rule: e.target.value as TActionClassPageUrlRule })}
-                >
+                <select {...props} {...form.choice('rule')}>
                   {URL_RULES.map((rule) => (
                     <option key={rule} value={rule}>
                       {URL_RULE_LABELS[rule]}
@@ -243,10 +217,10 @@ export function ActionClassEditor({
             </Field>
           )}
           <Field
-            label={form.kind === 'pageUrl' ? 'URL' : form.kind === 'cssSelector' ? 'CSS selector' : 'Inner text'}
-            error={shown.value}
+            label={values.kind === 'pageUrl' ? 'URL' : values.kind === 'cssSelector' ? 'CSS selector' : 'Inner text'}
+            error={form.error('value')}
           >
-            {(props) => <input {...props} value={form.value} onChange={(e) => set({ value: e.target.value })} />}
+            {(props) => <input {...props} {...form.field('value')} />}
           </Field>
         </>
       )}

@@ -53,32 +53,51 @@ export function SurveysArea({
         <h1>Surveys</h1>
         <nav className="segmented" aria-label="Survey environment">
           {list.map((candidate) => (
-            <Link
+            <PageLink
               key={candidate.id}
               href={href(current.href(candidate.id))}
               className="segmented-option"
-              aria-current={candidate.id === environment.id ? 'page' : undefined}
+              current={candidate.id === environment.id}
             >
               {ENVIRONMENT_LABELS[candidate.type]}
               {list.filter((other) => other.type === candidate.type).length > 1 && ` (${candidate.product.name})`}
-            </Link>
+            </PageLink>
           ))}
         </nav>
       </header>
       <nav className="tabs" aria-label="Surveys">
         {TABS.map((candidate) => (
-          <Link
+          <PageLink
             key={candidate.tab}
             href={href(candidate.href(environment.id))}
             className="tab"
-            aria-current={candidate.tab === tab ? 'page' : undefined}
+            current={candidate.tab === tab}
           >
             {candidate.label}
-          </Link>
+          </PageLink>
         ))}
       </nav>
       {children(environment, list)}
     </section>
+  );
+}
+
+/** A link among others to pages of the same kind, marked when it is the page shown. */
+function PageLink({
+  href,
+  className,
+  current,
+  children,
+}: {
+  href: string;
+  className: string;
+  current: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <Link href={href} className={className} aria-current={current ? 'page' : undefined}>
+      {children}
+    </Link>
   );
 }
 

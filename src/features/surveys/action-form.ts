@@ -1,17 +1,31 @@
 import * as v from 'valibot';
 import { actionClassInputSchema, issuesByPath } from '../../../domain/surveys/schema';
-import type { TActionClass, TActionClassPageUrlRule } from '../../../domain/surveys/types';
+import { type TActionClass, URL_RULES } from '../../../domain/surveys/types';
 import { URL_RULE_LABELS } from './labels';
 
+const actionClassFields = v.object({
+  name: v.string(),
+  description: v.string(),
+  type: v.picklist(['code', 'noCode']),
+  kind: v.picklist(['pageUrl', 'cssSelector', 'innerHtml']),
+  rule: v.picklist(URL_RULES),
+  value: v.string(),
+});
+
 /** The action class form: a code action, or a no-code one on a page URL (with its rule), a CSS selector or a text. */
-export interface ActionClassForm {
-  name: string;
-  description: string;
-  type: 'code' | 'noCode';
-  kind: 'pageUrl' | 'cssSelector' | 'innerHtml';
-  rule: TActionClassPageUrlRule;
-  value: string;
-}
+export type ActionClassForm = v.InferOutput<typeof actionClassFields>;
+
+/** The form's schema: its fields, and what it sends checked by the same schema as the server's (problems by field). */
+export const actionClassFormSchema = v.pipe(
+  actionClassFields,
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    const form = dataset.value;
+    for (const [key, message] of Object.entries(actionClassProblems(form)) as ['name' | 'value', string][]) {
+      addIssue({ message, path: [{ type: 'object', origin: 'value', input: form, key, value: form[key] }] });
+    }
+  }),
+);
 
 export const EMPTY_ACTION_CLASS: ActionClassForm = {
   name: '',

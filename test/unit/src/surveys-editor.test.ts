@@ -5,6 +5,7 @@ import {
   logicProblem,
   QUESTION_TYPES,
   surveyIssues,
+  LOGIC_CONDITION_NAMES,
 } from '../../../domain/surveys/schema';
 import type { TSurveyLogicCondition, TSurveyQuestion, TSurveyQuestionType } from '../../../domain/surveys/types';
 import {
@@ -25,23 +26,7 @@ import {
 } from '../../../src/features/surveys/editor/editor-model';
 import { draftSurvey, TEMPLATES } from '../../../src/features/surveys/templates';
 
-const ALL_CONDITIONS: TSurveyLogicCondition[] = [
-  'accepted',
-  'clicked',
-  'submitted',
-  'skipped',
-  'equals',
-  'notEquals',
-  'lessThan',
-  'lessEqual',
-  'greaterThan',
-  'greaterEqual',
-  'includesAll',
-  'includesOne',
-  'uploaded',
-  'notUploaded',
-  'booked',
-];
+const ALL_CONDITIONS = LOGIC_CONDITION_NAMES;
 
 /** A question of the type with what its conditions compare against: choices A and B, a 1-5 rating. */
 function questionFor(type: TSurveyQuestionType): TSurveyQuestion {
