@@ -231,7 +231,7 @@ export function currentBlock(question: TSurveyQuestion): CurrentBlock {
   for (const key of TEXT_KEYS) if (typeof element[key] === 'string') element[key] = i18n(element[key] as string);
   if ('choices' in question)
     element.choices = question.choices.map((choice) =>
-      'label' in choice ? { ...choice, label: i18n(choice.label) } : { ...choice },
+      'label' in choice && typeof choice.label === 'string' ? { ...choice, label: i18n(choice.label) } : { ...choice },
     );
   return defined({
     id: question.id,
