@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { RouteTable } from '../route-definitions.js';
+import { RouteTable, addRoutes, route } from '../route-definitions.js';
 import * as v from 'valibot';
 import { productSettingsSchema } from '../../domain/surveys/schema.js';
 import type { AppContext } from '../context.js';
@@ -11,7 +11,6 @@ import type { SurveyStore } from './store/index.js';
 import type { ActionClassUsage } from './store/action-classes.js';
 import type { FliptStore } from '../flipt/store/index.js';
 import type { TSurvey } from '../../domain/surveys/types.js';
-import { addRoutes, route } from './route-list.js';
 
 const NAMESPACE = '/api/v1/namespaces/:namespaceKey/surveys/environments';
 /** A namespace's survey environment: the console's survey routes (results' too) sit under it. */

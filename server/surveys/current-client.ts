@@ -6,7 +6,7 @@
  * routes' stores and rules do the work: a response from either generation is the same response.
  */
 import * as v from 'valibot';
-import { HAND_OVER } from '../route-definitions.js';
+import { HAND_OVER, type ListedRoute, route } from '../route-definitions.js';
 import { ENDING_ID } from '../../domain/surveys/current-shape.js';
 import type { TEnvironment } from '../../domain/surveys/types.js';
 import { environmentOfPath, environmentParams, surveyOf } from './client-environment.js';
@@ -30,7 +30,6 @@ import {
   surveyForResponse,
   ttc,
 } from './responses.js';
-import { type ListedRoute, route } from './route-list.js';
 import type { SurveyStore } from './store/index.js';
 import type { SyncStates } from './sync.js';
 import { cuidString, userIdString } from './validation.js';

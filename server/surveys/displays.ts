@@ -4,7 +4,7 @@ import { notFound } from './errors.js';
 import type { FlagAssignments } from './flag-assignments.js';
 import { environmentById, environmentOfPath, environmentParams, responseIdOf, surveyOf } from './client-environment.js';
 import type { SurveyStore } from './store/index.js';
-import { route } from './route-list.js';
+import { route } from '../route-definitions.js';
 import type { KnownPerson } from './responses.js';
 import type { TSurvey } from '../../domain/surveys/types.js';
 import { cuidString, userIdString } from './validation.js';

@@ -6,7 +6,7 @@ import { SurveyApiError, isWrite, notFound, readOnlyStorage } from './errors.js'
 import { actionClassInputSchema, parseSurveyInput } from './documents.js';
 import type { SurveyStore } from './store/index.js';
 import { plainObject } from './validation.js';
-import { route } from './route-list.js';
+import { route } from '../route-definitions.js';
 import type { Database } from '../db/index.js';
 import { listResponses } from './results.js';
 import { filterOf, pageOf, pageQuery } from './results-routes.js';

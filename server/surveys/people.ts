@@ -9,7 +9,7 @@ import {
   MAX_CLIENT_ACTION_CLASSES,
   type SurveyStore,
 } from './store/index.js';
-import { route } from './route-list.js';
+import { route } from '../route-definitions.js';
 import { plainObject, userIdString } from './validation.js';
 
 const actionBody = v.object({

@@ -6,7 +6,7 @@ import { environmentOfPath, environmentParams } from './client-environment.js';
 import { isMobile } from './identified-sync.js';
 import { SurveyStore } from './store/index.js';
 import type { TEnvironment, TResponseData, TSurvey } from '../../domain/surveys/types.js';
-import { route } from './route-list.js';
+import { route } from '../route-definitions.js';
 import { cuidString, plainObject, userIdString } from './validation.js';
 import type { WebhookDispatcher } from './webhooks.js';
 import type { WebhookTrigger } from './store/webhooks.js';

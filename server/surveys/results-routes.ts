@@ -19,9 +19,8 @@ import { ENVIRONMENT } from './console.js';
 import { SurveyStore } from './store/index.js';
 import { attributeKeys, type Cursor } from './store/results.js';
 import { parseInput } from './validation.js';
-import { RouteTable } from '../route-definitions.js';
+import { RouteTable, addRoutes, route } from '../route-definitions.js';
 import type { Database } from '../db/index.js';
-import { addRoutes, route } from './route-list.js';
 
 /** Page sizes of the response lists: the console's and the management API's (`limit`). */
 export const PAGE_SIZE = { default: 25, max: 500 } as const;

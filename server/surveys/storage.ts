@@ -9,8 +9,7 @@ import * as v from 'valibot';
 import { SurveyApiError, badRequest, notFound, unauthorized } from './errors.js';
 import type { SurveyStore } from './store/index.js';
 import { environmentOfPath, environmentParams, surveyOf } from './client-environment.js';
-import { RouteTable } from '../route-definitions.js';
-import { addRoutes, route } from './route-list.js';
+import { RouteTable, addRoutes, route } from '../route-definitions.js';
 import { cuidString, parseInput } from './validation.js';
 import { servedType, uploadRefusal } from './upload-rules.js';
 
