@@ -79,7 +79,8 @@ export interface PartsRequest {
 /**
  * Reads only the given flags (with their rules, rollouts and the segments those use) and segments of a
  * namespace, in one consistent read transaction: what a change to them costs is in proportion to them,
- * not to the namespace.
+ * not to the namespace. Like loadNamespace, it lets other tasks run between its steps: under a stream of
+ * writes these loads follow each other, and evaluations answer in between.
  */
 export function loadNamespaceParts(
   database: Database,
@@ -97,14 +98,18 @@ export function loadNamespaceParts(
     const segments = await readSegments(trx, namespaceKey, [...segmentKeys]);
     for (const key of request.segments) parts.segments.set(key, segments.get(key) ?? null);
 
-    const entries = await flagEntries(trx, namespaceKey, segments, flagKeys);
+    await nextTurn();
+    const entries = await flagEntries(trx, namespaceKey, segments, flagKeys, nextTurn);
+    await nextTurn();
     const rows = await readFlagRows(trx, namespaceKey, flagKeys);
     for (const key of flagKeys) parts.flags.set(key, null);
     for (const row of rows) parts.flags.set(row[0], entries(row));
 
     const placing = new Set(request.placing);
     for (const row of rows) {
-      if (placing.has(row[0])) parts.before.set(row[0], await flagsBefore(trx, namespaceKey, row));
+      if (!placing.has(row[0])) continue;
+      await nextTurn();
+      parts.before.set(row[0], await flagsBefore(trx, namespaceKey, row));
     }
     return parts;
   });
