@@ -4,9 +4,11 @@
  * it, and how the loader starts it with its own parts, comes from the build's entry (global.ts, module.ts).
  */
 import type { TSurvey, TUploadFileConfig } from '../../domain/surveys/types.js';
-import type { Fields } from './widget.js';
 import { error } from './log.js';
 import { QUEUE_KEY, read } from './store.js';
+
+/** Hidden fields offered to a survey: those it declares are added to its response (survey.ts). */
+export type Fields = Record<string, unknown>;
 
 export const CHUNK_FAILED = 'Failed to load the Formbricks survey chunk';
 

@@ -13,13 +13,13 @@ import type {
   TSurvey,
 } from '../../domain/surveys/types.js';
 import type { client } from './api.js';
-import type { SurveyChunk } from './chunk.js';
+import type { Fields, SurveyChunk } from './chunk.js';
 import type { emit } from './events.js';
 import type { debug, handle } from './log.js';
 import type { cfg, save } from './store.js';
 import type { errorState, sync } from './sync.js';
 import type { deinit } from './triggers.js';
-import type { Fields, Host } from './widget.js';
+import type { Host } from './widget.js';
 import { addContainer, removeContainer } from './container.js';
 import { filter } from './filter.js';
 import { error, raise } from './log.js';

@@ -1,7 +1,7 @@
 import type { TActionClassNoCodeConfig, TActionClassPageUrlRule, TSurvey } from '../../domain/surveys/types.js';
 import { EXIT_INTENT, SCROLL_50 } from '../../domain/surveys/types.js';
 import { client } from './api.js';
-import { loaded, sendUnsent } from './chunk.js';
+import { type Fields, loaded, sendUnsent } from './chunk.js';
 import { CONTAINER_ID, removeContainer } from './container.js';
 import { emit } from './events.js';
 import { debug, flags } from './log.js';
@@ -9,7 +9,7 @@ import { q } from './queue.js';
 import { must } from './request.js';
 import { MINUTE, cfg, expired, iso, peek, save } from './store.js';
 import { sync } from './sync.js';
-import { type Fields, prefetch, render } from './widget.js';
+import { prefetch, render } from './widget.js';
 
 /** setEmbeddedData(): hidden fields for every survey shown on this page from now on. */
 export const embedded: Fields = {};

@@ -1,13 +1,10 @@
 import type { FormbricksSurveys, SurveyLook, TSurvey } from '../../domain/surveys/types.js';
-import { surveyChunk } from './chunk.js';
+import { type Fields, surveyChunk } from './chunk.js';
 import { flags } from './log.js';
 import { cfg, peek } from './store.js';
 
 /** A page with the renderer already loaded; ours can also rehearse a first survey (widget/render/index.tsx). */
 export type Host = Window & { formbricksSurveys?: FormbricksSurveys & { rehearse?: (first?: SurveyLook) => void } };
-
-/** Hidden fields offered to a survey: those it declares are added to its response (survey.ts). */
-export type Fields = Record<string, unknown>;
 
 /**
  * Shows a survey (unless one is running) through the survey chunk, which loads the renderer unless
