@@ -5,7 +5,7 @@ import type { FlagAssignments } from './flag-assignments.js';
 import { environmentById, environmentOfPath, environmentParams, responseIdOf, surveyOf } from './client-environment.js';
 import type { SurveyStore } from './store/index.js';
 import { route } from '../route-definitions.js';
-import type { KnownPerson } from './responses.js';
+import { type KnownPerson, personOfUser } from './responses.js';
 import type { TSurvey } from '../../domain/surveys/types.js';
 import { cuidString, userIdString } from './validation.js';
 
@@ -48,9 +48,7 @@ export function displayRoutes(store: SurveyStore, assignments: FlagAssignments, 
       body: displayCreateBody,
       handler: async ({ loaded: environment, body }) => {
         const survey = await surveyOf(store, environment, body.surveyId);
-        const person = body.userId
-          ? { personId: await store.ensurePerson(environment.id, body.userId), userId: body.userId }
-          : null;
+        const person = await personOfUser(store, environment.id, body.userId);
         const id = await recordDisplay(store, assignments, metrics, survey, person);
         if (body.responseId)
           await store.updateDisplay(id, { responseId: await responseIdOf(store, environment, body.responseId) });

@@ -56,6 +56,15 @@ export interface KnownPerson {
   userId: string;
 }
 
+/** The 1.6 client's visitor: the person of `userId` in the environment, made on first sight; none without one. */
+export async function personOfUser(
+  store: SurveyStore,
+  environmentId: string,
+  userId: string | null | undefined,
+): Promise<KnownPerson | null> {
+  return userId ? { personId: await store.ensurePerson(environmentId, userId), userId } : null;
+}
+
 /** The survey a response is for: unknown is a 404, one of another environment a 400 (as Formbricks answers). */
 export async function surveyForResponse(store: SurveyStore, environment: TEnvironment, surveyId: string) {
   const survey = SurveyStore.required(await store.survey(surveyId), 'Survey', surveyId);
@@ -139,9 +148,7 @@ export function responseRoutes(deps: ResponseDeps) {
       body: responseCreateBody,
       handler: async ({ loaded: environment, body }, request) => {
         const survey = await surveyForResponse(store, environment, body.surveyId);
-        const person = body.userId
-          ? { personId: await store.ensurePerson(environment.id, body.userId), userId: body.userId }
-          : null;
+        const person = await personOfUser(store, environment.id, body.userId);
         const id = await recordResponse(deps, survey, {
           person,
           finished: body.finished,
