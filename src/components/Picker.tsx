@@ -82,7 +82,7 @@ export function Picker<V extends string | string[]>({
               placeholder="Search by name or key"
               aria-label={`Search ${label}`}
             />
-            <ComboboxList className="picker-list">
+            <ComboboxList className="picker-list" aria-multiselectable={Array.isArray(value) || undefined}>
               {matches.map((option) => (
                 <SelectItem
                   key={option.value}
