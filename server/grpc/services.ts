@@ -53,12 +53,11 @@ export interface ServiceSpec {
 const nsOf = (value: unknown) => (typeof value === 'string' && value !== '' ? value : DEFAULT_NAMESPACE);
 /** The namespace an evaluation message acts on, read as the REST handler reads its body. */
 const evaluatedIn = (message: unknown) => evaluationNamespace(namedNamespace(message) ?? '');
-const items = (request: FliptMessage) => (Array.isArray(request.requests) ? (request.requests as FliptMessage[]) : []);
+const items = (request: FliptMessage): unknown[] => (Array.isArray(request.requests) ? request.requests : []);
 
 /** The services served, each method calling the function its REST route calls. */
 export function grpcServices(context: AppContext, serving: () => boolean): ServiceSpec[] {
-  const evaluation = context.evaluation;
-  if (!evaluation) throw new Error('the evaluation plugin must be registered before gRPC starts');
+  const { evaluation } = context;
   return [
     evaluationService(evaluation),
     dataService(evaluation),
