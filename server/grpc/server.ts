@@ -7,7 +7,14 @@ import type { AppContext } from '../context.js';
 import { DatabaseBusyError } from '../db/sqlite-writes.js';
 import { FliptError, GrpcCode, unauthenticated } from '../flipt/errors.js';
 import { decodeJson, encodeJson } from './codec.js';
-import { FrontStatus, PEER_HEADER, startFront, type FrontMethod } from './front.js';
+import {
+  FrontStatus,
+  MAX_CONCURRENT_STREAMS,
+  MAX_MESSAGE,
+  PEER_HEADER,
+  startFront,
+  type FrontMethod,
+} from './front.js';
 import { protobuf, requireGrpc } from './protobuf.js';
 import { RateLimiter } from './rate-limiter.js';
 import { addressOf, grpcServices, type CallInfo } from './services.js';
@@ -129,7 +136,12 @@ function prepareBackend(
     defaults: false,
   });
 
-  const server = new grpc.Server();
+  // The limits the front applies to the calls it answers itself, so that a call is held to the same ones
+  // whichever side answers it.
+  const server = new grpc.Server({
+    'grpc.max_receive_message_length': MAX_MESSAGE,
+    'grpc.max_concurrent_streams': MAX_CONCURRENT_STREAMS,
+  });
   const limiter = new RateLimiter(context.config.rateLimits);
   const { metrics, tracing } = context;
 

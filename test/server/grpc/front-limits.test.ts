@@ -119,6 +119,15 @@ describe('the gRPC front with authentication required', () => {
     expect(status.beforeEnd).toBe(true);
   });
 
+  it('holds a call passed on to grpc-js to the same message limit', async () => {
+    const prefix = Buffer.from([0, 0, 0, 0, 0]);
+    prefix.writeUInt32BE(MAX_MESSAGE + 1, 1);
+    const status = await openCall(session, '/flipt.Flipt/GetFlag', [prefix], {
+      authorization: `Bearer ${TOKEN}`,
+    });
+    expect(status.headers['grpc-status']).toBe('8');
+  });
+
   it(`advertises at most ${MAX_CONCURRENT_STREAMS} concurrent streams per connection`, async () => {
     if (!session.remoteSettings.maxConcurrentStreams)
       await new Promise((resolve) => session.once('remoteSettings', resolve));
