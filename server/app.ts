@@ -1,6 +1,6 @@
 import cluster from 'node:cluster';
 import { existsSync } from 'node:fs';
-import type { RequestListener } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { sql } from 'kysely';
 import Fastify, {
   LogController,
@@ -32,7 +32,7 @@ import { consoleSurveyRoutes } from './surveys/console.js';
 import { SurveyStore } from './surveys/store/index.js';
 import { surveyResultsPlugin } from './surveys/results-routes.js';
 import { evaluationPlugin } from './evaluation/index.js';
-import { buildEvaluation } from './evaluation/api.js';
+import { buildEvaluation, type Evaluation } from './evaluation/api.js';
 import { createAuthRuntime } from './auth/runtime.js';
 import { SnapshotCache } from './evaluation/cache.js';
 import { parseJsonBody } from './json-body.js';
@@ -43,7 +43,7 @@ import { HotPath } from './http/hot-path.js';
 import { installRateLimits } from './rate-limits.js';
 import { loggerOptions } from './logging.js';
 import { Metrics, reportToPrimary } from './metrics.js';
-import { startTracing } from './tracing.js';
+import { startTracing, type Tracing } from './tracing.js';
 import packageJson from '../package.json' with { type: 'json' };
 
 export interface BuildOptions {
@@ -65,17 +65,46 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     : undefined;
   const database = options.database ?? (await openDatabase(config.db.url, { onQuery: tracing?.query }));
   let hotPath: HotPath | undefined;
+  const app = createFastify(
+    config,
+    options,
+    tracing,
+    (request, response, handler) => hotPath?.handle(request, response, handler) ?? false,
+  );
+  if (!options.database) app.addHook('onClose', () => database.close());
+  if (tracing) {
+    app.addHook('onClose', () => tracing.shutdown());
+    app.addHook('onRequest', async (request) => {
+      tracing.routed(request.raw, request.method, request.routeOptions.url ?? 'unmatched');
+    });
+  }
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
+
+  const composed = await composeContext(app, config, database, tracing);
+  hotPath = new HotPath(app.log, composed.context.metrics, tracing);
+  app.decorate('hotPath', hotPath);
+  await installPipeline(app, composed.context, hotPath);
+  await registerRoutes(app, composed);
+  return app;
+}
+
+/** Fastify as Ensign configures it; `hot` answers a request ahead of Fastify when it can (http/hot-path.ts). */
+function createFastify(
+  config: Config,
+  options: BuildOptions,
+  tracing: Tracing | undefined,
+  hot: (request: IncomingMessage, response: ServerResponse, handler: RequestListener) => boolean,
+): FastifyInstance {
   const { tls } = config.server;
-  const app = Fastify({
-    // The hot routes are answered before Fastify sees the request (http/hot-path.ts).
+  return Fastify({
     serverFactory: (handler) => {
       const answer: RequestListener = (request, response) =>
-        hotPath?.handle(request, response, handler) || handler(request, response);
+        hot(request, response, handler) || handler(request, response);
       const listener = tracing ? tracing.listener(answer) : answer;
       return tls ? https.createServer({ cert: tls.cert, key: tls.key }, listener) : http.createServer(listener);
     },
     logger: options.logger ? loggerOptions(config) : false,
-    // One line per request, at debug level, below (Fastify's own are two, at info).
+    // One line per request, at debug level, in installPipeline (Fastify's own are two, at info).
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
     // Flipt keys may be 255 characters long, so path parameters must fit them.
@@ -90,15 +119,27 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // fast-json-stringify) are never built, and dist/cli.js leaves them out (tsup.config.ts).
     schemaController: { compilersFactory: { buildValidator: noJsonSchema, buildSerializer: noJsonSchema } },
   });
-  if (!options.database) app.addHook('onClose', () => database.close());
-  if (tracing) {
-    app.addHook('onClose', () => tracing.shutdown());
-    app.addHook('onRequest', async (request) => {
-      tracing.routed(request.raw, request.method, request.routeOptions.url ?? 'unmatched');
-    });
-  }
-  if (options.onRoute) app.addHook('onRoute', options.onRoute);
+}
 
+/** What the routes are built from: the shared context, plus what only they use. */
+interface Composed {
+  context: AppContext;
+  guards: FeedbackGuards;
+  /** The evaluation API with what its own routes start and stop (analytics) and OFREP's parts. */
+  evaluation: Evaluation;
+}
+
+/**
+ * Everything the routes and the gRPC server share, built before any route: the storage the configuration
+ * names, the change feed, audit, metrics, the feedback guards, the snapshots, the evaluation API and the
+ * auth runtime. Each part that runs in the background stops with the app.
+ */
+async function composeContext(
+  app: FastifyInstance,
+  config: Config,
+  database: Database,
+  tracing: Tracing | undefined,
+): Promise<Composed> {
   const changes = new ChangeFeed();
   // One of several worker processes (server/workers.ts): the others must learn of this one's writes.
   if (cluster.isWorker) {
@@ -126,15 +167,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('preClose', async () => audit.close());
   const metrics = config.metrics.enabled ? new Metrics() : undefined;
   if (metrics) reportToPrimary(metrics);
-  hotPath = new HotPath(app.log, metrics, tracing);
-  app.decorate('hotPath', hotPath);
   const guards = new FeedbackGuards(flipt, metrics);
   const stopGuards = guards.start((error) => app.log.warn(`feedback guards: ${(error as Error).message}`));
   app.addHook('preClose', async () => stopGuards());
   const snapshots = new SnapshotCache(flipt, changes, metrics);
   app.addHook('onClose', async () => snapshots.close());
   const evaluation = buildEvaluation({ config, database, snapshots, git, metrics, tracing });
-  const auth = createAuthRuntime(config, database, app.log);
   const context: AppContext = Object.freeze({
     config,
     database,
@@ -145,10 +183,20 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     metrics,
     tracing,
     evaluation: evaluation.api,
-    auth,
+    auth: createAuthRuntime(config, database, app.log),
   });
   // The gRPC server (server/grpc/) serves from the same context.
   app.decorate('ensign', context);
+  return { context, guards, evaluation };
+}
+
+/**
+ * What every request goes through, installed before any route: metrics and the request log, JSON bodies,
+ * Flipt-shaped errors, security headers, rate limits, cookies, authentication, and the hot path, which
+ * reads what the others marked on each route as it is registered.
+ */
+async function installPipeline(app: FastifyInstance, context: AppContext, hotPath: HotPath): Promise<void> {
+  const { metrics, config } = context;
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     metrics?.answered(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
@@ -157,22 +205,21 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       'request',
     );
   });
-
   acceptAnyContentTypeAsJson(app);
   app.setErrorHandler(answerInFliptShape);
   app.setNotFoundHandler((_request, reply) => {
     reply.code(404).send({ code: GrpcCode.NotFound, message: 'Not Found', details: [] });
   });
-
   await installSecurityHeaders(app);
-  // Before every route too: it marks the limited ones as they are registered.
   await installRateLimits(app, config.rateLimits);
   await app.register(fastifyCookie);
-  // Before every route, so that its hooks guard them all.
-  await installAuth(app, auth);
-  // After the rate limits and protection are marked on each route, which it reads to take or leave a hot route.
+  await installAuth(app, context.auth);
   hotPath.install(app, config);
+}
 
+/** The routes, one scope per surface, each declaring its routes' protection (routes that differ declare their own). */
+async function registerRoutes(app: FastifyInstance, { context, guards, evaluation }: Composed): Promise<void> {
+  const { config, database, changes, flipt, git, metrics } = context;
   const routes = new RouteTable(app, parse);
   routes.add({
     method: 'GET',
@@ -196,11 +243,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       handler: async (_input, _request, reply) => reply.type(metrics.contentType).send(await metrics.exposition()),
     });
   }
-  // Each scope declares its routes' protection (routes that differ declare their own).
   await app.register(async (api) => {
     protectRoutes(api, 'management');
     git?.answerReferences(api);
-    await fliptManagementRoutes(api, context.flipt, guards);
+    await fliptManagementRoutes(api, flipt, guards);
   });
   await app.register(async (api) => {
     protectRoutes(api, 'always');
@@ -226,14 +272,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await surveyResultsPlugin(results, context);
     });
   }
-
   if (config.ui.enabled && existsSync(config.paths.console)) {
     await app.register(async (files) => {
       protectRoutes(files, 'public');
       await serveConsole(files, config.paths.console);
     });
   }
-  return app;
 }
 
 function noJsonSchema(): never {
