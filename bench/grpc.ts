@@ -10,8 +10,9 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import protobuf from 'protobufjs';
 import { h2Load } from './support/h2-load.js';
-import { addRound, budget, emptyTotals, loadLine, medianP99, medianRatio, report } from './support/load.js';
+import { addRound, emptyTotals, loadLine, medianP99, medianRatio, report } from './support/load.js';
 import { EVALUATION_BODY, serveIfChild, startServer } from './support/servers.js';
+import { atLeast, atMost } from './support/verdicts.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 12);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
@@ -110,19 +111,21 @@ if (!(await serveIfChild())) {
   report('gRPC EvaluationService/Variant', totals.grpc);
   console.log(`${loadLine()}; budgets from the median over the rounds of the two figures in the same round:`);
   const cpu = medianRatio(totals.grpc, totals.http, 'cpus');
-  budget(
+  atMost(
     'gRPC Variant server CPU per request vs REST',
+    cpu,
+    1,
     `${(100 * cpu).toFixed(1)}% of REST's`,
     "at most REST's",
-    cpu <= 1,
   );
   const rate = medianRatio(totals.grpc, totals.http, 'rates');
-  budget('gRPC Variant throughput vs REST', `${(100 * rate).toFixed(1)}% of REST's`, "at least REST's", rate >= 1);
+  atLeast('gRPC Variant throughput vs REST', rate, 1, `${(100 * rate).toFixed(1)}% of REST's`, "at least REST's");
   const [grpcP99, httpP99] = [medianP99(totals.grpc), medianP99(totals.http)];
-  budget(
+  atMost(
     'gRPC Variant p99 vs REST',
+    grpcP99 / httpP99,
+    1,
     `${grpcP99} vs ${httpP99} ms (median of the rounds' p99)`,
     "at most REST's",
-    grpcP99 <= httpP99,
   );
 }

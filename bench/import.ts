@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPostgresDatabase } from '../test/support/postgres.js';
 import { generateFeatures } from './support/features.js';
+import { atMost } from './support/verdicts.js';
 
 const SIZES = (process.env.IMPORT_SIZES ?? '10000,100000').split(',').map(Number);
 const POSTGRES_URL = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL;
@@ -33,20 +34,28 @@ interface Run {
   output: string;
 }
 
-/** One command's figures; an import's with its budget. */
-function line(size: number, megabytes: string, database: string, command: string, { seconds, peakMiB }: Run): string {
+/** One command's figures; an import's against its budgets (time and peak memory). */
+function report(size: number, megabytes: string, database: string, command: string, { seconds, peakMiB }: Run): void {
+  console.log(
+    `${String(size).padStart(7)} flags (${megabytes} MB)  ${database.padEnd(10)}  ${command}  ${seconds.toFixed(2)} s  peak ${peakMiB.toFixed(0)} MiB  ${(size / seconds).toFixed(0)} flags/s`,
+  );
   const budget = command === 'import' ? BUDGETS[size] : undefined;
-  const within = budget
-    ? `  budget ${budget.seconds} s / ${budget.mebibytes} MB: ${seconds <= budget.seconds && peakMiB <= budget.mebibytes ? 'within' : 'OVER'}`
-    : '';
-  return `${String(size).padStart(7)} flags (${megabytes} MB)  ${database.padEnd(10)}  ${command}  ${seconds.toFixed(2)} s  peak ${peakMiB.toFixed(0)} MiB  ${(size / seconds).toFixed(0)} flags/s${within}`;
+  if (!budget) return;
+  const name = `${database}, import of ${size} flags`;
+  atMost(`${name}: time`, seconds, budget.seconds, `${seconds.toFixed(2)} s`, `at most ${budget.seconds} s`);
+  atMost(
+    `${name}: peak memory`,
+    peakMiB,
+    budget.mebibytes,
+    `${peakMiB.toFixed(0)} MiB`,
+    `at most ${budget.mebibytes} MiB`,
+  );
 }
 
 /** Imports the file into an empty database, then exports it to a file. */
 async function importThenExport(size: number, file: string, megabytes: string, database: string, db: string) {
-  console.log(line(size, megabytes, database, 'import', await run(['import', file, '--db', db])));
-  const exported = await run(['export', '--db', db, '-o', join(dir, `export-${size}.yml`)]);
-  console.log(line(size, megabytes, database, 'export', exported));
+  report(size, megabytes, database, 'import', await run(['import', file, '--db', db]));
+  report(size, megabytes, database, 'export', await run(['export', '--db', db, '-o', join(dir, `export-${size}.yml`)]));
 }
 
 /** Runs the command; resolves with its wall time and the highest peak RSS seen while it ran. */

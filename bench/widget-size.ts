@@ -3,17 +3,22 @@
 // @formbricks/js 1.6.5 and @formbricks/surveys 1.6.x as shipped. Run `npm run build` (or `npx tsup`) first.
 import { existsSync, readFileSync } from 'node:fs';
 import { BUDGETS, type Budgeted, gzipped } from './support/sizes.js';
+import { atMost } from './support/verdicts.js';
 
-const row = (name: string, path: string, budget?: number) => {
-  if (!existsSync(path)) return console.log(`${name.padEnd(48)} missing (${path}): build first`);
+const row = (name: string, path: string): number | undefined => {
+  if (!existsSync(path)) return void console.log(`${name.padEnd(48)} missing (${path}): build first`);
   const gzip = gzipped(path);
-  const verdict =
-    budget === undefined ? '' : `  budget ${budget} B: ${gzip <= budget ? 'within' : `over by ${gzip - budget} B`}`;
   console.log(
-    `${name.padEnd(48)} ${String(readFileSync(path).length).padStart(8)} B raw ${String(gzip).padStart(7)} B gzip${verdict}`,
+    `${name.padEnd(48)} ${String(readFileSync(path).length).padStart(8)} B raw ${String(gzip).padStart(7)} B gzip`,
   );
+  return gzip;
 };
-const budgeted = (name: string, key: Budgeted) => row(name, BUDGETS[key].path, BUDGETS[key].budget);
+const budgeted = (name: string, key: Budgeted) => {
+  const { path, budget } = BUDGETS[key];
+  const gzip = row(name, path);
+  if (gzip === undefined) process.exitCode = 1;
+  else atMost(name, gzip, budget, `${gzip} B gzipped`, `at most ${budget} B`);
+};
 
 budgeted('loader IIFE dist/widget/formbricks.js', 'loaderIife');
 budgeted('loader ESM dist/widget/formbricks.mjs', 'loaderEsm');

@@ -2,7 +2,6 @@
 // latency per round, and each budget as met or not met.
 import { loadavg } from 'node:os';
 import autocannon, { type Options } from 'autocannon';
-import { verdict } from './verdicts.js';
 
 export interface Totals {
   requests: number;
@@ -96,6 +95,15 @@ export const medianRatio = (a: Totals, b: Totals, figure: 'rates' | 'cpus') =>
 /** The median of the rounds' p99s: with many short rounds, one round slowed by the machine's other load moves it less than the worst. */
 export const medianP99 = (totals: Totals) => median(totals.p99);
 
+/**
+ * The median round's p99 over the wait its own throughput implies. Under a closed loop of `connections`,
+ * every server's mean latency is about connections / throughput (Little's law), so a p99 compared with
+ * bare's p99 only restates the throughput ratio (twice bare's p99 is about half its throughput). What a
+ * latency budget can add is the tail beyond that queue: this ratio, compared with bare's own.
+ */
+export const tailOverQueue = (totals: Totals, connections: number) =>
+  medianP99(totals) / ((1000 * connections * totals.seconds) / totals.requests);
+
 /** Prints the server's line; returns its requests per second. */
 export function report(label: string, totals: Totals): number {
   const rate = totals.requests / totals.seconds;
@@ -104,11 +112,6 @@ export function report(label: string, totals: Totals): number {
     `${label.padEnd(30)} ${Math.round(rate).toLocaleString('en-US').padStart(8)} req/s${cpu}  p50 ${totals.p50.join('/')} ms  p99 ${totals.p99.join('/')} ms (per round)`,
   );
   return rate;
-}
-
-/** A budget line: what was measured, the budget, and whether it is met (bench/support/verdicts.ts). */
-export function budget(what: string, measured: string, limit: string, met: boolean): boolean {
-  return verdict({ budget: what, figure: null, measured, limit, met });
 }
 
 /** The machine's load averages: the figures are comparable only between runs on a similarly loaded machine. */

@@ -22,6 +22,13 @@ export function verdict(result: Verdict): boolean {
   return result.met;
 }
 
+/** A figure as kept in bench/results.json: whole numbers (bytes, counts) as they are, others to 3 significant digits. */
+const kept = (figure: number) => (Number.isInteger(figure) ? figure : Number(figure.toPrecision(3)));
+
 /** A budget "at most `limit`" on a figure: its verdict, printed and recorded. */
 export const atMost = (budget: string, figure: number, limit: number, measured: string, limitText: string) =>
-  verdict({ budget, figure: Number(figure.toPrecision(3)), measured, limit: limitText, met: figure <= limit });
+  verdict({ budget, figure: kept(figure), measured, limit: limitText, met: figure <= limit });
+
+/** A budget "at least `limit`" on a figure: its verdict, printed and recorded. */
+export const atLeast = (budget: string, figure: number, limit: number, measured: string, limitText: string) =>
+  verdict({ budget, figure: kept(figure), measured, limit: limitText, met: figure >= limit });
