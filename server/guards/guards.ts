@@ -181,10 +181,20 @@ export class FeedbackGuards {
     return { baseline: arm(row.baseline), guarded: keys.slice(1).map(arm) };
   }
 
-  /** Acts once on a regression: records it (alert) or serves the baseline instead of the regressed arm (rollback). */
+  /**
+   * Acts once on a regression: records it (alert) or serves the baseline instead of the regressed arm
+   * (rollback). The guard is claimed in the transaction of its change, so that a guard is never marked as
+   * acted without it (a crash in between lost the rollback), and of two instances that see the trip at
+   * once, the second finds it claimed and changes nothing. Read-only storage takes no change: the trip is
+   * recorded on the guard alone.
+   */
   private async trip(row: store.GuardRow, assessment: Assessment, regressed: string, reason: string): Promise<void> {
-    if (!(await store.claimTrip(this.executor, row.id, nowTimestamp()))) return;
-    const rollBack = row.action === 'ROLLBACK' && !this.flipt.readOnly;
+    const at = nowTimestamp();
+    if (this.flipt.readOnly) {
+      await store.claimTrip(this.executor, row.id, at);
+      return;
+    }
+    const rollBack = row.action === 'ROLLBACK';
     const payload = {
       key: row.flag_key,
       namespaceKey: row.namespace_key,
@@ -206,7 +216,10 @@ export class FeedbackGuards {
       ? (state: FlagState) => rolledBack(state, regressed, row.baseline)
       : (state: FlagState) => state;
     await runAs(GUARD_ACTOR, () =>
-      this.flipt.transaction((writer) => writer.reconfigureFlag(row.namespace_key, row.flag_key, reconfigure, payload)),
+      this.flipt.transaction(async (writer) => {
+        if (await writer.within((transaction) => store.claimTrip(transaction, row.id, at)))
+          await writer.reconfigureFlag(row.namespace_key, row.flag_key, reconfigure, payload);
+      }),
     );
   }
 

@@ -165,6 +165,11 @@ export class FliptWriter extends FliptReader {
     super();
   }
 
+  /** Runs another store's write in this transaction, so that it commits (or not) with this change. */
+  within<T>(work: (transaction: Executor) => Promise<T>): Promise<T> {
+    return work(this.executor);
+  }
+
   /** Records a change to the entity of a history entry: a flag, a segment or a namespace (anything in it). */
   private touch(change: EntityChange): Executor {
     this.touched.add(change);
