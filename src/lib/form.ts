@@ -47,9 +47,21 @@ type TextElement = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
  */
 export function useForm<T extends object>(initial: T, schema: v.GenericSchema<unknown, unknown>) {
   const [values, setValues] = useState(initial);
+  const [base, setBase] = useState(initial);
+  const fields = Object.keys(initial) as (keyof T)[];
+  // Newer initial values (the entity fetched again, changed elsewhere): the fields the operator has not
+  // changed follow them, the ones they changed keep their edit. Remounting the form instead lost the edits.
+  if (fields.some((key) => !same(base[key], initial[key]))) {
+    setBase(initial);
+    setValues((current) => {
+      const followed = { ...current };
+      for (const key of fields) if (same(base[key], current[key])) followed[key] = initial[key];
+      return followed;
+    });
+  }
   const [touched, setTouched] = useState<Partial<Record<keyof T, boolean>>>({});
   const errors = validate(schema, values);
-  const dirty = (Object.keys(initial) as (keyof T)[]).some((key) => !same(initial[key], values[key]));
+  const dirty = fields.some((key) => !same(initial[key], values[key]));
   const set = <K extends keyof T>(field: K, value: T[K]) => {
     setValues((current) => ({ ...current, [field]: value }));
     setTouched((current) => ({ ...current, [field]: true }));

@@ -174,13 +174,13 @@ test('flag metadata: added, edited and removed in the flag form, and kept by the
   await page.getByLabel('Metadata value 3').fill('3');
   await update.click();
   await expect(toast(page).success).toHaveText('Successfully updated flag');
-  expect(await stored()).toEqual({ team: 'growth', limits: { rps: 10 }, tier: 3 });
+  await expect.poll(stored).toEqual({ team: 'growth', limits: { rps: 10 }, tier: 3 });
 
   // The list's Evaluation switch changes the flag without its metadata: the metadata is kept.
   await goTo(page, 'Flags');
   await page.getByRole('switch', { name: `Enabled ${key}` }).click();
   await expect(toast(page).success).toHaveText('Successfully updated flag');
-  expect(await stored()).toEqual({ team: 'growth', limits: { rps: 10 }, tier: 3 });
+  await expect.poll(stored).toEqual({ team: 'growth', limits: { rps: 10 }, tier: 3 });
 
   await page.getByRole('link', { name: key, exact: true }).click();
   await expect(page.getByLabel('Metadata key 3')).toHaveValue('tier');
@@ -191,7 +191,7 @@ test('flag metadata: added, edited and removed in the flag form, and kept by the
   await page.getByRole('button', { name: 'Remove metadata entry 2' }).click();
   await update.click();
   await expect(toast(page).success).toHaveText('Successfully updated flag');
-  expect(await stored()).toEqual({ team: true, tier: 3 });
+  await expect.poll(stored).toEqual({ team: true, tier: 3 });
 
   // Removing every entry clears it.
   await goTo(page, 'Segments');
@@ -201,7 +201,7 @@ test('flag metadata: added, edited and removed in the flag form, and kept by the
   await expect(page.getByText('No metadata.')).toBeVisible();
   await update.click();
   await expect(toast(page).success).toHaveText('Successfully updated flag');
-  expect(await stored()).toBeUndefined();
+  await expect.poll(stored).toBeUndefined();
   await goTo(page, 'Flags');
   await openFlag(page, key);
   await expect(page.getByText('No metadata.')).toBeVisible();

@@ -42,11 +42,7 @@ export default function FlagPage({ params }: { params: Record<string, string | u
       onCopy={(to) => copy.mutateAsync({ flagKey: data.key, to: { namespaceKey: to.namespaceKey, flagKey: to.key } })}
       onDelete={() => remove.mutateAsync(data.key)}
     >
-      <FlagForm
-        key={`${data.updatedAt}/${data.defaultVariant?.id}/${data.variants.length}`}
-        namespaceKey={namespaceKey}
-        flag={data}
-      />
+      <FlagForm key={data.key} namespaceKey={namespaceKey} flag={data} />
       <Tabs label="Flag" base={flagHrefs.flag(namespaceKey, data.key)} tabs={tabs} current={tab}>
         <Tab namespaceKey={namespaceKey} flag={data} />
       </Tabs>

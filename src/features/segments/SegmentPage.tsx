@@ -135,7 +135,7 @@ export default function SegmentPage({ params }: { params: Record<string, string 
       }
       onDelete={() => deleteSegment.mutateAsync(data.key)}
     >
-      <SegmentForm key={data.updatedAt} namespaceKey={namespaceKey} segment={data} />
+      <SegmentForm key={data.key} namespaceKey={namespaceKey} segment={data} />
       <Constraints namespaceKey={namespaceKey} segment={data} />
       <HistorySection namespaceKey={namespaceKey} segmentKey={data.key} />
     </EntityPage>

@@ -96,6 +96,42 @@ describe('useForm', () => {
     expect(form().valid).toBe(false);
   });
 
+  it('takes newer initial values into the fields the operator has not changed, and keeps their edits', () => {
+    const flag: FlagFormValues = {
+      key: 'k',
+      name: 'N',
+      description: '',
+      type: 'VARIANT_FLAG_TYPE',
+      enabled: false,
+      defaultVariantId: '',
+      metadata: [{ key: 'team', type: 'string', value: 'growth' }],
+    };
+    const root = createRoot(document.createElement('div'));
+    let latest: Form | undefined;
+    const render = (initial: FlagFormValues) =>
+      act(() => root.render(<FormHost initial={initial} schema={flagSchema} onRender={(f) => (latest = f)} />));
+    const form = () => latest as unknown as ReturnType<typeof useForm<FlagFormValues>>;
+    render(flag);
+    act(() => form().set('metadata', [{ key: 'team', type: 'boolean', value: 'true' }]));
+    // Fetched again: enabled elsewhere, and described.
+    render({ ...flag, enabled: true, description: 'Checkout' });
+    expect(form().values).toEqual({
+      ...flag,
+      enabled: true,
+      description: 'Checkout',
+      metadata: [{ key: 'team', type: 'boolean', value: 'true' }],
+    });
+    expect(form().dirty).toBe(true);
+    // Saved: the data now holds the edit, and nothing is left to save.
+    render({
+      ...flag,
+      enabled: true,
+      description: 'Checkout',
+      metadata: [{ key: 'team', type: 'boolean', value: 'true' }],
+    });
+    expect(form().dirty).toBe(false);
+  });
+
   it('binds selects, radio buttons, checkboxes, list members and value components to their fields', () => {
     const schema = v.object({
       type: v.picklist(['a', 'b']),
