@@ -44,6 +44,17 @@ function renderForm<T extends object>(initial: T, schema: GenericSchema) {
 const typed = (text: string) => ({ target: { value: text } }) as ChangeEvent<HTMLInputElement>;
 const checked = (on: boolean) => ({ target: { checked: on } }) as ChangeEvent<HTMLInputElement>;
 
+/** A flag form's values with one metadata entry. */
+const withTeam: FlagFormValues = {
+  key: 'k',
+  name: 'N',
+  description: '',
+  type: 'VARIANT_FLAG_TYPE',
+  enabled: false,
+  defaultVariantId: '',
+  metadata: [{ key: 'team', type: 'string', value: 'growth' }],
+};
+
 describe('useForm', () => {
   it('binds a text field in one spread: its name, value and change, what is typed turned by `fromText`', () => {
     const variant: VariantValues = { key: '', name: '', description: '', attachment: '' };
@@ -58,15 +69,7 @@ describe('useForm', () => {
   });
 
   it("shows a field's error once the field was changed", () => {
-    const flag: FlagFormValues = {
-      key: 'k',
-      name: 'N',
-      description: '',
-      type: 'VARIANT_FLAG_TYPE',
-      enabled: false,
-      defaultVariantId: '',
-      metadata: [],
-    };
+    const flag: FlagFormValues = { ...withTeam, metadata: [] };
     const form = renderForm(flag, flagSchema);
     expect(form().valid).toBe(true);
 
@@ -77,15 +80,7 @@ describe('useForm', () => {
   });
 
   it('is unchanged while a list field holds its initial entries again, even as a new list', () => {
-    const flag: FlagFormValues = {
-      key: 'k',
-      name: 'N',
-      description: '',
-      type: 'VARIANT_FLAG_TYPE',
-      enabled: false,
-      defaultVariantId: '',
-      metadata: [{ key: 'team', type: 'string', value: 'growth' }],
-    };
+    const flag = withTeam;
     const form = renderForm(flag, flagSchema);
     act(() => form().set('metadata', [{ key: 'team', type: 'string', value: 'ads' }]));
     expect(form().dirty).toBe(true);
@@ -97,15 +92,7 @@ describe('useForm', () => {
   });
 
   it('takes newer initial values into the fields the operator has not changed, and keeps their edits', () => {
-    const flag: FlagFormValues = {
-      key: 'k',
-      name: 'N',
-      description: '',
-      type: 'VARIANT_FLAG_TYPE',
-      enabled: false,
-      defaultVariantId: '',
-      metadata: [{ key: 'team', type: 'string', value: 'growth' }],
-    };
+    const flag = withTeam;
     const root = createRoot(document.createElement('div'));
     let latest: Form | undefined;
     const render = (initial: FlagFormValues) =>
