@@ -227,7 +227,7 @@ atMost(
   'track() to a visible survey, page idle',
   idleOurs,
   idleLimit,
-  `${against(idleOurs, idleTheirs)}`,
+  against(idleOurs, idleTheirs),
   `at most half of @formbricks/js 1.6.5's and 100 ms: ${idleLimit.toFixed(0)} ms`,
 );
 atMost(
