@@ -4,7 +4,7 @@ import type { Executor } from '../../db/executor.js';
 import type { SurveyActionClassesTable } from '../../db/schema.js';
 import type { ActionClassInput } from '../documents.js';
 import { cuid } from '../ids.js';
-import { now, type Page, paged } from './shared.js';
+import { inCreationOrder, now, type Page } from './shared.js';
 
 /** The three action classes every environment is created with. */
 export const AUTOMATIC_ACTIONS = ['New Session', 'Exit Intent (Desktop)', '50% Scroll'] as const;
@@ -17,28 +17,19 @@ export const MAX_ACTION_NAME_LENGTH = 128;
 export const MAX_CLIENT_ACTION_CLASSES = 500;
 
 export async function actionClasses(executor: Executor, environmentId: string, page?: Page): Promise<TActionClass[]> {
-  const rows = await paged(
-    executor.db
-      .selectFrom('survey_action_classes')
-      .selectAll()
-      .where('environment_id', '=', environmentId)
-      .orderBy('created_at')
-      .orderBy('id'),
-    page,
-  ).execute();
+  const query = executor.db.selectFrom('survey_action_classes').selectAll().where('environment_id', '=', environmentId);
+  const rows = await inCreationOrder(query, page).execute();
   return rows.map(actionClassFromRow);
 }
 
 /** The no-code action classes, the only ones the widget's sync sends (read by SQL: visitors create the others). */
 export async function noCodeActionClasses(executor: Executor, environmentId: string): Promise<TActionClass[]> {
-  const rows = await executor.db
+  const query = executor.db
     .selectFrom('survey_action_classes')
     .selectAll()
     .where('environment_id', '=', environmentId)
-    .where('type', '=', 'noCode')
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+    .where('type', '=', 'noCode');
+  const rows = await inCreationOrder(query).execute();
   return rows.map(actionClassFromRow);
 }
 

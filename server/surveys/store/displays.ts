@@ -5,7 +5,7 @@ import type { FlagAssignment } from '../../../domain/surveys/eligibility.js';
 import { assignmentColumns, assignmentOf } from './links.js';
 import { displayAdded } from './rollups.js';
 import { guardDisplayAdded } from '../../guards/store.js';
-import { now, type Page, paged } from './shared.js';
+import { inCreationOrder, now, type Page } from './shared.js';
 
 export interface DisplayRecord {
   id: string;
@@ -90,7 +90,7 @@ export async function displays(
 ): Promise<DisplayRecord[]> {
   let query = executor.db.selectFrom('survey_displays').selectAll().where('environment_id', '=', environmentId);
   if (surveyId) query = query.where('survey_id', '=', surveyId);
-  const rows = await paged(query.orderBy('created_at').orderBy('id'), page).execute();
+  const rows = await inCreationOrder(query, page).execute();
   return rows.map(displayFromRow);
 }
 

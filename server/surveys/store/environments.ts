@@ -6,7 +6,7 @@ import { type Executor, inTransaction } from '../../db/executor.js';
 import type { ProductSettings } from '../documents.js';
 import { cuid } from '../ids.js';
 import { AUTOMATIC_ACTIONS, ensureActionClass } from './action-classes.js';
-import { hashApiKey, now } from './shared.js';
+import { hashApiKey, inCreationOrder, now } from './shared.js';
 
 export async function environment(executor: Executor, id: string): Promise<TEnvironment | undefined> {
   const row = await executor.db.selectFrom('survey_environments').selectAll().where('id', '=', id).executeTakeFirst();
@@ -119,13 +119,11 @@ export interface ApiKeyRecord {
 }
 
 export async function apiKeys(executor: Executor, environmentId: string): Promise<ApiKeyRecord[]> {
-  const rows = await executor.db
+  const query = executor.db
     .selectFrom('survey_api_keys')
     .select(['id', 'label', 'key_prefix', 'created_at'])
-    .where('environment_id', '=', environmentId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+    .where('environment_id', '=', environmentId);
+  const rows = await inCreationOrder(query).execute();
   return rows.map((row) => ({ id: row.id, label: row.label, prefix: row.key_prefix, createdAt: row.created_at }));
 }
 

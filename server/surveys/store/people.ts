@@ -2,7 +2,7 @@
 import { type Executor, inTransaction } from '../../db/executor.js';
 import { badRequest, SurveyApiError } from '../errors.js';
 import { cuid } from '../ids.js';
-import { now, type Page, paged } from './shared.js';
+import { inCreationOrder, now, type Page } from './shared.js';
 
 /**
  * Bounds on a person's attributes (Formbricks sets none): they are sent to the widget with every
@@ -58,15 +58,8 @@ export async function ensurePerson(
 }
 
 export async function people(executor: Executor, environmentId: string, page?: Page): Promise<PersonRecord[]> {
-  const rows = await paged(
-    executor.db
-      .selectFrom('survey_people')
-      .selectAll()
-      .where('environment_id', '=', environmentId)
-      .orderBy('created_at')
-      .orderBy('id'),
-    page,
-  ).execute();
+  const query = executor.db.selectFrom('survey_people').selectAll().where('environment_id', '=', environmentId);
+  const rows = await inCreationOrder(query, page).execute();
   const attributesById = await attributesOf(
     executor,
     rows.map((row) => row.id),

@@ -4,7 +4,7 @@ import { type Selectable, sql } from 'kysely';
 import type { SurveyWebhooksTable } from '../../db/schema.js';
 import { type Executor, inTransaction } from '../../db/executor.js';
 import { cuid } from '../ids.js';
-import { now } from './shared.js';
+import { inCreationOrder, now } from './shared.js';
 import type { Webhook, WebhookTrigger } from '../../../domain/surveys/webhooks.js';
 
 export { WEBHOOK_TRIGGERS, type WebhookTrigger } from '../../../domain/surveys/webhooks.js';
@@ -20,13 +20,8 @@ export interface WebhookInput {
 }
 
 export async function webhooks(executor: Executor, environmentId: string): Promise<WebhookRecord[]> {
-  const rows = await executor.db
-    .selectFrom('survey_webhooks')
-    .selectAll()
-    .where('environment_id', '=', environmentId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  const query = executor.db.selectFrom('survey_webhooks').selectAll().where('environment_id', '=', environmentId);
+  const rows = await inCreationOrder(query).execute();
   return rows.map(webhookFromRow);
 }
 
