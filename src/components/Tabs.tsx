@@ -1,5 +1,5 @@
 import { Suspense, type ReactNode } from 'react';
-import { Link } from 'wouter';
+import { PageLinks } from './PageLinks';
 
 interface TabsProps<T extends { label: string; path: string }> {
   /** Names the tab list, e.g. "Flag". */
@@ -22,18 +22,12 @@ export function Tabs<T extends { label: string; path: string }>({
 }: TabsProps<T>) {
   return (
     <>
-      <nav className="tabs" aria-label={label}>
-        {tabs.map((candidate) => (
-          <Link
-            key={candidate.path}
-            href={candidate.path ? `${base}/${candidate.path}` : base}
-            className="tab"
-            aria-current={candidate === current ? 'page' : undefined}
-          >
-            {candidate.label}
-          </Link>
-        ))}
-      </nav>
+      <PageLinks
+        label={label}
+        look="tabs"
+        links={tabs.map((tab) => ({ key: tab.path, href: tab.path ? `${base}/${tab.path}` : base, label: tab.label }))}
+        current={current.path}
+      />
       <Suspense fallback={<p className="muted">Loading…</p>}>{children}</Suspense>
     </>
   );

@@ -2,6 +2,7 @@ import '../../app/shared-chunk';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'wouter';
+import { PageLinks } from '../../components/PageLinks';
 import { useNamespaceKey } from '../../lib/namespace';
 import { namespacePath } from '../../lib/paths';
 import { type SurveyEnvironment, SurveysArea, surveyPaths, surveyQuery } from '../surveys';
@@ -92,18 +93,16 @@ function Results({
           onClose={() => setFiltering(false)}
         />
       )}
-      <nav className="segmented" aria-label="Results view">
-        {VIEWS.map((candidate) => (
-          <Link
-            key={candidate.view}
-            href={href(resultsPaths.results(environment.id, surveyId, candidate.view))}
-            className="segmented-option"
-            aria-current={candidate.view === view ? 'page' : undefined}
-          >
-            {candidate.label}
-          </Link>
-        ))}
-      </nav>
+      <PageLinks
+        label="Results view"
+        look="segmented"
+        links={VIEWS.map((candidate) => ({
+          key: candidate.view,
+          href: href(resultsPaths.results(environment.id, surveyId, candidate.view)),
+          label: candidate.label,
+        }))}
+        current={view}
+      />
       <div className="results-view">
         {view === 'summary' && <Summary {...props} filter={state.filter} />}
         {view === 'trends' && (

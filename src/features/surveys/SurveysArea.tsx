@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { Link, Redirect } from 'wouter';
+import { Redirect } from 'wouter';
 import { errorMessage } from '../../api/client';
 import { useWritable } from '../../api/writable';
+import { PageLinks } from '../../components/PageLinks';
 import { ReasonButton } from '../../components/Tooltip';
 import { useNamespaceKey } from '../../lib/namespace';
 import { namespacePath } from '../../lib/paths';
@@ -47,58 +48,33 @@ export function SurveysArea({
   const environment = list.find((candidate) => candidate.id === environmentId);
   if (!environment) return <Redirect to={href(surveyPaths.list(list[0].id))} replace />;
   const current = TABS.find((candidate) => candidate.tab === tab)!;
+  const tabLinks = TABS.map(({ tab: key, label, href: path }) => ({ key, href: href(path(environment.id)), label }));
   return (
     <section>
       <header className="page-header">
         <h1>Surveys</h1>
-        <nav className="segmented" aria-label="Survey environment">
-          {list.map((candidate) => (
-            <PageLink
-              key={candidate.id}
-              href={href(current.href(candidate.id))}
-              className="segmented-option"
-              current={candidate.id === environment.id}
-            >
-              {ENVIRONMENT_LABELS[candidate.type]}
-              {list.filter((other) => other.type === candidate.type).length > 1 && ` (${candidate.product.name})`}
-            </PageLink>
-          ))}
-        </nav>
+        <PageLinks
+          label="Survey environment"
+          look="segmented"
+          links={list.map((candidate) => ({
+            key: candidate.id,
+            href: href(current.href(candidate.id)),
+            label: environmentLabel(candidate, list),
+          }))}
+          current={environment.id}
+        />
       </header>
-      <nav className="tabs" aria-label="Surveys">
-        {TABS.map((candidate) => (
-          <PageLink
-            key={candidate.tab}
-            href={href(candidate.href(environment.id))}
-            className="tab"
-            current={candidate.tab === tab}
-          >
-            {candidate.label}
-          </PageLink>
-        ))}
-      </nav>
+      <PageLinks label="Surveys" look="tabs" links={tabLinks} current={tab} />
       {children(environment, list)}
     </section>
   );
 }
 
-/** A link among others to pages of the same kind, marked when it is the page shown. */
-function PageLink({
-  href,
-  className,
-  current,
-  children,
-}: {
-  href: string;
-  className: string;
-  current: boolean;
-  children: ReactNode;
-}) {
-  return (
-    <Link href={href} className={className} aria-current={current ? 'page' : undefined}>
-      {children}
-    </Link>
-  );
+/** The environment's type, and its product's name where another environment of the namespace has that type. */
+function environmentLabel(environment: SurveyEnvironment, all: SurveyEnvironment[]): string {
+  const label = ENVIRONMENT_LABELS[environment.type];
+  const shared = all.filter((other) => other.type === environment.type).length > 1;
+  return shared ? `${label} (${environment.product.name})` : label;
 }
 
 function CreateEnvironments() {
