@@ -1,7 +1,7 @@
 import { PLACEMENTS } from '../../../../domain/surveys/schema';
 import type { SurveyEnvironment } from '../api';
 import { PLACEMENT_LABELS } from '../labels';
-import { type PartProps, SelectField, TextField } from './fields';
+import { OptionalTextField, type PartProps, SelectField } from './fields';
 
 export function Look({ draft, environment, issues, change }: PartProps & { environment: SurveyEnvironment }) {
   const overrides = draft.productOverwrites ?? {};
@@ -27,19 +27,19 @@ export function Look({ draft, environment, issues, change }: PartProps & { envir
   );
   return (
     <div className="form-grid">
-      <TextField
+      <OptionalTextField
         label="Brand colour"
         placeholder={product.brandColor}
         value={overrides.brandColor ?? ''}
         error={at('brandColor')}
-        onChange={(brandColor) => set({ brandColor: brandColor || undefined })}
+        onChange={(brandColor) => set({ brandColor })}
       />
-      <TextField
+      <OptionalTextField
         label="Highlight border colour"
         placeholder={product.highlightBorderColor ?? 'none'}
         value={overrides.highlightBorderColor ?? ''}
         error={at('highlightBorderColor')}
-        onChange={(highlightBorderColor) => set({ highlightBorderColor: highlightBorderColor || undefined })}
+        onChange={(highlightBorderColor) => set({ highlightBorderColor })}
       />
       <SelectField
         label="Placement"

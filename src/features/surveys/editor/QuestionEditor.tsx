@@ -3,7 +3,7 @@ import { QUESTION_TYPES } from '../../../../domain/surveys/schema';
 import type { TSurveyQuestion, TSurveyQuestionType } from '../../../../domain/surveys/types';
 import type { SurveyDraft } from '../api';
 import { type Issues, QUESTION_TYPE_LABELS, questionOfType } from './editor-model';
-import { Check, SelectField, TextField } from './fields';
+import { Check, OptionalTextField, SelectField, TextField } from './fields';
 import { LogicEditor } from './LogicEditor';
 import { TypeFields } from './question-fields';
 
@@ -88,23 +88,23 @@ export function QuestionEditor({
           error={at('headline')}
           onChange={(headline) => set({ headline })}
         />
-        <TextField
+        <OptionalTextField
           label="Description"
           value={question.subheader}
-          onChange={(subheader) => set({ subheader: subheader || undefined })}
+          onChange={(subheader) => set({ subheader })}
         />
         <Check label="Required" checked={question.required} onChange={(required) => set({ required })} />
         {question.type !== 'cta' && question.type !== 'consent' && (
-          <TextField
+          <OptionalTextField
             label="Next button label"
             value={question.buttonLabel}
-            onChange={(buttonLabel) => set({ buttonLabel: buttonLabel || undefined })}
+            onChange={(buttonLabel) => set({ buttonLabel })}
           />
         )}
-        <TextField
+        <OptionalTextField
           label="Back button label"
           value={question.backButtonLabel}
-          onChange={(backButtonLabel) => set({ backButtonLabel: backButtonLabel || undefined })}
+          onChange={(backButtonLabel) => set({ backButtonLabel })}
         />
         <TypeFields question={question} at={at} set={set} />
       </div>

@@ -1,5 +1,5 @@
 import type { SurveyDraft } from '../api';
-import { Check, type PartProps, TextField } from './fields';
+import { Check, OptionalTextField, type PartProps, TextField } from './fields';
 
 export function WelcomeCard({ draft, issues, change, onFocus }: PartProps & { onFocus(): void }) {
   const card = draft.welcomeCard;
@@ -63,16 +63,16 @@ export function ThankYouCard({ draft, issues, change }: PartProps) {
         <>
           <TextField label="Headline" value={card.headline} onChange={(headline) => set({ headline })} />
           <TextField label="Text" value={card.subheader} onChange={(subheader) => set({ subheader })} />
-          <TextField
+          <OptionalTextField
             label="Button label"
             value={card.buttonLabel}
-            onChange={(buttonLabel) => set({ buttonLabel: buttonLabel || undefined })}
+            onChange={(buttonLabel) => set({ buttonLabel })}
           />
-          <TextField
+          <OptionalTextField
             label="Button link"
             value={card.buttonLink}
             error={issues['thankYouCard.buttonLink']}
-            onChange={(buttonLink) => set({ buttonLink: buttonLink || undefined })}
+            onChange={(buttonLink) => set({ buttonLink })}
           />
         </>
       )}

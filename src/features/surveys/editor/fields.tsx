@@ -15,15 +15,7 @@ export function Section({ title, children }: { title: string; children: ReactNod
 let fieldCount = 0;
 const useFieldId = () => useMemo(() => `editor-field-${++fieldCount}`, []);
 
-export function TextField({
-  label,
-  value,
-  error,
-  onChange,
-  onFocus,
-  multiline,
-  placeholder,
-}: {
+interface TextFieldProps {
   label: string;
   value: string | undefined;
   error?: string;
@@ -31,7 +23,9 @@ export function TextField({
   onFocus?(): void;
   multiline?: boolean;
   placeholder?: string;
-}) {
+}
+
+export function TextField({ label, value, error, onChange, onFocus, multiline, placeholder }: TextFieldProps) {
   const id = useFieldId();
   const props = {
     id,
@@ -56,6 +50,14 @@ export function TextField({
       )}
     </div>
   );
+}
+
+/** A text field for a setting that may be unset: emptied, it unsets it (undefined) rather than storing ''. */
+export function OptionalTextField({
+  onChange,
+  ...props
+}: Omit<TextFieldProps, 'onChange'> & { onChange(value: string | undefined): void }) {
+  return <TextField {...props} onChange={(value) => onChange(value || undefined)} />;
 }
 
 /** A number input whose empty value is null (the field's "off"). */
