@@ -63,6 +63,26 @@ export const invalidField = (field: string, reason: string) =>
 export const unauthenticated = () => new FliptError(GrpcCode.Unauthenticated, 'request was not authenticated');
 export const readOnly = () => new FliptError(GrpcCode.Internal, 'not implemented');
 
+/**
+ * What a store write answers when the database refused it for a unique or foreign key; undefined for any
+ * other error. Each write checks uniqueness and references before writing, so a constraint violation means
+ * a concurrent write got there first (PostgreSQL's read-committed transactions): 409, not 500.
+ */
+export function concurrentWriteError(error: unknown): FliptError | undefined {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  const text = typeof message === 'string' ? message : '';
+  if (code === '23505' || text.includes('UNIQUE constraint failed')) {
+    return new FliptError(GrpcCode.Aborted, 'a concurrent write created the same key; retry the request');
+  }
+  if (code === '23503' || text.includes('FOREIGN KEY constraint failed')) {
+    return new FliptError(
+      GrpcCode.Aborted,
+      'a concurrent write changed what this request refers to; retry the request',
+    );
+  }
+  return undefined;
+}
+
 /** The gRPC code that best describes a plain HTTP error status (for errors raised by Fastify itself). */
 export function codeForStatus(status: number): GrpcCode {
   switch (status) {

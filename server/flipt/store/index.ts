@@ -42,7 +42,7 @@ import type {
 } from '../../../domain/flipt/schemas.js';
 import type { Database } from '../../db/index.js';
 import { type ChangeFeed, type EntityChange, TouchedScopes } from '../../changes.js';
-import { FliptError, GrpcCode, notFound, readOnly } from '../errors.js';
+import { concurrentWriteError, notFound, readOnly } from '../errors.js';
 import type { Executor } from '../../db/executor.js';
 import * as namespaces from './namespaces.js';
 import * as flags from './flags.js';
@@ -483,25 +483,6 @@ type WriterMethods = {
     : never]: FliptWriter[K];
 };
 
-/**
- * Each write checks uniqueness and references before writing, so a constraint violation means a
- * concurrent write got there first (PostgreSQL's read-committed transactions): 409, not 500.
- */
-function conflict(error: unknown): FliptError | undefined {
-  const { code, message } = error as { code?: unknown; message?: unknown };
-  const text = typeof message === 'string' ? message : '';
-  if (code === '23505' || text.includes('UNIQUE constraint failed')) {
-    return new FliptError(GrpcCode.Aborted, 'a concurrent write created the same key; retry the request');
-  }
-  if (code === '23503' || text.includes('FOREIGN KEY constraint failed')) {
-    return new FliptError(
-      GrpcCode.Aborted,
-      'a concurrent write changed what this request refers to; retry the request',
-    );
-  }
-  return undefined;
-}
-
 export interface FliptStoreOptions {
   readOnly: boolean;
 }
@@ -560,7 +541,7 @@ export class FliptStore extends FliptReader {
         return work(writer);
       })
       .catch((error: unknown) => {
-        throw conflict(error) ?? error;
+        throw concurrentWriteError(error) ?? error;
       });
     this.changes.recordedHere(touched.entries);
     await Promise.all(Array.from(touched.scopes(), ([key, scope]) => this.changes.publish(key, scope)));
