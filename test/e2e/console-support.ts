@@ -1,9 +1,10 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page } from '@playwright/test';
-import type { RunningServer } from './fixtures.js';
 
-/** A server the tests reach: one they started, or any Ensign at an address. */
-export type Server = Pick<RunningServer, 'url'>;
+/** A server the tests reach: one they started (fixtures.ts), or any Ensign at an address. */
+export interface Server {
+  url: string;
+}
 
 /** Calls the server's API directly (to seed or check data), failing on a non-OK answer. */
 export async function api<T = unknown>(server: Server, method: string, path: string, body?: unknown): Promise<T> {
