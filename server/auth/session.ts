@@ -8,7 +8,7 @@ import { forwardedPrefix } from './routes.js';
 import { timestampIn } from './store.js';
 import * as v from 'valibot';
 import { parse } from '../flipt/routes/http.js';
-import { RouteTable } from '../route-definitions.js';
+import { addRoutes, type ListedRoute, RouteTable, route } from '../route-definitions.js';
 import * as oidc from 'openid-client';
 import { causeOf, type Claims } from './jwt.js';
 import type { OidcProviderSettings } from './settings.js';
@@ -32,17 +32,24 @@ type LoginQuery = v.InferOutput<typeof loginQuery>;
  */
 export async function sessionRoutes(app: FastifyInstance, runtime: AuthRuntime): Promise<void> {
   const { settings } = runtime;
-  const routes = new RouteTable(app, parse);
-  if (settings.oidc.enabled) {
-    const discovery = new DiscoveryCache();
-    /** A configured provider's settings and its discovered metadata, or a 404. */
-    const providerFor = async (name: string) => {
-      const config = settings.oidc.providers[name];
-      if (!config) throw notFound(`oidc provider "${name}"`);
-      return { config, provider: await discovery.get(name, config) };
-    };
+  addRoutes(new RouteTable(app, parse), [
+    ...(settings.oidc.enabled ? oidcRoutes(runtime) : []),
+    ...(settings.github.enabled ? githubRoutes(runtime) : []),
+  ]);
+}
 
-    routes.add({
+/** Each configured OIDC provider's authorize and callback. */
+function oidcRoutes(runtime: AuthRuntime): ListedRoute[] {
+  const { settings } = runtime;
+  const discovery = new DiscoveryCache();
+  /** A configured provider's settings and its discovered metadata, or a 404. */
+  const providerFor = async (name: string) => {
+    const config = settings.oidc.providers[name];
+    if (!config) throw notFound(`oidc provider "${name}"`);
+    return { config, provider: await discovery.get(name, config) };
+  };
+  return [
+    route({
       method: 'GET',
       url: '/auth/v1/method/oidc/:provider/authorize',
       protection: 'public',
@@ -71,9 +78,9 @@ export async function sessionRoutes(app: FastifyInstance, runtime: AuthRuntime):
         });
         return { authorizeUrl: url.href };
       },
-    });
+    }),
 
-    routes.add({
+    route({
       method: 'GET',
       url: '/auth/v1/method/oidc/:provider/callback',
       protection: 'public',
@@ -109,31 +116,38 @@ export async function sessionRoutes(app: FastifyInstance, runtime: AuthRuntime):
             throw providerFailure(error, endpoints.userinfo_endpoint);
           }
         }
-        const metadata: Record<string, string> = { 'io.flipt.auth.oidc.provider': name };
-        for (const claim of ['email', 'email_verified', 'name', 'profile', 'picture', 'sub', 'preferred_username']) {
-          const value = claims[claim];
-          if (typeof value === 'string' || typeof value === 'boolean')
-            metadata[`io.flipt.auth.oidc.${claim}`] = String(value);
-        }
-        addGenericMetadata(metadata, claims.email, claims.name, claims.picture);
         // email_matches refuses the login itself: no session, no stored authentication.
         const email = typeof claims.email === 'string' ? claims.email : undefined;
         const patterns = settings.oidc.emailMatches;
         if (patterns.length > 0 && (email === undefined || !patterns.some((pattern) => pattern.test(email)))) {
           throw loginFailed(`${email ?? 'a login without an email'} is not allowed by email_matches`);
         }
-        await startSession(request, reply, runtime, 'METHOD_OIDC', metadata);
+        await startSession(request, reply, runtime, 'METHOD_OIDC', oidcMetadata(name, claims));
       },
-    });
+    }),
+  ];
+}
+
+/** A session's metadata from the provider's claims, under Flipt's `io.flipt.auth.oidc.*` keys. */
+function oidcMetadata(provider: string, claims: Claims): Record<string, string> {
+  const metadata: Record<string, string> = { 'io.flipt.auth.oidc.provider': provider };
+  for (const claim of ['email', 'email_verified', 'name', 'profile', 'picture', 'sub', 'preferred_username']) {
+    const value = claims[claim];
+    if (typeof value === 'string' || typeof value === 'boolean')
+      metadata[`io.flipt.auth.oidc.${claim}`] = String(value);
   }
+  addGenericMetadata(metadata, claims.email, claims.name, claims.picture);
+  return metadata;
+}
 
-  if (settings.github.enabled) {
-    const github = settings.github;
-    const redirectUri = `${github.redirectAddress}/auth/v1/method/github/callback`;
-    // Organizations are read, for the login check and the metadata, when read:org is asked for.
-    const readsOrgs = github.allowedOrganizations.length > 0 || github.scopes.includes('read:org');
-
-    routes.add({
+/** GitHub's authorize and callback. */
+function githubRoutes(runtime: AuthRuntime): ListedRoute[] {
+  const { github } = runtime.settings;
+  const redirectUri = `${github.redirectAddress}/auth/v1/method/github/callback`;
+  // Organizations are read, for the login check and the metadata, when read:org is asked for.
+  const readsOrgs = github.allowedOrganizations.length > 0 || github.scopes.includes('read:org');
+  return [
+    route({
       method: 'GET',
       url: '/auth/v1/method/github/authorize',
       protection: 'public',
@@ -151,9 +165,9 @@ export async function sessionRoutes(app: FastifyInstance, runtime: AuthRuntime):
         }).toString();
         return { authorizeUrl: url.toString() };
       },
-    });
+    }),
 
-    routes.add({
+    route({
       method: 'GET',
       url: '/auth/v1/method/github/callback',
       protection: 'public',
@@ -194,8 +208,8 @@ export async function sessionRoutes(app: FastifyInstance, runtime: AuthRuntime):
         addGenericMetadata(metadata, user.email, user.name, user.avatar_url);
         await startSession(request, reply, runtime, 'METHOD_GITHUB', metadata);
       },
-    });
-  }
+    }),
+  ];
 }
 
 /** The user's organizations and teams (the first 100, as Flipt asks for them). */
