@@ -1,9 +1,11 @@
 import { isAbsolute, join } from 'node:path';
 import type * as grpc from '@grpc/grpc-js';
+import type { Method } from 'protobufjs';
 import { AuthMetadata, type Authentication } from '../../domain/flipt/auth.js';
 import { authenticateHeader, type Protection } from '../auth/enforce.js';
 import type { AuthRuntime } from '../auth/runtime.js';
 import type { AppContext } from '../context.js';
+import type { GrpcMethodCounters } from '../metrics.js';
 import { DatabaseBusyError } from '../db/sqlite-writes.js';
 import { FliptError, GrpcCode, unauthenticated } from '../flipt/errors.js';
 import { decodeJson, encodeJson } from './codec.js';
@@ -17,7 +19,7 @@ import {
 } from './front.js';
 import { protobuf, requireGrpc } from './protobuf.js';
 import { RateLimiter } from './rate-limiter.js';
-import { addressOf, grpcServices, type CallInfo } from './services.js';
+import { addressOf, grpcServices, type CallInfo, type MethodSpec } from './services.js';
 
 /** The .proto files of the services served, under `proto/` at the package root (docs/compatibility.md, "gRPC"). */
 const PROTO_FILES = [
@@ -154,19 +156,8 @@ function prepareBackend(
       method.resolve();
       const handler = spec.methods[method.name];
       if (!handler) continue;
-      const requestType = method.resolvedRequestType!;
-      const responseType = method.resolvedResponseType!;
-      definition[method.name] = {
-        path: `/${spec.name}/${method.name}`,
-        requestStream: false,
-        responseStream: Boolean(method.responseStream),
-        requestDeserialize: handler.direct?.decode ?? ((buffer: Buffer) => decodeJson(requestType, buffer)),
-        requestSerialize: (value: unknown) => encodeJson(requestType, value),
-        responseSerialize: handler.direct
-          ? (value: unknown) => value as Buffer
-          : (value: unknown) => encodeJson(responseType, value),
-        responseDeserialize: (buffer: Buffer) => decodeJson(responseType, buffer),
-      };
+      const path = `/${spec.name}/${method.name}`;
+      definition[method.name] = methodDefinition(path, method, handler);
       const counters = metrics?.grpcMethod({
         grpc_type: method.responseStream ? 'server_stream' : 'unary',
         grpc_service: spec.name,
@@ -198,72 +189,20 @@ function prepareBackend(
       };
       const traced = (request: Record<string, unknown>, info: CallInfo, run = admitAndInvoke) =>
         tracing ? tracing.rpc(spec.name, method.name, async () => run(request, info)) : run(request, info);
-      const infoOf = (call: grpc.ServerUnaryCall<unknown, unknown> | grpc.ServerWritableStream<unknown, unknown>) => {
-        const { headers, peer } = callerOf(call);
-        return { headers, peer, call } satisfies CallInfo;
-      };
       if (handler.direct && !method.responseStream) {
         // Answered by the front from node:http2; grpc-js keeps it for a call that reaches it (compressed).
         const { decode } = handler.direct;
-        frontMethods.set(`/${spec.name}/${method.name}`, {
-          admit: (headers) => admit(headers as Record<string, string>),
-          run: (message, headers, peer, authentication) => {
-            counters?.started();
-            let answer: unknown;
-            try {
-              const info: CallInfo = { headers: headers as Record<string, string>, peer };
-              info.authentication = authentication as Authentication | undefined;
-              answer = traced(decode(message), info, invoke);
-            } catch (error) {
-              counters?.handled(codeName(codeOf(error)));
-              throw error;
-            }
-            if (answer instanceof Promise) {
-              return answer.then(
-                (buffer: Buffer) => {
-                  counters?.handled('OK');
-                  return buffer;
-                },
-                (error: unknown) => {
-                  counters?.handled(codeName(codeOf(error)));
-                  throw error;
-                },
-              );
-            }
-            counters?.handled('OK');
-            return answer as Buffer;
-          },
-        });
+        frontMethods.set(
+          path,
+          frontMethod(admit, (message, info) => traced(decode(message), info, invoke), counters),
+        );
       }
-      implementation[method.name] = method.responseStream
-        ? (call: grpc.ServerWritableStream<Record<string, unknown>, unknown>) => {
-            counters?.started();
-            settle(() => traced(call.request, infoOf(call))).then(
-              () => {
-                counters?.handled('OK');
-                call.end();
-              },
-              (error: unknown) => {
-                const status = statusOf(error, options.log);
-                counters?.handled(codeName(status.code));
-                call.destroy(Object.assign(new Error(status.details), status));
-              },
-            );
-          }
-        : (call: grpc.ServerUnaryCall<Record<string, unknown>, unknown>, callback: grpc.sendUnaryData<unknown>) => {
-            counters?.started();
-            settle(() => traced(call.request, infoOf(call))).then(
-              (answer) => {
-                counters?.handled('OK');
-                callback(null, answer);
-              },
-              (error: unknown) => {
-                const status = statusOf(error, options.log);
-                counters?.handled(codeName(status.code));
-                callback(status);
-              },
-            );
-          };
+      implementation[method.name] = grpcJsMethod(
+        Boolean(method.responseStream),
+        (call) => settle(() => traced(call.request as Record<string, unknown>, callInfoOf(call))),
+        counters,
+        options.log,
+      );
     }
     server.addService(definition, implementation);
   }
@@ -271,6 +210,107 @@ function prepareBackend(
 
   // grpc-js listens on no port: the front hands it the connections it passes on.
   return { server, injector: server.createConnectionInjector(grpc.ServerCredentials.createInsecure()) };
+}
+
+/** How grpc-js reads and writes the method's messages: JSON through protobuf, or the handler's own bytes. */
+function methodDefinition(path: string, method: Method, handler: MethodSpec): grpc.MethodDefinition<unknown, unknown> {
+  const requestType = method.resolvedRequestType!;
+  const responseType = method.resolvedResponseType!;
+  return {
+    path,
+    requestStream: false,
+    responseStream: Boolean(method.responseStream),
+    requestDeserialize: handler.direct?.decode ?? ((buffer: Buffer) => decodeJson(requestType, buffer)),
+    requestSerialize: (value: unknown) => encodeJson(requestType, value),
+    responseSerialize: handler.direct
+      ? (value: unknown) => value as Buffer
+      : (value: unknown) => encodeJson(responseType, value),
+    responseDeserialize: (buffer: Buffer) => decodeJson(responseType, buffer),
+  };
+}
+
+/** A method the front answers: admitted from the headers, then run on the message, counted either way. */
+function frontMethod(
+  admit: (headers: Record<string, string>) => Authentication | undefined | Promise<Authentication>,
+  run: (message: Buffer, info: CallInfo) => unknown,
+  counters: GrpcMethodCounters | undefined,
+): FrontMethod {
+  const failed = (error: unknown) => counters?.handled(codeName(codeOf(error)));
+  return {
+    admit: (headers) => admit(headers as Record<string, string>),
+    run: (message, headers, peer, authentication) => {
+      counters?.started();
+      let answer: unknown;
+      try {
+        const info: CallInfo = { headers: headers as Record<string, string>, peer };
+        info.authentication = authentication as Authentication | undefined;
+        answer = run(message, info);
+      } catch (error) {
+        failed(error);
+        throw error;
+      }
+      if (answer instanceof Promise) {
+        return answer.then(
+          (buffer: Buffer) => {
+            counters?.handled('OK');
+            return buffer;
+          },
+          (error: unknown) => {
+            failed(error);
+            throw error;
+          },
+        );
+      }
+      counters?.handled('OK');
+      return answer as Buffer;
+    },
+  };
+}
+
+type GrpcJsCall = grpc.ServerUnaryCall<unknown, unknown> | grpc.ServerWritableStream<unknown, unknown>;
+
+const callInfoOf = (call: GrpcJsCall): CallInfo => {
+  const { headers, peer } = callerOf(call);
+  return { headers, peer, call };
+};
+
+/** A method as grpc-js answers it: counted, its answer sent or its stream ended, its error sent as a status. */
+function grpcJsMethod(
+  streaming: boolean,
+  run: (call: GrpcJsCall) => Promise<unknown>,
+  counters: GrpcMethodCounters | undefined,
+  log: GrpcOptions['log'],
+): grpc.UntypedHandleCall {
+  const failed = (error: unknown) => {
+    const status = statusOf(error, log);
+    counters?.handled(codeName(status.code));
+    return status;
+  };
+  if (streaming) {
+    return (call: grpc.ServerWritableStream<unknown, unknown>) => {
+      counters?.started();
+      run(call).then(
+        () => {
+          counters?.handled('OK');
+          call.end();
+        },
+        (error: unknown) => {
+          const status = failed(error);
+          call.destroy(Object.assign(new Error(status.details), status));
+        },
+      );
+    };
+  }
+  return (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+    counters?.started();
+    run(call).then(
+      (answer) => {
+        counters?.handled('OK');
+        callback(null, answer);
+      },
+      (error: unknown) => callback(failed(error)),
+    );
+  };
 }
 
 /** A value or a promise of it, or its exception, as a promise. */
@@ -283,7 +323,7 @@ function settle(run: () => unknown): Promise<unknown> {
 }
 
 /** The call's metadata as HTTP headers, and the caller's address the front passed on. */
-function callerOf(call: grpc.ServerUnaryCall<unknown, unknown> | grpc.ServerWritableStream<unknown, unknown>) {
+function callerOf(call: GrpcJsCall) {
   const headers: Record<string, string> = {};
   for (const [key, value] of Object.entries(call.metadata.getMap())) {
     if (typeof value === 'string') headers[key] = value;
