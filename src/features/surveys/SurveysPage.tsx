@@ -58,9 +58,6 @@ function SurveyList({ environment, all }: { environment: SurveyEnvironment; all:
   const [, navigate] = useLocation();
   // An environment no widget has synced with yet opens on the set-up guide, until the operator moves on.
   const [guiding, setGuiding] = useState(!environment.widgetSetupCompleted);
-  // Read from the address as it is (wouter's useSearch would put its code on the console's first page).
-  const linkedFlag = linkedFlagOf(window.location.search);
-  const create = useCreateSurvey(namespaceKey, environment.id);
   const save = useSaveSurvey(namespaceKey, environment.id);
   const remove = useDeleteSurvey(namespaceKey, environment.id);
   const copy = useCopySurvey(namespaceKey, environment.id);
@@ -133,65 +130,24 @@ function SurveyList({ environment, all }: { environment: SurveyEnvironment; all:
         <>
           <DataTable columns={['Name', 'Status', 'Triggers', 'Displays', 'Responses', 'Updated']}>
             {shown.map((survey) => (
-              <tr key={survey.id}>
-                <td>
-                  <Link href={editHref(survey)}>{survey.name}</Link>
-                </td>
-                <td>
-                  <span className="badge">{STATUS_LABELS[survey.status]}</span>
-                </td>
-                <td>{survey.triggers.join(', ') || <span className="muted">None</span>}</td>
-                <td>{survey.displayCount.toLocaleString('en-US')}</td>
-                <td>
-                  {survey.responseCount.toLocaleString('en-US')}{' '}
-                  <Link href={namespacePath(namespaceKey, resultsPaths.results(environment.id, survey.id))}>
-                    Results
-                  </Link>
-                </td>
-                <td>
-                  <RelativeTime value={survey.updatedAt} />
-                </td>
-                <td className="row-actions">
-                  <ActionsMenu actions={actionsOf(survey)} />
-                </td>
-              </tr>
+              <SurveyRow
+                key={survey.id}
+                survey={survey}
+                editHref={editHref(survey)}
+                resultsHref={namespacePath(namespaceKey, resultsPaths.results(environment.id, survey.id))}
+                actions={actionsOf(survey)}
+              />
             ))}
           </DataTable>
           {surveys.data && shown.length === 0 && <p className="muted">No surveys match your search.</p>}
         </>
       )}
-      <Dialog open={choosing} onClose={() => setChoosing(false)} title="New Survey">
-        {linkedFlag && (
-          <p className="muted">
-            Linked to flag <code>{linkedFlag.flagKey}</code> ({linkedFlag.variants.join(', ')}): change it in the
-            editor's Flag and segment section.
-          </p>
-        )}
-        <ul className="template-list">
-          {TEMPLATES.map((template) => (
-            <li key={template.name}>
-              <button
-                type="button"
-                className="template"
-                disabled={create.isPending}
-                onClick={() =>
-                  create
-                    .mutateAsync({ ...template.build(), ...(linkedFlag && { linkedFlag }) })
-                    .then((survey) => {
-                      toastSuccess('Successfully created survey');
-                      // An empty query ends the flag page's pre-fill.
-                      navigate(`${editHref(survey)}?`);
-                    })
-                    .catch((error) => toastError(errorMessage(error)))
-                }
-              >
-                <strong>{template.name}</strong>
-                <span className="muted">{template.description}</span>
-              </button>
-            </li>
-          ))}
-        </ul>
-      </Dialog>
+      <NewSurveyDialog
+        open={choosing}
+        onClose={() => setChoosing(false)}
+        environmentId={environment.id}
+        editHref={editHref}
+      />
       <DeleteDialog
         item={deleting}
         onClose={() => setDeleting(undefined)}
@@ -206,5 +162,91 @@ function SurveyList({ environment, all }: { environment: SurveyEnvironment; all:
         )}
       </DeleteDialog>
     </>
+  );
+}
+
+function SurveyRow({
+  survey,
+  editHref,
+  resultsHref,
+  actions,
+}: {
+  survey: SurveySummary;
+  editHref: string;
+  resultsHref: string;
+  actions: Action[];
+}) {
+  return (
+    <tr>
+      <td>
+        <Link href={editHref}>{survey.name}</Link>
+      </td>
+      <td>
+        <span className="badge">{STATUS_LABELS[survey.status]}</span>
+      </td>
+      <td>{survey.triggers.join(', ') || <span className="muted">None</span>}</td>
+      <td>{survey.displayCount.toLocaleString('en-US')}</td>
+      <td>
+        {survey.responseCount.toLocaleString('en-US')} <Link href={resultsHref}>Results</Link>
+      </td>
+      <td>
+        <RelativeTime value={survey.updatedAt} />
+      </td>
+      <td className="row-actions">
+        <ActionsMenu actions={actions} />
+      </td>
+    </tr>
+  );
+}
+
+/** The templates to start a survey from; one chosen, the survey is created and opens in the editor. */
+function NewSurveyDialog({
+  open,
+  onClose,
+  environmentId,
+  editHref,
+}: {
+  open: boolean;
+  onClose(): void;
+  environmentId: string;
+  editHref(survey: { id: string }): string;
+}) {
+  const create = useCreateSurvey(useNamespaceKey(), environmentId);
+  const [, navigate] = useLocation();
+  // Read from the address as it is (wouter's useSearch would put its code on the console's first page).
+  const linkedFlag = linkedFlagOf(window.location.search);
+  return (
+    <Dialog open={open} onClose={onClose} title="New Survey">
+      {linkedFlag && (
+        <p className="muted">
+          Linked to flag <code>{linkedFlag.flagKey}</code> ({linkedFlag.variants.join(', ')}): change it in the editor's
+          Flag and segment section.
+        </p>
+      )}
+      <ul className="template-list">
+        {TEMPLATES.map((template) => (
+          <li key={template.name}>
+            <button
+              type="button"
+              className="template"
+              disabled={create.isPending}
+              onClick={() =>
+                create
+                  .mutateAsync({ ...template.build(), ...(linkedFlag && { linkedFlag }) })
+                  .then((survey) => {
+                    toastSuccess('Successfully created survey');
+                    // An empty query ends the flag page's pre-fill.
+                    navigate(`${editHref(survey)}?`);
+                  })
+                  .catch((error) => toastError(errorMessage(error)))
+              }
+            >
+              <strong>{template.name}</strong>
+              <span className="muted">{template.description}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </Dialog>
   );
 }
