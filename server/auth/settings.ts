@@ -78,80 +78,19 @@ export interface KubernetesSettings {
 
 const DAY_MS = 24 * 3_600_000;
 
+type Methods = NonNullable<AuthenticationFileConfig['methods']>;
+
+const key = (path: string) => `authentication.${path}`;
+const duration = (value: string | number | undefined, path: string, fallback: number) =>
+  value === undefined ? fallback : parseDurationMs(value, key(path));
+
 /** Resolves and checks the section; throws a ConfigError naming the key at fault. */
 export function resolveAuthSettings(file: AuthenticationFileConfig): AuthSettings {
-  const key = (path: string) => `authentication.${path}`;
-  const duration = (value: string | number | undefined, path: string, fallback: number) =>
-    value === undefined ? fallback : parseDurationMs(value, key(path));
   const methods = file.methods ?? {};
   const session = file.session ?? {};
-
-  const providers: Record<string, OidcProviderSettings> = {};
-  for (const [name, provider] of Object.entries(methods.oidc?.providers ?? {})) {
-    const need = (value: string | undefined, field: string) => {
-      if (methods.oidc?.enabled && !value)
-        throw new ConfigError(`${key(`methods.oidc.providers.${name}.${field}`)} is required`);
-      return value ?? '';
-    };
-    providers[name] = {
-      issuerUrl: need(provider.issuer_url, 'issuer_url').replace(/\/$/, ''),
-      clientId: need(provider.client_id, 'client_id'),
-      clientSecret: need(provider.client_secret, 'client_secret'),
-      redirectAddress: need(provider.redirect_address, 'redirect_address').replace(/\/$/, ''),
-      scopes: provider.scopes ?? [],
-      usePkce: provider.use_pkce ?? false,
-      nonce: provider.nonce || undefined,
-    };
-  }
-
-  const github = methods.github ?? {};
-  if (github.enabled) {
-    for (const field of ['client_id', 'client_secret', 'redirect_address'] as const) {
-      if (!github[field]) throw new ConfigError(`${key(`methods.github.${field}`)} is required`);
-    }
-  }
-
-  for (const org of Object.keys(github.allowed_teams ?? {})) {
-    if (!github.allowed_organizations?.includes(org)) {
-      throw new ConfigError(
-        `${key(`methods.github.allowed_teams.${org}`)}: the organization must also be in allowed_organizations`,
-      );
-    }
-  }
-
-  const jwt = methods.jwt ?? {};
-  if (jwt.enabled && !jwt.jwks_url && !jwt.public_key_file) {
-    throw new ConfigError(`${key('methods.jwt')} needs one of jwks_url or public_key_file`);
-  }
-  if (jwt.jwks_url && jwt.public_key_file) {
-    throw new ConfigError(`${key('methods.jwt')}: set only one of jwks_url and public_key_file`);
-  }
-
-  const kubernetes = methods.kubernetes ?? {};
-  const caPath = kubernetes.ca_path ?? '/var/run/secrets/kubernetes.io/serviceaccount/ca.crt';
-
-  const sessionMethodEnabled = Boolean(methods.oidc?.enabled || github.enabled);
-  if (sessionMethodEnabled && !session.domain) {
+  if ((methods.oidc?.enabled || methods.github?.enabled) && !session.domain) {
     throw new ConfigError(`${key('session.domain')} is required when a session method (oidc, github) is enabled`);
   }
-
-  // As in Flipt, the session methods clean up by default (hourly, 30 min grace); tokens only when configured.
-  const cleanup: CleanupSettings[] = [];
-  const schedules = [
-    ['METHOD_TOKEN', 'token', methods.token, false],
-    ['METHOD_OIDC', 'oidc', methods.oidc, true],
-    ['METHOD_GITHUB', 'github', methods.github, true],
-    ['METHOD_KUBERNETES', 'kubernetes', methods.kubernetes, true],
-  ] as const;
-  for (const [method, name, section, byDefault] of schedules) {
-    if (!section?.enabled || (!section.cleanup && !byDefault)) continue;
-    cleanup.push({
-      method,
-      intervalMs: duration(section.cleanup?.interval, `methods.${name}.cleanup.interval`, 3_600_000),
-      graceMs: duration(section.cleanup?.grace_period, `methods.${name}.cleanup.grace_period`, 30 * 60_000),
-    });
-  }
-
   return {
     required: file.required ?? false,
     exclude: {
@@ -179,49 +118,118 @@ export function resolveAuthSettings(file: AuthenticationFileConfig): AuthSetting
             : parseDurationMs(methods.token.bootstrap.expiration, key('methods.token.bootstrap.expiration')),
       },
     },
-    oidc: {
-      enabled: methods.oidc?.enabled ?? false,
-      providers,
-      emailMatches: (methods.oidc?.email_matches ?? []).map((pattern, index) => {
-        try {
-          return new RegExp(pattern);
-        } catch {
-          throw new ConfigError(`${key(`methods.oidc.email_matches.${index}`)} is not a valid regular expression`);
-        }
-      }),
-    },
-    github: {
-      enabled: github.enabled ?? false,
-      clientId: github.client_id ?? '',
-      clientSecret: github.client_secret ?? '',
-      redirectAddress: (github.redirect_address ?? '').replace(/\/$/, ''),
-      scopes: github.scopes ?? [],
-      serverUrl: (github.server_url ?? 'https://github.com').replace(/\/$/, ''),
-      apiUrl: (github.api_url ?? 'https://api.github.com').replace(/\/$/, ''),
-      allowedOrganizations: github.allowed_organizations ?? [],
-      allowedTeams: github.allowed_teams ?? {},
-    },
-    jwt: {
-      enabled: jwt.enabled ?? false,
-      jwksUrl: jwt.jwks_url,
-      publicKeyPem:
-        jwt.enabled && jwt.public_key_file
-          ? readKeyFile(jwt.public_key_file, key('methods.jwt.public_key_file'))
-          : undefined,
-      issuer: jwt.validate_claims?.issuer,
-      subject: jwt.validate_claims?.subject,
-      audiences: jwt.validate_claims?.audiences ?? [],
-    },
-    kubernetes: {
-      enabled: kubernetes.enabled ?? false,
-      discoveryUrl: kubernetes.discovery_url ?? 'https://kubernetes.default.svc.cluster.local',
-      caPem: kubernetes.enabled ? readKeyFile(caPath, key('methods.kubernetes.ca_path')) : undefined,
-      serviceAccountTokenPath:
-        kubernetes.service_account_token_path ?? '/var/run/secrets/kubernetes.io/serviceaccount/token',
-      audiences: kubernetes.audiences ?? [],
-    },
-    cleanup,
+    oidc: oidcSettings(methods.oidc ?? {}),
+    github: githubSettings(methods.github ?? {}),
+    jwt: jwtSettings(methods.jwt ?? {}),
+    kubernetes: kubernetesSettings(methods.kubernetes ?? {}),
+    cleanup: cleanupSchedules(methods),
   };
+}
+
+function oidcSettings(oidc: NonNullable<Methods['oidc']>): AuthSettings['oidc'] {
+  const providers: Record<string, OidcProviderSettings> = {};
+  for (const [name, provider] of Object.entries(oidc.providers ?? {})) {
+    const need = (value: string | undefined, field: string) => {
+      if (oidc.enabled && !value)
+        throw new ConfigError(`${key(`methods.oidc.providers.${name}.${field}`)} is required`);
+      return value ?? '';
+    };
+    providers[name] = {
+      issuerUrl: need(provider.issuer_url, 'issuer_url').replace(/\/$/, ''),
+      clientId: need(provider.client_id, 'client_id'),
+      clientSecret: need(provider.client_secret, 'client_secret'),
+      redirectAddress: need(provider.redirect_address, 'redirect_address').replace(/\/$/, ''),
+      scopes: provider.scopes ?? [],
+      usePkce: provider.use_pkce ?? false,
+      nonce: provider.nonce || undefined,
+    };
+  }
+  return {
+    enabled: oidc.enabled ?? false,
+    providers,
+    emailMatches: (oidc.email_matches ?? []).map((pattern, index) => {
+      try {
+        return new RegExp(pattern);
+      } catch {
+        throw new ConfigError(`${key(`methods.oidc.email_matches.${index}`)} is not a valid regular expression`);
+      }
+    }),
+  };
+}
+
+function githubSettings(github: NonNullable<Methods['github']>): GithubSettings {
+  if (github.enabled) {
+    for (const field of ['client_id', 'client_secret', 'redirect_address'] as const) {
+      if (!github[field]) throw new ConfigError(`${key(`methods.github.${field}`)} is required`);
+    }
+  }
+  for (const org of Object.keys(github.allowed_teams ?? {})) {
+    if (!github.allowed_organizations?.includes(org)) {
+      throw new ConfigError(
+        `${key(`methods.github.allowed_teams.${org}`)}: the organization must also be in allowed_organizations`,
+      );
+    }
+  }
+  return {
+    enabled: github.enabled ?? false,
+    clientId: github.client_id ?? '',
+    clientSecret: github.client_secret ?? '',
+    redirectAddress: (github.redirect_address ?? '').replace(/\/$/, ''),
+    scopes: github.scopes ?? [],
+    serverUrl: (github.server_url ?? 'https://github.com').replace(/\/$/, ''),
+    apiUrl: (github.api_url ?? 'https://api.github.com').replace(/\/$/, ''),
+    allowedOrganizations: github.allowed_organizations ?? [],
+    allowedTeams: github.allowed_teams ?? {},
+  };
+}
+
+function jwtSettings(jwt: NonNullable<Methods['jwt']>): JwtSettings {
+  if (jwt.enabled && !jwt.jwks_url && !jwt.public_key_file) {
+    throw new ConfigError(`${key('methods.jwt')} needs one of jwks_url or public_key_file`);
+  }
+  if (jwt.jwks_url && jwt.public_key_file) {
+    throw new ConfigError(`${key('methods.jwt')}: set only one of jwks_url and public_key_file`);
+  }
+  return {
+    enabled: jwt.enabled ?? false,
+    jwksUrl: jwt.jwks_url,
+    publicKeyPem:
+      jwt.enabled && jwt.public_key_file
+        ? readKeyFile(jwt.public_key_file, key('methods.jwt.public_key_file'))
+        : undefined,
+    issuer: jwt.validate_claims?.issuer,
+    subject: jwt.validate_claims?.subject,
+    audiences: jwt.validate_claims?.audiences ?? [],
+  };
+}
+
+function kubernetesSettings(kubernetes: NonNullable<Methods['kubernetes']>): KubernetesSettings {
+  const caPath = kubernetes.ca_path ?? '/var/run/secrets/kubernetes.io/serviceaccount/ca.crt';
+  return {
+    enabled: kubernetes.enabled ?? false,
+    discoveryUrl: kubernetes.discovery_url ?? 'https://kubernetes.default.svc.cluster.local',
+    caPem: kubernetes.enabled ? readKeyFile(caPath, key('methods.kubernetes.ca_path')) : undefined,
+    serviceAccountTokenPath:
+      kubernetes.service_account_token_path ?? '/var/run/secrets/kubernetes.io/serviceaccount/token',
+    audiences: kubernetes.audiences ?? [],
+  };
+}
+
+/** As in Flipt, the session methods clean up by default (hourly, 30 min grace); tokens only when configured. */
+function cleanupSchedules(methods: Methods): CleanupSettings[] {
+  const schedules = [
+    ['METHOD_TOKEN', 'token', methods.token, false],
+    ['METHOD_OIDC', 'oidc', methods.oidc, true],
+    ['METHOD_GITHUB', 'github', methods.github, true],
+    ['METHOD_KUBERNETES', 'kubernetes', methods.kubernetes, true],
+  ] as const;
+  return schedules
+    .filter(([, , section, byDefault]) => section?.enabled && (section.cleanup || byDefault))
+    .map(([method, name, section]) => ({
+      method,
+      intervalMs: duration(section?.cleanup?.interval, `methods.${name}.cleanup.interval`, 3_600_000),
+      graceMs: duration(section?.cleanup?.grace_period, `methods.${name}.cleanup.grace_period`, 30 * 60_000),
+    }));
 }
 
 function readKeyFile(path: string, configKey: string): string {
