@@ -3,7 +3,7 @@
 // reference, next to a bare node:http server started and polled the same way in alternating rounds.
 // Budget (support/budgets.ts): at most 3x the bare start, fresh and migrated database, gRPC on. Needs `npm run build` first. The CPU time the
 // process had used when /health first answered is printed too: on a loaded machine it stays steady
-// while wall-clock times swing.
+// while wall-clock times swing. So are the steps of Ensign's start, as its "ensign is ready" line gives them.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,6 +29,8 @@ interface Run {
   coldStartMs: number;
   cpuMs: number;
   rssMiB: number;
+  /** Ensign's start, step by step, in ms (server/logging.ts startupSteps). */
+  steps?: Record<string, number>;
 }
 
 /** User and system CPU milliseconds a process has used so far (Linux: /proc/PID/stat, clock ticks of 10 ms). */
@@ -50,8 +52,12 @@ async function once(server: Server, run: number): Promise<Run> {
   const grpcPort = server === 'ensign no gRPC' ? '0' : String(port + 1);
   const started = performance.now();
   const child = spawn(process.execPath, args, {
-    stdio: 'ignore',
+    stdio: ['ignore', 'pipe', 'ignore'],
     env: { ...process.env, FLIPT_SERVER_GRPC_PORT: grpcPort },
+  });
+  let log = '';
+  child.stdout.on('data', (chunk) => {
+    log += chunk;
   });
   let coldStartMs = 0;
   let cpuMs = 0;
@@ -73,7 +79,11 @@ async function once(server: Server, run: number): Promise<Run> {
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));
   rmSync(dir, { recursive: true, force: true });
-  return { coldStartMs, cpuMs, rssMiB: rssKiB / 1024 };
+  const ready = log
+    .split('\n')
+    .filter((line) => line.includes('"ensign is ready"'))
+    .map((line) => JSON.parse(line) as { startup?: Record<string, number> })[0];
+  return { coldStartMs, cpuMs, rssMiB: rssKiB / 1024, steps: ready?.startup };
 }
 
 const results = Object.fromEntries(SERVERS.map((server) => [server, [] as Run[]])) as Record<Server, Run[]>;
@@ -86,6 +96,11 @@ for (const server of SERVERS) {
   console.log(
     `${server.padEnd(18)} cold start (spawn -> first /health 200), ${RUNS} runs: median ${median(cold).toFixed(0)} ms, min ${Math.min(...cold).toFixed(0)} ms, max ${Math.max(...cold).toFixed(0)} ms; CPU by then ${median(results[server].map((r) => r.cpuMs))} ms; idle RSS ${median(results[server].map((r) => r.rssMiB)).toFixed(1)} MiB`,
   );
+}
+for (const server of SERVERS.filter((s) => s !== 'bare')) {
+  const steps = Object.keys(results[server][0].steps ?? {});
+  const medians = steps.map((step) => `${step} ${median(results[server].map((r) => r.steps?.[step] ?? 0))}`);
+  console.log(`${server.padEnd(18)} steps of the start, from its log, medians in ms: ${medians.join(', ')}`);
 }
 const bareMs = median(results.bare.map((r) => r.coldStartMs));
 const bareCpuMs = median(results.bare.map((r) => r.cpuMs));

@@ -41,7 +41,7 @@ import { installSecurityHeaders } from './security-headers.js';
 import { answers, BODY_LIMIT, fliptErrorAnswer } from './http/answer.js';
 import { HotPath } from './http/hot-path.js';
 import { installRateLimits } from './rate-limits.js';
-import { loggerOptions } from './logging.js';
+import { loggerOptions, STARTUP_MARK } from './logging.js';
 import { Metrics, reportToPrimary } from './metrics.js';
 import { startTracing, type Tracing } from './tracing.js';
 import packageJson from '../package.json' with { type: 'json' };
@@ -64,6 +64,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ? await startTracing(config, packageJson.version, isPostgresUrl(config.db.url) ? 'postgres' : 'sqlite')
     : undefined;
   const database = options.database ?? (await openDatabase(config.db.url, { onQuery: tracing?.query }));
+  if (!options.database) performance.mark(`${STARTUP_MARK}database`);
   let hotPath: HotPath | undefined;
   const app = createFastify(
     config,

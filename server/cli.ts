@@ -8,7 +8,7 @@ import type { GrpcServer } from './grpc/server.js';
 import { DatabaseOpenError, migrate, openDatabase } from './db/index.js';
 import { CommandError, exportCommand, importCommand } from './flipt/declarative/commands.js';
 import { superviseWorkers } from './workers.js';
-import { startupSummary } from './logging.js';
+import { STARTUP_MARK, startupSteps, startupSummary } from './logging.js';
 import packageJson from '../package.json' with { type: 'json' };
 
 const SERVER_OPTIONS = `Options:
@@ -124,11 +124,14 @@ function flagSettings(values: Values): FlagSettings {
 }
 
 async function serve(flags: FlagSettings): Promise<void> {
+  performance.mark(`${STARTUP_MARK}modules`);
   const { config, warnings } = resolveConfig(flags);
   const missing = Object.values(config.paths).find((path) => !existsSync(path));
   if (missing) throw new CommandError(`the package's files are missing: ${missing} (run npm run build, or reinstall)`);
   if (config.server.workers > 1 && cluster.isPrimary) return superviseWorkers(config.server.workers);
+  performance.mark(`${STARTUP_MARK}config`);
   const app = await buildApp(config, { logger: true });
+  performance.mark(`${STARTUP_MARK}app`);
   for (const warning of warnings) app.log.warn(warning);
   let grpc: GrpcServer | undefined;
   let closing = false;
@@ -159,9 +162,12 @@ async function serve(flags: FlagSettings): Promise<void> {
     host: config.server.host,
     listenTextResolver: (address) => `listening on ${address}`,
   });
+  performance.mark(`${STARTUP_MARK}listen`);
   grpc = await serveGrpc(app, config);
+  performance.mark(`${STARTUP_MARK}grpc`);
+  const startup = startupSteps();
   if (cluster.isPrimary || cluster.worker?.id === 1)
-    app.log.info(startupSummary(config, packageJson.version, publicUrl(config)), 'ensign is ready');
+    app.log.info({ ...startupSummary(config, packageJson.version, publicUrl(config)), startup }, 'ensign is ready');
 }
 
 /**

@@ -68,6 +68,11 @@ test('server.protocol https serves TLS with the configured certificate, and logs
       authentication: 'none',
       workers: 1,
     });
+    // The start, step by step: each step's milliseconds add up to the total since the process started.
+    const { total, ...steps } = summary.startup as Record<string, number>;
+    expect(Object.keys(steps)).toEqual(['modules', 'config', 'database', 'app', 'listen', 'grpc']);
+    expect(Object.values(steps).every((ms) => ms >= 0)).toBe(true);
+    expect(Math.abs(Object.values(steps).reduce((sum, ms) => sum + ms, 0) - total)).toBeLessThanOrEqual(3);
   } finally {
     child.kill('SIGTERM');
   }
