@@ -61,7 +61,7 @@ export const STARTUP_MARK = 'ensign:';
 /**
  * How long each step of the start took, in milliseconds, from the marks set as each ended (`modules`: Node's own
  * start and loading the code; then `config`, `database`, `app`, `listen`, `grpc`), and the total since the
- * process started. The marks are cleared.
+ * process started. Those marks are cleared.
  */
 export function startupSteps(): Record<string, number> {
   const steps: Record<string, number> = {};
@@ -70,8 +70,8 @@ export function startupSteps(): Record<string, number> {
     if (!mark.name.startsWith(STARTUP_MARK)) continue;
     steps[mark.name.slice(STARTUP_MARK.length)] = Math.round(mark.startTime - previous);
     previous = mark.startTime;
+    performance.clearMarks(mark.name);
   }
-  performance.clearMarks();
   return { ...steps, total: Math.round(previous) };
 }
 
