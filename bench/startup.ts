@@ -79,11 +79,9 @@ async function once(server: Server, run: number): Promise<Run> {
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));
   rmSync(dir, { recursive: true, force: true });
-  const ready = log
-    .split('\n')
-    .filter((line) => line.includes('"ensign is ready"'))
-    .map((line) => JSON.parse(line) as { startup?: Record<string, number> })[0];
-  return { coldStartMs, cpuMs, rssMiB: rssKiB / 1024, steps: ready?.startup };
+  const ready = log.split('\n').find((line) => line.includes('"ensign is ready"'));
+  const steps = ready ? (JSON.parse(ready) as { startup?: Record<string, number> }).startup : undefined;
+  return { coldStartMs, cpuMs, rssMiB: rssKiB / 1024, steps };
 }
 
 const results = Object.fromEntries(SERVERS.map((server) => [server, [] as Run[]])) as Record<Server, Run[]>;
