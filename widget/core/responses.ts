@@ -23,15 +23,21 @@ export const ATTEMPTS = 2;
 const PAUSE = 1000;
 /** Another tab's runs are taken over once it has not written them for this long (it has gone). */
 const ADOPT_AFTER = 120_000;
-/** This tab: kept in session storage, so a reload still owns the runs it left. */
-const TAB = ((): string => {
-  const id = randomId();
+let tab: string | undefined;
+/**
+ * This tab: kept in session storage, so a reload still owns the runs it left. Read when first needed, not
+ * as the chunk loads during init(): a page's first use of session storage waits for the browser to load it.
+ */
+const thisTab = (): string => {
+  if (tab) return tab;
+  tab = randomId();
   try {
-    return (sessionStorage[QUEUE_KEY] ||= id);
+    tab = sessionStorage[QUEUE_KEY] ||= tab;
   } catch {
-    return id;
+    // no session storage: the runs are this page's only
   }
-})();
+  return tab;
+};
 
 /** The loader's client API (this module is part of the survey chunk). */
 let client: (apiHost: string, environmentId: string) => Client;
@@ -50,13 +56,13 @@ const stored = (): Run[] => read<Run[]>(QUEUE_KEY) || [];
 /** Writes a run's state as this tab's (dropped once nothing is left to send). */
 const persist = (run: Run): void => {
   const runs = stored().filter((r) => r.id !== run.id);
-  run.owner = TAB;
+  run.owner = thisTab();
   run.at = Date.now();
   if (run.queue.length) runs.push(run);
   write(QUEUE_KEY, runs.length ? runs : null);
 };
 
-const mine = (r: Run): boolean => r.owner === TAB || Date.now() - (r.at || 0) > ADOPT_AFTER;
+const mine = (r: Run): boolean => r.owner === thisTab() || Date.now() - (r.at || 0) > ADOPT_AFTER;
 
 /**
  * Starts the run of the survey now on screen; its failures and each update sent reach the survey. It stays
