@@ -4,10 +4,14 @@
 // Budget (support/budgets.ts): at most 3x the bare start, fresh and migrated database, gRPC on. Needs `npm run build` first. The CPU time the
 // process had used when /health first answered is printed too: on a loaded machine it stays steady
 // while wall-clock times swing. So are the steps of Ensign's start, as its "ensign is ready" line gives them.
+// For reference, no budget: a floor, Fastify with libSQL and one /health route (select 1), bundled into one
+// file and started with Node's compile cache as dist/cli.js is, which shows what the framework and the
+// database driver alone cost against the bare start.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import * as esbuild from 'esbuild';
 import { BUDGETS } from './support/budgets.js';
 import { loadLine } from './support/load.js';
 import { atMost } from './support/verdicts.js';
@@ -20,7 +24,23 @@ const PORT = Number(process.env.STARTUP_BENCH_PORT ?? 18_400);
 const bareServer = (port: number) =>
   `require('node:http').createServer((q, s) => s.end('{"status":"SERVING"}')).listen(${port}, '127.0.0.1')`;
 
-const SERVERS = ['ensign fresh db', 'ensign migrated db', 'ensign no gRPC', 'bare'] as const;
+/** The floor's entry: Fastify and libSQL with one route, on the port and database file it is given. */
+const FLOOR_ENTRY = `
+import Fastify from 'fastify';
+import Database from 'libsql';
+const [port, path] = process.argv.slice(2);
+const db = new Database(path);
+const app = Fastify();
+app.get('/health', async () => (db.prepare('select 1').get(), { status: 'SERVING' }));
+await app.listen({ port: Number(port), host: '127.0.0.1' });
+// as Ensign does: an orderly exit, which writes the compile cache
+process.on('SIGTERM', () => app.close().then(() => process.exit(0)));
+`;
+const FLOOR = '.tmp/bench/startup-floor.mjs';
+/** The floor's compile cache, as Ensign keeps its own (server/main.ts). */
+const FLOOR_COMPILE_CACHE = resolve('.tmp/bench/startup-floor-cache');
+
+const SERVERS = ['ensign fresh db', 'ensign migrated db', 'ensign no gRPC', 'fastify floor', 'bare'] as const;
 type Server = (typeof SERVERS)[number];
 /** The servers the budget applies to. */
 const BUDGETED: Server[] = ['ensign fresh db', 'ensign migrated db'];
@@ -47,13 +67,19 @@ async function once(server: Server, run: number): Promise<Run> {
   const args =
     server === 'bare'
       ? ['-e', bareServer(port)]
-      : ['dist/cli.js', 'serve', '--host', '127.0.0.1', '--port', String(port), '--db', db];
+      : server === 'fastify floor'
+        ? [FLOOR, String(port), join(dir, 'x.db')]
+        : ['dist/cli.js', 'serve', '--host', '127.0.0.1', '--port', String(port), '--db', db];
   // gRPC on the next port (another server on the machine may hold Flipt's 9000), or off.
   const grpcPort = server === 'ensign no gRPC' ? '0' : String(port + 1);
   const started = performance.now();
   const child = spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'ignore'],
-    env: { ...process.env, FLIPT_SERVER_GRPC_PORT: grpcPort },
+    env: {
+      ...process.env,
+      FLIPT_SERVER_GRPC_PORT: grpcPort,
+      ...(server === 'fastify floor' && { NODE_COMPILE_CACHE: FLOOR_COMPILE_CACHE }),
+    },
   });
   let log = '';
   child.stdout.on('data', (chunk) => {
@@ -84,6 +110,22 @@ async function once(server: Server, run: number): Promise<Run> {
   return { coldStartMs, cpuMs, rssMiB: rssKiB / 1024, steps };
 }
 
+// Bundled as dist/cli.js is: one ES module, CommonJS dependencies given require(), Fastify's JSON Schema
+// compilers and libSQL's native package left out (tsup.config.ts).
+await esbuild.build({
+  stdin: { contents: FLOOR_ENTRY, resolveDir: process.cwd(), loader: 'js' },
+  outfile: FLOOR,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  external: ['@fastify/ajv-compiler', '@fastify/fast-json-stringify-compiler', 'libsql'],
+  banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+  logLevel: 'warning',
+});
+
 const results = Object.fromEntries(SERVERS.map((server) => [server, [] as Run[]])) as Record<Server, Run[]>;
 for (let run = 0; run < RUNS; run++) {
   for (const server of SERVERS) results[server].push(await once(server, run));
@@ -95,7 +137,7 @@ for (const server of SERVERS) {
     `${server.padEnd(18)} cold start (spawn -> first /health 200), ${RUNS} runs: median ${median(cold).toFixed(0)} ms, min ${Math.min(...cold).toFixed(0)} ms, max ${Math.max(...cold).toFixed(0)} ms; CPU by then ${median(results[server].map((r) => r.cpuMs))} ms; idle RSS ${median(results[server].map((r) => r.rssMiB)).toFixed(1)} MiB`,
   );
 }
-for (const server of SERVERS.filter((s) => s !== 'bare')) {
+for (const server of SERVERS.filter((s) => s.startsWith('ensign'))) {
   const steps = Object.keys(results[server][0].steps ?? {});
   const medians = steps.map((step) => `${step} ${median(results[server].map((r) => r.steps?.[step] ?? 0))}`);
   console.log(`${server.padEnd(18)} steps of the start, from its log, medians in ms: ${medians.join(', ')}`);
@@ -110,5 +152,12 @@ for (const server of SERVERS.filter((s) => s !== 'bare')) {
   if (BUDGETED.includes(server))
     atMost(`${server} / bare`, ratio, BUDGETS.startupRatioToBare, measured, `at most ${BUDGETS.startupRatioToBare}x`);
   else console.log(`         ${server} / bare: ${measured} (no budget)`);
+}
+const floorMs = median(results['fastify floor'].map((r) => r.coldStartMs));
+for (const server of BUDGETED) {
+  const ms = median(results[server].map((r) => r.coldStartMs));
+  console.log(
+    `         ${server} / fastify floor: ${(ms / floorMs).toFixed(2)}x (${(ms - floorMs).toFixed(0)} ms more)`,
+  );
 }
 console.log(`${loadLine()} at the end`);
