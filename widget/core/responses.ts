@@ -30,13 +30,13 @@ let tab: string | undefined;
  */
 const thisTab = (): string => {
   if (tab) return tab;
-  tab = randomId();
+  let id = randomId();
   try {
-    tab = sessionStorage[QUEUE_KEY] ||= tab;
+    id = sessionStorage[QUEUE_KEY] ||= id;
   } catch {
     // no session storage: the runs are this page's only
   }
-  return tab;
+  return (tab = id);
 };
 
 /** The loader's client API (this module is part of the survey chunk). */
