@@ -11,6 +11,7 @@ import {
   type SnapshotFlag,
   type SnapshotSegment,
 } from '../domain/evaluation/index.js';
+import { atLeast } from './support/verdicts.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
 
@@ -151,4 +152,6 @@ const rates = [...counts].map(([name, count]) => {
   console.log(`${name.padEnd(28)} ${Math.round(rate).toLocaleString('en-US').padStart(12)} evaluations/s`);
   return rate;
 });
-console.log(`ratio                        ${(rates[0] / rates[1]).toFixed(1)}x (budget: at least 25x)`);
+const [ours, reference] = Object.keys(engines);
+const ratio = rates[0] / rates[1];
+atLeast(`${ours} / ${reference}`, ratio, 25, `${ratio.toFixed(1)}x`, 'at least 25x');

@@ -5,6 +5,7 @@
 //   If-None-Match while nothing changes (a web provider's polling).
 import autocannon from 'autocannon';
 import { EVALUATION_BODY, serveIfChild, startServer } from './support/servers.js';
+import { atLeast } from './support/verdicts.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const ROUNDS = 2;
@@ -98,5 +99,5 @@ if (!(await serveIfChild())) {
   line(`OFREP bulk, ${EXTRA_FLAGS + 1} flags`, 'bulk');
   line(`OFREP bulk, ${EXTRA_FLAGS + 1} flags, 304 Not Modified`, 'unchanged');
   const ratio = (100 * totals.single.rate) / totals.variant.rate;
-  console.log(`OFREP single flag: ${ratio.toFixed(1)}% of /evaluate/v1/variant (budget: at least 90%)`);
+  atLeast('OFREP single flag / /evaluate/v1/variant', ratio, 90, `${ratio.toFixed(1)}%`, 'at least 90%');
 }

@@ -21,6 +21,7 @@ import { parseSurveyInput } from '../server/surveys/documents.js';
 import { applySeed } from '../server/surveys/seed.js';
 import { SurveyStore } from '../server/surveys/store/index.js';
 import { createPostgresDatabase } from '../test/support/postgres.js';
+import { atLeast, atMost, verdict } from './support/verdicts.js';
 
 const RESPONSES = Number(process.env.BENCH_RESPONSES ?? 1_000_000);
 const DISPLAYS_PER_DAY = Number(process.env.BENCH_DISPLAYS_PER_DAY ?? 100_000);
@@ -204,11 +205,8 @@ async function measure(dialect: string, url: string, surveyId: string) {
       ['first page (25)', await median('/responses'), 300],
       ['filtered summary (attribute + week)', await median(`/summary?${filtered}`), 1000],
     ];
-    for (const [name, ms, budget] of rows) {
-      console.log(
-        `${dialect}: ${name.padEnd(38)} ${ms.toFixed(0).padStart(6)} ms  (budget ${budget} ms${ms <= budget ? '' : ', OVER'})`,
-      );
-    }
+    for (const [name, ms, budget] of rows)
+      atMost(`${dialect}: ${name}`, ms, budget, `${ms.toFixed(0)} ms`, `at most ${budget} ms`);
     let peakDuringExport = 0;
     const sampler = setInterval(() => {
       peakDuringExport = Math.max(peakDuringExport, memory('VmRSS'));
@@ -238,12 +236,21 @@ async function measure(dialect: string, url: string, surveyId: string) {
     clearInterval(sampler);
     const { bytes, seconds, cpu } = exports[1];
     const rate = bytes / 1e6 / seconds;
-    console.log(
-      `${dialect}: CSV export (2 days) ${(bytes / 1e6).toFixed(1)} MB in ${seconds.toFixed(2)} s = ${rate.toFixed(1)} MB/s (budget >= 20${rate >= 20 ? '' : ', UNDER'}); server CPU ${cpu.toFixed(2)} s = ${(bytes / 1e6 / Math.max(cpu, 0.01)).toFixed(1)} MB per CPU second`,
+    atLeast(
+      `${dialect}: CSV export (2 days)`,
+      rate,
+      20,
+      `${rate.toFixed(1)} MB/s (${(bytes / 1e6).toFixed(1)} MB in ${seconds.toFixed(2)} s; server CPU ${cpu.toFixed(2)} s = ${(bytes / 1e6 / Math.max(cpu, 0.01)).toFixed(1)} MB per CPU second)`,
+      'at least 20 MB/s',
     );
-    console.log(
-      `${dialect}: server RSS ${memory('VmRSS').toFixed(0)} MB now, ${peakDuringExport.toFixed(0)} MB at most during the export, ${memory('VmHWM').toFixed(0)} MB peak (budget < 300)`,
-    );
+    const peak = memory('VmHWM');
+    verdict({
+      budget: `${dialect}: server RSS at its peak`,
+      figure: Math.round(peak),
+      measured: `${peak.toFixed(0)} MB (${memory('VmRSS').toFixed(0)} MB now, ${peakDuringExport.toFixed(0)} MB at most during the export)`,
+      limit: 'under 300 MB',
+      met: peak < 300,
+    });
   } finally {
     child.kill();
   }
