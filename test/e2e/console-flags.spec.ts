@@ -193,12 +193,15 @@ test('copy a flag with its variants to another namespace, then delete it', async
   await expectAccessible(page);
   await dialog.getByRole('button', { name: 'Copy' }).click();
   await expect(toast(page).success).toHaveText('Successfully copied flag');
+  // closed, the dialog has given the focus back: the menu opened next keeps it
+  await expect(dialog).toBeHidden();
   const copy = await api<Flag>(server, 'GET', `/api/v1/namespaces/${target}/flags/${key}-copy`);
   expect(copy.variants.map((variant) => [variant.key, variant.attachment])).toEqual([['one', '{"a":1}']]);
 
   // Typing selects the menu item that starts with the typed characters.
   await page.getByRole('button', { name: 'Actions' }).click();
-  await expect(page.getByRole('menu')).toBeVisible();
+  // The menu takes the focus once it is placed: a key typed before that reaches the button.
+  await expect(page.getByRole('menu')).toBeFocused();
   await page.keyboard.press('d');
   await expect(page.getByRole('menuitem', { name: 'Delete' })).toBeFocused();
   await page.keyboard.press('Enter');
